@@ -1,0 +1,38 @@
+# pitboss - the two commands a newcomer needs are `make demo` and `make check`.
+# Everything real lives in CMake; this file installs what is missing and calls it.
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+LISTEN     ?= 127.0.0.1:8080
+
+.PHONY: all deps build build-asan check check-asan demo bench fuzz crash soak clean
+
+all: build
+
+deps:
+	@./tools/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j$(JOBS)
+
+build-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DPITBOSS_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j$(JOBS)
+
+# Every test: the Release build, then the unit and integration tests again
+# under ASan+UBSan (cheap enough on two cores).
+check: build build-asan
+	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		ctest --output-on-failure -j$(JOBS) -L 'unit|integration' -E 'slow'
+
+demo: build
+	@./tools/demo.sh $(BUILD) $(LISTEN)
+
+bench: build
+	@./tests/bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,46 @@
+/*
+ * cli.c - `pitboss`, the command-line tool: analyze, simulate, verify,
+ * replay, token, backup.  Each subcommand lives in cli/<name>.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+
+struct subcommand {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct subcommand SUBCOMMANDS[] = {
+	{"analyze", cmd_analyze, "analyze --rules FILE [--json]          exact analysis of a game by complete enumeration"},
+	{"simulate", cmd_simulate, "simulate --url URL --token T [...]     deal realistic rounds against a running pitbossd"},
+	{"verify", cmd_verify, "verify --database DB [--table T]       check a whole database offline"},
+	{"replay", cmd_replay, "replay --database DB ROUND             print a round reconstructed from its events"},
+	{"token", cmd_token, "token new --role R [--tables T1,T2]    make a new API token and its config line"},
+	{"backup", cmd_backup, "backup --database DB --to FILE         copy a live database consistently"},
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: pitboss COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(SUBCOMMANDS) / sizeof(SUBCOMMANDS[0]); i++)
+		fprintf(f, "  %s\n", SUBCOMMANDS[i].usage);
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
+		usage(argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	for (size_t i = 0; i < sizeof(SUBCOMMANDS) / sizeof(SUBCOMMANDS[0]); i++)
+		if (strcmp(argv[1], SUBCOMMANDS[i].name) == 0)
+			return SUBCOMMANDS[i].run(argc - 1, argv + 1);
+	fprintf(stderr, "pitboss: unknown command \"%s\"\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,16 @@
+/*
+ * commands.h - the subcommands of the `pitboss` command-line tool.
+ * Each takes the arguments after its name (argv[0] is the subcommand name)
+ * and returns the process exit status.
+ */
+#ifndef PB_CLI_COMMANDS_H
+#define PB_CLI_COMMANDS_H
+
+int cmd_analyze(int argc, char **argv);   /* cli/analyze.c */
+int cmd_simulate(int argc, char **argv);  /* cli/simulate.c */
+int cmd_verify(int argc, char **argv);    /* cli/verify.c */
+int cmd_replay(int argc, char **argv);    /* cli/verify.c */
+int cmd_token(int argc, char **argv);     /* cli/token.c */
+int cmd_backup(int argc, char **argv);    /* cli/backup.c */
+
+#endif

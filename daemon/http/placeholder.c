@@ -1,0 +1,1 @@
+typedef int pb_http_placeholder;
