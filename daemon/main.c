@@ -1,1 +1,221 @@
-int main(void) { return 0; }
+/*
+ * main.c - pitbossd: reads the configuration, opens and migrates the
+ * database, brings the tables in line with the config, serves HTTP, and
+ * waits for signals: SIGHUP reloads tables, limits and tokens; SIGTERM and
+ * SIGINT stop accepting, let in-flight requests finish and close the
+ * database cleanly.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sodium.h>
+
+#include "common/log.h"
+#include "http/http.h"
+#include "table/pit.h"
+
+int config_parse_listen(const char *text, char *host, size_t hostsz, int *port);
+
+struct options {
+	const char *config_path;
+	const char *listen;
+	const char *database;
+	bool check_only;
+	bool foreground;
+};
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: pitbossd -c FILE [--listen ADDR:PORT] [--database PATH] [-t] [-f]\n"
+	    "  -c FILE      the configuration (see docs/operations.md)\n"
+	    "  --listen     override \"listen\"\n"
+	    "  --database   override \"database\"\n"
+	    "  -t           check the configuration and exit (0 good, 1 with the first problem)\n"
+	    "  -f           stay in the foreground and log to stderr (default: detach, log to syslog)\n");
+}
+
+static int
+parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option LONG[] = {
+		{"config", required_argument, NULL, 'c'}, {"listen", required_argument, NULL, 'l'},
+		{"database", required_argument, NULL, 'd'}, {"test", no_argument, NULL, 't'},
+		{"foreground", no_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	while ((c = getopt_long(argc, argv, "c:tfh", LONG, NULL)) != -1) {
+		switch (c) {
+		case 'c': o->config_path = optarg; break;
+		case 'l': o->listen = optarg; break;
+		case 'd': o->database = optarg; break;
+		case 't': o->check_only = true; break;
+		case 'f': o->foreground = true; break;
+		case 'h': usage(stdout); exit(0);
+		default: usage(stderr); return -1;
+		}
+	}
+	if (o->config_path == NULL || optind != argc) {
+		usage(stderr);
+		return -1;
+	}
+	return 0;
+}
+
+static bool
+is_loopback(const char *host)
+{
+	return strcmp(host, "localhost") == 0 || strncmp(host, "127.", 4) == 0 || strcmp(host, "::1") == 0;
+}
+
+/* Loads the configuration and applies the command line's overrides. */
+static struct config *
+load_config(const struct options *o, struct pb_error *err)
+{
+	struct config *cfg = config_load(o->config_path, err);
+
+	if (cfg == NULL)
+		return NULL;
+	if (o->listen != NULL &&
+	    config_parse_listen(o->listen, cfg->listen_host, sizeof(cfg->listen_host), &cfg->listen_port) < 0) {
+		config_free(cfg);
+		pb_fail(err, 400, "invalid_config", "--listen: must be ADDRESS:PORT, e.g. 127.0.0.1:8080");
+		return NULL;
+	}
+	if (o->database != NULL)
+		snprintf(cfg->database, sizeof(cfg->database), "%s", o->database);
+	if (!is_loopback(cfg->listen_host) && config_has_demo_tokens(cfg) && !cfg->allow_demo_tokens_remote) {
+		config_free(cfg);
+		pb_fail(err, 400, "invalid_config",
+		    "%s: refusing to listen on %s with the demo tokens of config/; make your own with `pitboss token new`",
+		    o->config_path, o->listen ? o->listen : "a non-loopback address");
+		return NULL;
+	}
+	return cfg;
+}
+
+/* SIGHUP: a new configuration for tables, limits and tokens; the old one stays on any problem. */
+static void
+reload(struct app *app, const struct options *o, struct store *store)
+{
+	struct pb_error err;
+	struct config *next = load_config(o, &err), *old;
+	struct pit pit;
+
+	if (next == NULL) {
+		log_error("reload refused, keeping the running configuration: %s", err.message);
+		return;
+	}
+	if (strcmp(next->database, app->database) != 0 || strcmp(next->listen_host, app->cfg->listen_host) != 0 ||
+	    next->listen_port != app->cfg->listen_port)
+		log_warn("reload: listen and database changes take effect only after a restart");
+	pthread_rwlock_wrlock(&app->lock);
+	old = app->cfg;
+	app->cfg = next;
+	pit.store = store;
+	pit.cfg = next;
+	if (pit_sync_tables(&pit, &err) < 0)
+		log_error("reload: recording table settings failed: %s", err.message);
+	pthread_rwlock_unlock(&app->lock);
+	config_free(old);
+	log_info("configuration reloaded from %s (sha256 %s): %zu tables, %zu tokens", next->path, next->sha256,
+	    next->table_count, next->token_count);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct options o;
+	struct pb_error err;
+	struct config *cfg;
+	struct app app;
+	struct store *store = NULL;
+	struct server *srv = NULL;
+	struct store_options so = {0};
+	struct pit pit;
+	sigset_t sigs;
+	int sig, status = 1;
+
+	if (parse_args(argc, argv, &o) < 0)
+		return 2;
+	if (sodium_init() < 0) {
+		fprintf(stderr, "pitbossd: libsodium failed to initialise\n");
+		return 1;
+	}
+	cfg = load_config(&o, &err);
+	if (cfg == NULL) {
+		fprintf(stderr, "pitbossd: %s\n", err.message);
+		return 1;
+	}
+	if (o.check_only) {
+		printf("%s: configuration ok (%zu games, %zu tables, %zu tokens)\n", cfg->path, cfg->game_count,
+		    cfg->table_count, cfg->token_count);
+		config_free(cfg);
+		return 0;
+	}
+	log_open("pitbossd", !o.foreground);
+	if (!o.foreground && daemon(1, 0) < 0) {
+		log_error("cannot detach");
+		config_free(cfg);
+		return 1;
+	}
+
+	/* Signals are taken by this thread alone: block them before any worker starts. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (app_init(&app, cfg, &err) < 0) {
+		log_error("%s", err.message);
+		config_free(cfg);
+		return 1;
+	}
+	so.path = app.database;
+	so.synchronous = app.synchronous;
+	store = store_open(&so, &err);
+	if (store == NULL) {
+		log_error("%s", err.message);
+		goto out;
+	}
+	pit.store = store;
+	pit.cfg = app.cfg;
+	if (pit_sync_tables(&pit, &err) < 0) {
+		log_error("recording table settings: %s", err.message);
+		goto out;
+	}
+	srv = server_start(&app, &err);
+	if (srv == NULL) {
+		log_error("%s", err.message);
+		goto out;
+	}
+	log_info("listening on %s:%d, database %s (schema %d, synchronous=%s), %zu tables, config sha256 %s",
+	    app.cfg->listen_host, app.cfg->listen_port, app.database, store_schema_version(store), app.synchronous,
+	    app.cfg->table_count, app.cfg->sha256);
+	for (;;) {
+		if (sigwait(&sigs, &sig) != 0)
+			continue;
+		if (sig == SIGHUP) {
+			reload(&app, &o, store);
+			continue;
+		}
+		log_info("signal %d: finishing requests in flight and stopping", sig);
+		break;
+	}
+	status = 0;
+out:
+	server_stop(srv);
+	store_free(store);
+	app_free(&app);
+	if (status == 0)
+		log_info("stopped cleanly");
+	return status;
+}

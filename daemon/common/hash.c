@@ -1,0 +1,32 @@
+#include "common/hash.h"
+
+#include <sodium.h>
+#include <string.h>
+
+void
+pb_sha256_hex(const void *data, size_t len, char out[PB_SHA256_HEX_LEN])
+{
+	unsigned char digest[crypto_hash_sha256_BYTES];
+
+	crypto_hash_sha256(digest, data, len);
+	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
+}
+
+int
+pb_hex_to_sha256(const char *hex, uint8_t out[32])
+{
+	size_t bin_len = 0;
+	const char *end = NULL;
+
+	if (hex == NULL || strlen(hex) != 64)
+		return -1;
+	if (sodium_hex2bin(out, 32, hex, 64, NULL, &bin_len, &end) != 0 || bin_len != 32 || *end != '\0')
+		return -1;
+	return 0;
+}
+
+int
+pb_equal_ct(const void *a, const void *b, size_t len)
+{
+	return sodium_memcmp(a, b, len) == 0;
+}

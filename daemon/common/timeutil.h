@@ -1,0 +1,28 @@
+/*
+ * timeutil.h - wall-clock times as the API writes them: UTC, ISO 8601 with
+ * milliseconds ("2026-11-21T22:43:40.123Z").  Such strings sort in time order.
+ */
+#ifndef PB_COMMON_TIMEUTIL_H
+#define PB_COMMON_TIMEUTIL_H
+
+#include <stdint.h>
+
+#define PB_TIME_LEN 25 /* "YYYY-MM-DDTHH:MM:SS.mmmZ" + NUL */
+
+/* Writes the current UTC time. */
+void pb_time_now(char out[PB_TIME_LEN]);
+
+/* Writes the given Unix time in milliseconds. */
+void pb_time_format_ms(int64_t unix_ms, char out[PB_TIME_LEN]);
+
+/* Current Unix time in milliseconds. */
+int64_t pb_time_now_ms(void);
+
+/*
+ * Parses an ISO 8601 UTC time as accepted in query strings: "2026-11-21",
+ * "2026-11-21T22:43", "2026-11-21T22:43:40", with optional ".mmm" and "Z".
+ * Returns 0 and Unix milliseconds, or -1.
+ */
+int pb_time_parse(const char *text, int64_t *unix_ms);
+
+#endif

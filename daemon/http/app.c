@@ -1,0 +1,56 @@
+#include "http/app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+free_thread_store(void *p)
+{
+	store_free(p);
+}
+
+int
+app_init(struct app *app, struct config *cfg, struct pb_error *err)
+{
+	memset(app, 0, sizeof(*app));
+	if (pthread_rwlock_init(&app->lock, NULL) != 0 || pthread_mutex_init(&app->refusal_lock, NULL) != 0 || pthread_key_create(&app->store_key, free_thread_store) != 0)
+		return pb_fail(err, 500, "internal_error", "cannot create locks");
+	app->cfg = cfg;
+	snprintf(app->database, sizeof(app->database), "%s", cfg->database);
+	snprintf(app->synchronous, sizeof(app->synchronous), "%s", cfg->synchronous);
+	app->started_ms = pb_time_now_ms();
+	return 0;
+}
+
+void
+app_free(struct app *app)
+{
+	struct store *s = pthread_getspecific(app->store_key);
+
+	if (s != NULL) {
+		store_free(s);
+		pthread_setspecific(app->store_key, NULL);
+	}
+	pthread_key_delete(app->store_key);
+	pthread_rwlock_destroy(&app->lock);
+	pthread_mutex_destroy(&app->refusal_lock);
+	config_free(app->cfg);
+	app->cfg = NULL;
+}
+
+struct store *
+app_thread_store(struct app *app, struct pb_error *err)
+{
+	struct store *s = pthread_getspecific(app->store_key);
+	struct store_options opt = {0};
+
+	if (s != NULL)
+		return s;
+	opt.path = app->database;
+	opt.synchronous = app->synchronous;
+	s = store_open(&opt, err);
+	if (s != NULL)
+		pthread_setspecific(app->store_key, s);
+	return s;
+}

@@ -1,0 +1,59 @@
+/*
+ * app.h - what the HTTP layer shares between threads: the configuration in
+ * force (swapped on SIGHUP under a lock), the database settings, counters
+ * for /metrics, and each worker thread's own database connection.
+ */
+#ifndef PB_HTTP_APP_H
+#define PB_HTTP_APP_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "store/store.h"
+#include "table/config.h"
+
+#define METRIC_ROUTES 32
+#define METRIC_LATENCY_BUCKETS 12
+
+struct app_metrics {
+	atomic_uint_fast64_t requests[METRIC_ROUTES][6];   /* by route and status class 1xx..5xx (index 1..5) */
+	atomic_uint_fast64_t latency_us_bucket[METRIC_LATENCY_BUCKETS + 1];
+	atomic_uint_fast64_t latency_us_sum;
+	atomic_uint_fast64_t latency_count;
+	atomic_uint_fast64_t rounds_opened;
+	atomic_uint_fast64_t rounds_settled;
+	atomic_uint_fast64_t rounds_voided;
+	atomic_uint_fast64_t auth_failures;
+};
+
+#define METRIC_REFUSAL_CODES 96
+
+struct refusal_count {
+	char code[PB_ERROR_CODE_MAX];
+	int status;
+	uint64_t count;
+};
+
+struct app {
+	pthread_rwlock_t lock;        /* read: a request; write: a config swap */
+	struct config *cfg;
+	char database[4096];          /* fixed for the life of the process */
+	char synchronous[8];
+	int64_t started_ms;
+	struct app_metrics metrics;
+	pthread_mutex_t refusal_lock;
+	struct refusal_count refusals[METRIC_REFUSAL_CODES];
+	int refusal_kinds;
+	pthread_key_t store_key;      /* this thread's struct store */
+};
+
+int app_init(struct app *app, struct config *cfg, struct pb_error *err);
+void app_free(struct app *app);
+
+/* This thread's database connection, opened on first use. */
+struct store *app_thread_store(struct app *app, struct pb_error *err);
+
+#endif

@@ -1,0 +1,60 @@
+/*
+ * http.h - the HTTP layer: libmicrohttpd plumbing (server.c), routing and
+ * handlers (api.c), the page's static files (static.c).
+ */
+#ifndef PB_HTTP_HTTP_H
+#define PB_HTTP_HTTP_H
+
+#include <jansson.h>
+#include <microhttpd.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "http/app.h"
+#include "table/pit.h"
+
+/* One request as the handlers see it: the whole body is in memory. */
+struct http_request {
+	struct MHD_Connection *conn;
+	const char *method;
+	const char *path;           /* without the query string */
+	const char *body;
+	size_t body_len;
+	const char *idempotency_key;
+	const char *authorization;
+};
+
+/* The answer a handler fills: JSON (json), or text with a content type. */
+struct http_answer {
+	int status;
+	json_t *json;
+	char *text;                 /* malloc'd; freed by the server */
+	size_t text_len;
+	const char *content_type;
+	const char *allow;          /* for 405 */
+	const char *disposition;    /* Content-Disposition, for CSV downloads */
+	const char *cache_control;
+	int route;                  /* metrics route index */
+};
+
+struct server;
+
+/* Starts listening per the configuration; the database must already be migrated. */
+struct server *server_start(struct app *app, struct pb_error *err);
+
+/* Stops accepting, lets in-flight requests finish, joins the workers. */
+void server_stop(struct server *srv);
+
+/* Routes an API request (under /api/ or /metrics) and fills the answer. */
+void api_dispatch(struct app *app, const struct http_request *req, struct http_answer *ans);
+
+/* Serves a file of the page from web_root; 404 when there is none. */
+void static_serve(struct app *app, const struct http_request *req, struct http_answer *ans);
+
+/* Fills ans with {"error": {"code", "message"}} from err. */
+void answer_error(struct http_answer *ans, const struct pb_error *err);
+
+/* Route names for /metrics, indexed by http_answer.route. */
+extern const char *const api_route_names[METRIC_ROUTES];
+
+#endif

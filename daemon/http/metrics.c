@@ -1,0 +1,141 @@
+/*
+ * metrics.c - GET /metrics in the Prometheus text format: requests by route
+ * and status class, a latency histogram, rounds recorded, refusals by code,
+ * the database's size on disk.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "http/routes.h"
+
+const char *const api_route_names[METRIC_ROUTES] = {
+	[ROUTE_OTHER] = "other", [ROUTE_HEALTH] = "health", [ROUTE_METRICS] = "metrics",
+	[ROUTE_TABLES] = "tables", [ROUTE_TABLE] = "table", [ROUTE_TABLE_STATUS] = "table_status",
+	[ROUTE_TABLE_LIMITS] = "table_limits", [ROUTE_TABLE_ROUNDS] = "table_rounds",
+	[ROUTE_TABLE_BANKERS] = "table_bankers", [ROUTE_ROUND] = "round", [ROUTE_ROUND_BET] = "round_bet",
+	[ROUTE_ROUND_STEP] = "round_step", [ROUTE_ROUND_VERIFY] = "round_verify", [ROUTE_REPORTS] = "reports",
+	[ROUTE_EVENTS] = "events", [ROUTE_INTEGRITY] = "integrity", [ROUTE_CHECKPOINTS] = "checkpoints",
+	[ROUTE_STATIC] = "static",
+};
+
+static const double LATENCY_BOUNDS_S[] = {
+	0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0,
+};
+
+void
+record_refusal(struct app *app, const struct http_answer *ans)
+{
+	json_t *e = json_object_get(json_object_get(ans->json, "error"), "code");
+	const char *code = json_is_string(e) ? json_string_value(e) : "unknown";
+	int i;
+
+	pthread_mutex_lock(&app->refusal_lock);
+	for (i = 0; i < app->refusal_kinds; i++)
+		if (strcmp(app->refusals[i].code, code) == 0 && app->refusals[i].status == ans->status)
+			break;
+	if (i == app->refusal_kinds && i < METRIC_REFUSAL_CODES) {
+		snprintf(app->refusals[i].code, sizeof(app->refusals[i].code), "%s", code);
+		app->refusals[i].status = ans->status;
+		app->refusal_kinds++;
+	}
+	if (i < METRIC_REFUSAL_CODES)
+		app->refusals[i].count++;
+	pthread_mutex_unlock(&app->refusal_lock);
+}
+
+/* Appends printf output to a growing buffer. */
+static void
+emit(char **buf, size_t *len, size_t *cap, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static void
+emit(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	for (;;) {
+		va_start(ap, fmt);
+		n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+		va_end(ap);
+		if (n >= 0 && (size_t)n < *cap - *len) {
+			*len += (size_t)n;
+			return;
+		}
+		*cap *= 2;
+		*buf = realloc(*buf, *cap);
+		if (*buf == NULL)
+			abort();
+	}
+}
+
+static long long
+file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+void
+metrics_answer(struct app *app, struct http_answer *ans)
+{
+	size_t len = 0, cap = 8192;
+	char *buf = malloc(cap);
+	char wal[4200];
+	uint64_t cumulative = 0;
+	struct app_metrics *m = &app->metrics;
+
+	if (buf == NULL)
+		return;
+	buf[0] = '\0';
+	emit(&buf, &len, &cap, "# HELP pitboss_http_requests_total HTTP requests by route and status class.\n"
+	    "# TYPE pitboss_http_requests_total counter\n");
+	for (int r = 0; r < ROUTE_COUNT; r++)
+		for (int c = 1; c <= 5; c++) {
+			uint64_t v = atomic_load(&m->requests[r][c]);
+			if (v > 0)
+				emit(&buf, &len, &cap, "pitboss_http_requests_total{route=\"%s\",status=\"%dxx\"} %llu\n",
+				    api_route_names[r] ? api_route_names[r] : "other", c, (unsigned long long)v);
+		}
+	emit(&buf, &len, &cap, "# HELP pitboss_http_request_duration_seconds Time from the first byte of a request to its answer.\n"
+	    "# TYPE pitboss_http_request_duration_seconds histogram\n");
+	for (int b = 0; b < METRIC_LATENCY_BUCKETS; b++) {
+		cumulative += atomic_load(&m->latency_us_bucket[b]);
+		emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n", LATENCY_BOUNDS_S[b],
+		    (unsigned long long)cumulative);
+	}
+	cumulative += atomic_load(&m->latency_us_bucket[METRIC_LATENCY_BUCKETS]);
+	emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)cumulative);
+	emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_sum %.6f\n", (double)atomic_load(&m->latency_us_sum) / 1e6);
+	emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_count %llu\n", (unsigned long long)atomic_load(&m->latency_count));
+	emit(&buf, &len, &cap, "# HELP pitboss_rounds_total Rounds opened, settled and voided since start.\n"
+	    "# TYPE pitboss_rounds_total counter\n"
+	    "pitboss_rounds_total{event=\"opened\"} %llu\npitboss_rounds_total{event=\"settled\"} %llu\n"
+	    "pitboss_rounds_total{event=\"voided\"} %llu\n",
+	    (unsigned long long)atomic_load(&m->rounds_opened), (unsigned long long)atomic_load(&m->rounds_settled),
+	    (unsigned long long)atomic_load(&m->rounds_voided));
+	emit(&buf, &len, &cap, "# HELP pitboss_refusals_total Refused requests by status and error code.\n"
+	    "# TYPE pitboss_refusals_total counter\n");
+	pthread_mutex_lock(&app->refusal_lock);
+	for (int i = 0; i < app->refusal_kinds; i++)
+		emit(&buf, &len, &cap, "pitboss_refusals_total{status=\"%d\",code=\"%s\"} %llu\n", app->refusals[i].status,
+		    app->refusals[i].code, (unsigned long long)app->refusals[i].count);
+	pthread_mutex_unlock(&app->refusal_lock);
+	emit(&buf, &len, &cap, "# HELP pitboss_auth_failures_total Requests with an unknown token.\n"
+	    "# TYPE pitboss_auth_failures_total counter\npitboss_auth_failures_total %llu\n",
+	    (unsigned long long)atomic_load(&m->auth_failures));
+	snprintf(wal, sizeof(wal), "%s-wal", app->database);
+	emit(&buf, &len, &cap, "# HELP pitboss_database_bytes Size of the database file and its WAL.\n"
+	    "# TYPE pitboss_database_bytes gauge\npitboss_database_bytes{file=\"main\"} %lld\npitboss_database_bytes{file=\"wal\"} %lld\n",
+	    file_size(app->database), file_size(wal));
+	emit(&buf, &len, &cap, "# HELP pitboss_uptime_seconds Seconds since pitbossd started.\n"
+	    "# TYPE pitboss_uptime_seconds gauge\npitboss_uptime_seconds %lld\n",
+	    (long long)((pb_time_now_ms() - app->started_ms) / 1000));
+	ans->status = 200;
+	ans->text = buf;
+	ans->text_len = len;
+	ans->content_type = "text/plain; version=0.0.4; charset=utf-8";
+}

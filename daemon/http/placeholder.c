@@ -1,1 +1,0 @@
-typedef int pb_http_placeholder;

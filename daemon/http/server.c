@@ -1,0 +1,294 @@
+/*
+ * server.c - libmicrohttpd in thread-pool mode.  The access handler is called
+ * once for the headers, once per body chunk and once more with no data; the
+ * body is copied and the answer queued only on that last call (queueing
+ * earlier turns keep-alive off).  An oversized Content-Length is refused at
+ * once with 413.
+ */
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "common/timeutil.h"
+#include "http/http.h"
+
+struct server {
+	struct MHD_Daemon *mhd;
+	struct app *app;
+	size_t max_body;
+};
+
+struct request_ctx {
+	char *body;
+	size_t len;
+	size_t cap;
+	bool too_large;
+	bool answered;       /* a 413 was queued on the first call */
+	int64_t start_us;
+};
+
+static int64_t
+now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void
+answer_error(struct http_answer *ans, const struct pb_error *err)
+{
+	json_decref(ans->json);
+	ans->status = err->status ? err->status : 500;
+	ans->json = json_pack("{s:{s:s,s:s}}", "error", "code", err->code[0] ? err->code : "internal_error",
+	    "message", err->message[0] ? err->message : "internal error");
+}
+
+static const uint64_t LATENCY_BOUNDS_US[METRIC_LATENCY_BUCKETS] = {
+	100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 1000000,
+};
+
+static void
+record_metrics(struct app *app, const struct http_answer *ans, int64_t us)
+{
+	int cls = ans->status / 100;
+	int b = 0;
+
+	if (cls < 1 || cls > 5)
+		cls = 5;
+	if (ans->route >= 0 && ans->route < METRIC_ROUTES)
+		atomic_fetch_add(&app->metrics.requests[ans->route][cls], 1);
+	while (b < METRIC_LATENCY_BUCKETS && (uint64_t)us > LATENCY_BOUNDS_US[b])
+		b++;
+	atomic_fetch_add(&app->metrics.latency_us_bucket[b], 1);
+	atomic_fetch_add(&app->metrics.latency_us_sum, (uint64_t)us);
+	atomic_fetch_add(&app->metrics.latency_count, 1);
+}
+
+static enum MHD_Result
+send_answer(struct MHD_Connection *conn, struct http_answer *ans)
+{
+	struct MHD_Response *resp;
+	enum MHD_Result rc;
+	char *text;
+	size_t len;
+
+	if (ans->json != NULL) {
+		text = json_dumps(ans->json, JSON_COMPACT | JSON_ENSURE_ASCII);
+		if (text == NULL)
+			return MHD_NO;
+		len = strlen(text);
+		/* A trailing newline makes curl output readable. */
+		text = realloc(text, len + 2);
+		if (text == NULL)
+			return MHD_NO;
+		text[len++] = '\n';
+		text[len] = '\0';
+		ans->content_type = "application/json";
+	} else {
+		text = ans->text;
+		len = ans->text_len;
+		ans->text = NULL;
+		if (text == NULL) {
+			text = strdup("");
+			len = 0;
+		}
+	}
+	resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	if (resp == NULL) {
+		free(text);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ans->content_type ? ans->content_type : "text/plain; charset=utf-8");
+	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+	MHD_add_response_header(resp, "Cache-Control", ans->cache_control ? ans->cache_control : "no-store");
+	if (ans->allow != NULL)
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, ans->allow);
+	if (ans->disposition != NULL)
+		MHD_add_response_header(resp, "Content-Disposition", ans->disposition);
+	rc = MHD_queue_response(conn, (unsigned int)ans->status, resp);
+	MHD_destroy_response(resp);
+	return rc;
+}
+
+static enum MHD_Result
+handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
+    const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+	struct server *srv = cls;
+	struct request_ctx *ctx = *con_cls;
+	struct http_answer ans;
+	struct http_request req;
+	enum MHD_Result rc;
+
+	(void)version;
+	if (ctx == NULL) {
+		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		ctx = calloc(1, sizeof(*ctx));
+		if (ctx == NULL)
+			return MHD_NO;
+		ctx->start_us = now_us();
+		*con_cls = ctx;
+		if (cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
+			ctx->too_large = true;
+		if (!ctx->too_large)
+			return MHD_YES;
+		/* Refuse at once: the body is not read. */
+		memset(&ans, 0, sizeof(ans));
+		ans.route = 0;
+		{
+			struct pb_error e;
+			pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
+			answer_error(&ans, &e);
+		}
+		rc = send_answer(conn, &ans);
+		json_decref(ans.json);
+		record_metrics(srv->app, &ans, now_us() - ctx->start_us);
+		ctx->answered = true;
+		return rc;
+	}
+	if (*upload_data_size > 0) {
+		if (!ctx->too_large) {
+			if (ctx->len + *upload_data_size > srv->max_body) {
+				ctx->too_large = true;
+			} else {
+				if (ctx->len + *upload_data_size + 1 > ctx->cap) {
+					size_t cap = ctx->cap ? ctx->cap : 4096;
+					char *nb;
+					while (cap < ctx->len + *upload_data_size + 1)
+						cap *= 2;
+					nb = realloc(ctx->body, cap);
+					if (nb == NULL)
+						return MHD_NO;
+					ctx->body = nb;
+					ctx->cap = cap;
+				}
+				memcpy(ctx->body + ctx->len, upload_data, *upload_data_size);
+				ctx->len += *upload_data_size;
+				ctx->body[ctx->len] = '\0';
+			}
+		}
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (ctx->answered)
+		return MHD_YES;
+
+	memset(&ans, 0, sizeof(ans));
+	memset(&req, 0, sizeof(req));
+	req.conn = conn;
+	req.method = method;
+	req.path = url;
+	req.body = ctx->body ? ctx->body : "";
+	req.body_len = ctx->len;
+	req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
+	req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (ctx->too_large) {
+		struct pb_error e;
+		pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
+		answer_error(&ans, &e);
+	} else if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/metrics") == 0 || strcmp(url, "/api") == 0) {
+		pthread_rwlock_rdlock(&srv->app->lock);
+		api_dispatch(srv->app, &req, &ans);
+		pthread_rwlock_unlock(&srv->app->lock);
+	} else {
+		pthread_rwlock_rdlock(&srv->app->lock);
+		static_serve(srv->app, &req, &ans);
+		pthread_rwlock_unlock(&srv->app->lock);
+	}
+	rc = send_answer(conn, &ans);
+	json_decref(ans.json);
+	free(ans.text);
+	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
+	return rc;
+}
+
+static void
+completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+	struct request_ctx *ctx = *con_cls;
+
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	if (ctx != NULL) {
+		free(ctx->body);
+		free(ctx);
+		*con_cls = NULL;
+	}
+}
+
+/* Resolves the listen address into a sockaddr (numeric or a name such as localhost). */
+static int
+listen_address(const char *host, int port, struct sockaddr_storage *ss, socklen_t *len, struct pb_error *err)
+{
+	struct addrinfo hints, *res = NULL;
+	char portstr[16];
+	int rc;
+
+	memset(&hints, 0, sizeof(hints));
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE;
+	snprintf(portstr, sizeof(portstr), "%d", port);
+	rc = getaddrinfo(host, portstr, &hints, &res);
+	if (rc != 0 || res == NULL)
+		return pb_fail(err, 500, "listen_failed", "cannot resolve listen address %s: %s", host, gai_strerror(rc));
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*len = res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+struct server *
+server_start(struct app *app, struct pb_error *err)
+{
+	struct server *srv = calloc(1, sizeof(*srv));
+	struct sockaddr_storage ss;
+	socklen_t sslen;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	const struct config *cfg = app->cfg;
+
+	if (srv == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	srv->app = app;
+	srv->max_body = cfg->max_body_bytes;
+	if (listen_address(cfg->listen_host, cfg->listen_port, &ss, &sslen, err) < 0) {
+		free(srv);
+		return NULL;
+	}
+	if (ss.ss_family == AF_INET6)
+		flags |= MHD_USE_IPv6;
+	srv->mhd = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, srv,
+	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
+	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
+	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
+	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
+	    MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
+	    MHD_OPTION_END);
+	if (srv->mhd == NULL) {
+		pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d (in use, or not allowed)", cfg->listen_host, cfg->listen_port);
+		free(srv);
+		return NULL;
+	}
+	return srv;
+}
+
+void
+server_stop(struct server *srv)
+{
+	if (srv == NULL)
+		return;
+	MHD_stop_daemon(srv->mhd);
+	free(srv);
+}

@@ -1,0 +1,178 @@
+/*
+ * store.h - the SQLite record: open and migrate, transactions, the
+ * hash-chained event log, rounds and their derived rows, idempotency.
+ * The only code that speaks SQL.  One struct store per thread.
+ */
+#ifndef PB_STORE_STORE_H
+#define PB_STORE_STORE_H
+
+#include <jansson.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/hash.h"
+#include "common/ids.h"
+#include "common/timeutil.h"
+#include "engine/cards.h"
+#include "engine/limits.h"
+#include "engine/rules.h"
+#include "engine/settle.h"
+
+#define PB_APPLICATION_ID 1347634002 /* 'PBSR' */
+#define STORE_REASON_MAX 257
+
+struct store;
+
+struct store_options {
+	const char *path;
+	const char *synchronous;  /* "FULL" (default), "EXTRA", "NORMAL" */
+	bool read_only;           /* no migration, no writes (pitboss verify/replay) */
+	int busy_timeout_ms;      /* default 10000 */
+};
+
+/*
+ * Opens (creating if needed) the database, sets WAL, synchronous, foreign
+ * keys and the busy timeout, and applies the migrations not yet applied,
+ * each in one transaction.  A database of another application, or from a
+ * newer pitboss, is refused with a message saying so.
+ */
+struct store *store_open(const struct store_options *opt, struct pb_error *err);
+void store_free(struct store *s);
+
+/* The schema version the database is at, and the newest this build knows. */
+int store_schema_version(struct store *s);
+int store_schema_latest(void);
+
+/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
+int store_begin(struct store *s, struct pb_error *err);
+int store_commit(struct store *s, struct pb_error *err);
+void store_rollback(struct store *s);
+
+/* The raw handle, for the backup API and tests; not for queries outside store/. */
+sqlite3 *store_db(struct store *s);
+
+/* A prepared statement kept for the life of the connection (reset, bindings cleared). */
+sqlite3_stmt *store_stmt(struct store *s, const char *sql, struct pb_error *err);
+
+/* Fills err from the connection's last SQLite error (500 storage_error). */
+int store_fail(struct store *s, struct pb_error *err, const char *what);
+
+/* ---- the event chain (chain.c) ---- */
+
+/*
+ * Appends one event to the table's chain in the current transaction:
+ * table_seq = previous + 1, hash = SHA-256(prev_hash || canonical event).
+ * round_id 0 means a table event.  body is stored as canonical JSON.
+ */
+int store_append_event(struct store *s, const char *table_id, int64_t round_id, const char *type,
+    const char *at, const char *actor, const json_t *body, struct pb_error *err);
+
+/*
+ * The canonical bytes an event's hash covers: each field length-prefixed
+ * ("<len>:<bytes>"), in the order table_id, table_seq, round_id, type, at,
+ * actor, body.  Returns a malloc'd buffer and its length.
+ */
+char *store_event_canonical(const char *table_id, int64_t table_seq, int64_t round_id, const char *type,
+    const char *at, const char *actor, const char *body, size_t *len);
+
+/* The hex hash of an event given its predecessor's hex hash. */
+void store_event_hash(const char *prev_hash, const char *canonical, size_t len, char out[PB_SHA256_HEX_LEN]);
+
+/* The events of a round in order, as [{"seq","table_seq","type","at","actor","body","hash"}]. */
+json_t *store_round_events(struct store *s, int64_t round_id, struct pb_error *err);
+
+/* ---- rules in force (rules.c) ---- */
+
+/* The id of the stored copy of these rules, inserting it when new. */
+int store_rules_id(struct store *s, const struct rules *r, int64_t *id, struct pb_error *err);
+
+/* ---- table settings (tables.c) ---- */
+
+struct table_state {
+	bool found;
+	bool open;
+	struct table_limits limits;
+	char config_sha256[PB_SHA256_HEX_LEN];
+};
+
+int store_table_state_get(struct store *s, const char *table_id, struct table_state *out, struct pb_error *err);
+int store_table_state_put(struct store *s, const char *table_id, const struct table_state *st, const char *at,
+    struct pb_error *err);
+
+/* ---- rounds (rounds.c) ---- */
+
+enum round_state { ROUND_BETTING = 0, ROUND_CLOSED, ROUND_DEALT, ROUND_REVEALED, ROUND_SETTLED, ROUND_VOID };
+
+const char *round_state_name(enum round_state st);
+
+struct round_record {
+	int64_t id;
+	char table_id[PB_ID_MAX];
+	int64_t round_no;
+	enum round_state state;
+	int64_t rules_id;
+	struct rules rules;               /* the rules in force, read back from the stored copy */
+	struct table_limits limits;       /* the limits in force */
+	int seats;
+	bool player_banked;
+	int banker_seat;
+	int64_t bank;
+	char opened_at[PB_TIME_LEN];
+	char opened_by[PB_ID_MAX];
+	char closed_at[PB_TIME_LEN];
+	char settled_at[PB_TIME_LEN];     /* settled or voided */
+	char void_reason[STORE_REASON_MAX];
+	bool has_bet[MAX_SEATS + 1];
+	struct seat_bet bets[MAX_SEATS + 1];
+	char bet_at[MAX_SEATS + 1][PB_TIME_LEN];
+	bool has_hand[MAX_SEATS + 1];     /* index 0 = the dealer */
+	card_t hands[MAX_SEATS + 1][3];
+	char dealt_at[MAX_SEATS + 1][PB_TIME_LEN];
+	enum decision decisions[MAX_SEATS + 1];
+	char decided_at[MAX_SEATS + 1][PB_TIME_LEN];
+	bool dealer_qualifies;
+	int64_t players_net;
+	int payout_count;
+	struct payout_line payouts[MAX_PAYOUT_LINES];
+};
+
+/* Inserts a new round (state betting) and fills rec->id and rec->round_no. */
+int store_round_create(struct store *s, struct round_record *rec, struct pb_error *err);
+
+/* Reads the whole round; 404 round_not_found when there is none. */
+int store_round_load(struct store *s, int64_t id, struct round_record *rec, struct pb_error *err);
+
+/* The table's round in progress (not settled or void), or 0. */
+int store_round_current(struct store *s, const char *table_id, int64_t *id, struct pb_error *err);
+
+/* Writes state, closed_at, settled_at, void_reason, dealer_qualifies, players_net. */
+int store_round_update(struct store *s, const struct round_record *rec, struct pb_error *err);
+
+int store_bet_put(struct store *s, int64_t round_id, int seat, const struct seat_bet *b, const char *at,
+    const char *by, struct pb_error *err);
+int store_bet_delete(struct store *s, int64_t round_id, int seat, struct pb_error *err);
+int store_hand_put(struct store *s, int64_t round_id, int seat, const card_t cards[3], const char *at,
+    struct pb_error *err);
+int store_decision_put(struct store *s, int64_t round_id, int seat, enum decision d, const char *at,
+    const char *by, struct pb_error *err);
+int store_payouts_put(struct store *s, int64_t round_id, const struct settlement *st, struct pb_error *err);
+
+/* Game recall: the table's rounds newest first, before round id `before` (0 = latest). */
+int store_table_rounds(struct store *s, const char *table_id, int limit, int64_t before,
+    int64_t *ids, int *count, struct pb_error *err);
+
+/* ---- idempotency (idempotency.c) ---- */
+
+/*
+ * Looks up a stored answer for (actor, key).  found=false when none.  When
+ * one exists for a different request (other request_hash), fails with 422
+ * idempotency_key_reused.
+ */
+int store_idempotency_get(struct store *s, const char *actor, const char *key, const char *request_hash,
+    bool *found, int *status, char **response, struct pb_error *err);
+int store_idempotency_put(struct store *s, const char *actor, const char *key, const char *request_hash,
+    int status, const char *response, const char *at, struct pb_error *err);
+
+#endif

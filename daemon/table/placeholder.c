@@ -1,2 +1,0 @@
-/* placeholder until the round state machine lands */
-typedef int pb_table_placeholder;

@@ -1,0 +1,682 @@
+/*
+ * round.c - the round state machine of API.md:
+ *
+ *   betting -> closed -> dealt -> (revealed) -> settled,  or void from any
+ *   state before settled.
+ *
+ * Each step loads the round inside a BEGIN IMMEDIATE transaction, checks the
+ * command against the state, the table, the rules and the limits, applies it
+ * to the in-memory record, writes the derived rows and one event, and
+ * commits.  Payouts come from the engine (settle_round) and nowhere else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/hand3.h"
+#include "engine/limits.h"
+#include "engine/settle.h"
+#include "table/input.h"
+#include "table/pit.h"
+#include "table/txn.h"
+
+static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
+
+/* ---- helpers ---- */
+
+static json_t *
+cards_json(const card_t c[3])
+{
+	json_t *a = json_array();
+	char t[3];
+
+	for (int i = 0; i < 3; i++) {
+		card_format(c[i], t);
+		json_array_append_new(a, json_string(t));
+	}
+	return a;
+}
+
+static int
+require_state(const struct round_record *r, enum round_state want, const char *step, struct pb_error *err)
+{
+	if (r->state == want)
+		return 0;
+	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
+		return pb_fail(err, 409, "round_final", "round %lld is %s; nothing more can be done to it", (long long)r->id, round_state_name(r->state));
+	return pb_fail(err, 409, "wrong_state", "round %lld is %s; %s needs a round that is %s", (long long)r->id,
+	    round_state_name(r->state), step, round_state_name(want));
+}
+
+/* Every card already dealt in the round, to refuse a card twice. */
+static int
+check_card_unused(const struct round_record *r, card_t c, const char *who, struct pb_error *err)
+{
+	char t[3];
+
+	for (int s = 0; s <= r->seats; s++) {
+		if (!r->has_hand[s])
+			continue;
+		for (int i = 0; i < 3; i++)
+			if (r->hands[s][i] == c) {
+				char other[16];
+				card_format(c, t);
+				if (s == 0)
+					snprintf(other, sizeof(other), "dealer");
+				else
+					snprintf(other, sizeof(other), "seat %d", s);
+				return pb_fail(err, 422, "duplicate_card", "card %s dealt twice: %s and %s", t, other, who);
+			}
+	}
+	return 0;
+}
+
+/* The engine's view of a round record. */
+static void
+round_input_of(const struct round_record *r, struct round_input *in)
+{
+	memset(in, 0, sizeof(*in));
+	in->rules = &r->rules;
+	in->seats = r->seats;
+	in->player_banked = r->player_banked;
+	in->banker_seat = r->banker_seat;
+	in->bank = r->bank;
+	for (int s = 1; s <= r->seats; s++) {
+		if (r->has_bet[s])
+			in->bets[s] = r->bets[s];
+		if (r->has_hand[s])
+			memcpy(in->hands[s], r->hands[s], 3);
+		else
+			memset(in->hands[s], CARD_NONE, 3);
+		in->decisions[s] = r->decisions[s];
+	}
+	if (r->has_hand[0])
+		memcpy(in->dealer, r->hands[0], 3);
+	else
+		memset(in->dealer, CARD_NONE, 3);
+}
+
+static json_t *
+payouts_json(const struct payout_line *lines, int n)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < n; i++) {
+		const struct payout_line *l = &lines[i];
+		json_t *o = json_pack("{s:i,s:i,s:s,s:I,s:s,s:I}", "seq", l->seq, "seat", l->seat,
+		    "wager", wager_name(l->wager), "stake", (json_int_t)l->stake, "result", result_name(l->result),
+		    "net", (json_int_t)l->net);
+		if (l->banked) {
+			json_object_set_new(o, "bank_after", json_integer(l->bank_after));
+			if (l->short_amount > 0)
+				json_object_set_new(o, "short", json_integer(l->short_amount));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
+}
+
+static int
+event(struct pit *p, const struct round_record *r, const char *type, const char *at, const struct actor *a,
+    json_t *body, struct pb_error *err)
+{
+	int rc = store_append_event(p->store, r->table_id, r->id, type, at, a->name, body, err);
+	json_decref(body);
+	return rc;
+}
+
+/* ---- the steps, on a loaded record inside a transaction ---- */
+
+/* Reads a bet body {"ante", "pair_plus", "six_card", optional "play" equal to the ante}. */
+static int
+parse_bet(const json_t *body, int seat, struct seat_bet *b, struct pb_error *err)
+{
+	char field[48];
+	const json_t *v;
+	int64_t play = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (!json_is_object(body))
+		return pb_fail(err, 400, "invalid_body", "seat %d: a bet is an object such as {\"ante\": 2500, \"pair_plus\": 500}", seat);
+	if (input_known_keys(body, "bet", BET_KEYS, err) < 0)
+		return -1;
+	snprintf(field, sizeof(field), "seat %d ante", seat);
+	if ((v = json_object_get(body, "ante")) != NULL && input_amount(v, field, &b->ante, err) < 0)
+		return -1;
+	snprintf(field, sizeof(field), "seat %d pair_plus", seat);
+	if ((v = json_object_get(body, "pair_plus")) != NULL && input_amount(v, field, &b->pair_plus, err) < 0)
+		return -1;
+	snprintf(field, sizeof(field), "seat %d six_card", seat);
+	if ((v = json_object_get(body, "six_card")) != NULL && input_amount(v, field, &b->six_card, err) < 0)
+		return -1;
+	snprintf(field, sizeof(field), "seat %d play", seat);
+	if ((v = json_object_get(body, "play")) != NULL) {
+		if (input_amount(v, field, &play, err) < 0)
+			return -1;
+		if (play != 0 && play != b->ante)
+			return pb_fail(err, 422, "play_must_equal_ante",
+			    "seat %d: the Play wager always equals the Ante (%lld), it is made by the play decision", seat, (long long)b->ante);
+	}
+	return 0;
+}
+
+static int
+step_bet_put(struct pit *p, const struct actor *a, struct round_record *r, int seat, const json_t *body,
+    const char *at, struct pb_error *err)
+{
+	struct seat_bet b;
+
+	if (require_state(r, ROUND_BETTING, "placing a bet", err) < 0)
+		return -1;
+	if (seat < 1 || seat > r->seats)
+		return pb_fail(err, 422, "invalid_seat", "seat %d is not a seat of this table (1..%d)", seat, r->seats);
+	if (r->player_banked && seat == r->banker_seat)
+		return pb_fail(err, 422, "banker_seat_bet", "seat %d banks this round and cannot also bet", seat);
+	if (parse_bet(body, seat, &b, err) < 0)
+		return -1;
+	if (limits_check_bet(&r->limits, &r->rules, seat, &b, err) < 0)
+		return -1;
+	r->has_bet[seat] = true;
+	r->bets[seat] = b;
+	snprintf(r->bet_at[seat], sizeof(r->bet_at[seat]), "%s", at);
+	if (store_bet_put(p->store, r->id, seat, &b, at, a->name, err) < 0)
+		return -1;
+	return event(p, r, "bet_placed", at, a, json_pack("{s:i,s:I,s:I,s:I}", "seat", seat, "ante", (json_int_t)b.ante,
+	    "pair_plus", (json_int_t)b.pair_plus, "six_card", (json_int_t)b.six_card), err);
+}
+
+static int
+step_bet_delete(struct pit *p, const struct actor *a, struct round_record *r, int seat, const char *at,
+    struct pb_error *err)
+{
+	if (require_state(r, ROUND_BETTING, "taking a bet down", err) < 0)
+		return -1;
+	if (seat < 1 || seat > r->seats)
+		return pb_fail(err, 422, "invalid_seat", "seat %d is not a seat of this table (1..%d)", seat, r->seats);
+	if (!r->has_bet[seat])
+		return pb_fail(err, 404, "bet_not_found", "seat %d has no bet in round %lld", seat, (long long)r->id);
+	r->has_bet[seat] = false;
+	memset(&r->bets[seat], 0, sizeof(r->bets[seat]));
+	if (store_bet_delete(p->store, r->id, seat, err) < 0)
+		return -1;
+	return event(p, r, "bet_removed", at, a, json_pack("{s:i}", "seat", seat), err);
+}
+
+static int
+step_close(struct pit *p, const struct actor *a, struct round_record *r, const char *at, struct pb_error *err)
+{
+	bool any = false;
+
+	if (require_state(r, ROUND_BETTING, "closing betting", err) < 0)
+		return -1;
+	for (int s = 1; s <= r->seats; s++)
+		any = any || r->has_bet[s];
+	if (!any)
+		return pb_fail(err, 422, "no_bets", "no seat has a bet in round %lld; place a bet or void the round", (long long)r->id);
+	r->state = ROUND_CLOSED;
+	snprintf(r->closed_at, sizeof(r->closed_at), "%s", at);
+	if (store_round_update(p->store, r, err) < 0)
+		return -1;
+	return event(p, r, "betting_closed", at, a, json_object(), err);
+}
+
+/* Reads and records the dealer's three cards (at deal or at reveal). */
+static int
+take_dealer_cards(struct round_record *r, const json_t *v, struct pb_error *err)
+{
+	card_t c[3];
+
+	if (input_three_cards(v, "dealer", c, err) < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (check_card_unused(r, c[i], "dealer", err) < 0)
+			return -1;
+	memcpy(r->hands[0], c, 3);
+	r->has_hand[0] = true;
+	return 0;
+}
+
+static int
+step_deal(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
+    struct pb_error *err)
+{
+	static const char *const KEYS[] = {"hands", "dealer", NULL};
+	const json_t *hands, *dealer, *v;
+	const char *k;
+	json_t *ev_hands;
+	char who[16];
+
+	if (require_state(r, ROUND_CLOSED, "dealing", err) < 0)
+		return -1;
+	if (!json_is_object(body))
+		return pb_fail(err, 400, "invalid_body", "deal: the body is {\"hands\": {\"1\": [\"As\",\"Kd\",\"Qh\"]}, \"dealer\": [...]}");
+	if (input_known_keys(body, "deal", KEYS, err) < 0)
+		return -1;
+	hands = json_object_get(body, "hands");
+	dealer = json_object_get(body, "dealer");
+	if (!json_is_object(hands))
+		return pb_fail(err, 400, "invalid_body", "deal: \"hands\" must map each seat with a bet to its three cards");
+	json_object_foreach((json_t *)hands, k, v) {
+		int seat;
+		if (input_seat_key(k, r->seats, &seat, err) < 0)
+			return -1;
+		if (!r->has_bet[seat])
+			return pb_fail(err, 422, "cards_for_empty_seat", "seat %d has no bet and is dealt no cards", seat);
+		snprintf(who, sizeof(who), "seat %d", seat);
+		if (input_three_cards(v, who, r->hands[seat], err) < 0)
+			return -1;
+		for (int i = 0; i < 3; i++)
+			if (check_card_unused(r, r->hands[seat][i], who, err) < 0)
+				return -1;
+		r->has_hand[seat] = true;
+	}
+	for (int s = 1; s <= r->seats; s++)
+		if (r->has_bet[s] && !r->has_hand[s])
+			return pb_fail(err, 422, "missing_cards", "seat %d has a bet and needs three cards", s);
+	if (dealer != NULL && take_dealer_cards(r, dealer, err) < 0)
+		return -1;
+
+	ev_hands = json_object();
+	for (int s = 1; s <= r->seats; s++) {
+		if (!r->has_hand[s])
+			continue;
+		snprintf(who, sizeof(who), "%d", s);
+		json_object_set_new(ev_hands, who, cards_json(r->hands[s]));
+		snprintf(r->dealt_at[s], sizeof(r->dealt_at[s]), "%s", at);
+		if (store_hand_put(p->store, r->id, s, r->hands[s], at, err) < 0) {
+			json_decref(ev_hands);
+			return -1;
+		}
+	}
+	if (r->has_hand[0] && store_hand_put(p->store, r->id, 0, r->hands[0], at, err) < 0) {
+		json_decref(ev_hands);
+		return -1;
+	}
+	r->state = ROUND_DEALT;
+	if (store_round_update(p->store, r, err) < 0) {
+		json_decref(ev_hands);
+		return -1;
+	}
+	return event(p, r, "cards_dealt", at, a, r->has_hand[0]
+	    ? json_pack("{s:o,s:o}", "hands", ev_hands, "dealer", cards_json(r->hands[0]))
+	    : json_pack("{s:o}", "hands", ev_hands), err);
+}
+
+static int
+step_decide(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
+    struct pb_error *err)
+{
+	static const char *const KEYS[] = {"seat", "action", NULL};
+	const json_t *sv, *av;
+	int seat, d;
+
+	if (require_state(r, ROUND_DEALT, "a play/fold decision", err) < 0)
+		return -1;
+	if (!json_is_object(body))
+		return pb_fail(err, 400, "invalid_body", "decision: the body is {\"seat\": 1, \"action\": \"play\"} or \"fold\"");
+	if (input_known_keys(body, "decision", KEYS, err) < 0)
+		return -1;
+	sv = json_object_get(body, "seat");
+	av = json_object_get(body, "action");
+	if (!json_is_integer(sv))
+		return pb_fail(err, 400, "invalid_body", "decision: \"seat\" must be a seat number");
+	if (json_integer_value(sv) < 1 || json_integer_value(sv) > r->seats)
+		return pb_fail(err, 422, "invalid_seat", "seat %lld is not a seat of this table (1..%d)", (long long)json_integer_value(sv), r->seats);
+	seat = (int)json_integer_value(sv);
+	if (!json_is_string(av) || (d = decision_from_name(json_string_value(av))) < 0)
+		return pb_fail(err, 400, "invalid_action", "decision: \"action\" must be \"play\" or \"fold\"");
+	if (!r->has_bet[seat] || r->bets[seat].ante == 0)
+		return pb_fail(err, 422, "decision_without_ante", "seat %d has no Ante, so it has no play/fold decision", seat);
+	if (r->decisions[seat] != DECISION_NONE)
+		return pb_fail(err, 409, "already_decided", "seat %d already chose to %s", seat, decision_name(r->decisions[seat]));
+	r->decisions[seat] = (enum decision)d;
+	if (store_decision_put(p->store, r->id, seat, (enum decision)d, at, a->name, err) < 0)
+		return -1;
+	return event(p, r, "decision", at, a, json_pack("{s:i,s:s}", "seat", seat, "action", decision_name((enum decision)d)), err);
+}
+
+static int
+decisions_pending(const struct round_record *r, struct pb_error *err)
+{
+	for (int s = 1; s <= r->seats; s++)
+		if (r->has_bet[s] && r->bets[s].ante > 0 && r->decisions[s] == DECISION_NONE)
+			return pb_fail(err, 409, "decisions_pending", "seat %d has not played or folded yet", s);
+	return 0;
+}
+
+static int
+step_reveal(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
+    struct pb_error *err)
+{
+	static const char *const KEYS[] = {"dealer", NULL};
+
+	if (require_state(r, ROUND_DEALT, "revealing the dealer's hand", err) < 0)
+		return -1;
+	if (r->has_hand[0])
+		return pb_fail(err, 409, "dealer_already_dealt", "the dealer's cards were given at the deal; settle the round");
+	if (decisions_pending(r, err) < 0)
+		return -1;
+	if (!json_is_object(body) || json_object_get(body, "dealer") == NULL)
+		return pb_fail(err, 400, "invalid_body", "reveal: the body is {\"dealer\": [\"2c\",\"7d\",\"9h\"]}");
+	if (input_known_keys(body, "reveal", KEYS, err) < 0)
+		return -1;
+	if (take_dealer_cards(r, json_object_get(body, "dealer"), err) < 0)
+		return -1;
+	snprintf(r->dealt_at[0], sizeof(r->dealt_at[0]), "%s", at);
+	if (store_hand_put(p->store, r->id, 0, r->hands[0], at, err) < 0)
+		return -1;
+	r->state = ROUND_REVEALED;
+	if (store_round_update(p->store, r, err) < 0)
+		return -1;
+	return event(p, r, "dealer_revealed", at, a, json_pack("{s:o}", "dealer", cards_json(r->hands[0])), err);
+}
+
+/* Computes the payouts through the engine and records them; the round becomes settled or void. */
+static int
+finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_void, const char *reason,
+    const char *at, struct pb_error *err)
+{
+	struct round_input in;
+	struct settlement *set;
+	json_t *body;
+	int rc = -1;
+	const char *from_state = round_state_name(r->state);
+
+	set = malloc(sizeof(*set));
+	if (set == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	round_input_of(r, &in);
+	in.is_void = is_void;
+	if (settle_round(&in, set, err) < 0)
+		goto out;
+	r->payout_count = set->line_count;
+	memcpy(r->payouts, set->lines, sizeof(set->lines[0]) * (size_t)set->line_count);
+	r->dealer_qualifies = set->dealer_qualifies;
+	r->players_net = set->players_net;
+	r->state = is_void ? ROUND_VOID : ROUND_SETTLED;
+	snprintf(r->settled_at, sizeof(r->settled_at), "%s", at);
+	if (is_void)
+		snprintf(r->void_reason, sizeof(r->void_reason), "%s", reason);
+	if (store_payouts_put(p->store, r->id, set, err) < 0 || store_round_update(p->store, r, err) < 0)
+		goto out;
+	if (is_void) {
+		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payouts_json(set->lines, set->line_count));
+	} else {
+		body = json_pack("{s:b,s:I,s:o}", "dealer_qualifies", set->dealer_qualifies,
+		    "players_net", (json_int_t)set->players_net, "payouts", payouts_json(set->lines, set->line_count));
+		if (r->player_banked)
+			json_object_set_new(body, "bank_end", json_integer(set->bank_end));
+	}
+	rc = event(p, r, is_void ? "round_voided" : "round_settled", at, a, body, err);
+out:
+	free(set);
+	return rc;
+}
+
+static int
+step_settle(struct pit *p, const struct actor *a, struct round_record *r, const char *at, struct pb_error *err)
+{
+	if (r->state != ROUND_DEALT && r->state != ROUND_REVEALED)
+		return require_state(r, ROUND_DEALT, "settling", err);
+	if (decisions_pending(r, err) < 0)
+		return -1;
+	if (!r->has_hand[0])
+		return pb_fail(err, 409, "dealer_cards_missing", "the dealer's cards are not known yet; reveal them first");
+	return finish(p, a, r, false, NULL, at, err);
+}
+
+static int
+step_void(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
+    struct pb_error *err)
+{
+	static const char *const KEYS[] = {"reason", NULL};
+	const json_t *reason;
+
+	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
+		return require_state(r, ROUND_BETTING, "voiding", err);
+	if (!json_is_object(body) || input_known_keys(body, "void", KEYS, err) < 0) {
+		if (json_is_object(body))
+			return -1;
+		return pb_fail(err, 400, "invalid_body", "void: the body is {\"reason\": \"misdeal: exposed card\"}");
+	}
+	reason = json_object_get(body, "reason");
+	if (!json_is_string(reason) || json_string_length(reason) == 0 || json_string_length(reason) >= STORE_REASON_MAX)
+		return pb_fail(err, 422, "reason_required", "void: give the reason as a string of 1..%d bytes, e.g. \"misdeal: exposed card\"",
+		    STORE_REASON_MAX - 1);
+	return finish(p, a, r, true, json_string_value(reason), at, err);
+}
+
+/* Runs one step against a loaded record. */
+static int
+apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum round_step step, int seat,
+    const json_t *body, const char *at, struct pb_error *err)
+{
+	switch (step) {
+	case STEP_BET_PUT: return step_bet_put(p, a, r, seat, body, at, err);
+	case STEP_BET_DELETE: return step_bet_delete(p, a, r, seat, at, err);
+	case STEP_CLOSE: return step_close(p, a, r, at, err);
+	case STEP_DEAL: return step_deal(p, a, r, body, at, err);
+	case STEP_DECIDE: return step_decide(p, a, r, body, at, err);
+	case STEP_REVEAL: return step_reveal(p, a, r, body, at, err);
+	case STEP_SETTLE: return step_settle(p, a, r, at, err);
+	case STEP_VOID: return step_void(p, a, r, body, at, err);
+	}
+	return pb_fail(err, 500, "internal_error", "unknown step");
+}
+
+/* ---- access ---- */
+
+int
+pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err)
+{
+	if (write && a->role == ROLE_AUDITOR)
+		return pb_fail(err, 403, "forbidden", "the auditor role reads only");
+	if (a->token != NULL && !token_allows_table(a->token, table_id))
+		return pb_fail(err, 403, "forbidden", "token \"%s\" is not allowed at table %s", a->name, table_id);
+	return 0;
+}
+
+struct step_args {
+	int64_t round_id;
+	enum round_step step;
+	int seat;
+	const json_t *body;
+};
+
+static int
+do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
+{
+	struct step_args *sa = arg;
+	struct round_record *r = malloc(sizeof(*r));
+	char at[PB_TIME_LEN];
+	int rc = -1;
+
+	if (r == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_round_load(p->store, sa->round_id, r, err) < 0)
+		goto out;
+	if (pit_check_table_access(a, r->table_id, true, err) < 0)
+		goto out;
+	if (sa->step != STEP_VOID && a->role == ROLE_PITBOSS) {
+		pb_fail(err, 403, "forbidden", "dealing a round is the dealer's; the pitboss role may void it");
+		goto out;
+	}
+	pb_time_now(at);
+	if (apply_step(p, a, r, sa->step, sa->seat, sa->body, at, err) < 0)
+		goto out;
+	*out = round_to_json(p, r, false, err);
+	*status = 200;
+	rc = *out ? 0 : -1;
+out:
+	free(r);
+	return rc;
+}
+
+int
+pit_round_step(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t round_id,
+    enum round_step step, int seat, const json_t *body, json_t **out, int *status, struct pb_error *err)
+{
+	struct step_args sa = {round_id, step, seat, body};
+
+	return pit_write(p, a, idem, do_step, &sa, out, status, err);
+}
+
+/* ---- opening, and whole rounds ---- */
+
+struct open_args {
+	const char *table_id;
+	const json_t *body;
+};
+
+static int
+parse_banker(const struct table_config *t, const json_t *body, struct round_record *r, struct pb_error *err)
+{
+	static const char *const KEYS[] = {"seat", "bank", NULL};
+	const json_t *b = json_object_get(body, "banker"), *sv;
+
+	if (!t->player_banked) {
+		if (b != NULL)
+			return pb_fail(err, 422, "banker_not_allowed", "table %s is house-banked; a round there has no banker", t->id);
+		return 0;
+	}
+	if (b == NULL)
+		return pb_fail(err, 422, "banker_required", "table %s is player-banked: give {\"banker\": {\"seat\": S, \"bank\": CENTS}}", t->id);
+	if (!json_is_object(b))
+		return pb_fail(err, 400, "invalid_body", "banker: must be {\"seat\": S, \"bank\": CENTS}");
+	if (input_known_keys(b, "banker", KEYS, err) < 0)
+		return -1;
+	sv = json_object_get(b, "seat");
+	if (!json_is_integer(sv))
+		return pb_fail(err, 400, "invalid_body", "banker.seat: must be a seat number");
+	if (json_integer_value(sv) < 1 || json_integer_value(sv) > t->seats)
+		return pb_fail(err, 422, "invalid_banker_seat", "banker.seat %lld is not a seat of this table (1..%d)",
+		    (long long)json_integer_value(sv), t->seats);
+	if (json_object_get(b, "bank") == NULL)
+		return pb_fail(err, 400, "invalid_body", "banker.bank: required, the banker's stake in cents");
+	if (input_amount(json_object_get(b, "bank"), "banker.bank", &r->bank, err) < 0)
+		return -1;
+	if (r->bank < t->banker.min_bank)
+		return pb_fail(err, 422, "bank_below_minimum", "banker.bank %lld is below the table's minimum bank %lld",
+		    (long long)r->bank, (long long)t->banker.min_bank);
+	if (t->banker.max_bank > 0 && r->bank > t->banker.max_bank)
+		return pb_fail(err, 422, "bank_above_maximum", "banker.bank %lld is above the table's maximum bank %lld",
+		    (long long)r->bank, (long long)t->banker.max_bank);
+	r->player_banked = true;
+	r->banker_seat = (int)json_integer_value(sv);
+	return 0;
+}
+
+/* The rest of a whole round: bets, close, deal, decisions in payout order, settle. */
+static int
+whole_round(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
+    struct pb_error *err)
+{
+	const json_t *bets = json_object_get(body, "bets"), *decisions = json_object_get(body, "decisions"), *v;
+	const char *k;
+	json_t *deal;
+	int seat, rc;
+
+	if (!json_is_object(bets) || json_object_size(bets) == 0)
+		return pb_fail(err, 400, "invalid_body", "bets: must map seats to bets, e.g. {\"1\": {\"ante\": 2500}}");
+	json_object_foreach((json_t *)bets, k, v) {
+		if (input_seat_key(k, r->seats, &seat, err) < 0 || step_bet_put(p, a, r, seat, v, at, err) < 0)
+			return -1;
+	}
+	if (step_close(p, a, r, at, err) < 0)
+		return -1;
+	if (json_object_get(body, "hands") == NULL)
+		return pb_fail(err, 400, "invalid_body", "hands: a whole round needs the cards of every seat with a bet");
+	if (json_object_get(body, "dealer") == NULL)
+		return pb_fail(err, 400, "invalid_body", "dealer: a whole round needs the dealer's three cards");
+	deal = json_pack("{s:O,s:O}", "hands", json_object_get(body, "hands"), "dealer", json_object_get(body, "dealer"));
+	rc = step_deal(p, a, r, deal, at, err);
+	json_decref(deal);
+	if (rc < 0)
+		return -1;
+	if (decisions != NULL && !json_is_object(decisions))
+		return pb_fail(err, 400, "invalid_body", "decisions: must map seats to \"play\" or \"fold\"");
+	json_object_foreach((json_t *)decisions, k, v) {
+		json_t *d;
+		if (input_seat_key(k, r->seats, &seat, err) < 0)
+			return -1;
+		d = json_pack("{s:i,s:O}", "seat", seat, "action", v);
+		rc = step_decide(p, a, r, d, at, err);
+		json_decref(d);
+		if (rc < 0)
+			return -1;
+	}
+	return step_settle(p, a, r, at, err);
+}
+
+static int
+do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
+{
+	static const char *const KEYS[] = {"banker", "bets", "hands", "dealer", "decisions", NULL};
+	struct open_args *oa = arg;
+	const struct table_config *t = config_table(p->cfg, oa->table_id);
+	struct table_state ts;
+	struct round_record *r = NULL;
+	char at[PB_TIME_LEN];
+	int64_t current;
+	json_t *ev;
+	int rc = -1;
+	bool whole;
+
+	if (t == NULL)
+		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", oa->table_id);
+	if (pit_check_table_access(a, t->id, true, err) < 0)
+		return -1;
+	if (a->role == ROLE_PITBOSS)
+		return pb_fail(err, 403, "forbidden", "dealing a round is the dealer's");
+	if (!json_is_object(oa->body))
+		return pb_fail(err, 400, "invalid_body", "the body is {} to open a round, or a whole round");
+	if (input_known_keys(oa->body, "round", KEYS, err) < 0)
+		return -1;
+	if (store_table_state_get(p->store, t->id, &ts, err) < 0)
+		return -1;
+	if (ts.found && !ts.open)
+		return pb_fail(err, 409, "table_closed", "table %s is closed; a pit boss opens it with POST /api/v1/tables/%s/open", t->id, t->id);
+	if (store_round_current(p->store, t->id, &current, err) < 0)
+		return -1;
+	if (current != 0)
+		return pb_fail(err, 409, "round_in_progress", "table %s has round %lld in progress; settle or void it first", t->id, (long long)current);
+	r = calloc(1, sizeof(*r));
+	if (r == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	snprintf(r->table_id, sizeof(r->table_id), "%s", t->id);
+	r->rules = *t->rules;
+	r->limits = ts.found ? ts.limits : t->limits;
+	r->seats = t->seats;
+	if (parse_banker(t, oa->body, r, err) < 0)
+		goto out;
+	pb_time_now(at);
+	snprintf(r->opened_at, sizeof(r->opened_at), "%s", at);
+	snprintf(r->opened_by, sizeof(r->opened_by), "%s", a->name);
+	if (store_rules_id(p->store, &r->rules, &r->rules_id, err) < 0 || store_round_create(p->store, r, err) < 0)
+		goto out;
+	ev = json_pack("{s:I,s:i,s:s,s:o,s:o}", "round_no", (json_int_t)r->round_no, "seats", r->seats,
+	    "banking", r->player_banked ? "player" : "house", "rules", rules_to_json(&r->rules), "limits", limits_to_json(&r->limits));
+	if (r->player_banked)
+		json_object_set_new(ev, "banker", json_pack("{s:i,s:I}", "seat", r->banker_seat, "bank", (json_int_t)r->bank));
+	if (event(p, r, "round_opened", at, a, ev, err) < 0)
+		goto out;
+	whole = json_object_get(oa->body, "bets") != NULL || json_object_get(oa->body, "hands") != NULL ||
+	    json_object_get(oa->body, "dealer") != NULL || json_object_get(oa->body, "decisions") != NULL;
+	if (whole && whole_round(p, a, r, oa->body, at, err) < 0)
+		goto out;
+	*out = round_to_json(p, r, whole, err);
+	*status = 201;
+	rc = *out ? 0 : -1;
+out:
+	free(r);
+	return rc;
+}
+
+int
+pit_round_open(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err)
+{
+	struct open_args oa = {table_id, body};
+
+	return pit_write(p, a, idem, do_open, &oa, out, status, err);
+}

@@ -1,0 +1,20 @@
+/*
+ * txn.h - the one way a write happens: BEGIN IMMEDIATE, replay a stored
+ * answer for a repeated Idempotency-Key, run the operation, store its answer
+ * under the key, COMMIT.  Any failure rolls everything back.
+ */
+#ifndef PB_TABLE_TXN_H
+#define PB_TABLE_TXN_H
+
+#include "table/pit.h"
+
+typedef int (*pit_write_fn)(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status,
+    struct pb_error *err);
+
+int pit_write(struct pit *p, const struct actor *a, const struct idempotency *idem, pit_write_fn fn, void *arg,
+    json_t **out, int *status, struct pb_error *err);
+
+/* May this actor act on (write=true) or read this table?  403 otherwise. */
+int pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err);
+
+#endif

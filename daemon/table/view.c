@@ -1,0 +1,348 @@
+/*
+ * view.c - rounds and tables as the API shows them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/hand3.h"
+#include "table/pit.h"
+#include "table/txn.h"
+
+#define RECALL_MAX 200
+
+static json_t *
+cards_json(const card_t c[3])
+{
+	json_t *a = json_array();
+	char t[3];
+
+	for (int i = 0; i < 3; i++) {
+		card_format(c[i], t);
+		json_array_append_new(a, json_string(t));
+	}
+	return a;
+}
+
+static json_t *
+opt_string(const char *s)
+{
+	return s[0] ? json_string(s) : json_null();
+}
+
+/* Sums the payout lines per wager: handle (stakes put up, ante_bonus excluded) and players' net. */
+static json_t *
+totals_json(const struct round_record *r)
+{
+	int64_t handle = 0, net = 0, paid = 0;
+
+	for (int i = 0; i < r->payout_count; i++) {
+		const struct payout_line *l = &r->payouts[i];
+		if (l->wager != WAGER_ANTE_BONUS && l->result != RESULT_RETURNED)
+			handle += l->stake;
+		net += l->net;
+		if (l->net > 0)
+			paid += l->net;
+	}
+	return json_pack("{s:I,s:I,s:I,s:I}", "handle", (json_int_t)handle, "players_net", (json_int_t)net,
+	    "house_win", (json_int_t)-net, "paid", (json_int_t)paid);
+}
+
+json_t *
+round_to_json(struct pit *p, const struct round_record *r, bool with_events, struct pb_error *err)
+{
+	json_t *o, *bets = json_object(), *hands = json_object(), *decisions = json_object(), *payouts = json_array();
+	char key[8];
+
+	for (int s = 1; s <= r->seats; s++) {
+		snprintf(key, sizeof(key), "%d", s);
+		if (r->has_bet[s])
+			json_object_set_new(bets, key, json_pack("{s:I,s:I,s:I,s:I,s:s}",
+			    "ante", (json_int_t)r->bets[s].ante,
+			    "play", (json_int_t)(r->decisions[s] == DECISION_PLAY ? r->bets[s].ante : 0),
+			    "pair_plus", (json_int_t)r->bets[s].pair_plus,
+			    "six_card", (json_int_t)r->bets[s].six_card,
+			    "placed_at", r->bet_at[s]));
+		if (r->has_hand[s])
+			json_object_set_new(hands, key, json_pack("{s:o,s:s}", "cards", cards_json(r->hands[s]),
+			    "hand", hand3_category_name(HAND3_CATEGORY(hand3_value(r->hands[s])))));
+		if (r->decisions[s] != DECISION_NONE)
+			json_object_set_new(decisions, key, json_string(decision_name(r->decisions[s])));
+	}
+	for (int i = 0; i < r->payout_count; i++) {
+		const struct payout_line *l = &r->payouts[i];
+		json_t *line = json_pack("{s:i,s:i,s:s,s:I,s:s,s:I}", "seq", l->seq, "seat", l->seat,
+		    "wager", wager_name(l->wager), "stake", (json_int_t)l->stake, "result", result_name(l->result),
+		    "net", (json_int_t)l->net);
+		if (l->banked) {
+			json_object_set_new(line, "bank_after", json_integer(l->bank_after));
+			if (l->short_amount > 0)
+				json_object_set_new(line, "short", json_integer(l->short_amount));
+		}
+		json_array_append_new(payouts, line);
+	}
+	o = json_pack("{s:I,s:s,s:I,s:s,s:o,s:o,s:s,s:s,s:o,s:o,s:s,s:i,s:o,s:o,s:o,s:o}",
+	    "id", (json_int_t)r->id, "table", r->table_id, "round_no", (json_int_t)r->round_no,
+	    "state", round_state_name(r->state), "rules", rules_to_json(&r->rules), "limits", limits_to_json(&r->limits),
+	    "opened_at", r->opened_at, "opened_by", r->opened_by,
+	    "closed_at", opt_string(r->closed_at), "settled_at", opt_string(r->settled_at),
+	    "banking", r->player_banked ? "player" : "house", "seats", r->seats,
+	    "bets", bets, "hands", hands, "decisions", decisions, "payouts", payouts);
+	if (r->has_hand[0]) {
+		hand3_value_t dv = hand3_value(r->hands[0]);
+		json_object_set_new(o, "dealer", json_pack("{s:o,s:s,s:b}", "cards", cards_json(r->hands[0]),
+		    "hand", hand3_category_name(HAND3_CATEGORY(dv)), "qualifies", dv >= r->rules.dealer_qualifier));
+	} else {
+		json_object_set_new(o, "dealer", json_null());
+	}
+	if (r->player_banked) {
+		int64_t bank_end = r->bank;
+		if (r->payout_count > 0)
+			bank_end = r->payouts[r->payout_count - 1].bank_after;
+		json_object_set_new(o, "banker", json_pack("{s:i,s:I,s:I}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
+		    "bank_end", (json_int_t)bank_end));
+	}
+	if (r->state == ROUND_VOID)
+		json_object_set_new(o, "void_reason", json_string(r->void_reason));
+	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
+		json_object_set_new(o, "totals", totals_json(r));
+	if (with_events) {
+		json_t *ev = store_round_events(p->store, r->id, err);
+		if (ev == NULL) {
+			json_decref(o);
+			return NULL;
+		}
+		json_object_set_new(o, "events", ev);
+	}
+	return json_pack("{s:o}", "round", o);
+}
+
+int
+pit_round_get(struct pit *p, const struct actor *a, int64_t round_id, json_t **out, struct pb_error *err)
+{
+	struct round_record *r = malloc(sizeof(*r));
+	int rc = -1;
+
+	if (r == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_round_load(p->store, round_id, r, err) == 0 && pit_check_table_access(a, r->table_id, false, err) == 0) {
+		*out = round_to_json(p, r, true, err);
+		rc = *out ? 0 : -1;
+	}
+	free(r);
+	return rc;
+}
+
+int
+pit_table_rounds(struct pit *p, const struct actor *a, const char *table_id, int limit, int64_t before,
+    json_t **out, struct pb_error *err)
+{
+	int64_t ids[RECALL_MAX];
+	int n = 0;
+	json_t *arr;
+	struct round_record *r;
+
+	if (config_table(p->cfg, table_id) == NULL)
+		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
+	if (pit_check_table_access(a, table_id, false, err) < 0)
+		return -1;
+	if (limit < 1 || limit > RECALL_MAX)
+		return pb_fail(err, 400, "invalid_query", "limit: must be 1..%d", RECALL_MAX);
+	if (store_table_rounds(p->store, table_id, limit, before, ids, &n, err) < 0)
+		return -1;
+	r = malloc(sizeof(*r));
+	if (r == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	arr = json_array();
+	for (int i = 0; i < n; i++) {
+		json_t *one;
+		if (store_round_load(p->store, ids[i], r, err) < 0) {
+			json_decref(arr);
+			free(r);
+			return -1;
+		}
+		one = round_to_json(p, r, false, err);
+		json_array_append(arr, json_object_get(one, "round"));
+		json_decref(one);
+	}
+	free(r);
+	*out = json_pack("{s:o,s:o}", "rounds", arr,
+	    "next_before", n == limit && n > 0 ? json_integer(ids[n - 1]) : json_null());
+	return 0;
+}
+
+/* ---- tables ---- */
+
+static json_t *
+table_json(struct pit *p, const struct table_config *t, bool full, struct pb_error *err)
+{
+	struct table_state ts;
+	int64_t current = 0;
+	json_t *o;
+
+	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || store_round_current(p->store, t->id, &current, err) < 0)
+		return NULL;
+	o = json_pack("{s:s,s:s,s:s,s:s,s:i,s:o,s:s,s:o,s:s}", "id", t->id, "name", t->name, "game", t->game,
+	    "banking", t->player_banked ? "player" : "house", "seats", t->seats,
+	    "limits", limits_to_json(ts.found ? &ts.limits : &t->limits),
+	    "status", (ts.found ? ts.open : t->open) ? "open" : "closed",
+	    "current_round", current ? json_integer(current) : json_null(), "currency", t->currency);
+	if (t->player_banked) {
+		json_t *b = json_pack("{s:i,s:I}", "max_consecutive", t->banker.max_consecutive, "min_bank", (json_int_t)t->banker.min_bank);
+		if (t->banker.max_bank > 0)
+			json_object_set_new(b, "max_bank", json_integer(t->banker.max_bank));
+		json_object_set_new(o, "banker", b);
+	}
+	if (full)
+		json_object_set_new(o, "rules", rules_to_json(t->rules));
+	return o;
+}
+
+int
+pit_tables_list(struct pit *p, const struct actor *a, json_t **out, struct pb_error *err)
+{
+	json_t *arr = json_array();
+
+	for (size_t i = 0; i < p->cfg->table_count; i++) {
+		const struct table_config *t = &p->cfg->tables[i];
+		json_t *o;
+		if (a->token != NULL && !token_allows_table(a->token, t->id))
+			continue;
+		o = table_json(p, t, true, err);
+		if (o == NULL) {
+			json_decref(arr);
+			return -1;
+		}
+		json_array_append_new(arr, o);
+	}
+	*out = json_pack("{s:o}", "tables", arr);
+	return 0;
+}
+
+int
+pit_table_get(struct pit *p, const struct actor *a, const char *table_id, json_t **out, struct pb_error *err)
+{
+	const struct table_config *t = config_table(p->cfg, table_id);
+	json_t *o;
+
+	if (t == NULL)
+		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
+	if (pit_check_table_access(a, t->id, false, err) < 0)
+		return -1;
+	o = table_json(p, t, true, err);
+	if (o == NULL)
+		return -1;
+	*out = json_pack("{s:o}", "table", o);
+	return 0;
+}
+
+struct table_args {
+	const char *table_id;
+	int what;            /* 0 open, 1 close, 2 limits */
+	const json_t *body;
+};
+
+static int
+do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
+{
+	struct table_args *ta = arg;
+	const struct table_config *t = config_table(p->cfg, ta->table_id);
+	struct table_state ts;
+	char at[PB_TIME_LEN];
+	json_t *body;
+
+	if (t == NULL)
+		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", ta->table_id);
+	if (a->role != ROLE_PITBOSS && a->role != ROLE_ADMIN)
+		return pb_fail(err, 403, "forbidden", "opening and closing tables and changing limits is the pitboss role's");
+	if (pit_check_table_access(a, t->id, true, err) < 0)
+		return -1;
+	if (store_table_state_get(p->store, t->id, &ts, err) < 0)
+		return -1;
+	if (!ts.found) {
+		ts.open = t->open;
+		ts.limits = t->limits;
+		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
+	}
+	pb_time_now(at);
+	if (ta->what == 2) {
+		struct table_limits nl;
+		if (!json_is_object(ta->body))
+			return pb_fail(err, 400, "invalid_body", "the body is the limits object, e.g. {\"ante\": {\"min\": 500, \"max\": 50000}}");
+		if (limits_from_json(ta->body, "limits", &nl, err) < 0)
+			return -1;
+		if (nl.pair_plus.offered && !t->rules->has_pair_plus)
+			return pb_fail(err, 422, "wager_not_offered", "limits.pair_plus: the game %s offers no Pair Plus", t->game);
+		if (nl.six_card.offered && !t->rules->has_six_card)
+			return pb_fail(err, 422, "wager_not_offered", "limits.six_card: the game %s offers no six card bonus", t->game);
+		ts.limits = nl;
+		body = json_pack("{s:o,s:O}", "limits", limits_to_json(&nl), "previous", json_null());
+	} else {
+		ts.open = ta->what == 0;
+		body = json_object();
+	}
+	if (store_table_state_put(p->store, t->id, &ts, at, err) < 0 ||
+	    store_append_event(p->store, t->id, 0, ta->what == 0 ? "table_opened" : ta->what == 1 ? "table_closed" : "limits_changed",
+	    at, a->name, body, err) < 0) {
+		json_decref(body);
+		return -1;
+	}
+	json_decref(body);
+	*status = 200;
+	return pit_table_get(p, a, t->id, out, err);
+}
+
+int
+pit_table_set_open(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
+    bool open, json_t **out, int *status, struct pb_error *err)
+{
+	struct table_args ta = {table_id, open ? 0 : 1, NULL};
+
+	return pit_write(p, a, idem, do_table_change, &ta, out, status, err);
+}
+
+int
+pit_table_set_limits(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err)
+{
+	struct table_args ta = {table_id, 2, body};
+
+	return pit_write(p, a, idem, do_table_change, &ta, out, status, err);
+}
+
+int
+pit_sync_tables(struct pit *p, struct pb_error *err)
+{
+	char at[PB_TIME_LEN];
+
+	if (store_begin(p->store, err) < 0)
+		return -1;
+	pb_time_now(at);
+	for (size_t i = 0; i < p->cfg->table_count; i++) {
+		const struct table_config *t = &p->cfg->tables[i];
+		struct table_state ts;
+		json_t *body;
+		int rc;
+
+		if (store_table_state_get(p->store, t->id, &ts, err) < 0)
+			goto fail;
+		if (ts.found && strcmp(ts.config_sha256, t->sha256) == 0)
+			continue;
+		body = json_pack("{s:s,s:s,s:s,s:i,s:s,s:o,s:b,s:s}", "name", t->name, "game", t->game,
+		    "banking", t->player_banked ? "player" : "house", "seats", t->seats, "config_sha256", t->sha256,
+		    "limits", limits_to_json(&t->limits), "open", t->open, "previous", ts.found ? ts.config_sha256 : "");
+		ts.open = t->open;
+		ts.limits = t->limits;
+		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
+		rc = store_table_state_put(p->store, t->id, &ts, at, err);
+		if (rc == 0)
+			rc = store_append_event(p->store, t->id, 0, "table_configured", at, "pitbossd", body, err);
+		json_decref(body);
+		if (rc < 0)
+			goto fail;
+	}
+	return store_commit(p->store, err);
+fail:
+	store_rollback(p->store);
+	return -1;
+}
