@@ -163,6 +163,14 @@ int store_payouts_put(struct store *s, int64_t round_id, const struct settlement
 int store_table_rounds(struct store *s, const char *table_id, int limit, int64_t before,
     int64_t *ids, int *count, struct pb_error *err);
 
+/* ---- report aggregates (aggregates.c) ---- */
+
+/*
+ * Adds a finished (settled or void) round to the per-table, per-hour
+ * aggregates, in the caller's transaction, so that reports never scan rounds.
+ */
+int store_round_aggregate(struct store *s, const struct round_record *rec, struct pb_error *err);
+
 /* ---- idempotency (idempotency.c) ---- */
 
 /*

@@ -397,7 +397,8 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	snprintf(r->settled_at, sizeof(r->settled_at), "%s", at);
 	if (is_void)
 		snprintf(r->void_reason, sizeof(r->void_reason), "%s", reason);
-	if (store_payouts_put(p->store, r->id, set, err) < 0 || store_round_update(p->store, r, err) < 0)
+	if (store_payouts_put(p->store, r->id, set, err) < 0 || store_round_update(p->store, r, err) < 0 ||
+	    store_round_aggregate(p->store, r, err) < 0)
 		goto out;
 	if (is_void) {
 		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payouts_json(set->lines, set->line_count));
