@@ -1,4 +1,6 @@
 # Turns schema/NNN_name.sql files into a C array of {version, name, sql}.
+file(GLOB FILES ${DIR}/*.sql)
+list(SORT FILES)
 set(body "/* generated from the schema migrations: do not edit */\n#include \"store/migrations.h\"\n")
 set(entries "")
 foreach(f ${FILES})

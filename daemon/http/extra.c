@@ -11,12 +11,8 @@ table_extra_route(struct app *app, struct pit *pit, const struct actor *a, const
     char seg[][PB_NAME_MAX], int n, struct http_answer *ans)
 {
 	(void)app;
-	(void)pit;
-	(void)a;
-	(void)req;
-	(void)seg;
-	(void)n;
-	(void)ans;
+	if (n == 3 && strcmp(seg[2], "bankers") == 0)
+		return bankers_route(pit, a, req, seg[1], ans);
 	return false;
 }
 

@@ -49,7 +49,7 @@ store_round_create(struct store *s, struct round_record *rec, struct pb_error *e
 {
 	sqlite3_stmt *st;
 	json_t *lj;
-	char *limits;
+	char *limits, *collection = NULL;
 	int rc = -1;
 
 	st = store_stmt(s, "SELECT coalesce(max(round_no), 0) + 1 FROM rounds WHERE table_id = ?", err);
@@ -67,7 +67,7 @@ store_round_create(struct store *s, struct round_record *rec, struct pb_error *e
 	limits = json_dumps(lj, JSON_SORT_KEYS | JSON_COMPACT);
 	json_decref(lj);
 	st = store_stmt(s, "INSERT INTO rounds (table_id, round_no, state, rules_id, limits_json, seats, banking, banker_seat, bank, "
-	    "opened_at, opened_by) VALUES (?, ?, 'betting', ?, ?, ?, ?, ?, ?, ?, ?)", err);
+	    "opened_at, opened_by, collection_json) VALUES (?, ?, 'betting', ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
 	if (st == NULL || limits == NULL)
 		goto out;
 	sqlite3_bind_text(st, 1, rec->table_id, -1, SQLITE_STATIC);
@@ -82,6 +82,12 @@ store_round_create(struct store *s, struct round_record *rec, struct pb_error *e
 	}
 	sqlite3_bind_text(st, 9, rec->opened_at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 10, rec->opened_by, -1, SQLITE_STATIC);
+	if (rec->collection.posted) {
+		json_t *cj = collection_to_json(&rec->collection);
+		collection = json_dumps(cj, JSON_SORT_KEYS | JSON_COMPACT);
+		json_decref(cj);
+		sqlite3_bind_text(st, 11, collection, -1, SQLITE_STATIC);
+	}
 	if (step_done(s, st, err, "creating a round") < 0)
 		goto out;
 	rec->id = sqlite3_last_insert_rowid(store_db(s));
@@ -89,6 +95,7 @@ store_round_create(struct store *s, struct round_record *rec, struct pb_error *e
 	rc = 0;
 out:
 	free(limits);
+	free(collection);
 	return rc;
 }
 
@@ -140,7 +147,7 @@ load_round_row(struct store *s, int64_t id, struct round_record *rec, struct pb_
 
 	st = store_stmt(s, "SELECT r.table_id, r.round_no, r.state, r.rules_id, r.limits_json, r.seats, r.banking, r.banker_seat, "
 	    "r.bank, r.opened_at, r.opened_by, r.closed_at, r.settled_at, r.void_reason, r.dealer_qualifies, r.players_net, "
-	    "s.rules_json FROM rounds r JOIN rules_sets s ON s.id = r.rules_id WHERE r.id = ?", err);
+	    "s.rules_json, r.collection_json FROM rounds r JOIN rules_sets s ON s.id = r.rules_id WHERE r.id = ?", err);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -172,6 +179,12 @@ load_round_row(struct store *s, int64_t id, struct round_record *rec, struct pb_
 	rec->dealer_qualifies = sqlite3_column_int(st, 14) != 0;
 	rec->players_net = sqlite3_column_int64(st, 15);
 	rj = json_loads((const char *)sqlite3_column_text(st, 16), 0, NULL);
+	if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
+		json_t *cj = json_loads((const char *)sqlite3_column_text(st, 17), 0, NULL);
+		if (cj == NULL || collection_from_json(cj, "collection", &rec->collection, &sub) < 0)
+			state = -1;
+		json_decref(cj);
+	}
 	sqlite3_reset(st);
 	if (state < 0 || rj == NULL || lj == NULL || rules_from_json(rj, &rec->rules, &sub) < 0 ||
 	    limits_from_json(lj, "limits", &rec->limits, &sub) < 0) {
@@ -268,6 +281,25 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return store_fail(s, err, "reading payouts");
+
+	st = store_stmt(s, "SELECT seat, fee FROM collections WHERE round_id = ?", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int seat = sqlite3_column_int(st, 0);
+		int64_t fee = sqlite3_column_int64(st, 1);
+		if (seat < 0 || seat > MAX_SEATS)
+			continue;
+		if (seat == 0)
+			rec->fees.banker_fee = fee;
+		else
+			rec->fees.seat_fee[seat] = fee;
+		rec->fees.total += fee;
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, err, "reading collections");
 	return 0;
 }
 

@@ -16,6 +16,7 @@
 #include "common/ids.h"
 #include "common/timeutil.h"
 #include "engine/cards.h"
+#include "engine/collection.h"
 #include "engine/limits.h"
 #include "engine/rules.h"
 #include "engine/settle.h"
@@ -136,6 +137,8 @@ struct round_record {
 	int64_t players_net;
 	int payout_count;
 	struct payout_line payouts[MAX_PAYOUT_LINES];
+	struct collection_schedule collection;   /* in force for the round (player-banked tables) */
+	struct collection_fees fees;             /* collected when the round finished */
 };
 
 /* Inserts a new round (state betting) and fills rec->id and rec->round_no. */
@@ -162,6 +165,33 @@ int store_payouts_put(struct store *s, int64_t round_id, const struct settlement
 /* Game recall: the table's rounds newest first, before round id `before` (0 = latest). */
 int store_table_rounds(struct store *s, const char *table_id, int limit, int64_t before,
     int64_t *ids, int *count, struct pb_error *err);
+
+/* ---- player-banked tables (bankers.c) ---- */
+
+struct banker_turn {
+	int64_t id;
+	int64_t round_id;
+	int seat;
+	bool declined;
+	int consecutive;
+	char at[PB_TIME_LEN];
+};
+
+/* Records one turn of the bank (or a seat that declined it). */
+int store_banker_turn_put(struct store *s, const char *table_id, const struct banker_turn *t, struct pb_error *err);
+
+/*
+ * The table's last banker that banked a round which was not voided, and how
+ * many such rounds in a row that seat has banked.  seat 0 when none yet.
+ */
+int store_banker_last(struct store *s, const char *table_id, int *seat, int *consecutive, struct pb_error *err);
+
+/* The rotation history, newest first. */
+int store_banker_turns(struct store *s, const char *table_id, int limit, struct banker_turn *out, int *count,
+    struct pb_error *err);
+
+/* Records the collection of a finished round (only the non-zero fees). */
+int store_collections_put(struct store *s, int64_t round_id, const struct collection_fees *f, struct pb_error *err);
 
 /* ---- report aggregates (aggregates.c) ---- */
 

@@ -217,7 +217,7 @@ load_table(struct config *cfg, struct table_config *t, const json_t *o, size_t i
 	char path[64], p[128];
 	long long n = 0;
 	bool have_limits = false;
-	const json_t *banker = NULL;
+	const json_t *banker = NULL, *collection = NULL;
 	char *canon;
 
 	snprintf(path, sizeof(path), "tables[%zu]", idx);
@@ -254,6 +254,8 @@ load_table(struct config *cfg, struct table_config *t, const json_t *o, size_t i
 			have_limits = true;
 		} else if (strcmp(k, "banker") == 0) {
 			banker = v;
+		} else if (strcmp(k, "collection") == 0) {
+			collection = v;
 		} else if (strcmp(k, "open") == 0) {
 			if (!json_is_boolean(v))
 				return pb_fail(err, 400, "invalid_config", "%s: must be true or false", p);
@@ -265,7 +267,7 @@ load_table(struct config *cfg, struct table_config *t, const json_t *o, size_t i
 			snprintf(t->currency, sizeof(t->currency), "%s", c);
 		} else {
 			return pb_fail(err, 400, "invalid_config",
-			    "%s: unknown key; a table has id, name, game, seats, banking, limits, banker, open, currency", p);
+			    "%s: unknown key; a table has id, name, game, seats, banking, limits, banker, collection, open, currency", p);
 		}
 	}
 	if (t->id[0] == '\0')
@@ -286,6 +288,13 @@ load_table(struct config *cfg, struct table_config *t, const json_t *o, size_t i
 			return pb_fail(err, 400, "invalid_config", "%s.seats: a player-banked table needs at least 2 seats", path);
 	} else if (banker != NULL) {
 		return pb_fail(err, 400, "invalid_config", "%s: only a player-banked table has a banker", p);
+	}
+	if (collection != NULL) {
+		snprintf(p, sizeof(p), "%s.collection", path);
+		if (!t->player_banked)
+			return pb_fail(err, 400, "invalid_config", "%s: only a player-banked table posts a collection", p);
+		if (collection_from_json(collection, p, &t->collection, err) < 0)
+			return -1;
 	}
 	canon = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
 	pb_sha256_hex(canon ? canon : "", canon ? strlen(canon) : 0, t->sha256);

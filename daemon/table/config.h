@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
+#include "engine/collection.h"
 #include "engine/limits.h"
 #include "engine/rules.h"
 
@@ -39,6 +40,7 @@ struct table_config {
 	bool player_banked;
 	struct table_limits limits;
 	struct banker_config banker;
+	struct collection_schedule collection;   /* player-banked: the house's collection, if posted */
 	bool open;
 	char currency[4];              /* ISO 4217, default "USD" */
 	char sha256[PB_SHA256_HEX_LEN];/* of this entry's canonical JSON, to notice config changes */

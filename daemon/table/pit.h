@@ -69,6 +69,9 @@ enum round_step {
 int pit_round_step(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t round_id,
     enum round_step step, int seat, const json_t *body, json_t **out, int *status, struct pb_error *err);
 
+/* The collection of a round as the API shows it. */
+json_t *collections_json(const struct collection_fees *f);
+
 /* The round as GET returns it: {"round": {...}}; with_events adds the timeline. */
 json_t *round_to_json(struct pit *p, const struct round_record *rec, bool with_events, struct pb_error *err);
 

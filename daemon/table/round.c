@@ -16,6 +16,7 @@
 #include "engine/hand3.h"
 #include "engine/limits.h"
 #include "engine/settle.h"
+#include "table/banker.h"
 #include "table/input.h"
 #include "table/pit.h"
 #include "table/txn.h"
@@ -114,6 +115,21 @@ payouts_json(const struct payout_line *lines, int n)
 		json_array_append_new(arr, o);
 	}
 	return arr;
+}
+
+/* {"seats": {"1": 100}, "banker": 200, "total": 300} */
+json_t *
+collections_json(const struct collection_fees *f)
+{
+	json_t *seats = json_object();
+	char key[8];
+
+	for (int s = 1; s <= MAX_SEATS; s++)
+		if (f->seat_fee[s] > 0) {
+			snprintf(key, sizeof(key), "%d", s);
+			json_object_set_new(seats, key, json_integer(f->seat_fee[s]));
+		}
+	return json_pack("{s:o,s:I,s:I}", "seats", seats, "banker", (json_int_t)f->banker_fee, "total", (json_int_t)f->total);
 }
 
 static int
@@ -397,8 +413,9 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	snprintf(r->settled_at, sizeof(r->settled_at), "%s", at);
 	if (is_void)
 		snprintf(r->void_reason, sizeof(r->void_reason), "%s", reason);
+	collection_compute(&r->collection, &in, set, &r->fees);
 	if (store_payouts_put(p->store, r->id, set, err) < 0 || store_round_update(p->store, r, err) < 0 ||
-	    store_round_aggregate(p->store, r, err) < 0)
+	    store_collections_put(p->store, r->id, &r->fees, err) < 0 || store_round_aggregate(p->store, r, err) < 0)
 		goto out;
 	if (is_void) {
 		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payouts_json(set->lines, set->line_count));
@@ -407,6 +424,8 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 		    "players_net", (json_int_t)set->players_net, "payouts", payouts_json(set->lines, set->line_count));
 		if (r->player_banked)
 			json_object_set_new(body, "bank_end", json_integer(set->bank_end));
+		if (r->collection.posted)
+			json_object_set_new(body, "collections", collections_json(&r->fees));
 	}
 	rc = event(p, r, is_void ? "round_voided" : "round_settled", at, a, body, err);
 out:
@@ -622,6 +641,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	json_t *ev;
 	int rc = -1;
 	bool whole;
+	struct rotation rot;
 
 	if (t == NULL)
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", oa->table_id);
@@ -650,6 +670,9 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	r->seats = t->seats;
 	if (parse_banker(t, oa->body, r, err) < 0)
 		goto out;
+	if (r->player_banked && banker_check_rotation(p, t, r->banker_seat, &rot, err) < 0)
+		goto out;
+	r->collection = t->collection;
 	pb_time_now(at);
 	snprintf(r->opened_at, sizeof(r->opened_at), "%s", at);
 	snprintf(r->opened_by, sizeof(r->opened_by), "%s", a->name);
@@ -657,8 +680,19 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		goto out;
 	ev = json_pack("{s:I,s:i,s:s,s:o,s:o}", "round_no", (json_int_t)r->round_no, "seats", r->seats,
 	    "banking", r->player_banked ? "player" : "house", "rules", rules_to_json(&r->rules), "limits", limits_to_json(&r->limits));
-	if (r->player_banked)
-		json_object_set_new(ev, "banker", json_pack("{s:i,s:I}", "seat", r->banker_seat, "bank", (json_int_t)r->bank));
+	if (r->player_banked) {
+		json_t *declined = json_array();
+		for (int i = 0; i < rot.declined_count; i++)
+			json_array_append_new(declined, json_integer(rot.declined[i]));
+		json_object_set_new(ev, "banker", json_pack("{s:i,s:I,s:i,s:o}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
+		    "consecutive", rot.consecutive, "declined", declined));
+		if (banker_record_turn(p, t, r->id, r->banker_seat, &rot, at, err) < 0) {
+			json_decref(ev);
+			goto out;
+		}
+	}
+	if (r->collection.posted)
+		json_object_set_new(ev, "collection", collection_to_json(&r->collection));
 	if (event(p, r, "round_opened", at, a, ev, err) < 0)
 		goto out;
 	whole = json_object_get(oa->body, "bets") != NULL || json_object_get(oa->body, "hands") != NULL ||

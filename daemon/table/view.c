@@ -102,6 +102,11 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 		json_object_set_new(o, "banker", json_pack("{s:i,s:I,s:I}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
 		    "bank_end", (json_int_t)bank_end));
 	}
+	if (r->collection.posted) {
+		json_object_set_new(o, "collection", collection_to_json(&r->collection));
+		if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
+			json_object_set_new(o, "collections", collections_json(&r->fees));
+	}
 	if (r->state == ROUND_VOID)
 		json_object_set_new(o, "void_reason", json_string(r->void_reason));
 	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)

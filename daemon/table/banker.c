@@ -1,0 +1,106 @@
+#include "table/banker.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "table/txn.h"
+
+#define BANKER_HISTORY_MAX 500
+
+static int
+next_seat(int seat, int seats)
+{
+	return seat % seats + 1;
+}
+
+int
+banker_check_rotation(struct pit *p, const struct table_config *t, int seat, struct rotation *out,
+    struct pb_error *err)
+{
+	int last = 0, run = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (store_banker_last(p->store, t->id, &last, &run, err) < 0)
+		return -1;
+	if (last == 0) {
+		out->consecutive = 1;
+		return 0;
+	}
+	if (seat == last) {
+		if (run >= t->banker.max_consecutive)
+			return pb_fail(err, 422, "rotation_violation",
+			    "seat %d has banked %d rounds in a row, the most allowed at table %s; the bank passes clockwise to seat %d",
+			    seat, run, t->id, next_seat(last, t->seats));
+		out->consecutive = run + 1;
+		return 0;
+	}
+	out->consecutive = 1;
+	for (int s = next_seat(last, t->seats); s != seat; s = next_seat(s, t->seats))
+		out->declined[out->declined_count++] = s;
+	return 0;
+}
+
+int
+banker_record_turn(struct pit *p, const struct table_config *t, int64_t round_id, int seat,
+    const struct rotation *rot, const char *at, struct pb_error *err)
+{
+	struct banker_turn bt;
+
+	memset(&bt, 0, sizeof(bt));
+	bt.round_id = round_id;
+	snprintf(bt.at, sizeof(bt.at), "%s", at);
+	bt.declined = true;
+	for (int i = 0; i < rot->declined_count; i++) {
+		bt.seat = rot->declined[i];
+		if (store_banker_turn_put(p->store, t->id, &bt, err) < 0)
+			return -1;
+	}
+	bt.declined = false;
+	bt.seat = seat;
+	bt.consecutive = rot->consecutive;
+	return store_banker_turn_put(p->store, t->id, &bt, err);
+}
+
+int
+pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id, int limit, json_t **out,
+    struct pb_error *err)
+{
+	const struct table_config *t = config_table(p->cfg, table_id);
+	struct banker_turn *turns;
+	int n = 0, last = 0, run = 0;
+	json_t *hist, *current;
+
+	if (t == NULL)
+		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
+	if (pit_check_table_access(a, t->id, false, err) < 0)
+		return -1;
+	if (!t->player_banked)
+		return pb_fail(err, 404, "not_player_banked", "table %s is house-banked and has no banker rotation", t->id);
+	if (limit < 1 || limit > BANKER_HISTORY_MAX)
+		return pb_fail(err, 400, "invalid_query", "limit: must be 1..%d", BANKER_HISTORY_MAX);
+	turns = calloc((size_t)limit, sizeof(*turns));
+	if (turns == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_banker_last(p->store, t->id, &last, &run, err) < 0 ||
+	    store_banker_turns(p->store, t->id, limit, turns, &n, err) < 0) {
+		free(turns);
+		return -1;
+	}
+	hist = json_array();
+	for (int i = 0; i < n; i++) {
+		json_t *o = json_pack("{s:I,s:i,s:s,s:s}", "round", (json_int_t)turns[i].round_id, "seat", turns[i].seat,
+		    "kind", turns[i].declined ? "declined" : "bank", "at", turns[i].at);
+		if (!turns[i].declined)
+			json_object_set_new(o, "consecutive", json_integer(turns[i].consecutive));
+		json_array_append_new(hist, o);
+	}
+	free(turns);
+	if (last == 0)
+		current = json_null();
+	else
+		current = json_pack("{s:i,s:i,s:b,s:i}", "seat", last, "consecutive", run,
+		    "must_pass", run >= t->banker.max_consecutive, "next_seat", next_seat(last, t->seats));
+	*out = json_pack("{s:s,s:i,s:I,s:o,s:o}", "table", t->id, "max_consecutive", t->banker.max_consecutive,
+	    "min_bank", (json_int_t)t->banker.min_bank, "current", current, "history", hist);
+	return 0;
+}
