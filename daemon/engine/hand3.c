@@ -106,6 +106,9 @@ hand3_parse_high_card(const char *text, hand3_value_t *out, struct pb_error *err
 			return pb_fail(err, 400, "invalid_hand_spec",
 			    "\"%.16s\": give distinct ranks from the highest down, e.g. \"Q-6-4\"", text);
 		given[n++] = r;
+		if (*p == '-' && p[1] == '\0')
+			return pb_fail(err, 400, "invalid_hand_spec",
+			    "\"%.16s\" is not a hand: use ranks 2-9, T, J, Q, K, A separated by '-', e.g. \"Q-6-4\"", text);
 		if (*p == '-')
 			p++;
 		else if (*p != '\0')

@@ -1,5 +1,6 @@
 #include "engine/settle.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/hand6.h"
@@ -53,11 +54,40 @@ payout_seat_order(const struct round_input *in, int order[MAX_SEATS])
 	return n;
 }
 
+/* Where a card was dealt, for a duplicate_card message: "seat 3" or "dealer". */
+#define OWNER_DEALER (MAX_SEATS + 1)
+
+static void
+owner_name(int owner, char *out, size_t outsz)
+{
+	if (owner == OWNER_DEALER)
+		snprintf(out, outsz, "dealer");
+	else
+		snprintf(out, outsz, "seat %d", owner);
+}
+
+/* Records that card c went to owner; fails (duplicate_card) naming both places when it was dealt before. */
+static int
+deal_card(int owners[CARD_COUNT], card_t c, int owner, struct pb_error *err)
+{
+	char cs[3], first[16], second[16];
+
+	if (owners[c] == 0) {
+		owners[c] = owner;
+		return 0;
+	}
+	card_format(c, cs);
+	owner_name(owners[c], first, sizeof(first));
+	owner_name(owner, second, sizeof(second));
+	if (owners[c] == owner)
+		return pb_fail(err, 422, "duplicate_card", "card %s dealt twice to %s", cs, first);
+	return pb_fail(err, 422, "duplicate_card", "card %s dealt twice: %s and %s", cs, first, second);
+}
+
 int
 settle_check(const struct round_input *in, struct pb_error *err)
 {
-	card_set_t seen = 0;
-	char c[3];
+	int owners[CARD_COUNT] = {0};
 
 	if (in->rules == NULL || in->seats < 1 || in->seats > MAX_SEATS)
 		return pb_fail(err, 422, "invalid_round", "a table has 1 to %d seats", MAX_SEATS);
@@ -69,6 +99,10 @@ settle_check(const struct round_input *in, struct pb_error *err)
 		if (seat_bet_any(&in->bets[in->banker_seat]))
 			return pb_fail(err, 422, "banker_seat_bet", "seat %d banks this round and cannot also bet", in->banker_seat);
 	}
+	/* A wager on a seat the table does not have would never be settled. */
+	for (int s = in->seats + 1; s <= MAX_SEATS; s++)
+		if (seat_bet_any(&in->bets[s]))
+			return pb_fail(err, 422, "invalid_seat", "seat %d is not a seat of this table (1..%d)", s, in->seats);
 	for (int s = 1; s <= in->seats; s++) {
 		const struct seat_bet *b = &in->bets[s];
 
@@ -84,16 +118,19 @@ settle_check(const struct round_input *in, struct pb_error *err)
 	if (in->is_void)
 		return 0;
 	for (int s = 1; s <= in->seats; s++) {
-		if (!seat_bet_any(&in->bets[s]))
+		if (!seat_bet_any(&in->bets[s])) {
+			for (int i = 0; i < 3; i++)
+				if (in->hands[s][i] != CARD_NONE)
+					return pb_fail(err, 422, "cards_for_empty_seat", "seat %d has no bet and is dealt no cards", s);
+			if (in->decisions[s] != DECISION_NONE)
+				return pb_fail(err, 422, "decision_without_ante", "seat %d has no Ante, so it has no play/fold decision", s);
 			continue;
+		}
 		for (int i = 0; i < 3; i++) {
 			if (in->hands[s][i] >= CARD_COUNT)
 				return pb_fail(err, 422, "missing_cards", "seat %d has a bet but no three cards", s);
-			if (card_set_has(seen, in->hands[s][i])) {
-				card_format(in->hands[s][i], c);
-				return pb_fail(err, 422, "duplicate_card", "card %s dealt twice (seat %d)", c, s);
-			}
-			seen = card_set_add(seen, in->hands[s][i]);
+			if (deal_card(owners, in->hands[s][i], s, err) < 0)
+				return -1;
 		}
 		if (in->bets[s].ante > 0 && in->decisions[s] == DECISION_NONE)
 			return pb_fail(err, 422, "decision_missing", "seat %d has an Ante and must play or fold before settling", s);
@@ -103,11 +140,8 @@ settle_check(const struct round_input *in, struct pb_error *err)
 	for (int i = 0; i < 3; i++) {
 		if (in->dealer[i] >= CARD_COUNT)
 			return pb_fail(err, 422, "dealer_cards_missing", "the dealer's three cards are needed to settle");
-		if (card_set_has(seen, in->dealer[i])) {
-			card_format(in->dealer[i], c);
-			return pb_fail(err, 422, "duplicate_card", "card %s dealt twice (a seat and the dealer)", c);
-		}
-		seen = card_set_add(seen, in->dealer[i]);
+		if (deal_card(owners, in->dealer[i], OWNER_DEALER, err) < 0)
+			return -1;
 	}
 	return 0;
 }

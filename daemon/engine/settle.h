@@ -75,10 +75,12 @@ bool seat_bet_any(const struct seat_bet *b);
 
 /*
  * Checks that the round is complete and consistent enough to settle: bets
- * non-negative, cards for every seat with a bet and for the dealer, none for
- * empty seats, no card twice, a play/fold decision for every Ante seat and
- * none for others, Pair Plus or six card alone only where the rules allow,
- * the banker's seat without wagers.  A void round needs no cards.
+ * non-negative and only on the table's seats, cards for every seat with a bet
+ * and for the dealer, none for empty seats (CARD_NONE), no card twice (the
+ * message names both places: "card As dealt twice: seat 1 and dealer"), a
+ * play/fold decision for every Ante seat and none for others, Pair Plus or six
+ * card alone only where the rules allow, the banker's seat without wagers.  A
+ * void round needs no cards.
  */
 int settle_check(const struct round_input *in, struct pb_error *err);
 

@@ -406,6 +406,48 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 			if (read_int(v, "connection_timeout", 1, 3600, &n, err) < 0)
 				return -1;
 			cfg->connection_timeout = (unsigned)n;
+		} else if (strcmp(k, "checkpoint") == 0) {
+			const char *ck;
+			const json_t *cv;
+			if (!json_is_object(v))
+				return pb_fail(err, 400, "invalid_config", "checkpoint: must be {\"key_file\", \"every_rounds\", \"every_seconds\"}");
+			json_object_foreach((json_t *)v, ck, cv) {
+				char p[64];
+				snprintf(p, sizeof(p), "checkpoint.%.32s", ck);
+				if (strcmp(ck, "key_file") == 0 && json_is_string(cv) && json_string_length(cv) > 0) {
+					resolve_path(cfg->dir, json_string_value(cv), cfg->checkpoint_key, sizeof(cfg->checkpoint_key));
+				} else if (strcmp(ck, "every_rounds") == 0) {
+					if (read_int(cv, p, 1, 1000000, &n, err) < 0)
+						return -1;
+					cfg->checkpoint_every_rounds = (unsigned)n;
+				} else if (strcmp(ck, "every_seconds") == 0) {
+					if (read_int(cv, p, 1, 86400, &n, err) < 0)
+						return -1;
+					cfg->checkpoint_every_seconds = (unsigned)n;
+				} else {
+					return pb_fail(err, 400, "invalid_config", "%s: unknown or bad; checkpoint has key_file (a path), every_rounds, every_seconds", p);
+				}
+			}
+		} else if (strcmp(k, "auth") == 0) {
+			const char *ak;
+			const json_t *av;
+			if (!json_is_object(v))
+				return pb_fail(err, 400, "invalid_config", "auth: must be {\"max_failures\", \"lockout_seconds\"}");
+			json_object_foreach((json_t *)v, ak, av) {
+				char p[64];
+				snprintf(p, sizeof(p), "auth.%.32s", ak);
+				if (strcmp(ak, "max_failures") == 0) {
+					if (read_int(av, p, 1, 5, &n, err) < 0)
+						return -1;
+					cfg->auth_max_failures = (unsigned)n;
+				} else if (strcmp(ak, "lockout_seconds") == 0) {
+					if (read_int(av, p, 1, 86400, &n, err) < 0)
+						return -1;
+					cfg->auth_lockout_seconds = (unsigned)n;
+				} else {
+					return pb_fail(err, 400, "invalid_config", "%s: unknown key; auth has max_failures and lockout_seconds", p);
+				}
+			}
 		} else if (strcmp(k, "allow_demo_tokens_remote") == 0) {
 			if (!json_is_boolean(v))
 				return pb_fail(err, 400, "invalid_config", "allow_demo_tokens_remote: must be true or false");
@@ -476,6 +518,10 @@ config_load(const char *path, struct pb_error *err)
 	cfg->threads = 4;
 	cfg->connection_limit = 512;
 	cfg->connection_timeout = 30;
+	cfg->checkpoint_every_rounds = 100;
+	cfg->checkpoint_every_seconds = 300;
+	cfg->auth_max_failures = 5;
+	cfg->auth_lockout_seconds = 900;
 
 	f = fopen(path, "rb");
 	if (f == NULL) {
@@ -502,6 +548,8 @@ config_load(const char *path, struct pb_error *err)
 		goto fail_file;
 	if (cfg->web_root[0] == '\0')
 		resolve_path(cfg->dir, "../web", cfg->web_root, sizeof(cfg->web_root));
+	if (cfg->checkpoint_key[0] == '\0')
+		snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", cfg->database);
 	json_decref(root);
 	free(buf);
 	free(copy);

@@ -69,6 +69,11 @@ struct config {
 	unsigned connection_limit;     /* default 512 */
 	unsigned connection_timeout;   /* seconds idle before a connection is closed; default 30 */
 	bool allow_demo_tokens_remote; /* refuse non-loopback listen with demo tokens unless set */
+	char checkpoint_key[4096];     /* Ed25519 seed file; default: the database path + ".signing-key" */
+	unsigned checkpoint_every_rounds;   /* default 100 */
+	unsigned checkpoint_every_seconds;  /* default 300 */
+	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
+	unsigned auth_lockout_seconds; /* default 900 */
 	struct game_config *games;
 	size_t game_count;
 	struct table_config *tables;

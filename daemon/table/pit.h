@@ -18,9 +18,12 @@
 #include "table/config.h"
 
 /* What every operation works with: this thread's database connection and the configuration in force. */
+struct signer;
+
 struct pit {
 	struct store *store;
 	const struct config *cfg;
+	const struct signer *signer;     /* checkpoints are signed with it; NULL: none made */
 };
 
 /* Who asks: the token's name (recorded on every step), its role and its table scope. */

@@ -1,0 +1,98 @@
+/*
+ * audit.h - the store's side of tamper evidence: reading the event chain
+ * back raw, signed checkpoints, the significant-events log, and the hold on a
+ * table whose record failed its check.
+ */
+#ifndef PB_STORE_AUDIT_H
+#define PB_STORE_AUDIT_H
+
+#include "store/store.h"
+
+struct stored_event {
+	int64_t id;
+	char table_id[PB_ID_MAX];
+	int64_t table_seq;
+	int64_t round_id;               /* 0 for table events */
+	char type[32];
+	char at[PB_TIME_LEN];
+	char actor[PB_ID_MAX];
+	char *body;                     /* as stored */
+	char prev_hash[PB_SHA256_HEX_LEN];
+	char hash[PB_SHA256_HEX_LEN];
+};
+
+struct event_list {
+	struct stored_event *events;
+	int count;
+	int cap;
+};
+
+void event_list_free(struct event_list *l);
+
+/* Events of a table with table_seq in [from, to] (to 0 = the head), in chain order. */
+int store_events_range(struct store *s, const char *table_id, int64_t from, int64_t to, struct event_list *out,
+    struct pb_error *err);
+
+/* Events of one round, in chain order. */
+int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);
+
+/* The event just before table_seq in the table's chain (found=false when none). */
+int store_event_before(struct store *s, const char *table_id, int64_t table_seq, struct stored_event *out,
+    bool *found, struct pb_error *err);
+
+/* The ids of every table that has events, and of its chain head. */
+int store_chain_head(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN],
+    struct pb_error *err);
+int store_event_tables(struct store *s, char (*ids)[PB_ID_MAX], int max, int *count, struct pb_error *err);
+
+/* Round ids of a table (or all tables when table_id is NULL) from from_id on, ascending. */
+int store_round_ids(struct store *s, const char *table_id, int64_t from_id, int64_t **ids, int *count,
+    struct pb_error *err);
+
+/* Row counts of a round's derived tables, to notice rows without events. */
+struct derived_counts {
+	int bets, hands, decisions, payouts, collections;
+};
+int store_round_counts(struct store *s, int64_t round_id, struct derived_counts *out, struct pb_error *err);
+
+/* ---- checkpoints ---- */
+
+struct checkpoint {
+	int64_t id;
+	char table_id[PB_ID_MAX];
+	int64_t table_seq;
+	char head_hash[PB_SHA256_HEX_LEN];
+	char at[PB_TIME_LEN];
+	char public_key[65];
+	char signature[129];
+};
+
+int store_checkpoint_put(struct store *s, const struct checkpoint *c, struct pb_error *err);
+int store_checkpoint_last(struct store *s, const char *table_id, struct checkpoint *out, bool *found,
+    struct pb_error *err);
+/* Checkpoints with id > after, oldest first, at most max. */
+int store_checkpoints(struct store *s, const char *table_id, int64_t after, int max, struct checkpoint *out,
+    int *count, struct pb_error *err);
+
+/* ---- significant events ---- */
+
+/*
+ * Appends an entry to the significant-events log in the current transaction
+ * (or in one of its own when none is open).
+ */
+int store_significant(struct store *s, const char *source, const char *code, const char *table_id,
+    const json_t *detail, struct pb_error *err);
+
+/* Entries with id > after, oldest first: [{"seq","at","source","code","table","detail","hash"}]. */
+json_t *store_significant_list(struct store *s, int64_t after, int limit, struct pb_error *err);
+
+/* Walks the whole significant-events chain; the id of the first broken entry, or 0. */
+int store_significant_verify(struct store *s, int64_t *broken_id, char *why, size_t whysz, struct pb_error *err);
+
+/* ---- integrity hold ---- */
+
+int store_table_hold(struct store *s, const char *table_id, const char *reason, struct pb_error *err);
+int store_table_hold_get(struct store *s, const char *table_id, char *reason, size_t reasonsz, bool *held,
+    struct pb_error *err);
+
+#endif

@@ -1,0 +1,216 @@
+/*
+ * bench_engine.c - times the engine on one core: the exact analysis of each
+ * config/games/ *.json (cold first call, which builds the process-wide
+ * tables, then many repetitions) and settle_round on random valid rounds.
+ *
+ * usage: bench_engine [--smoke] [GAMES_DIR]
+ *   GAMES_DIR defaults to $PB_SOURCE_DIR/config/games (or the compiled-in
+ *   source dir).  --smoke runs a few repetitions only (ctest bench-smoke).
+ */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/analyze.h"
+#include "engine/rules.h"
+#include "engine/settle.h"
+
+#ifndef PB_SOURCE_DIR
+#define PB_SOURCE_DIR "."
+#endif
+
+#define MAX_GAMES 64
+#define ROUND_POOL 4096
+
+static double
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* xorshift64*: a fast, reproducible source of deals (not for real games). */
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dull;
+}
+
+static unsigned
+rng_below(unsigned n)
+{
+	return (unsigned)(rng() % n);
+}
+
+/* A random complete round: shuffled deck, random bets, Q-6-4 decisions. */
+static void
+random_round(const struct rules *r, hand3_value_t q64, struct round_input *in)
+{
+	card_t deck[CARD_COUNT];
+	int next = 0;
+
+	memset(in, 0, sizeof(*in));
+	memset(in->hands, CARD_NONE, sizeof(in->hands));   /* empty seats are dealt nothing */
+	for (int i = 0; i < CARD_COUNT; i++)
+		deck[i] = (card_t)i;
+	for (int i = CARD_COUNT - 1; i > 0; i--) {
+		unsigned j = rng_below((unsigned)i + 1);
+		card_t t = deck[i];
+		deck[i] = deck[j];
+		deck[j] = t;
+	}
+	in->rules = r;
+	in->seats = 6 + (int)rng_below(3);
+	in->player_banked = rng_below(4) == 0;
+	if (in->player_banked) {
+		in->banker_seat = 1 + (int)rng_below((unsigned)in->seats);
+		in->bank = 5000 + (int64_t)rng_below(200000);
+	}
+	for (int s = 1; s <= in->seats; s++) {
+		if (s == in->banker_seat || rng_below(5) == 0)
+			continue;
+		in->bets[s].ante = 500 * (1 + (int64_t)rng_below(20));
+		if (r->has_pair_plus && rng_below(2))
+			in->bets[s].pair_plus = 500 * (1 + (int64_t)rng_below(10));
+		if (r->has_six_card && rng_below(3) == 0)
+			in->bets[s].six_card = 500 * (1 + (int64_t)rng_below(5));
+		for (int k = 0; k < 3; k++)
+			in->hands[s][k] = deck[next++];
+		in->decisions[s] = hand3_value(in->hands[s]) >= q64 ? DECISION_PLAY : DECISION_FOLD;
+	}
+	for (int k = 0; k < 3; k++)
+		in->dealer[k] = deck[next++];
+}
+
+static int
+load_rules(const char *path, struct rules *r)
+{
+	json_error_t jerr;
+	json_t *doc = json_load_file(path, 0, &jerr);
+	struct pb_error err;
+	int rc;
+
+	if (doc == NULL) {
+		fprintf(stderr, "bench_engine: %s: %s\n", path, jerr.text);
+		return -1;
+	}
+	rc = rules_from_json(doc, r, &err);
+	json_decref(doc);
+	if (rc < 0)
+		fprintf(stderr, "bench_engine: %s: %s\n", path, err.message);
+	return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *dir = getenv("PB_SOURCE_DIR") ? NULL : PB_SOURCE_DIR "/config/games";
+	char dirbuf[1024], path[2048], *names[MAX_GAMES];
+	int smoke = 0, n = 0, reps;
+	struct analysis *a = malloc(sizeof(*a));
+	struct round_input *pool = malloc(ROUND_POOL * sizeof(*pool));
+	struct settlement s;
+	struct rules std;
+	struct pb_error err;
+	struct dirent *de;
+	DIR *d;
+	double t0, t1;
+
+	if (a == NULL || pool == NULL)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--smoke") == 0)
+			smoke = 1;
+		else
+			dir = argv[i];
+	}
+	if (dir == NULL) {
+		snprintf(dirbuf, sizeof(dirbuf), "%s/config/games", getenv("PB_SOURCE_DIR"));
+		dir = dirbuf;
+	}
+	if ((d = opendir(dir)) == NULL) {
+		perror(dir);
+		return 1;
+	}
+	while ((de = readdir(d)) != NULL && n < MAX_GAMES) {
+		size_t len = strlen(de->d_name);
+		if (len > 5 && strcmp(de->d_name + len - 5, ".json") == 0)
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(names, (size_t)n, sizeof(names[0]), by_name);
+	reps = smoke ? 3 : 300;
+
+	printf("Exact analysis (analyze_rules), one core, %d repetitions after the first call\n", reps);
+	printf("%-26s %14s %14s\n", "rules file", "first (ms)", "per call (ms)");
+	for (int i = 0; i < n; i++) {
+		struct rules r;
+		double first;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (load_rules(path, &r) < 0)
+			return 1;
+		t0 = now_ms();
+		if (analyze_rules(&r, a, &err) < 0) {
+			fprintf(stderr, "bench_engine: %s: %s\n", path, err.message);
+			return 1;
+		}
+		first = now_ms() - t0;
+		t0 = now_ms();
+		for (int k = 0; k < reps; k++)
+			analyze_rules(&r, a, &err);
+		t1 = now_ms();
+		printf("%-26s %14.3f %14.3f   house edge ante %.4f%%\n", names[i], first, (t1 - t0) / reps,
+		    100.0 * a->ante_play.house_edge);
+	}
+
+	snprintf(path, sizeof(path), "%s/standard.json", dir);
+	if (load_rules(path, &std) < 0)
+		return 1;
+	{
+		hand3_value_t q64;
+		long total = smoke ? 20000 : 4000000, done = 0;
+		int64_t sink = 0;
+		long lines = 0;
+
+		hand3_parse_high_card("Q-6-4", &q64, NULL);
+		for (int i = 0; i < ROUND_POOL; i++)
+			random_round(&std, q64, &pool[i]);
+		t0 = now_ms();
+		while (done < total) {
+			for (int i = 0; i < ROUND_POOL && done < total; i++, done++) {
+				if (settle_round(&pool[i], &s, &err) < 0) {
+					fprintf(stderr, "bench_engine: settle_round: %s\n", err.message);
+					return 1;
+				}
+				sink += s.players_net;
+				lines += s.line_count;
+			}
+		}
+		t1 = now_ms();
+		printf("\nsettle_round (standard rules, 6-8 seats, 1 in 4 player-banked)\n");
+		printf("%ld rounds, %ld payout lines in %.1f ms: %.0f settlements/s, %.0f lines/s (checksum %lld)\n",
+		    total, lines, t1 - t0, total / ((t1 - t0) / 1e3), lines / ((t1 - t0) / 1e3), (long long)sink);
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(pool);
+	free(a);
+	return 0;
+}
