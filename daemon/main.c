@@ -10,12 +10,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
 
 #include "common/log.h"
 #include "http/http.h"
+#include "store/audit.h"
+#include "table/audit.h"
+#include "table/signer.h"
 #include "table/pit.h"
 
 int config_parse_listen(const char *text, char *host, size_t hostsz, int *port);
@@ -88,8 +92,13 @@ load_config(const struct options *o, struct pb_error *err)
 		pb_fail(err, 400, "invalid_config", "--listen: must be ADDRESS:PORT, e.g. 127.0.0.1:8080");
 		return NULL;
 	}
-	if (o->database != NULL)
+	if (o->database != NULL) {
+		char defaulted[4200];
+		snprintf(defaulted, sizeof(defaulted), "%s.signing-key", cfg->database);
+		if (strcmp(defaulted, cfg->checkpoint_key) == 0)
+			snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", o->database);
 		snprintf(cfg->database, sizeof(cfg->database), "%s", o->database);
+	}
 	if (!is_loopback(cfg->listen_host) && config_has_demo_tokens(cfg) && !cfg->allow_demo_tokens_remote) {
 		config_free(cfg);
 		pb_fail(err, 400, "invalid_config",
@@ -98,6 +107,19 @@ load_config(const struct options *o, struct pb_error *err)
 		return NULL;
 	}
 	return cfg;
+}
+
+/* Records a significant event of the daemon's own, logging (not failing) when it cannot. */
+static void
+significant(struct store *store, const char *code, const struct config *cfg)
+{
+	struct pb_error err;
+	json_t *detail = cfg ? json_pack("{s:s,s:s,s:i,s:i}", "config", cfg->path, "config_sha256", cfg->sha256,
+	    "tables", (int)cfg->table_count, "tokens", (int)cfg->token_count) : json_object();
+
+	if (store_significant(store, "pitbossd", code, NULL, detail, &err) < 0)
+		log_error("recording significant event %s: %s", code, err.message);
+	json_decref(detail);
 }
 
 /* SIGHUP: a new configuration for tables, limits and tokens; the old one stays on any problem. */
@@ -120,8 +142,10 @@ reload(struct app *app, const struct options *o, struct store *store)
 	app->cfg = next;
 	pit.store = store;
 	pit.cfg = next;
+	pit.signer = app->signer;
 	if (pit_sync_tables(&pit, &err) < 0)
 		log_error("reload: recording table settings failed: %s", err.message);
+	significant(store, "config_reloaded", next);
 	pthread_rwlock_unlock(&app->lock);
 	config_free(old);
 	log_info("configuration reloaded from %s (sha256 %s): %zu tables, %zu tokens", next->path, next->sha256,
@@ -139,8 +163,11 @@ main(int argc, char **argv)
 	struct server *srv = NULL;
 	struct store_options so = {0};
 	struct pit pit;
+	struct signer *signer = NULL;
 	sigset_t sigs;
-	int sig, status = 1;
+	struct timespec tick;
+	int64_t last_checkpoint_ms;
+	int sig, status = 1, held;
 
 	if (parse_args(argc, argv, &o) < 0)
 		return 2;
@@ -186,12 +213,27 @@ main(int argc, char **argv)
 		log_error("%s", err.message);
 		goto out;
 	}
+	signer = signer_load(app.cfg->checkpoint_key, &err);
+	if (signer == NULL) {
+		log_error("%s", err.message);
+		goto out;
+	}
+	app.signer = signer;
 	pit.store = store;
 	pit.cfg = app.cfg;
+	pit.signer = signer;
 	if (pit_sync_tables(&pit, &err) < 0) {
 		log_error("recording table settings: %s", err.message);
 		goto out;
 	}
+	significant(store, "daemon_started", app.cfg);
+	held = audit_startup_check(&pit, &err);
+	if (held < 0)
+		log_error("start-up integrity check could not run: %s", err.message);
+	else if (held > 0)
+		log_error("start-up integrity check: %d table(s) failed and are on hold until a pit boss acknowledges; see GET /api/v1/integrity", held);
+	else
+		log_info("start-up integrity check: every chain matches its last signed checkpoint");
 	srv = server_start(&app, &err);
 	if (srv == NULL) {
 		log_error("%s", err.message);
@@ -200,9 +242,23 @@ main(int argc, char **argv)
 	log_info("listening on %s:%d, database %s (schema %d, synchronous=%s), %zu tables, config sha256 %s",
 	    app.cfg->listen_host, app.cfg->listen_port, app.database, store_schema_version(store), app.synchronous,
 	    app.cfg->table_count, app.cfg->sha256);
+	last_checkpoint_ms = pb_time_now_ms();
 	for (;;) {
-		if (sigwait(&sigs, &sig) != 0)
+		tick.tv_sec = 1;
+		tick.tv_nsec = 0;
+		sig = sigtimedwait(&sigs, NULL, &tick);
+		if (sig < 0) {
+			/* Every checkpoint_every_seconds, sign each chain head that moved. */
+			if (pb_time_now_ms() - last_checkpoint_ms >= (int64_t)app.cfg->checkpoint_every_seconds * 1000) {
+				last_checkpoint_ms = pb_time_now_ms();
+				pthread_rwlock_rdlock(&app.lock);
+				pit.cfg = app.cfg;
+				if (audit_checkpoint_all(&pit, &err) < 0)
+					log_error("checkpoint: %s", err.message);
+				pthread_rwlock_unlock(&app.lock);
+			}
 			continue;
+		}
 		if (sig == SIGHUP) {
 			reload(&app, &o, store);
 			continue;
@@ -213,8 +269,15 @@ main(int argc, char **argv)
 	status = 0;
 out:
 	server_stop(srv);
+	if (store != NULL && status == 0) {
+		pit.cfg = app.cfg;
+		if (audit_checkpoint_all(&pit, &err) < 0)
+			log_error("checkpoint at stop: %s", err.message);
+		significant(store, "daemon_stopped", NULL);
+	}
 	store_free(store);
 	app_free(&app);
+	signer_free(signer);
 	if (status == 0)
 		log_info("stopped cleanly");
 	return status;

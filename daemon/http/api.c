@@ -10,32 +10,11 @@
 
 #include "common/hash.h"
 #include "http/http.h"
+#include "http/auth.h"
 #include "http/routes.h"
 #include "table/txn.h"
 
 #define IDEMPOTENCY_KEY_MAX 128
-
-/* Finds the token named by "Authorization: Bearer TOKEN"; 401 otherwise. */
-static int
-authenticate(struct app *app, const struct http_request *req, struct actor *a, struct pb_error *err)
-{
-	const char *h = req->authorization;
-	const struct token_config *t;
-
-	if (h == NULL)
-		return pb_fail(err, 401, "unauthorized", "send the header \"Authorization: Bearer TOKEN\"");
-	if (strncasecmp(h, "Bearer ", 7) != 0 || strlen(h + 7) == 0 || strlen(h + 7) > 512)
-		return pb_fail(err, 401, "unauthorized", "the Authorization header must be \"Bearer TOKEN\"");
-	t = config_token_by_secret(app->cfg, h + 7, strlen(h + 7));
-	if (t == NULL) {
-		atomic_fetch_add(&app->metrics.auth_failures, 1);
-		return pb_fail(err, 401, "unauthorized", "unknown token");
-	}
-	a->name = t->name;
-	a->role = t->role;
-	a->token = t;
-	return 0;
-}
 
 /* Parses the body as one JSON value; an empty body is {}. */
 static json_t *
@@ -230,11 +209,12 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 		ans->json = json_pack("{s:s}", "status", "ok");
 		return;
 	}
-	if (authenticate(app, req, &actor, &err) < 0)
-		return answer_error(ans, &err);
 	pit.cfg = app->cfg;
+	pit.signer = app->signer;
 	pit.store = app_thread_store(app, &err);
 	if (pit.store == NULL)
+		return answer_error(ans, &err);
+	if (auth_authenticate(app, pit.store, req, &actor, &err) < 0)
 		return answer_error(ans, &err);
 	if (!is(req, "GET") && !is(req, "HEAD")) {
 		if (read_idempotency(req, &idem, &err) < 0)
@@ -244,6 +224,8 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 			return answer_error(ans, &err);
 	}
 
+	if (audit_route(app, &pit, &actor, req, seg, n, ans))
+		goto out;
 	if (strcmp(seg[0], "tables") == 0) {
 		if (n == 1) {
 			ans->route = ROUTE_TABLES;

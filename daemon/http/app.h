@@ -48,6 +48,7 @@ struct app {
 	struct refusal_count refusals[METRIC_REFUSAL_CODES];
 	int refusal_kinds;
 	pthread_key_t store_key;      /* this thread's struct store */
+	const struct signer *signer;  /* checkpoint key; NULL: no checkpoints */
 };
 
 int app_init(struct app *app, struct config *cfg, struct pb_error *err);

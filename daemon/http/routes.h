@@ -42,6 +42,10 @@ bool round_extra_route(struct app *app, struct pit *pit, const struct actor *a, 
 bool other_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
     char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
 
+/* Verify, integrity, checkpoints, significant events, acknowledging a hold (audit.c). */
+bool audit_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
+    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
+
 /* GET /api/v1/tables/{t}/bankers (bankers.c). */
 bool bankers_route(struct pit *pit, const struct actor *a, const struct http_request *req, const char *table_id,
     struct http_answer *ans);

@@ -420,12 +420,15 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 					if (read_int(cv, p, 1, 1000000, &n, err) < 0)
 						return -1;
 					cfg->checkpoint_every_rounds = (unsigned)n;
+				} else if (strcmp(ck, "startup_check") == 0 && json_is_string(cv) &&
+				    (strcmp(json_string_value(cv), "full") == 0 || strcmp(json_string_value(cv), "since_checkpoint") == 0)) {
+					cfg->startup_full_check = strcmp(json_string_value(cv), "full") == 0;
 				} else if (strcmp(ck, "every_seconds") == 0) {
 					if (read_int(cv, p, 1, 86400, &n, err) < 0)
 						return -1;
 					cfg->checkpoint_every_seconds = (unsigned)n;
 				} else {
-					return pb_fail(err, 400, "invalid_config", "%s: unknown or bad; checkpoint has key_file (a path), every_rounds, every_seconds", p);
+					return pb_fail(err, 400, "invalid_config", "%s: unknown or bad; checkpoint has key_file (a path), every_rounds, every_seconds, startup_check (\"full\" or \"since_checkpoint\")", p);
 				}
 			}
 		} else if (strcmp(k, "auth") == 0) {
@@ -520,6 +523,7 @@ config_load(const char *path, struct pb_error *err)
 	cfg->connection_timeout = 30;
 	cfg->checkpoint_every_rounds = 100;
 	cfg->checkpoint_every_seconds = 300;
+	cfg->startup_full_check = true;
 	cfg->auth_max_failures = 5;
 	cfg->auth_lockout_seconds = 900;
 

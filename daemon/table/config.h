@@ -72,6 +72,7 @@ struct config {
 	char checkpoint_key[4096];     /* Ed25519 seed file; default: the database path + ".signing-key" */
 	unsigned checkpoint_every_rounds;   /* default 100 */
 	unsigned checkpoint_every_seconds;  /* default 300 */
+	bool startup_full_check;       /* rehash every event at start (default), or only since the last checkpoint */
 	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
 	unsigned auth_lockout_seconds; /* default 900 */
 	struct game_config *games;

@@ -16,6 +16,8 @@
 #include "engine/hand3.h"
 #include "engine/limits.h"
 #include "engine/settle.h"
+#include "store/audit.h"
+#include "table/audit.h"
 #include "table/banker.h"
 #include "table/input.h"
 #include "table/pit.h"
@@ -139,6 +141,22 @@ event(struct pit *p, const struct round_record *r, const char *type, const char 
 	int rc = store_append_event(p->store, r->table_id, r->id, type, at, a->name, body, err);
 	json_decref(body);
 	return rc;
+}
+
+/* A table whose record failed its integrity check takes no writes until a pit boss acknowledges it. */
+static int
+check_hold(struct pit *p, const char *table_id, struct pb_error *err)
+{
+	char reason[300];
+	bool held;
+
+	if (store_table_hold_get(p->store, table_id, reason, sizeof(reason), &held, err) < 0)
+		return -1;
+	if (held)
+		return pb_fail(err, 409, "integrity_hold",
+		    "table %s is on hold: %s; a pit boss must look into it and acknowledge it (POST /api/v1/tables/%s/acknowledge)",
+		    table_id, reason, table_id);
+	return 0;
 }
 
 /* ---- the steps, on a loaded record inside a transaction ---- */
@@ -428,6 +446,14 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 			json_object_set_new(body, "collections", collections_json(&r->fees));
 	}
 	rc = event(p, r, is_void ? "round_voided" : "round_settled", at, a, body, err);
+	if (rc == 0 && is_void) {
+		json_t *detail = json_pack("{s:I,s:s,s:s}", "round", (json_int_t)r->id, "reason", reason, "from_state", from_state);
+		rc = store_significant(p->store, a->name, "round_voided", r->table_id, detail, err);
+		json_decref(detail);
+	}
+	if (rc == 0 && p->cfg != NULL && p->cfg->checkpoint_every_rounds > 0 &&
+	    r->round_no % (int64_t)p->cfg->checkpoint_every_rounds == 0)
+		rc = audit_checkpoint_table(p, r->table_id, err);
 out:
 	free(set);
 	return rc;
@@ -515,7 +541,7 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	if (store_round_load(p->store, sa->round_id, r, err) < 0)
 		goto out;
-	if (pit_check_table_access(a, r->table_id, true, err) < 0)
+	if (pit_check_table_access(a, r->table_id, true, err) < 0 || check_hold(p, r->table_id, err) < 0)
 		goto out;
 	if (sa->step != STEP_VOID && a->role == ROLE_PITBOSS) {
 		pb_fail(err, 403, "forbidden", "dealing a round is the dealer's; the pitboss role may void it");
@@ -653,7 +679,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 400, "invalid_body", "the body is {} to open a round, or a whole round");
 	if (input_known_keys(oa->body, "round", KEYS, err) < 0)
 		return -1;
-	if (store_table_state_get(p->store, t->id, &ts, err) < 0)
+	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || check_hold(p, t->id, err) < 0)
 		return -1;
 	if (ts.found && !ts.open)
 		return pb_fail(err, 409, "table_closed", "table %s is closed; a pit boss opens it with POST /api/v1/tables/%s/open", t->id, t->id);

@@ -7,6 +7,8 @@
 
 #include "engine/hand3.h"
 #include "table/pit.h"
+#include "store/audit.h"
+#include "table/audit.h"
 #include "table/txn.h"
 
 #define RECALL_MAX 200
@@ -122,18 +124,31 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 	return json_pack("{s:o}", "round", o);
 }
 
+/*
+ * GET /rounds/{id}: the round rebuilt from its recorded events (what the
+ * dealer terminal reported, step by step), not from the derived rows.
+ */
 int
 pit_round_get(struct pit *p, const struct actor *a, int64_t round_id, json_t **out, struct pb_error *err)
 {
 	struct round_record *r = malloc(sizeof(*r));
+	struct event_list evs;
 	int rc = -1;
 
 	if (r == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (store_round_load(p->store, round_id, r, err) == 0 && pit_check_table_access(a, r->table_id, false, err) == 0) {
-		*out = round_to_json(p, r, true, err);
-		rc = *out ? 0 : -1;
-	}
+	if (store_round_load(p->store, round_id, r, err) < 0 || pit_check_table_access(a, r->table_id, false, err) < 0)
+		goto out;
+	if (store_round_events_raw(p->store, round_id, &evs, err) < 0)
+		goto out;
+	rc = audit_round_from_events(&evs, r, NULL, err);
+	event_list_free(&evs);
+	if (rc < 0)
+		goto out;
+	rc = -1;
+	*out = round_to_json(p, r, true, err);
+	rc = *out ? 0 : -1;
+out:
 	free(r);
 	return rc;
 }
@@ -272,23 +287,29 @@ do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, i
 	pb_time_now(at);
 	if (ta->what == 2) {
 		struct table_limits nl;
+		json_t *previous = limits_to_json(&ts.limits);
 		if (!json_is_object(ta->body))
 			return pb_fail(err, 400, "invalid_body", "the body is the limits object, e.g. {\"ante\": {\"min\": 500, \"max\": 50000}}");
-		if (limits_from_json(ta->body, "limits", &nl, err) < 0)
+		if (limits_from_json(ta->body, "limits", &nl, err) < 0) {
+			json_decref(previous);
 			return -1;
-		if (nl.pair_plus.offered && !t->rules->has_pair_plus)
-			return pb_fail(err, 422, "wager_not_offered", "limits.pair_plus: the game %s offers no Pair Plus", t->game);
-		if (nl.six_card.offered && !t->rules->has_six_card)
-			return pb_fail(err, 422, "wager_not_offered", "limits.six_card: the game %s offers no six card bonus", t->game);
+		}
+		if ((nl.pair_plus.offered && !t->rules->has_pair_plus) || (nl.six_card.offered && !t->rules->has_six_card)) {
+			json_decref(previous);
+			return pb_fail(err, 422, "wager_not_offered", "limits: the game %s offers no %s", t->game,
+			    nl.pair_plus.offered && !t->rules->has_pair_plus ? "Pair Plus" : "six card bonus");
+		}
 		ts.limits = nl;
-		body = json_pack("{s:o,s:O}", "limits", limits_to_json(&nl), "previous", json_null());
+		body = json_pack("{s:o,s:o}", "limits", limits_to_json(&nl), "previous", previous);
 	} else {
 		ts.open = ta->what == 0;
 		body = json_object();
 	}
 	if (store_table_state_put(p->store, t->id, &ts, at, err) < 0 ||
 	    store_append_event(p->store, t->id, 0, ta->what == 0 ? "table_opened" : ta->what == 1 ? "table_closed" : "limits_changed",
-	    at, a->name, body, err) < 0) {
+	    at, a->name, body, err) < 0 ||
+	    store_significant(p->store, a->name, ta->what == 0 ? "table_opened" : ta->what == 1 ? "table_closed" : "limits_changed",
+	    t->id, body, err) < 0) {
 		json_decref(body);
 		return -1;
 	}

@@ -1,0 +1,120 @@
+#include "http/auth.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "store/audit.h"
+
+#define AUTH_CLIENTS 256
+
+struct client_record {
+	char addr[INET6_ADDRSTRLEN];
+	unsigned failures;
+	int64_t first_ms;
+	int64_t locked_until_ms;
+};
+
+static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct client_record clients[AUTH_CLIENTS];
+
+static void
+client_address(const struct http_request *req, char *out, size_t outsz)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+
+	snprintf(out, outsz, "unknown");
+	if (sa == NULL)
+		return;
+	if (sa->sa_family == AF_INET)
+		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)outsz);
+	else if (sa->sa_family == AF_INET6)
+		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)outsz);
+}
+
+/* The record of this address (the oldest unlocked one is reused when full). Call with auth_lock held. */
+static struct client_record *
+client_slot(const char *addr, int64_t now)
+{
+	struct client_record *free_slot = NULL;
+
+	for (int i = 0; i < AUTH_CLIENTS; i++) {
+		if (strcmp(clients[i].addr, addr) == 0)
+			return &clients[i];
+		if (free_slot == NULL && (clients[i].addr[0] == '\0' || clients[i].locked_until_ms < now))
+			free_slot = &clients[i];
+	}
+	if (free_slot != NULL) {
+		memset(free_slot, 0, sizeof(*free_slot));
+		snprintf(free_slot->addr, sizeof(free_slot->addr), "%s", addr);
+	}
+	return free_slot;
+}
+
+int
+auth_authenticate(struct app *app, struct store *store, const struct http_request *req, struct actor *a,
+    struct pb_error *err)
+{
+	const struct config *cfg = app->cfg;
+	const char *h = req->authorization;
+	const struct token_config *t = NULL;
+	char addr[INET6_ADDRSTRLEN];
+	int64_t now = pb_time_now_ms();
+	struct client_record *c;
+	bool locked_now = false;
+	unsigned failures = 0;
+
+	client_address(req, addr, sizeof(addr));
+	pthread_mutex_lock(&auth_lock);
+	c = client_slot(addr, now);
+	if (c != NULL && c->locked_until_ms > now) {
+		long long wait = (c->locked_until_ms - now + 999) / 1000;
+		pthread_mutex_unlock(&auth_lock);
+		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; try again in %lld seconds", addr, wait);
+	}
+	pthread_mutex_unlock(&auth_lock);
+
+	if (h != NULL && strncasecmp(h, "Bearer ", 7) == 0 && strlen(h + 7) > 0 && strlen(h + 7) <= 512)
+		t = config_token_by_secret(cfg, h + 7, strlen(h + 7));
+	if (t != NULL) {
+		pthread_mutex_lock(&auth_lock);
+		if (c != NULL && c->failures > 0 && strcmp(c->addr, addr) == 0)
+			c->failures = 0;
+		pthread_mutex_unlock(&auth_lock);
+		a->name = t->name;
+		a->role = t->role;
+		a->token = t;
+		return 0;
+	}
+	if (h == NULL)
+		return pb_fail(err, 401, "unauthorized", "send the header \"Authorization: Bearer TOKEN\"");
+
+	atomic_fetch_add(&app->metrics.auth_failures, 1);
+	pthread_mutex_lock(&auth_lock);
+	if (c != NULL && strcmp(c->addr, addr) == 0) {
+		/* Failures count within one lockout period. */
+		if (c->failures == 0 || now - c->first_ms > (int64_t)cfg->auth_lockout_seconds * 1000) {
+			c->failures = 0;
+			c->first_ms = now;
+		}
+		failures = ++c->failures;
+		if (failures >= cfg->auth_max_failures) {
+			c->locked_until_ms = now + (int64_t)cfg->auth_lockout_seconds * 1000;
+			c->failures = 0;
+			locked_now = true;
+		}
+	}
+	pthread_mutex_unlock(&auth_lock);
+	if (store != NULL) {
+		struct pb_error ignored;
+		json_t *detail = json_pack("{s:s,s:i}", "client", addr, "failures", (int)failures);
+		store_significant(store, addr, locked_now ? "auth_lockout" : "auth_failure", NULL, detail, &ignored);
+		json_decref(detail);
+	}
+	if (locked_now)
+		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %u seconds", addr,
+		    cfg->auth_lockout_seconds);
+	return pb_fail(err, 401, "unauthorized", "unknown token");
+}

@@ -1,0 +1,101 @@
+/*
+ * reports.h - the reports of API.md "Reports" (docs/reports.md): the
+ * summary (handle, house win, hold, theoretical win and its interval,
+ * hands per hour, grouped by hour, day, shift, table or dealer), the largest
+ * payouts and the exceptions, as JSON and as CSV.
+ *
+ * Figures come from the per-hour aggregates and the record through
+ * store/reports.h; the theoretical figures from the exact analysis of the
+ * rules each round was dealt under (engine/analyze.h), cached per process.
+ * Reading a report is for the pitboss, auditor and admin roles, within the
+ * token's table scope.
+ */
+#ifndef PB_TABLE_REPORTS_H
+#define PB_TABLE_REPORTS_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "table/pit.h"
+
+enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
+
+enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS };
+
+#define REPORT_SHIFTS_MAX 24
+#define REPORT_DEFAULT_SHIFTS "06:00,14:00,22:00"
+#define REPORT_PAYOUTS_DEFAULT_MIN 100000
+#define REPORT_PAYOUTS_DEFAULT_LIMIT 100
+#define REPORT_PAYOUTS_MAX_LIMIT 1000
+#define REPORT_EXCEPTIONS_DEFAULT_LIMIT 1000
+#define REPORT_EXCEPTIONS_MAX_LIMIT 10000
+#define REPORT_HOUR_GROUPS_MAX 50000
+
+/* The query-string values of a report request as received; NULL when absent. */
+struct report_params {
+	const char *table;
+	const char *from;
+	const char *to;
+	const char *group;
+	const char *shifts;
+	const char *tz_offset;
+	const char *min;
+	const char *limit;
+};
+
+/* A checked report request. */
+struct report_query {
+	enum report_kind kind;
+	char table[PB_ID_MAX];          /* "" = every table the actor may read */
+	int64_t from_ms;                /* [from, to), Unix ms; the summary's are whole hours */
+	int64_t to_ms;
+	enum report_group group;
+	int tz_offset;                  /* minutes east of UTC, for day and shift keys */
+	int shift_count;
+	int shifts[REPORT_SHIFTS_MAX];  /* local start times, minutes after midnight, ascending */
+	int64_t min_net;                /* payouts */
+	int limit;                      /* payouts, exceptions */
+};
+
+/*
+ * Checks a report request's parameters (400 invalid_query naming the
+ * parameter) and fills q.  now_ms decides the default range: the current
+ * day at tz_offset (the UTC day by default).  A date-only "to" means the
+ * end of that day.  The summary's range is widened to whole hours.
+ */
+int report_query_parse(enum report_kind kind, const struct report_params *rp, int64_t now_ms,
+    struct report_query *q, struct pb_error *err);
+
+/*
+ * The reports as JSON (new reference in *out).  403 for the dealer role or
+ * a table outside the token's scope, 404 for an unknown table.
+ */
+int pit_report_summary(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+int pit_report_payouts(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+int pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/* Any of the three by kind. */
+int pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/*
+ * A report's JSON answer as CSV (RFC 4180, CRLF, a header row), columns
+ * documented in docs/reports.md.  Returns a malloc'd NUL-terminated buffer
+ * and its length, or NULL when out of memory.
+ */
+char *report_csv(enum report_kind kind, const json_t *report, size_t *len);
+
+/* The per-unit house edge and variance of each wager of a game (analysis, cached per process). */
+struct game_figures {
+	double edge[WAGER_COUNT];       /* [WAGER_ANTE]: the Ante/Play game per unit of Ante; play, ante_bonus: 0 */
+	double variance[WAGER_COUNT];
+};
+
+/* The figures of these rules; sha256 is the canonical rules' hash (the cache key). */
+int report_game_figures(const struct rules *r, const char *sha256, struct game_figures *out, struct pb_error *err);
+
+#endif
