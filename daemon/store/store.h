@@ -60,6 +60,12 @@ sqlite3_stmt *store_stmt(struct store *s, const char *sql, struct pb_error *err)
 /* Fills err from the connection's last SQLite error (500 storage_error). */
 int store_fail(struct store *s, struct pb_error *err, const char *what);
 
+/*
+ * Copies the whole database to dest_path with SQLite's online backup API: a
+ * consistent snapshot, taken while pitbossd keeps writing (backup.c).
+ */
+int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
+
 /* ---- the event chain (chain.c) ---- */
 
 /*
