@@ -34,5 +34,15 @@ demo: build
 bench: build
 	@./tests/bench/run.sh $(BUILD)
 
+# Long runs, separate from `make check` (which runs short versions of each).
+crash: build
+	python3 tests/crash/crash.py --build $(BUILD) --kills 300
+
+fuzz: deps
+	./tests/fuzz/run.sh build-fuzz 600
+
+soak: build
+	./tests/bench/soak.sh $(BUILD) 3600
+
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -6,6 +6,7 @@
  * database cleanly.
  */
 #include <getopt.h>
+#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,11 @@ load_config(const struct options *o, struct pb_error *err)
 		if (strcmp(defaulted, cfg->checkpoint_key) == 0)
 			snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", o->database);
 		snprintf(cfg->database, sizeof(cfg->database), "%s", o->database);
+	}
+	if (cfg->backup_dir[0] == '\0') {
+		char copy[4096];
+		snprintf(copy, sizeof(copy), "%s", cfg->database);
+		snprintf(cfg->backup_dir, sizeof(cfg->backup_dir), "%s/backups", dirname(copy));
 	}
 	if (!is_loopback(cfg->listen_host) && config_has_demo_tokens(cfg) && !cfg->allow_demo_tokens_remote) {
 		config_free(cfg);

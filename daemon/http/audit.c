@@ -5,6 +5,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "http/routes.h"
 #include "store/audit.h"
@@ -140,6 +141,40 @@ audit_route(struct app *app, struct pit *pit, const struct actor *a, const struc
 		}
 		ans->status = 200;
 		ans->json = json_pack("{s:o}", "events", list);
+		return true;
+	}
+	if (n == 1 && strcmp(seg[0], "backups") == 0) {
+		char path[4200], at[PB_TIME_LEN], stamp[32];
+		json_t *detail;
+		size_t j = 0;
+		ans->route = ROUTE_OTHER;
+		if (strcmp(req->method, "POST") != 0) {
+			pb_fail(&err, 405, "method_not_allowed", "use POST here");
+			answer_error(ans, &err);
+			ans->allow = "POST";
+			return true;
+		}
+		if (a->role != ROLE_ADMIN) {
+			pb_fail(&err, 403, "forbidden", "backups are the admin role's");
+			answer_error(ans, &err);
+			return true;
+		}
+		pb_time_now(at);
+		for (size_t k = 0; at[k] != '\0' && j < sizeof(stamp) - 1; k++)
+			if (at[k] != '-' && at[k] != ':' && at[k] != '.')
+				stamp[j++] = at[k];
+		stamp[j] = '\0';
+		mkdir(pit->cfg->backup_dir, 0700);
+		snprintf(path, sizeof(path), "%s/pitboss-%s.db", pit->cfg->backup_dir, stamp);
+		if (store_backup(pit->store, path, &err) < 0) {
+			answer_error(ans, &err);
+			return true;
+		}
+		detail = json_pack("{s:s}", "to", path);
+		store_significant(pit->store, a->name, "backup", NULL, detail, &err);
+		json_decref(detail);
+		ans->status = 201;
+		ans->json = json_pack("{s:s,s:s}", "path", path, "at", at);
 		return true;
 	}
 	if (n == 3 && strcmp(seg[0], "tables") == 0 && strcmp(seg[2], "acknowledge") == 0) {

@@ -406,6 +406,10 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 			if (read_int(v, "connection_timeout", 1, 3600, &n, err) < 0)
 				return -1;
 			cfg->connection_timeout = (unsigned)n;
+		} else if (strcmp(k, "backup_dir") == 0) {
+			if (!json_is_string(v) || json_string_length(v) == 0)
+				return pb_fail(err, 400, "invalid_config", "backup_dir: must be a directory path");
+			resolve_path(cfg->dir, json_string_value(v), cfg->backup_dir, sizeof(cfg->backup_dir));
 		} else if (strcmp(k, "checkpoint") == 0) {
 			const char *ck;
 			const json_t *cv;

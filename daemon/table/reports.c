@@ -625,6 +625,53 @@ cmp_group(const void *a, const void *b)
 	return strcmp(((const struct group_acc *)a)->key, ((const struct group_acc *)b)->key);
 }
 
+/*
+ * Rounding and the square root without libm (the daemon's link line does
+ * not promise it to this layer).  The values are far inside int64 range:
+ * theoretical wins and their deviations in cents.
+ */
+static int64_t
+floor_to_int(double v)
+{
+	int64_t i;
+
+	if (!(v > -9e18 && v < 9e18))
+		return v > 0 ? INT64_MAX : INT64_MIN;
+	i = (int64_t)v;
+	return (double)i > v ? i - 1 : i;
+}
+
+static int64_t
+ceil_to_int(double v)
+{
+	return -floor_to_int(-v);
+}
+
+/* Half away from zero, as llround. */
+static int64_t
+round_to_int(double v)
+{
+	return v < 0 ? -floor_to_int(-v + 0.5) : floor_to_int(v + 0.5);
+}
+
+/* Newton's iteration from above: decreases to the root, stops when it no longer does. */
+static double
+square_root(double x)
+{
+	double r;
+
+	if (!(x > 0) || !isfinite(x))
+		return 0;
+	r = x > 1 ? x : 1;
+	for (int i = 0; i < 2100; i++) {
+		double next = 0.5 * (r + x / r);
+		if (!(next < r))
+			break;
+		r = next;
+	}
+	return r;
+}
+
 /* num / den as a JSON number, or null when den is 0. */
 static json_t *
 ratio_json(double num, double den)
@@ -664,10 +711,10 @@ group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool 
 				var += f->variance[w] * h * h / (double)pt->lines[w];
 		}
 	}
-	sd = sqrt(var);
+	sd = square_root(var);
 	if (handle > 0 && sd > 0) {
 		/* win is an integer: win > x exactly when win > floor(x), win < y when win < ceil(y). */
-		int64_t lo = (int64_t)ceil(theo - HOLD_Z * sd), hi = (int64_t)floor(theo + HOLD_Z * sd);
+		int64_t lo = ceil_to_int(theo - HOLD_Z * sd), hi = floor_to_int(theo + HOLD_Z * sd);
 		interval = json_pack("{s:I,s:I}", "low", (json_int_t)lo, "high", (json_int_t)hi);
 		if (win > hi)
 			flag = json_string("high");
@@ -683,7 +730,7 @@ group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool 
 	    "pair_plus", (json_int_t)g->win[WAGER_PAIR_PLUS], "six_card", (json_int_t)g->win[WAGER_SIX_CARD],
 	    "ante_bonus", (json_int_t)g->win[WAGER_ANTE_BONUS], "total", (json_int_t)win,
 	    "hold", ratio_json((double)win, (double)handle),
-	    "theoretical_win", (json_int_t)llround(theo),
+	    "theoretical_win", (json_int_t)round_to_int(theo),
 	    "theoretical_hold", ratio_json(theo, (double)handle),
 	    "hold_flag", flag,
 	    "win_interval", interval,
@@ -694,8 +741,17 @@ group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool 
 		pb_fail(err, 500, "out_of_memory", "out of memory");
 		return NULL;
 	}
-	if (with_key)
-		json_object_set_new(o, "key", json_string(g->key));
+	if (with_key) {
+		json_t *k = json_pack("{s:s}", "key", g->key);
+		if (k == NULL || json_object_update(k, o) < 0) {
+			json_decref(k);
+			json_decref(o);
+			pb_fail(err, 500, "out_of_memory", "out of memory");
+			return NULL;
+		}
+		json_decref(o);
+		o = k;
+	}
 	return o;
 }
 

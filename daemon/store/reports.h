@@ -1,0 +1,112 @@
+/*
+ * reports.h - the store's side of the reports: the per-hour aggregates
+ * (report_hours, schema/004_reports.sql), the largest payouts, and the
+ * exceptions (void rounds, coverage shortfalls, significant events).
+ * Rows only; grouping, hold and theoretical win are in table/reports.c.
+ *
+ * Table scopes are passed as a JSON array of table ids (bound as one
+ * parameter and read with json_each), or NULL for every table.
+ * Times are the record's own strings (ISO 8601 UTC with milliseconds),
+ * which sort in time order; ranges are [from, to).
+ */
+#ifndef PB_STORE_REPORTS_H
+#define PB_STORE_REPORTS_H
+
+#include "store/store.h"
+
+/* One row of report_hours: the sums of one table's rounds of one hour, dealer and game. */
+struct report_hour {
+	char table_id[PB_ID_MAX];
+	int64_t hour;                      /* Unix seconds of the UTC hour's start */
+	char dealer[PB_ID_MAX];
+	int64_t rules_id;
+	int64_t rounds;                    /* settled */
+	int64_t voids;
+	int64_t hands;                     /* seats with a bet in settled rounds */
+	int64_t handle[WAGER_COUNT];       /* [WAGER_ANTE_BONUS] is always 0 */
+	int64_t house_win[WAGER_COUNT];
+	int64_t lines[WAGER_COUNT];        /* resolved (not returned) lines */
+	int64_t first_ms;                  /* earliest opened_at, Unix ms */
+	int64_t last_ms;                   /* latest settled_at, Unix ms */
+};
+
+/* Called for each row; a non-zero return stops the walk and is returned. */
+typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct pb_error *err);
+
+/*
+ * Walks the report_hours rows with hour in [from_hour, to_hour) (Unix
+ * seconds) of the tables in `tables` (NULL: all), ordered by table, dealer,
+ * rules, hour, so that a row's neighbours in time come next to it.
+ */
+int store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
+    report_hour_fn fn, void *arg, struct pb_error *err);
+
+/* A stored rules object by id, parsed, with the SHA-256 of its canonical JSON. */
+int store_rules_get(struct store *s, int64_t rules_id, struct rules *out, char sha256[PB_SHA256_HEX_LEN],
+    struct pb_error *err);
+
+/* A winning payout line with where it was won. */
+struct report_payout {
+	int64_t round_id;
+	char table_id[PB_ID_MAX];
+	int seat;
+	enum wager wager;
+	int64_t stake;
+	int64_t net;
+	char at[PB_TIME_LEN];              /* the round's settled_at */
+	bool has_cards;
+	card_t cards[3];                   /* the seat's */
+	bool has_dealer;
+	card_t dealer[3];
+};
+
+/*
+ * The payout lines with net >= min_net (min_net >= 1) of rounds settled in
+ * [from, to), largest net first (ties: newest round first, then payout
+ * order), at most max.  Reads the payouts_net index in net order.
+ */
+int store_report_payouts(struct store *s, const char *tables, int64_t min_net, const char *from, const char *to,
+    int max, struct report_payout *out, int *count, struct pb_error *err);
+
+/* One exception: a void round, a short payout line, or a significant event. */
+struct report_exception {
+	char at[PB_TIME_LEN];
+	char table_id[PB_ID_MAX];          /* "" when the event names no table */
+	int64_t round_id;                  /* 0 when none */
+	char kind[48];                     /* "void", "coverage_short", or the event's code */
+	char *detail;                      /* malloc'd: the void reason, or the event's detail (JSON text) */
+	int seat;                          /* coverage_short: the line */
+	enum wager wager;
+	int64_t stake;
+	int64_t net;
+	int64_t short_amount;
+	int64_t event_id;                  /* significant events: their id */
+	char source[PB_NAME_MAX];          /* significant events: who */
+};
+
+struct report_exception_list {
+	struct report_exception *items;
+	int count;
+	int cap;
+};
+
+void report_exception_list_free(struct report_exception_list *l);
+
+/* Void rounds finished in [from, to), oldest first, at most max; appended to out. */
+int store_report_voids(struct store *s, const char *tables, const char *from, const char *to, int max,
+    struct report_exception_list *out, struct pb_error *err);
+
+/* Payout lines with a coverage shortfall in rounds settled in [from, to), oldest first, at most max. */
+int store_report_shorts(struct store *s, const char *tables, const char *from, const char *to, int max,
+    struct report_exception_list *out, struct pb_error *err);
+
+/*
+ * Significant events (schema 003, when the table exists) with one of the
+ * codes of the JSON array `codes`, at in [from, to), oldest first, at most
+ * max.  When `tables` is given, only events naming one of those tables.
+ * Without a significant_events table, appends nothing.
+ */
+int store_report_significant(struct store *s, const char *tables, const char *codes, const char *from,
+    const char *to, int max, struct report_exception_list *out, struct pb_error *err);
+
+#endif
