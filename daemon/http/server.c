@@ -20,7 +20,35 @@ struct server {
 	struct MHD_Daemon *mhd;
 	struct app *app;
 	size_t max_body;
+	char *tls_cert;       /* PEM, kept for the daemon's life */
+	char *tls_key;
 };
+
+#define TLS_FILE_MAX (256 * 1024)
+
+/* Reads a whole (small) file into a NUL-terminated buffer. */
+static char *
+read_pem(const char *path, struct pb_error *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (f == NULL) {
+		pb_fail(err, 500, "tls", "cannot read %s", path);
+		return NULL;
+	}
+	buf = malloc(TLS_FILE_MAX + 1);
+	n = buf ? fread(buf, 1, TLS_FILE_MAX, f) : 0;
+	fclose(f);
+	if (buf == NULL || n == 0 || n == TLS_FILE_MAX) {
+		free(buf);
+		pb_fail(err, 500, "tls", "%s is empty or too large for a PEM file", path);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
 
 struct request_ctx {
 	char *body;
@@ -266,7 +294,24 @@ server_start(struct app *app, struct pb_error *err)
 	}
 	if (ss.ss_family == AF_INET6)
 		flags |= MHD_USE_IPv6;
+	if (cfg->tls_cert[0] != '\0') {
+		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			pb_fail(err, 500, "tls", "this libmicrohttpd was built without TLS");
+			free(srv);
+			return NULL;
+		}
+		srv->tls_cert = read_pem(cfg->tls_cert, err);
+		srv->tls_key = srv->tls_cert ? read_pem(cfg->tls_key, err) : NULL;
+		if (srv->tls_key == NULL) {
+			free(srv->tls_cert);
+			free(srv);
+			return NULL;
+		}
+		flags |= MHD_USE_TLS;
+	}
 	srv->mhd = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, srv,
+	    MHD_OPTION_HTTPS_MEM_CERT, srv->tls_cert ? srv->tls_cert : "",
+	    MHD_OPTION_HTTPS_MEM_KEY, srv->tls_key ? srv->tls_key : "",
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
@@ -277,7 +322,10 @@ server_start(struct app *app, struct pb_error *err)
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
 	    MHD_OPTION_END);
 	if (srv->mhd == NULL) {
-		pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d (in use, or not allowed)", cfg->listen_host, cfg->listen_port);
+		pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d (in use, not allowed, or a bad TLS certificate/key)",
+		    cfg->listen_host, cfg->listen_port);
+		free(srv->tls_cert);
+		free(srv->tls_key);
 		free(srv);
 		return NULL;
 	}
@@ -290,5 +338,7 @@ server_stop(struct server *srv)
 	if (srv == NULL)
 		return;
 	MHD_stop_daemon(srv->mhd);
+	free(srv->tls_cert);
+	free(srv->tls_key);
 	free(srv);
 }

@@ -406,6 +406,12 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 			if (read_int(v, "connection_timeout", 1, 3600, &n, err) < 0)
 				return -1;
 			cfg->connection_timeout = (unsigned)n;
+		} else if (strcmp(k, "tls") == 0) {
+			const json_t *c = json_object_get(v, "cert"), *key = json_object_get(v, "key");
+			if (!json_is_object(v) || json_object_size(v) != 2 || !json_is_string(c) || !json_is_string(key))
+				return pb_fail(err, 400, "invalid_config", "tls: must be {\"cert\": PEM_FILE, \"key\": PEM_FILE}");
+			resolve_path(cfg->dir, json_string_value(c), cfg->tls_cert, sizeof(cfg->tls_cert));
+			resolve_path(cfg->dir, json_string_value(key), cfg->tls_key, sizeof(cfg->tls_key));
 		} else if (strcmp(k, "backup_dir") == 0) {
 			if (!json_is_string(v) || json_string_length(v) == 0)
 				return pb_fail(err, 400, "invalid_config", "backup_dir: must be a directory path");

@@ -69,6 +69,8 @@ struct config {
 	unsigned connection_limit;     /* default 512 */
 	unsigned connection_timeout;   /* seconds idle before a connection is closed; default 30 */
 	bool allow_demo_tokens_remote; /* refuse non-loopback listen with demo tokens unless set */
+	char tls_cert[4096];           /* PEM files; both set: serve HTTPS (libmicrohttpd with GnuTLS) */
+	char tls_key[4096];
 	char backup_dir[4096];         /* POST /api/v1/backups writes here; default: the database's directory + "/backups" */
 	char checkpoint_key[4096];     /* Ed25519 seed file; default: the database path + ".signing-key" */
 	unsigned checkpoint_every_rounds;   /* default 100 */
