@@ -247,7 +247,13 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 				method_not_allowed(ans, "POST");
 				goto out;
 			}
-			rc = pit_table_set_open(&pit, &actor, &idem, seg[1], strcmp(seg[2], "open") == 0, &out, &status, &err);
+			if (json_object_size(body) > 0) {
+				const char *k = json_object_iter_key(json_object_iter(body));
+				pb_fail(&err, 400, "unknown_field", "%s: takes no fields; \"%.40s\" is not expected", seg[2], k);
+				rc = -1;
+			} else {
+				rc = pit_table_set_open(&pit, &actor, &idem, seg[1], strcmp(seg[2], "open") == 0, &out, &status, &err);
+			}
 		} else if (n == 3 && strcmp(seg[2], "limits") == 0) {
 			ans->route = ROUTE_TABLE_LIMITS;
 			if (!is(req, "PUT")) {

@@ -11,13 +11,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <stdatomic.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "common/timeutil.h"
 #include "http/http.h"
 
 struct server {
 	struct MHD_Daemon *mhd;
+	atomic_int in_flight;     /* requests begun and not yet completed */
+	atomic_bool stopping;     /* answers now carry Connection: close */
 	struct app *app;
 	size_t max_body;
 	char *tls_cert;       /* PEM, kept for the daemon's life */
@@ -99,7 +103,7 @@ record_metrics(struct app *app, const struct http_answer *ans, int64_t us)
 }
 
 static enum MHD_Result
-send_answer(struct MHD_Connection *conn, struct http_answer *ans)
+send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer *ans)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result rc;
@@ -139,6 +143,8 @@ send_answer(struct MHD_Connection *conn, struct http_answer *ans)
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, ans->allow);
 	if (ans->disposition != NULL)
 		MHD_add_response_header(resp, "Content-Disposition", ans->disposition);
+	if (atomic_load(&srv->stopping))
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	rc = MHD_queue_response(conn, (unsigned int)ans->status, resp);
 	MHD_destroy_response(resp);
 	return rc;
@@ -162,6 +168,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 			return MHD_NO;
 		ctx->start_us = now_us();
 		*con_cls = ctx;
+		atomic_fetch_add(&srv->in_flight, 1);
 		if (cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
 			ctx->too_large = true;
 		if (!ctx->too_large)
@@ -174,7 +181,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 			pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 			answer_error(&ans, &e);
 		}
-		rc = send_answer(conn, &ans);
+		rc = send_answer(srv, conn, &ans);
 		json_decref(ans.json);
 		record_metrics(srv->app, &ans, now_us() - ctx->start_us);
 		ctx->answered = true;
@@ -229,7 +236,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		static_serve(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
 	}
-	rc = send_answer(conn, &ans);
+	rc = send_answer(srv, conn, &ans);
 	json_decref(ans.json);
 	free(ans.text);
 	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
@@ -240,11 +247,12 @@ static void
 completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
 	struct request_ctx *ctx = *con_cls;
+	struct server *srv = cls;
 
-	(void)cls;
 	(void)conn;
 	(void)toe;
 	if (ctx != NULL) {
+		atomic_fetch_sub(&srv->in_flight, 1);
 		free(ctx->body);
 		free(ctx);
 		*con_cls = NULL;
@@ -279,7 +287,7 @@ server_start(struct app *app, struct pb_error *err)
 	struct server *srv = calloc(1, sizeof(*srv));
 	struct sockaddr_storage ss;
 	socklen_t sslen;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
 	const struct config *cfg = app->cfg;
 
 	if (srv == NULL) {
@@ -332,11 +340,20 @@ server_start(struct app *app, struct pb_error *err)
 	return srv;
 }
 
+/*
+ * Stops accepting, then waits (at most 10 s) until every request begun has
+ * been answered, answers from now on closing their connections, and only
+ * then stops the workers: an acknowledged write is always answered.
+ */
 void
 server_stop(struct server *srv)
 {
 	if (srv == NULL)
 		return;
+	atomic_store(&srv->stopping, true);
+	MHD_quiesce_daemon(srv->mhd);
+	for (int i = 0; i < 1000 && atomic_load(&srv->in_flight) > 0; i++)
+		usleep(10000);
 	MHD_stop_daemon(srv->mhd);
 	free(srv->tls_cert);
 	free(srv->tls_key);

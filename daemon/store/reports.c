@@ -313,7 +313,7 @@ store_report_significant(struct store *s, const char *tables, const char *codes,
 	if (!found)
 		return 0;
 	st = store_stmt(s, "SELECT id, at, source, code, table_id, detail FROM significant_events "
-	    "WHERE code IN (SELECT value FROM json_each(?1)) AND at >= ?2 AND at < ?3 "
+	    "WHERE at >= ?2 AND at < ?3 AND EXISTS (SELECT 1 FROM json_each(?1) p WHERE significant_events.code GLOB p.value) "
 	    "AND (?4 IS NULL OR table_id IN (SELECT value FROM json_each(?4))) "
 	    "ORDER BY at, id LIMIT ?5", err);
 	if (st == NULL)

@@ -101,9 +101,9 @@ int store_report_shorts(struct store *s, const char *tables, const char *from, c
     struct report_exception_list *out, struct pb_error *err);
 
 /*
- * Significant events (schema 003, when the table exists) with one of the
- * codes of the JSON array `codes`, at in [from, to), oldest first, at most
- * max.  When `tables` is given, only events naming one of those tables.
+ * Significant events (schema 003, when the table exists) whose code
+ * matches one of the GLOB patterns of the JSON array `codes` ("*refused*",
+ * or an exact code), at in [from, to), oldest first, at most max.  When `tables` is given, only events naming one of those tables.
  * Without a significant_events table, appends nothing.
  */
 int store_report_significant(struct store *s, const char *tables, const char *codes, const char *from,

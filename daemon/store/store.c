@@ -191,6 +191,12 @@ store_open(const struct store_options *opt, struct pb_error *err)
 		goto fail;
 	return s;
 fail:
+	/* Name the file in every refusal, so the operator knows which one. */
+	if (err != NULL && strstr(err->message, opt->path) == NULL) {
+		char msg[PB_ERROR_MESSAGE_MAX];
+		snprintf(msg, sizeof(msg), "database %s: %s", opt->path, err->message);
+		snprintf(err->message, sizeof(err->message), "%s", msg);
+	}
 	store_free(s);
 	return NULL;
 }

@@ -18,6 +18,8 @@ input_known_keys(const json_t *obj, const char *where, const char *const *keys, 
 				known = true;
 		if (!known) {
 			char list[256] = "";
+			if (keys[0] == NULL)
+				return pb_fail(err, 400, "unknown_field", "%s: takes no fields; \"%.40s\" is not expected", where, k);
 			for (const char *const *p = keys; *p != NULL; p++) {
 				strncat(list, *p, sizeof(list) - strlen(list) - 1);
 				if (p[1] != NULL)

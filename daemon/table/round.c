@@ -497,6 +497,16 @@ static int
 apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum round_step step, int seat,
     const json_t *body, const char *at, struct pb_error *err)
 {
+	static const char *const NONE[] = {NULL};
+
+	/* Steps that take no body refuse one, so a field meant for something else is never ignored. */
+	if ((step == STEP_BET_DELETE || step == STEP_CLOSE || step == STEP_SETTLE) && body != NULL &&
+	    (!json_is_object(body) || input_known_keys(body, step == STEP_CLOSE ? "close" : step == STEP_SETTLE ? "settle" : "bet",
+	    NONE, err) < 0)) {
+		if (!json_is_object(body))
+			return pb_fail(err, 400, "invalid_body", "this step takes no body (or {})");
+		return -1;
+	}
 	switch (step) {
 	case STEP_BET_PUT: return step_bet_put(p, a, r, seat, body, at, err);
 	case STEP_BET_DELETE: return step_bet_delete(p, a, r, seat, at, err);

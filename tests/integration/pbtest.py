@@ -1,0 +1,549 @@
+"""
+pbtest.py - the harness of the integration tests: the real pitbossd on a free
+loopback port with a temporary database, driven over HTTP.
+
+    d = Daemon()                 # writes a config into a fresh temp dir
+    d.start()                    # pitbossd -f -c CFG, waits for /api/v1/health
+    status, body = d.call("POST", "/api/v1/tables/T1/rounds", {})
+    d.stop()                     # SIGTERM; asserts exit code 0 and a clean log
+
+The daemon binary comes from PB_BUILD_DIR (set by ctest), so the same tests
+run against the Release and the sanitizer builds; every time a daemon exits
+its stderr is searched for AddressSanitizer / UBSan reports, which fail the
+test.  Every process started here is killed at the latest when the Python
+process exits, also when a test fails.
+
+Python 3 standard library only.
+"""
+import atexit
+import copy
+import hashlib
+import http.client
+import json
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+SOURCE_DIR = os.path.abspath(os.environ.get("PB_SOURCE_DIR")
+                             or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+BUILD_DIR = os.path.abspath(os.environ.get("PB_BUILD_DIR") or os.path.join(SOURCE_DIR, "build"))
+PITBOSSD = os.path.join(BUILD_DIR, "pitbossd")
+PITBOSS = os.path.join(BUILD_DIR, "pitboss")
+CONFIG_DIR = os.path.join(SOURCE_DIR, "config")
+EXAMPLE_CONFIG = os.path.join(CONFIG_DIR, "pitboss.json")
+
+# The demo secrets of config/pitboss.json (their SHA-256 is in the config).
+DEALER = "demo-dealer"
+PITBOSS_TOKEN = "demo-pitboss"
+AUDITOR = "demo-auditor"
+ADMIN = "demo-admin"
+
+SANITIZER_MARKERS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:")
+
+# Every daemon started by this process, killed at exit whatever happened.
+_LIVE = set()
+
+
+def _kill_all():
+    for p in list(_LIVE):
+        try:
+            p.kill()
+            p.wait(timeout=10)
+        except Exception:
+            pass
+        _LIVE.discard(p)
+
+
+atexit.register(_kill_all)
+
+
+def _die_with_parent():
+    """In the child before exec: SIGKILL when this Python process dies, however it dies (Linux)."""
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL, 0, 0, 0)      # PR_SET_PDEATHSIG
+    except Exception:
+        pass
+
+
+def sha256_hex(text):
+    if isinstance(text, str):
+        text = text.encode()
+    return hashlib.sha256(text).hexdigest()
+
+
+def free_port():
+    """A loopback port that was free a moment ago (bind to 0, then close)."""
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+    finally:
+        s.close()
+
+
+def example_config():
+    """config/pitboss.json as a dict, with game paths made absolute."""
+    with open(EXAMPLE_CONFIG) as f:
+        cfg = json.load(f)
+    games = {}
+    for name, g in cfg["games"].items():
+        games[name] = os.path.join(CONFIG_DIR, g) if isinstance(g, str) and not os.path.isabs(g) else g
+    cfg["games"] = games
+    cfg["web_root"] = os.path.join(SOURCE_DIR, "web")
+    return cfg
+
+
+def example_table(table_id):
+    """A copy of one table of the example config."""
+    for t in example_config()["tables"]:
+        if t["id"] == table_id:
+            return copy.deepcopy(t)
+    raise KeyError(table_id)
+
+
+def token(name, role, secret, tables=None):
+    t = {"name": name, "role": role, "sha256": sha256_hex(secret)}
+    if tables is not None:
+        t["tables"] = list(tables)
+    return t
+
+
+def sanitizer_report(text):
+    """The first sanitizer line in text, or None."""
+    for line in text.splitlines():
+        if any(m in line for m in SANITIZER_MARKERS):
+            return line
+    return None
+
+
+class DaemonError(AssertionError):
+    pass
+
+
+class Daemon:
+    """One pitbossd with its own temp dir, config and database.
+
+    tables: replaces the example tables; extra_tables: appended to them;
+    tokens: replaces the demo tokens; extra_tokens: appended to them;
+    overrides: top-level config keys to set.
+    """
+
+    def __init__(self, tables=None, extra_tables=None, tokens=None, extra_tokens=None, overrides=None,
+                 tmpdir=None):
+        self.tmpdir = tmpdir or tempfile.mkdtemp(prefix="pbtest-")
+        self._own_tmpdir = tmpdir is None
+        self.config_path = os.path.join(self.tmpdir, "pitboss.json")
+        self.db_path = os.path.join(self.tmpdir, "pitboss.db")
+        self.log_path = os.path.join(self.tmpdir, "pitbossd.log")
+        self.port = free_port()
+        self.host = "127.0.0.1"
+        cfg = example_config()
+        if tables is not None:
+            cfg["tables"] = copy.deepcopy(tables)
+        if extra_tables:
+            cfg["tables"] += copy.deepcopy(extra_tables)
+        if tokens is not None:
+            cfg["tokens"] = copy.deepcopy(tokens)
+        if extra_tokens:
+            cfg["tokens"] += copy.deepcopy(extra_tokens)
+        cfg["database"] = self.db_path
+        cfg["listen"] = "%s:%d" % (self.host, self.port)
+        cfg.update(overrides or {})
+        self.config = cfg
+        self.proc = None
+        self._log_offset = 0
+        self.write_config()
+
+    # ---- configuration ----
+
+    def write_config(self, cfg=None):
+        """Writes cfg (default: self.config) as the daemon's config file, atomically."""
+        if cfg is not None:
+            self.config = cfg
+        tmp = self.config_path + ".tmp"
+        with open(tmp, "w") as f:
+            if isinstance(self.config, str):
+                f.write(self.config)
+            else:
+                json.dump(self.config, f, indent=1)
+        os.replace(tmp, self.config_path)
+
+    # ---- process ----
+
+    def start(self, timeout=30, extra_args=()):
+        """Starts pitbossd -f -c CFG and waits for GET /api/v1/health."""
+        assert self.proc is None, "daemon already running"
+        if not os.path.exists(PITBOSSD):
+            raise DaemonError("no daemon binary at %s (set PB_BUILD_DIR)" % PITBOSSD)
+        self._log_offset = os.path.getsize(self.log_path) if os.path.exists(self.log_path) else 0
+        log = open(self.log_path, "ab")
+        env = dict(os.environ)
+        env.setdefault("ASAN_OPTIONS", "abort_on_error=0:detect_leaks=1")
+        env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        try:
+            self.proc = subprocess.Popen([PITBOSSD, "-f", "-c", self.config_path] + list(extra_args),
+                                         stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=self.tmpdir, env=env,
+                                         preexec_fn=_die_with_parent)
+        finally:
+            log.close()
+        _LIVE.add(self.proc)
+        deadline = time.monotonic() + timeout
+        while True:
+            rc = self.proc.poll()
+            if rc is not None:
+                _LIVE.discard(self.proc)
+                self.proc = None
+                self._check_sanitizers()
+                raise DaemonError("pitbossd exited with %d while starting:\n%s" % (rc, self.run_log()))
+            try:
+                st, body = self.call("GET", "/api/v1/health", token=None, timeout=2)
+                if st == 200 and body == {"status": "ok"}:
+                    return self
+            except (OSError, http.client.HTTPException):
+                pass
+            if time.monotonic() > deadline:
+                self.kill9()
+                raise DaemonError("pitbossd did not answer /api/v1/health in %ds:\n%s" % (timeout, self.run_log()))
+            time.sleep(0.05)
+
+    def run_expect_failure(self, extra_args=(), timeout=30):
+        """Runs pitbossd -f -c CFG expecting it to refuse to start; returns (exit code, stderr text)."""
+        env = dict(os.environ)
+        p = subprocess.Popen([PITBOSSD, "-f", "-c", self.config_path] + list(extra_args),
+                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             cwd=self.tmpdir, env=env, preexec_fn=_die_with_parent)
+        _LIVE.add(p)
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            out, err = p.communicate()
+            raise DaemonError("pitbossd kept running although it should have refused to start")
+        finally:
+            _LIVE.discard(p)
+        text = out.decode(errors="replace") + err.decode(errors="replace")
+        rep = sanitizer_report(text)
+        if rep:
+            raise DaemonError("sanitizer report: %s\n%s" % (rep, text))
+        return p.returncode, text
+
+    @property
+    def running(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def run_log(self):
+        """The log of the current (or last) run."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(self._log_offset)
+                return f.read().decode(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def full_log(self):
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def _check_sanitizers(self):
+        rep = sanitizer_report(self.run_log())
+        if rep:
+            raise DaemonError("sanitizer report in pitbossd's stderr: %s\n%s" % (rep, self.run_log()))
+
+    def stop(self, timeout=30, allow_errors=False):
+        """SIGTERM; asserts exit code 0, "stopped cleanly", no sanitizer report and (unless allowed) no error lines."""
+        if self.proc is None:
+            return
+        p = self.proc
+        p.send_signal(signal.SIGTERM)
+        try:
+            rc = p.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+            _LIVE.discard(p)
+            self.proc = None
+            raise DaemonError("pitbossd did not stop within %ds of SIGTERM:\n%s" % (timeout, self.run_log()))
+        _LIVE.discard(p)
+        self.proc = None
+        self._check_sanitizers()
+        log = self.run_log()
+        if rc != 0:
+            raise DaemonError("pitbossd exited with %d after SIGTERM:\n%s" % (rc, log))
+        if "stopped cleanly" not in log:
+            raise DaemonError("pitbossd's log does not say it stopped cleanly:\n%s" % log)
+        if not allow_errors:
+            bad = [l for l in log.splitlines() if " pitbossd error: " in l]
+            if bad:
+                raise DaemonError("pitbossd logged errors:\n%s" % "\n".join(bad))
+
+    def restart(self, **kw):
+        self.stop(**kw)
+        return self.start()
+
+    def kill9(self):
+        """SIGKILL, as a power cut would; only sanitizer reports written so far are checked."""
+        if self.proc is None:
+            return
+        p = self.proc
+        try:
+            p.kill()
+        except ProcessLookupError:
+            pass
+        p.wait()
+        _LIVE.discard(p)
+        self.proc = None
+        self._check_sanitizers()
+
+    def sighup(self):
+        self.proc.send_signal(signal.SIGHUP)
+
+    def close(self):
+        """Kills a daemon still running (a failed test) and removes the temp dir."""
+        if self.proc is not None:
+            try:
+                self.kill9()
+            except DaemonError:
+                if self._own_tmpdir and not os.environ.get("PB_KEEP_TMP"):
+                    shutil.rmtree(self.tmpdir, ignore_errors=True)
+                raise
+        if self._own_tmpdir and not os.environ.get("PB_KEEP_TMP"):
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    # ---- HTTP ----
+
+    def request(self, method, path, body=None, token=DEALER, idem=None, headers=None, timeout=30):
+        """One request on a fresh connection; returns (status, headers dict lower-cased, raw bytes).
+
+        body: a dict/list/number (sent as JSON), str or bytes (sent as is), or None (no body).
+        """
+        if body is None:
+            data = None
+        elif isinstance(body, bytes):
+            data = body
+        elif isinstance(body, str):
+            data = body.encode()
+        else:
+            data = json.dumps(body).encode()
+        h = {}
+        if token is not None:
+            h["Authorization"] = "Bearer " + token
+        if idem is not None:
+            h["Idempotency-Key"] = idem
+        if data is not None:
+            h["Content-Type"] = "application/json"
+        h.update(headers or {})
+        conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+        try:
+            conn.putrequest(method, path, skip_accept_encoding=True)
+            for k, v in h.items():
+                conn.putheader(k, v)
+            conn.putheader("Content-Length", str(len(data) if data is not None else 0))
+            conn.endheaders()
+            if data:
+                try:
+                    conn.send(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass        # the daemon may answer (413) without reading the body
+            resp = conn.getresponse()
+            raw = resp.read()
+            return resp.status, {k.lower(): v for k, v in resp.getheaders()}, raw
+        finally:
+            conn.close()
+
+    def call(self, method, path, body=None, token=DEALER, idem=None, headers=None, timeout=30):
+        """(status, parsed JSON or None) of one request."""
+        st, hdrs, raw = self.request(method, path, body, token, idem, headers, timeout)
+        try:
+            obj = json.loads(raw.decode()) if raw else None
+        except ValueError:
+            obj = None
+        return st, obj
+
+    # ---- the database, read only ----
+
+    def db_connect(self, read_only=True):
+        if read_only:
+            return sqlite3.connect("file:%s?mode=ro" % self.db_path, uri=True, timeout=30)
+        return sqlite3.connect(self.db_path, timeout=30)
+
+    def db_rows(self, sql, params=()):
+        conn = self.db_connect()
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.close()
+
+    def db_value(self, sql, params=()):
+        rows = self.db_rows(sql, params)
+        return rows[0][0] if rows else None
+
+
+# ---- record snapshots and the integrity chain ----
+
+# The round record (significant_events, the audit log of the daemon's own doings, is left out:
+# logging a refused attempt there is allowed).  Tables of later migrations are counted when present.
+RECORD_TABLES = ("events", "bets", "hands", "decisions", "payouts", "rounds", "idempotency", "table_state",
+                 "rules_sets", "banker_turns", "collections")
+
+
+def snapshot(d):
+    """What a refused request must not change: row counts, the chain head, and the full mutable rows."""
+    conn = d.db_connect()
+    try:
+        snap = {}
+        present = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        for t in RECORD_TABLES:
+            if t in present:
+                snap["count:" + t] = conn.execute("SELECT count(*) FROM %s" % t).fetchone()[0]
+        snap["max_hash"] = conn.execute("SELECT max(hash) FROM events").fetchone()[0]
+        snap["last_event"] = conn.execute("SELECT id, hash FROM events ORDER BY id DESC LIMIT 1").fetchone()
+        snap["rounds"] = conn.execute("SELECT * FROM rounds ORDER BY id").fetchall()
+        snap["bets"] = conn.execute("SELECT * FROM bets ORDER BY round_id, seat").fetchall()
+        snap["table_state"] = conn.execute("SELECT * FROM table_state ORDER BY table_id").fetchall()
+        return snap
+    finally:
+        conn.close()
+
+
+GENESIS = "0" * 64
+
+
+def event_canonical(table_id, table_seq, round_id, type_, at, actor, body):
+    """The canonical bytes of an event (daemon/store/chain.c)."""
+    out = bytearray(b"pitboss-event-v1\n")
+    for field in (table_id, str(table_seq), str(round_id if round_id is not None else 0), type_, at, actor, body):
+        b = field.encode() if isinstance(field, str) else bytes(field)
+        out += str(len(b)).encode() + b":" + b
+    return bytes(out)
+
+
+def chain_problems(conn):
+    """Recomputes every table's hash chain from the events table; returns a list of problems (empty = ok)."""
+    problems = []
+    tables = [r[0] for r in conn.execute("SELECT DISTINCT table_id FROM events ORDER BY table_id")]
+    for t in tables:
+        prev = GENESIS
+        expect_seq = 1
+        for (seq, rid, type_, at, actor, body, prev_hash, h) in conn.execute(
+                "SELECT table_seq, round_id, type, at, actor, body, prev_hash, hash FROM events "
+                "WHERE table_id = ? ORDER BY table_seq", (t,)):
+            if seq != expect_seq:
+                problems.append("%s: table_seq %d where %d was expected" % (t, seq, expect_seq))
+            if prev_hash != prev:
+                problems.append("%s#%d: prev_hash %s is not the previous hash %s" % (t, seq, prev_hash, prev))
+            canon = event_canonical(t, seq, rid, type_, at, actor, body)
+            want = hashlib.sha256(prev.encode() + canon).hexdigest()
+            if h != want:
+                problems.append("%s#%d: hash %s, recomputed %s" % (t, seq, h, want))
+            prev = h
+            expect_seq = seq + 1
+    return problems
+
+
+# ---- payout helpers ----
+
+def line(seq, seat, wager, stake, result, net):
+    return {"seq": seq, "seat": seat, "wager": wager, "stake": stake, "result": result, "net": net}
+
+
+def lines(*specs):
+    """lines((seat, wager, stake, result, net), ...) numbered from seq 1."""
+    return [line(i + 1, *s) for i, s in enumerate(specs)]
+
+
+def payout_core(payouts):
+    """The payout lines restricted to the fields the contract names (seq, seat, wager, stake, result, net)."""
+    keys = ("seq", "seat", "wager", "stake", "result", "net")
+    return [{k: p.get(k) for k in keys} for p in payouts]
+
+
+class DaemonTestCase(unittest.TestCase):
+    """A test case with one daemon per class (started in setUpClass, stopped cleanly in tearDownClass)."""
+
+    daemon_kwargs = {}
+    d = None
+
+    @classmethod
+    def setUpClass(cls):
+        cls.d = Daemon(**cls.daemon_kwargs)
+        try:
+            cls.d.start()
+        except BaseException:
+            cls.d.close()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        d = cls.d
+        cls.d = None
+        if d is None:
+            return
+        try:
+            if d.running:
+                d.stop()
+            elif d.proc is not None:
+                d.kill9()
+        finally:
+            d.close()
+
+    # convenience
+
+    def call(self, *a, **kw):
+        return self.d.call(*a, **kw)
+
+    def ok(self, method, path, body=None, status=200, **kw):
+        """A call that must answer status; returns the JSON."""
+        st, js = self.d.call(method, path, body, **kw)
+        self.assertEqual(st, status, "%s %s %r -> %d %s" % (method, path, body, st, json.dumps(js)))
+        return js
+
+    def refused(self, status, code, method, path, body=None, **kw):
+        """A call that must be refused with status and error code, and change nothing in the record."""
+        before = snapshot(self.d)
+        st, js = self.d.call(method, path, body, **kw)
+        after = snapshot(self.d)
+        desc = "%s %s %s" % (method, path, body if not isinstance(body, (bytes, str)) or len(body) < 200 else "<%d bytes>" % len(body))
+        self.assertEqual(st, status, "%s -> %d %s (wanted %d %s)" % (desc, st, json.dumps(js), status, code))
+        self.assertIsInstance(js, dict, desc)
+        self.assertIn("error", js, desc)
+        err = js["error"]
+        if code is not None:
+            self.assertEqual(err.get("code"), code, "%s -> %s" % (desc, json.dumps(js)))
+        self.assertIsInstance(err.get("message"), str, desc)
+        self.assertTrue(err.get("message"), "%s: empty message" % desc)
+        for k in before:
+            self.assertEqual(before[k], after[k], "%s changed the record (%s)" % (desc, k))
+        return err
+
+    def open_round(self, table, token=DEALER, body=None):
+        js = self.ok("POST", "/api/v1/tables/%s/rounds" % table, {} if body is None else body, status=201, token=token)
+        return js["round"]["id"]
+
+    def whole(self, table, body, token=DEALER, idem=None):
+        return self.ok("POST", "/api/v1/tables/%s/rounds" % table, body, status=201, token=token, idem=idem)["round"]
+
+    def void(self, rid, token=PITBOSS_TOKEN, reason="test cleanup"):
+        return self.ok("POST", "/api/v1/rounds/%d/void" % rid, {"reason": reason}, token=token)["round"]
+
+
+def main():
+    unittest.main(verbosity=2)
