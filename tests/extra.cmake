@@ -16,3 +16,6 @@ target_compile_definitions(bench_engine PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_DI
 add_test(NAME bench.engine_smoke COMMAND bench_engine --smoke)
 set_tests_properties(bench.engine_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
+
+# The page in headless Chromium (tests/browser).
+include(${CMAKE_CURRENT_SOURCE_DIR}/browser/browser.cmake)

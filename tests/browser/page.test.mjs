@@ -1,0 +1,488 @@
+// page.test.mjs - the pit boss page in Debian's headless Chromium, against
+// the real pitbossd on a free loopback port with a temporary database.
+//
+//   PB_BUILD_DIR   where pitbossd is (default /work/main/build)
+//   PB_SOURCE_DIR  the repository (default: two levels up from here)
+//   PB_CHROMIUM    the browser (default /usr/bin/chromium)
+//
+// Run: tests/browser/run.sh   (or: cd tests/browser && node --test)
+// Screenshots of every view land in tests/browser/out/.
+import {describe, it, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {chromium} from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SOURCE = path.resolve(process.env.PB_SOURCE_DIR || path.join(here, '..', '..'));
+const BUILD = path.resolve(process.env.PB_BUILD_DIR || '/work/main/build');
+const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
+const OUT = path.join(here, 'out');
+const DEALER = 'demo-dealer';
+const PITBOSS = 'demo-pitboss';
+const TABLE_IDS = ['T1', 'T2', 'T3', 'F1', 'P1'];
+const TZ = 'America/New_York';
+
+let tmp, daemon, daemonLog = '', base, browser, context, page;
+const fixtures = {};
+const consoleErrors = [];
+const missing = {summary: false, payouts: false, exceptions: false, events: false, verify: false, bankers: false};
+const screenshots = [];
+
+// ---- the daemon ----
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const {port} = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function http(method, p, {token = PITBOSS, body, accept = 'application/json'} = {}) {
+  const res = await fetch(base + p, {
+    method,
+    headers: {Authorization: `Bearer ${token}`, Accept: accept, ...(body ? {'Content-Type': 'application/json'} : {})},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* CSV or empty */ }
+  return {status: res.status, json, text};
+}
+
+async function postRound(table, round) {
+  const r = await http('POST', `/api/v1/tables/${table}/rounds`, {token: DEALER, body: round});
+  assert.equal(r.status, 201, `POST round at ${table}: ${r.text}`);
+  return r.json.round;
+}
+
+async function startDaemon() {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-browser-'));
+  const port = await freePort();
+  const cfg = JSON.parse(fs.readFileSync(path.join(SOURCE, 'config', 'pitboss.json'), 'utf8'));
+  cfg.listen = `127.0.0.1:${port}`;
+  cfg.database = path.join(tmp, 'pitboss.db');
+  cfg.web_root = path.join(SOURCE, 'web');
+  for (const [k, v] of Object.entries(cfg.games)) {
+    if (typeof v === 'string') cfg.games[k] = path.resolve(SOURCE, 'config', v);
+  }
+  const cfgPath = path.join(tmp, 'pitboss.json');
+  fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
+  const bin = path.join(BUILD, 'pitbossd');
+  assert.ok(fs.existsSync(bin), `no pitbossd at ${bin} (set PB_BUILD_DIR)`);
+  daemon = spawn(bin, ['-f', '-c', cfgPath], {stdio: ['ignore', 'pipe', 'pipe']});
+  daemon.stdout.on('data', d => { daemonLog += d; });
+  daemon.stderr.on('data', d => { daemonLog += d; });
+  base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (daemon.exitCode !== null) throw new Error(`pitbossd exited ${daemon.exitCode}:\n${daemonLog}`);
+    try {
+      const r = await fetch(`${base}/api/v1/health`);
+      if (r.ok) return;
+    } catch { /* not yet */ }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  throw new Error(`pitbossd did not answer /health:\n${daemonLog}`);
+}
+
+/** Deterministic rounds with known cards; ids are kept in `fixtures`. */
+async function fillRounds() {
+  // T1: a straight flush that plays (ante bonus, Pair Plus 40 to 1) and a fold.
+  fixtures.sf = await postRound('T1', {
+    bets: {1: {ante: 2500, pair_plus: 500, six_card: 500}, 3: {ante: 1000}},
+    hands: {1: ['As', 'Ks', 'Qs'], 3: ['2c', '3d', '4h']},
+    dealer: ['Qd', '7c', '2h'],
+    decisions: {1: 'play', 3: 'fold'},
+  });
+  // T1: the dealer does not qualify: ante wins, play pushes.
+  fixtures.nq = await postRound('T1', {
+    bets: {2: {ante: 1000}}, hands: {2: ['9h', '9d', '4c']}, dealer: ['Jc', '8s', '3d'], decisions: {2: 'play'},
+  });
+  // T1: the dealer's pair beats king high.
+  fixtures.lose = await postRound('T1', {
+    bets: {1: {ante: 500, pair_plus: 500}}, hands: {1: ['2s', '7h', 'Kd']}, dealer: ['Ah', 'Ac', '5s'], decisions: {1: 'play'},
+  });
+  // P1, player-banked: the bank of $200 runs short on seat 1's Pair Plus.
+  fixtures.banked = await postRound('P1', {
+    bets: {1: {ante: 5000, pair_plus: 1000}, 2: {ante: 2000}, 4: {ante: 3000}},
+    hands: {1: ['Ah', 'Ad', 'Ac'], 2: ['Kh', 'Kd', '2c'], 4: ['3s', '5d', '9h']},
+    dealer: ['Qd', '7c', '2h'],
+    decisions: {1: 'play', 2: 'play', 4: 'fold'},
+    banker: {seat: 3, bank: 20000},
+  });
+  fixtures.banked2 = await postRound('P1', {
+    bets: {1: {ante: 1000}}, hands: {1: ['Ts', 'Js', '4d']}, dealer: ['Kc', '6h', '3c'], decisions: {1: 'play'},
+    banker: {seat: 3, bank: 18000},
+  });
+  // F1, Florida rules.
+  fixtures.florida = await postRound('F1', {
+    bets: {2: {ante: 1000, pair_plus: 500}}, hands: {2: ['5h', '5c', '9s']}, dealer: ['4d', '4s', 'Kh'], decisions: {2: 'play'},
+  });
+  // F1: sixteen more, so that its recall has a second page.
+  const deck = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
+  for (let i = 0; i < 16; i++) {
+    await postRound('F1', {
+      bets: {1: {ante: 500}}, hands: {1: [`${deck[i % 13]}c`, `${deck[(i + 3) % 13]}d`, `${deck[(i + 7) % 13]}h`]},
+      dealer: [`${deck[(i + 1) % 13]}s`, `${deck[(i + 5) % 13]}s`, `${deck[(i + 9) % 13]}s`], decisions: {1: 'play'},
+    });
+  }
+  // T2: a void round, then a round left in betting (the table's current round).
+  const v = await http('POST', '/api/v1/tables/T2/rounds', {token: DEALER, body: {}});
+  assert.equal(v.status, 201, v.text);
+  fixtures.voided = v.json.round;
+  assert.equal((await http('PUT', `/api/v1/rounds/${v.json.round.id}/bets/1`, {token: DEALER, body: {ante: 1000}})).status, 200);
+  const vv = await http('POST', `/api/v1/rounds/${v.json.round.id}/void`, {token: DEALER, body: {reason: 'misdeal: exposed card'}});
+  assert.equal(vv.status, 200, vv.text);
+  const open = await http('POST', '/api/v1/tables/T2/rounds', {token: DEALER, body: {}});
+  assert.equal(open.status, 201, open.text);
+  fixtures.open = open.json.round;
+  assert.equal((await http('PUT', `/api/v1/rounds/${open.json.round.id}/bets/2`, {token: DEALER, body: {ante: 2000}})).status, 200);
+}
+
+/** Which optional endpoints this daemon offers yet (404 = not yet). */
+async function probe() {
+  const now = new Date().toISOString();
+  const is404 = async p => (await http('GET', p)).status === 404;
+  missing.summary = await is404(`/api/v1/reports/summary?group=table&to=${encodeURIComponent(now)}`);
+  missing.payouts = await is404('/api/v1/reports/payouts?min=1');
+  missing.exceptions = await is404('/api/v1/reports/exceptions');
+  missing.events = await is404('/api/v1/events?after=0');
+  missing.verify = await is404(`/api/v1/rounds/${fixtures.sf.id}/verify`);
+  missing.bankers = await is404('/api/v1/tables/P1/bankers');
+  const absent = Object.entries(missing).filter(([, v]) => v).map(([k]) => k);
+  // Every endpoint the page uses is part of the daemon now: a missing one is a failure.
+  if (absent.length) throw new Error(`the daemon does not offer: ${absent.join(', ')}`);
+}
+
+/** A 404 console line is expected only from an endpoint the probe found missing. */
+function expectedConsoleError(msg) {
+  const url = msg.location()?.url || '';
+  if (!/Failed to load resource/.test(msg.text())) return false;
+  if (/status of 401/.test(msg.text()) && expectedConsoleError.allow401) return true;
+  if (!/status of 404/.test(msg.text())) return false;
+  return (missing.summary && /\/api\/v1\/reports\/summary/.test(url)) ||
+    (missing.payouts && /\/api\/v1\/reports\/payouts/.test(url)) ||
+    (missing.exceptions && /\/api\/v1\/reports\/exceptions/.test(url)) ||
+    (missing.events && /\/api\/v1\/events/.test(url)) ||
+    (missing.verify && /\/api\/v1\/rounds\/\d+\/verify/.test(url)) ||
+    (missing.bankers && /\/api\/v1\/tables\/[^/]+\/bankers/.test(url));
+}
+expectedConsoleError.allow401 = false;
+
+function watch(p) {
+  p.on('console', msg => {
+    if (msg.type() !== 'error') return;
+    if (expectedConsoleError(msg)) return;
+    consoleErrors.push(`console: ${msg.text()} (${msg.location()?.url || ''})`);
+  });
+  p.on('pageerror', e => consoleErrors.push(`pageerror: ${e.message}`));
+}
+
+async function shot(p, name) {
+  const file = path.join(OUT, `${name}.png`);
+  await p.screenshot({path: file, fullPage: true});
+  screenshots.push(file);
+  console.log(`# screenshot: ${file}`);
+}
+
+async function signIn(p, token = PITBOSS) {
+  const input = p.locator('input[name="token"]');
+  await input.waitFor({state: 'visible'});
+  await input.fill('');
+  await input.type(token);
+  await input.press('Enter');
+}
+
+async function noHorizontalOverflow(p) {
+  const {sw, iw} = await p.evaluate(() => ({sw: document.documentElement.scrollWidth, iw: window.innerWidth}));
+  assert.ok(sw <= iw + 1, `the page scrolls sideways: ${sw} > ${iw}`);
+}
+
+before(async () => {
+  fs.mkdirSync(OUT, {recursive: true});
+  await startDaemon();
+  await fillRounds();
+  await probe();
+  assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run'],
+  });
+  // A zone away from UTC, to see that times are shown in the browser's zone.
+  context = await browser.newContext({viewport: {width: 1366, height: 768}, acceptDownloads: true,
+    locale: 'en-US', timezoneId: TZ});
+  page = await context.newPage();
+  watch(page);
+});
+
+after(async () => {
+  await browser?.close();
+  if (daemon && daemon.exitCode === null) {
+    daemon.kill('SIGTERM');
+    await new Promise(r => { daemon.once('exit', r); setTimeout(r, 5000); });
+  }
+  if (tmp) fs.rmSync(tmp, {recursive: true, force: true});
+  if (screenshots.length) console.log(`# screenshots in ${OUT}:\n${screenshots.map(s => `#   ${s}`).join('\n')}`);
+});
+
+describe('the pit boss page', () => {
+  it('opens on the sign-in form and refuses a bad token', async () => {
+    await page.goto(`${base}/`);
+    await page.locator('input[name="token"]').waitFor({state: 'visible'});
+    assert.equal(await page.locator('#shell').isVisible(), false, 'nothing but sign-in before a token');
+    await shot(page, '01-signin');
+    expectedConsoleError.allow401 = true;
+    await signIn(page, 'not-a-token');
+    await page.getByText('That token was not accepted').waitFor();
+    expectedConsoleError.allow401 = false;
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+  });
+
+  it('signs in with Enter and shows every table on the floor', async () => {
+    await signIn(page);
+    await page.locator('table.floor').waitFor();
+    for (const id of TABLE_IDS) {
+      const row = page.locator(`tr[data-table="${id}"]`);
+      await row.waitFor();
+      assert.match(await row.innerText(), new RegExp(`\\b${id}\\b`));
+    }
+    assert.match(await page.locator('tr[data-table="T1"]').innerText(), /Three Card 1/);
+    assert.match(await page.locator('tr[data-table="T1"]').innerText(), /Open/);
+    // The round in betting at T2 is its current round; P1 shows its banker.
+    await page.locator('tr[data-table="T2"]').getByText(`Round ${fixtures.open.id}`).waitFor();
+    await page.locator('tr[data-table="P1"]').getByText('Seat 3').waitFor();
+    // The token is kept in sessionStorage only.
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('pitboss.token')), PITBOSS);
+    assert.equal(await page.evaluate(() => localStorage.length), 0);
+    if (!missing.summary) {
+      await page.locator('tr[data-table="T1"] td:nth-child(5)').filter({hasText: /^3$/}).waitFor({timeout: 8000});
+    } else {
+      await page.getByText('come from the summary report').waitFor();
+    }
+    await noHorizontalOverflow(page);
+    await shot(page, '02-floor');
+  });
+
+  it('updates the floor by itself, in place', async () => {
+    const marked = await page.evaluate(() => { document.querySelector('tr[data-table="T3"]').dataset.marker = 'x'; return true; });
+    assert.ok(marked);
+    const r = await http('POST', '/api/v1/tables/T3/rounds', {token: DEALER, body: {}});
+    assert.equal(r.status, 201, r.text);
+    fixtures.t3open = r.json.round;
+    await page.locator('tr[data-table="T3"]').getByText(`Round ${r.json.round.id}`).waitFor({timeout: 12000});
+    assert.equal(await page.evaluate(() => document.querySelector('tr[data-table="T3"]').dataset.marker), 'x',
+      'the row was updated in place, not rebuilt');
+  });
+
+  it('reaches the views with the keyboard', async () => {
+    await page.reload();
+    await page.locator('table.floor').waitFor();
+    let label = '';
+    for (let i = 0; i < 12 && label !== 'Reports'; i++) {
+      await page.keyboard.press('Tab');
+      label = await page.evaluate(() => document.activeElement?.textContent?.trim() || '');
+    }
+    assert.equal(label, 'Reports', 'Tab reaches the Reports link');
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    assert.notEqual(outline, 'none', 'the focused link shows a focus ring');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/#\/reports/);
+    await page.locator('h1', {hasText: 'Reports'}).waitFor();
+    await page.locator('nav.mainnav a', {hasText: 'Floor'}).click();
+    await page.locator('tr[data-table="T1"] a').first().waitFor();
+  });
+
+  it('opens a table: recall, limits, hold chart', async () => {
+    await page.locator('tr[data-table="T1"] a', {hasText: 'T1'}).click();
+    await page.waitForURL(/#\/table\/T1$/);
+    await page.locator('h1', {hasText: 'T1 · Three Card 1'}).waitFor();
+    for (const f of [fixtures.sf, fixtures.nq, fixtures.lose]) await page.locator(`a[data-round="${f.id}"]`).waitFor();
+    const limits = await page.locator('#table-limits').innerText();
+    assert.match(limits, /\$5\.00/);
+    assert.match(limits, /\$500\.00/);
+    if (missing.summary) await page.locator('#table-hold').getByText('not available').waitFor();
+    else await page.locator('#table-hold svg.chart').waitFor();
+    await noHorizontalOverflow(page);
+    await shot(page, '03-table-T1');
+  });
+
+  it('opens a round: cards drawn as cards, payouts in payout order', async () => {
+    await page.locator(`a[data-round="${fixtures.sf.id}"]`).click();
+    await page.waitForURL(new RegExp(`#/round/${fixtures.sf.id}$`));
+    const seat1 = page.locator('[data-seat="1"]');
+    for (const c of ['Ace of spades', 'King of spades', 'Queen of spades']) await seat1.locator(`.card[aria-label="${c}"]`).waitFor();
+    assert.match(await seat1.innerText(), /Straight flush/);
+    assert.match(await seat1.locator('.card[aria-label="Ace of spades"]').innerText(), /A/);
+    assert.match(await seat1.locator('.card[aria-label="Ace of spades"]').innerText(), /♠/);
+    const dealer = page.locator('.seat.dealer');
+    for (const c of ['Queen of diamonds', 'Seven of clubs', 'Two of hearts']) await dealer.locator(`.card[aria-label="${c}"]`).waitFor();
+    assert.match(await dealer.innerText(), /Qualifies/);
+    assert.equal(await dealer.locator('.card.red').count(), 2, 'diamonds and hearts in red');
+    assert.match(await page.locator('[data-seat="3"]').innerText(), /Folds/);
+    // Payouts: seat 1 ante, play, Pair Plus, six card, ante bonus, then seat 3.
+    const rows = page.locator('#round-payouts tbody tr');
+    assert.equal(await rows.count(), 6);
+    const wagers = await rows.evaluateAll(trs => trs.map(tr => tr.children[2].textContent.trim()));
+    assert.deepEqual(wagers, ['Ante', 'Play', 'Pair Plus', 'Six card bonus', 'Ante bonus', 'Ante']);
+    const nets = await rows.evaluateAll(trs => trs.map(tr => tr.children[5].textContent.trim()));
+    assert.deepEqual(nets, ['+$25.00', '+$25.00', '+$200.00', '-$5.00', '+$125.00', '-$10.00']);
+    const totals = await page.locator('#round-payouts .totals').innerText();
+    assert.match(totals, /\+\$360\.00/, 'players net: 25 + 25 + 200 - 5 + 125 - 10');
+    assert.match(totals, /-\$360\.00/, 'house win');
+    assert.ok((await page.locator('#round-events .timeline li').count()) >= 5, 'the event timeline');
+    // Times in the browser's zone, not UTC.
+    const local = new Intl.DateTimeFormat('en-US', {timeZone: TZ, timeStyle: 'medium'}).format(new Date(fixtures.sf.opened_at));
+    assert.ok((await page.locator('.times').innerText()).includes(local), `opened at ${local} (${TZ})`);
+    if (missing.verify) await page.locator('#round-verify').getByText('not available').waitFor();
+    else await page.locator('#round-verify .note-ok, #round-verify .note-error').waitFor();
+    await shot(page, '04-round-house');
+  });
+
+  it('shows a player-banked round with bank_after and the short line', async () => {
+    await page.goto(`${base}/#/round/${fixtures.banked.id}`);
+    await page.locator('#round-payouts tbody tr').first().waitFor();
+    assert.match(await page.locator('#round-payouts thead').innerText(), /BANK AFTER/i);
+    const shortRow = page.locator('#round-payouts tr.row-short');
+    assert.equal(await shortRow.count(), 1);
+    assert.match(await shortRow.innerText(), /\$170\.00 unpaid/);
+    // Payout order starts after the banker's seat 3: seat 4 first.
+    const seats = await page.locator('#round-payouts tbody tr').evaluateAll(trs => trs.map(tr => tr.children[1].textContent.trim()));
+    assert.deepEqual(seats, ['4', '1', '1', '1', '1', '2', '2']);
+    assert.match(await page.locator('[data-seat="3"]').innerText(), /Banker/);
+    await shot(page, '05-round-player-banked');
+    await page.goto(`${base}/#/table/P1`);
+    await page.locator('#table-bankers table, #table-bankers .empty').first().waitFor();
+    await shot(page, '06-table-P1');
+  });
+
+  it('pages through a table\'s rounds with next_before', async () => {
+    await page.goto(`${base}/#/table/F1`);
+    const rows = page.locator('#table-rounds tbody tr');
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 15, 'a page of 15 rounds');
+    assert.equal(await page.locator(`a[data-round="${fixtures.florida.id}"]`).count(), 0, 'the oldest round is on page 2');
+    await page.locator('#table-rounds button', {hasText: 'Older'}).click();
+    await page.locator(`a[data-round="${fixtures.florida.id}"]`).waitFor();
+    assert.match(await page.locator('#table-rounds .page-no').innerText(), /Page 2/);
+    assert.equal(await page.evaluate(() => document.activeElement?.dataset.page ?? document.activeElement?.textContent), 'newer',
+      'focus stays on the pager');
+    await page.locator('#table-rounds button', {hasText: 'Newer'}).click();
+    await page.locator('#table-rounds .page-no', {hasText: 'Page 1'}).waitFor();
+  });
+
+  it('shows a void round as void', async () => {
+    await page.goto(`${base}/#/round/${fixtures.voided.id}`);
+    await page.locator('.note', {hasText: 'misdeal: exposed card'}).waitFor();
+    const results = await page.locator('#round-payouts tbody tr').evaluateAll(trs => trs.map(tr => tr.children[4].textContent.trim()));
+    assert.ok(results.length >= 1 && results.every(r => /Returned/.test(r)), `void lines are returned: ${results}`);
+  });
+
+  it('shows reports and downloads the summary as CSV', async (t) => {
+    await page.locator('nav.mainnav a', {hasText: 'Reports'}).click();
+    await page.waitForURL(/#\/reports/);
+    await page.locator('#report-summary').waitFor();
+    if (missing.summary) {
+      await page.locator('#report-summary').getByText('not available').waitFor();
+      await page.locator('#report-summary button', {hasText: 'Download CSV'}).click();
+      await page.locator('#report-summary').getByText('CSV is not available').waitFor();
+      await shot(page, '07-reports');
+      t.skip('GET /api/v1/reports/summary is not offered yet: the page shows its "not available" note');
+      return;
+    }
+    const summary = page.getByRole('table', {name: 'Summary report'});
+    await summary.waitFor();
+    await page.locator('#report-summary svg.chart').waitFor();
+    const text = await summary.innerText();
+    assert.match(text, /T1/);
+    assert.match(text, /Total/);
+    await shot(page, '07-reports');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#report-summary button', {hasText: 'Download CSV'}).click(),
+    ]);
+    const file = path.join(OUT, 'summary.csv');
+    await download.saveAs(file);
+    const csv = fs.readFileSync(file, 'utf8');
+    console.log(`# downloaded ${download.suggestedFilename()} -> ${file}`);
+    const lines = csv.trim().split(/\r?\n/);
+    assert.ok(lines.length >= 2, `CSV has a header and rows:\n${csv}`);
+    assert.match(lines[0], /rounds/i, 'CSV header');
+    assert.match(csv, /T1/, 'CSV names table T1');
+    assert.ok(!/^\s*[{[]/.test(csv), 'CSV, not JSON');
+  });
+
+  it('lists large payouts', async (t) => {
+    const payouts = page.locator('#report-payouts');
+    await payouts.locator('input[type="number"]').fill('100');
+    await payouts.locator('button[type="submit"]').click();
+    if (missing.payouts) {
+      await payouts.getByText('not available').waitFor();
+      t.skip('GET /api/v1/reports/payouts is not offered yet');
+      return;
+    }
+    await payouts.locator('table.data').waitFor();
+    const text = await payouts.locator('table.data').innerText();
+    assert.match(text, /\$200\.00|\$125\.00/, 'the $200 Pair Plus or $125 ante bonus win is listed');
+  });
+
+  it('shows exceptions and significant events', async () => {
+    await page.locator('nav.mainnav a', {hasText: 'Exceptions'}).click();
+    await page.locator('#exceptions-list').waitFor();
+    await page.locator('#exceptions-list table.data, #exceptions-list .empty, #exceptions-list .note').first().waitFor();
+    if (missing.exceptions) await page.locator('#exceptions-list').getByText('not available').waitFor();
+    await shot(page, '08-exceptions');
+    await page.locator('nav.mainnav a', {hasText: 'Events'}).click();
+    await page.locator('#events-list').waitFor();
+    await page.locator('#events-list table.data, #events-list .empty, #events-list .note').first().waitFor();
+    if (missing.events) await page.locator('#events-list').getByText('not available').waitFor();
+    await shot(page, '09-events');
+  });
+
+  it('goes back to sign-in on a 401, with a message', async () => {
+    await page.evaluate(() => sessionStorage.setItem('pitboss.token', 'revoked-token'));
+    expectedConsoleError.allow401 = true;
+    await page.evaluate(() => { location.hash = '#/floor'; });
+    await page.getByText('Your session has ended').waitFor();
+    expectedConsoleError.allow401 = false;
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('pitboss.token')), null);
+    await signIn(page);
+    await page.locator('table.floor').waitFor();
+  });
+
+  it('signs out', async () => {
+    await page.locator('#signout').click();
+    await page.locator('input[name="token"]').waitFor({state: 'visible'});
+    assert.equal(await page.evaluate(() => sessionStorage.getItem('pitboss.token')), null);
+    assert.equal(await page.locator('#shell').isVisible(), false);
+  });
+
+  it('is usable on a tablet', async () => {
+    const tablet = await browser.newContext({viewport: {width: 820, height: 1180}, hasTouch: true, deviceScaleFactor: 1});
+    const tp = await tablet.newPage();
+    watch(tp);
+    await tp.goto(`${base}/`);
+    await signIn(tp);
+    await tp.locator('tr[data-table="P1"]').waitFor();
+    await noHorizontalOverflow(tp);
+    await shot(tp, '10-tablet-floor');
+    await tp.goto(`${base}/#/round/${fixtures.banked.id}`);
+    await tp.locator('#round-payouts tbody tr').first().waitFor();
+    await noHorizontalOverflow(tp);
+    await shot(tp, '11-tablet-round');
+    await tablet.close();
+  });
+
+  it('logged no console errors', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});

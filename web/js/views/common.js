@@ -1,0 +1,158 @@
+// common.js - pieces several views share: headers, badges, error notes,
+// date ranges and a poller that never overlaps itself.
+import {h, note} from '../dom.js';
+import {label} from '../format.js';
+
+/** The page title with breadcrumbs above it. crumbs: [[text, href], ...]. */
+export function pageHeader(title, {crumbs = [], sub, actions} = {}) {
+  return h('header', {class: 'page-head'},
+    crumbs.length ? h('nav', {class: 'crumbs', 'aria-label': 'Breadcrumb'},
+      h('ol', null, crumbs.map(([t, href]) => h('li', null, href ? h('a', {href}, t) : h('span', {'aria-current': 'page'}, t))))) : null,
+    h('div', {class: 'page-title'},
+      h('div', null, h('h1', {tabindex: '-1'}, title), sub ? h('p', {class: 'sub'}, sub) : null),
+      actions ? h('div', {class: 'page-actions'}, actions) : null));
+}
+
+/** An integrity hold on a table (when the daemon reports one). */
+export function holdBadge(t) {
+  const held = t && (t.hold || t.integrity_hold || t.on_hold);
+  if (!held) return null;
+  return h('span', {class: 'badge badge-hold', title: typeof held === 'string' ? held : 'Integrity hold: rounds refused until acknowledged'},
+    h('span', {'aria-hidden': 'true'}, '⚠ '), 'Integrity hold');
+}
+
+/** Open/closed table status: a shape and a word, never colour alone. */
+export function statusBadge(status) {
+  const open = status === 'open';
+  return h('span', {class: `badge ${open ? 'badge-open' : 'badge-closed'}`},
+    h('span', {class: 'dot', 'aria-hidden': 'true'}, open ? '●' : '○'), open ? 'Open' : label(status || 'unknown'));
+}
+
+const STATE_ICON = {betting: '◔', closed: '◑', dealt: '◕', revealed: '◕', settled: '✔', void: '⊘'};
+export function stateBadge(state) {
+  return h('span', {class: `badge state-${state}`},
+    h('span', {class: 'dot', 'aria-hidden': 'true'}, STATE_ICON[state] || '•'), label(state));
+}
+
+/** high/low hold flag from the summary report. */
+export function holdFlag(flag) {
+  if (!flag) return '';
+  const high = flag === 'high';
+  return h('span', {class: `badge flag-${flag}`, title: high ? 'Hold above the expected range' : 'Hold below the expected range'},
+    h('span', {'aria-hidden': 'true'}, high ? '▲ ' : '▼ '), high ? 'High' : label(flag));
+}
+
+/**
+ * The note for a failed request, or null on 401 (the app is already back at
+ * sign-in). A missing route (404 not_found) means "this server does not
+ * offer it yet".
+ */
+export function errorNote(e, what) {
+  if (e?.status === 401 || e?.name === 'AbortError') return null;
+  if (e?.missing) {
+    return note('info', h('strong', null, `${what}: not available. `),
+      'This server does not offer it yet; the section fills in by itself once it does.');
+  }
+  if (e?.status === 403) return note('warn', `${what}: your token is not allowed to read this.`);
+  if (e?.unreachable) return note('error', `${what}: the server cannot be reached. Retrying…`);
+  return note('error', `${what}: ${e?.message || e}`);
+}
+
+// ---- dates: the browser's local days, sent as UTC ISO instants ----
+
+export function localDate(d = new Date()) {
+  const p = n => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+}
+
+/** "2026-11-21" (local) -> the UTC ISO instant of that local midnight. */
+export function dayStartISO(ymd) {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return new Date(y, m - 1, d, 0, 0, 0, 0).toISOString();
+}
+
+/** The end of a local day: the next local midnight (exclusive). */
+export function dayEndISO(ymd) {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return new Date(y, m - 1, d + 1, 0, 0, 0, 0).toISOString();
+}
+
+export function addDays(ymd, n) {
+  const [y, m, d] = ymd.split('-').map(Number);
+  return localDate(new Date(y, m - 1, d + n));
+}
+
+/** Minutes east of UTC in the browser's zone (for the reports' day and shift keys). */
+export function tzOffset(d = new Date()) {
+  return -d.getTimezoneOffset();
+}
+
+export function todayRange() {
+  const t = localDate();
+  return {from: dayStartISO(t), to: new Date().toISOString()};
+}
+
+/**
+ * Calls fn now and then every `ms` after each call finishes (so calls never
+ * overlap); pauses while the tab is hidden. Returns stop().
+ */
+export function poll(fn, ms) {
+  let timer = null, stopped = false;
+  const tick = async () => {
+    timer = null;
+    if (stopped) return;
+    if (!document.hidden) {
+      try { await fn(); } catch { /* fn shows its own errors */ }
+    }
+    if (!stopped) timer = setTimeout(tick, ms);
+  };
+  const onVisible = () => {
+    if (!document.hidden && !stopped && timer) { clearTimeout(timer); tick(); }
+  };
+  document.addEventListener('visibilitychange', onVisible);
+  tick();
+  return () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    document.removeEventListener('visibilitychange', onVisible);
+  };
+}
+
+/** A small live status line: "Live · updated 12:03:05" or a connection warning. */
+export function liveStatus() {
+  const el = h('p', {class: 'live'}, h('span', {class: 'live-dot', 'aria-hidden': 'true'}), h('span', {class: 'live-text'}, 'Loading…'));
+  const text = el.querySelector('.live-text');
+  return {
+    el,
+    ok(at = new Date()) {
+      el.classList.remove('stale');
+      const t = `Live · updated ${at.toLocaleTimeString()}`;
+      if (text.textContent !== t) text.textContent = t;
+    },
+    stale(msg) {
+      el.classList.add('stale');
+      text.textContent = msg;
+    },
+  };
+}
+
+/** A "Download CSV" button: fetches with the Authorization header, saves via a Blob. */
+export function csvButton(text, pathFn, fallbackName, api) {
+  const status = h('span', {class: 'csv-status', role: 'status'});
+  const btn = h('button', {type: 'button', class: 'btn', 'data-csv': fallbackName}, h('span', {'aria-hidden': 'true'}, '⤓ '), text);
+  btn.addEventListener('click', async () => {
+    btn.disabled = true;
+    status.textContent = 'Preparing…';
+    try {
+      const {blob, filename} = await api.getBlob(pathFn(), 'text/csv');
+      api.saveBlob(blob, filename || fallbackName);
+      status.textContent = 'Downloaded.';
+    } catch (e) {
+      if (e.status === 401) return;
+      status.textContent = e.missing ? 'CSV is not available on this server yet.' : `Download failed: ${e.message}`;
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return h('span', {class: 'csv'}, btn, status);
+}

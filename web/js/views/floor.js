@@ -1,0 +1,194 @@
+// floor.js - every table at a glance, refreshed every 5 seconds in place.
+import * as api from '../api.js';
+import {h, note, section, replaceIfChanged} from '../dom.js';
+import {money, moneyCell, int, percent, whenText} from '../format.js';
+import {pageHeader, statusBadge, stateBadge, holdFlag, holdBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from './common.js';
+
+export const name = 'floor';
+
+const POLL_MS = 5000;
+const SUMMARY_RETRY_MS = 60000;
+
+/** Hold as a fraction: the report's own figure, else win over handle. */
+export function holdOf(g) {
+  if (!g) return null;
+  if (Number.isFinite(g.hold)) return g.hold;
+  const handle = g.handle?.total, win = g.house_win?.total;
+  return handle ? win / handle : null;
+}
+
+export function theoHoldOf(g) {
+  if (Number.isFinite(g?.theoretical_hold)) return g.theoretical_hold;
+  const handle = g?.handle?.total;
+  return handle && Number.isFinite(g.theoretical_win) ? g.theoretical_win / handle : null;
+}
+
+const COLUMNS = [
+  {key: 'table', label: 'Table'},
+  {key: 'status', label: 'State'},
+  {key: 'current', label: 'Current round'},
+  {key: 'banker', label: 'Banker'},
+  {key: 'rounds', label: 'Rounds today', num: true},
+  {key: 'handle', label: 'Handle', num: true},
+  {key: 'win', label: 'Win', num: true},
+  {key: 'hold', label: 'Hold', num: true},
+  {key: 'theo', label: 'Theoretical', num: true},
+];
+
+function cellsFor(t, latest, g, rot) {
+  const cur = t.currency;
+  const last = latest && latest.id ? latest : null;
+  let current;
+  if (t.current_round) {
+    const st = last && last.id === t.current_round ? last.state : null;
+    current = h('span', {class: 'stack'}, h('a', {href: `#/round/${t.current_round}`}, `Round ${t.current_round}`),
+      st ? stateBadge(st) : null);
+  } else if (last) {
+    current = h('span', {class: 'stack'}, h('span', {class: 'muted'}, 'None in progress'),
+      h('small', {class: 'muted'}, 'last ', h('a', {href: `#/round/${last.id}`}, `#${last.id}`), ` at ${whenText(last.settled_at || last.opened_at, 'time')}`));
+  } else {
+    current = h('span', {class: 'muted'}, 'No rounds yet');
+  }
+  let banker;
+  if (t.banking === 'player') {
+    const b = last?.banker;
+    const run = rot?.current && (!b || rot.current.seat === b.seat) ? rot.current : null;
+    banker = b ? h('span', {class: 'stack'}, h('span', null, `Seat ${b.seat}`),
+      h('small', {class: 'muted'}, `bank ${money(b.bank, cur)}`,
+        run ? ` · ${run.consecutive} in a row${run.must_pass ? ' (must pass)' : ''}` : ''))
+      : h('span', {class: 'muted'}, 'Player-banked; no banker yet');
+  } else {
+    banker = h('span', {class: 'muted'}, 'House');
+  }
+  const hold = holdOf(g), theoHold = theoHoldOf(g);
+  return {
+    table: h('span', {class: 'stack'}, h('a', {href: `#/table/${encodeURIComponent(t.id)}`, class: 'table-id'}, t.id),
+      h('small', {class: 'muted'}, t.name)),
+    status: h('span', {class: 'stack'}, statusBadge(t.status), holdBadge(t)),
+    current,
+    banker,
+    rounds: h('span', {class: 'stack end'}, h('span', null, g ? int(g.rounds) : '—'),
+      g?.voids ? h('small', {class: 'muted'}, `${int(g.voids)} void${g.voids === 1 ? '' : 's'}`) : null),
+    handle: h('span', null, g ? money(g.handle?.total, cur) : '—'),
+    win: g ? moneyCell(g.house_win?.total, cur, {signed: true}) : h('span', null, '—'),
+    hold: h('span', {class: 'stack end'}, h('span', null, g ? percent(hold) : '—'), g?.hold_flag ? holdFlag(g.hold_flag) : null),
+    theo: g && Number.isFinite(g.theoretical_win)
+      ? h('span', {class: 'stack end'}, h('span', null, money(g.theoretical_win, cur)),
+        theoHold !== null ? h('small', {class: 'muted'}, `${percent(theoHold)} hold`) : null)
+      : h('span', null, '—'),
+  };
+}
+
+function kpi(labelText, value, sub) {
+  return h('div', {class: 'kpi'}, h('div', {class: 'kpi-label'}, labelText), h('div', {class: 'kpi-value'}, value),
+    sub ? h('div', {class: 'kpi-sub'}, sub) : null);
+}
+
+export async function render(main, params, ctx) {
+  ctx.setTitle('Floor');
+  const live = liveStatus();
+  main.append(pageHeader('Floor', {sub: 'Every table, with today\u2019s figures since local midnight.', actions: live.el}));
+  const kpis = h('div', {class: 'kpis', 'aria-label': 'Today across the floor', role: 'group'});
+  const [sec, body] = section('Tables', {id: 'floor-tables'});
+  const reportArea = h('div', {class: 'report-note'});
+  const errorArea = h('div');
+  main.append(errorArea, kpis, reportArea, sec);
+
+  let tbody = null, ids = '';
+  const rows = new Map();
+  let summaryMissingAt = 0, summaryErr = null, byTable = new Map(), totals = null;
+
+  function build(tables) {
+    tbody = h('tbody');
+    rows.clear();
+    for (const t of tables) {
+      const cells = {};
+      const tr = h('tr', {'data-table': t.id});
+      // Explicit roles keep the table's meaning when narrow screens lay rows out as cards.
+      tr.setAttribute('role', 'row');
+      COLUMNS.forEach((c, i) => {
+        const cell = h(i === 0 ? 'th' : 'td', {class: c.num ? 'num' : null, scope: i === 0 ? 'row' : null,
+          role: i === 0 ? 'rowheader' : 'cell', 'data-label': c.label});
+        cells[c.key] = cell;
+        tr.append(cell);
+      });
+      rows.set(t.id, cells);
+      tbody.append(tr);
+    }
+    tbody.setAttribute('role', 'rowgroup');
+    const tableEl = h('table', {class: 'data floor', role: 'table', 'aria-label': 'Tables on the floor'},
+      h('caption', {class: 'visually-hidden'}, 'Tables on the floor'),
+      h('thead', {role: 'rowgroup'}, h('tr', {role: 'row'}, COLUMNS.map(c => h('th', {scope: 'col', role: 'columnheader', class: c.num ? 'num' : null}, c.label)))),
+      tbody);
+    body.replaceChildren(h('div', {class: 'table-wrap'}, tableEl));
+  }
+
+  async function refresh() {
+    let tables;
+    try {
+      tables = await api.loadTables();
+    } catch (e) {
+      if (!ctx.alive()) return;
+      if (e.status === 401) return;
+      live.stale(`⚠ Connection problem (${e.message}); retrying every ${POLL_MS / 1000} s.`);
+      if (!tbody) replaceIfChanged(errorArea, errorNote(e, 'Tables'));
+      return;
+    }
+    const {from, to} = todayRange();
+    const latestP = Promise.allSettled(tables.map(t => api.get(`/tables/${encodeURIComponent(t.id)}/rounds?limit=1`)));
+    const rotP = Promise.allSettled(tables.map(t => t.banking === 'player'
+      ? api.get(`/tables/${encodeURIComponent(t.id)}/bankers?limit=1`) : Promise.resolve(null)));
+    let summaryP = null;
+    if (!summaryMissingAt || Date.now() - summaryMissingAt > SUMMARY_RETRY_MS) {
+      summaryP = api.get('/reports/summary' + api.qs({group: 'table', from, to, tz_offset: tzOffset()})).then(
+        b => { summaryErr = null; summaryMissingAt = 0; byTable = new Map((b.groups || []).map(g => [String(g.key), g])); totals = b.totals || null; },
+        e => { summaryErr = e; if (e.missing) summaryMissingAt = Date.now(); byTable = new Map(); totals = null; });
+    }
+    const [latest, rots] = await Promise.all([latestP, rotP, summaryP]);
+    if (!ctx.alive()) return;
+    errorArea.replaceChildren();
+
+    const key = tables.map(t => t.id).join('|');
+    if (key !== ids) { build(tables); ids = key; }
+    tables.forEach((t, i) => {
+      const l = latest[i].status === 'fulfilled' ? latest[i].value.rounds?.[0] : null;
+      const rot = rots[i].status === 'fulfilled' ? rots[i].value : null;
+      const cells = cellsFor(t, l, byTable.get(t.id), rot);
+      const row = rows.get(t.id);
+      for (const c of COLUMNS) replaceIfChanged(row[c.key], cells[c.key]);
+    });
+
+    // Today across the floor (one currency only; mixed currencies do not add up).
+    const currencies = [...new Set(tables.map(t => t.currency))];
+    const open = tables.filter(t => t.status === 'open').length;
+    const inPlay = tables.filter(t => t.current_round).length;
+    let tot = totals;
+    if (!tot && byTable.size) {
+      tot = {rounds: 0, handle: {total: 0}, house_win: {total: 0}, theoretical_win: 0};
+      for (const g of byTable.values()) {
+        tot.rounds += g.rounds || 0;
+        tot.handle.total += g.handle?.total || 0;
+        tot.house_win.total += g.house_win?.total || 0;
+        tot.theoretical_win += g.theoretical_win || 0;
+      }
+    }
+    const cur = currencies[0] || 'USD';
+    const single = currencies.length <= 1;
+    replaceIfChanged(kpis, h('div', {class: 'kpi-row'},
+      kpi('Tables open', `${open} of ${tables.length}`, `${inPlay} with a round in progress`),
+      kpi('Rounds today', tot ? int(tot.rounds) : '—'),
+      kpi('Handle today', tot && single ? money(tot.handle?.total, cur) : '—'),
+      kpi('House win today', tot && single ? money(tot.house_win?.total, cur, {signed: true}) : '—'),
+      kpi('Hold today', tot ? percent(holdOf(tot)) : '—',
+        tot && Number.isFinite(tot.theoretical_win) && single ? `theoretical ${percent(theoHoldOf(tot))}` : null)));
+
+    replaceIfChanged(reportArea, summaryErr
+      ? (summaryErr.missing
+        ? note('info', 'Today\u2019s rounds, handle, win and hold come from the summary report, which this server does not offer yet. They appear here by themselves once it does.')
+        : errorNote(summaryErr, 'Today\u2019s figures') || h('div'))
+      : h('div'));
+    live.ok();
+  }
+
+  return poll(refresh, POLL_MS);
+}
