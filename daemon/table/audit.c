@@ -313,32 +313,6 @@ compare_lines(const char *what, const struct payout_line *want, int nwant, const
 	}
 }
 
-/* The engine's input for a rebuilt round. */
-static void
-input_of(const struct round_record *r, struct round_input *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->rules = &r->rules;
-	in->seats = r->seats;
-	in->player_banked = r->player_banked;
-	in->banker_seat = r->banker_seat;
-	in->bank = r->bank;
-	for (int s = 1; s <= r->seats; s++) {
-		if (r->has_bet[s])
-			in->bets[s] = r->bets[s];
-		if (r->has_hand[s])
-			memcpy(in->hands[s], r->hands[s], 3);
-		else
-			memset(in->hands[s], CARD_NONE, 3);
-		in->decisions[s] = r->decisions[s];
-	}
-	if (r->has_hand[0])
-		memcpy(in->dealer, r->hands[0], 3);
-	else
-		memset(in->dealer, CARD_NONE, 3);
-	in->is_void = r->state == ROUND_VOID;
-}
-
 /* The derived rows must say exactly what the events say. */
 static void
 compare_derived(struct pit *p, const struct round_record *ev, json_t *problems)
@@ -469,7 +443,8 @@ audit_round_inner(struct pit *p, int64_t round_id, bool check_chain, json_t *pro
 		struct pb_error sub;
 		struct collection_fees fees;
 
-		input_of(r, &in);
+		round_engine_input(r, &in);
+		in.is_void = r->state == ROUND_VOID;
 		if (settle_round(&in, set, &sub) < 0) {
 			problem(problems, r->table_id, round_id, 0, "the replay cannot settle the round: %s", sub.message);
 		} else {

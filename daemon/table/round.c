@@ -27,19 +27,6 @@ static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", 
 
 /* ---- helpers ---- */
 
-static json_t *
-cards_json(const card_t c[3])
-{
-	json_t *a = json_array();
-	char t[3];
-
-	for (int i = 0; i < 3; i++) {
-		card_format(c[i], t);
-		json_array_append_new(a, json_string(t));
-	}
-	return a;
-}
-
 static int
 require_state(const struct round_record *r, enum round_state want, const char *step, struct pb_error *err)
 {
@@ -74,9 +61,8 @@ check_card_unused(const struct round_record *r, card_t c, const char *who, struc
 	return 0;
 }
 
-/* The engine's view of a round record. */
-static void
-round_input_of(const struct round_record *r, struct round_input *in)
+void
+round_engine_input(const struct round_record *r, struct round_input *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->rules = &r->rules;
@@ -97,26 +83,6 @@ round_input_of(const struct round_record *r, struct round_input *in)
 		memcpy(in->dealer, r->hands[0], 3);
 	else
 		memset(in->dealer, CARD_NONE, 3);
-}
-
-static json_t *
-payouts_json(const struct payout_line *lines, int n)
-{
-	json_t *arr = json_array();
-
-	for (int i = 0; i < n; i++) {
-		const struct payout_line *l = &lines[i];
-		json_t *o = json_pack("{s:i,s:i,s:s,s:I,s:s,s:I}", "seq", l->seq, "seat", l->seat,
-		    "wager", wager_name(l->wager), "stake", (json_int_t)l->stake, "result", result_name(l->result),
-		    "net", (json_int_t)l->net);
-		if (l->banked) {
-			json_object_set_new(o, "bank_after", json_integer(l->bank_after));
-			if (l->short_amount > 0)
-				json_object_set_new(o, "short", json_integer(l->short_amount));
-		}
-		json_array_append_new(arr, o);
-	}
-	return arr;
 }
 
 /* {"seats": {"1": 100}, "banker": 200, "total": 300} */
@@ -315,7 +281,7 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 		if (!r->has_hand[s])
 			continue;
 		snprintf(who, sizeof(who), "%d", s);
-		json_object_set_new(ev_hands, who, cards_json(r->hands[s]));
+		json_object_set_new(ev_hands, who, cards_to_json(r->hands[s]));
 		snprintf(r->dealt_at[s], sizeof(r->dealt_at[s]), "%s", at);
 		if (store_hand_put(p->store, r->id, s, r->hands[s], at, err) < 0) {
 			json_decref(ev_hands);
@@ -332,7 +298,7 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 		return -1;
 	}
 	return event(p, r, "cards_dealt", at, a, r->has_hand[0]
-	    ? json_pack("{s:o,s:o}", "hands", ev_hands, "dealer", cards_json(r->hands[0]))
+	    ? json_pack("{s:o,s:o}", "hands", ev_hands, "dealer", cards_to_json(r->hands[0]))
 	    : json_pack("{s:o}", "hands", ev_hands), err);
 }
 
@@ -402,7 +368,7 @@ step_reveal(struct pit *p, const struct actor *a, struct round_record *r, const 
 	r->state = ROUND_REVEALED;
 	if (store_round_update(p->store, r, err) < 0)
 		return -1;
-	return event(p, r, "dealer_revealed", at, a, json_pack("{s:o}", "dealer", cards_json(r->hands[0])), err);
+	return event(p, r, "dealer_revealed", at, a, json_pack("{s:o}", "dealer", cards_to_json(r->hands[0])), err);
 }
 
 /* Computes the payouts through the engine and records them; the round becomes settled or void. */
@@ -419,7 +385,7 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	set = malloc(sizeof(*set));
 	if (set == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	round_input_of(r, &in);
+	round_engine_input(r, &in);
 	in.is_void = is_void;
 	if (settle_round(&in, set, err) < 0)
 		goto out;
@@ -436,10 +402,10 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	    store_collections_put(p->store, r->id, &r->fees, err) < 0 || store_round_aggregate(p->store, r, err) < 0)
 		goto out;
 	if (is_void) {
-		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payouts_json(set->lines, set->line_count));
+		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payout_lines_json(set->lines, set->line_count));
 	} else {
 		body = json_pack("{s:b,s:I,s:o}", "dealer_qualifies", set->dealer_qualifies,
-		    "players_net", (json_int_t)set->players_net, "payouts", payouts_json(set->lines, set->line_count));
+		    "players_net", (json_int_t)set->players_net, "payouts", payout_lines_json(set->lines, set->line_count));
 		if (r->player_banked)
 			json_object_set_new(body, "bank_end", json_integer(set->bank_end));
 		if (r->collection.posted)

@@ -13,8 +13,8 @@
 
 #define RECALL_MAX 200
 
-static json_t *
-cards_json(const card_t c[3])
+json_t *
+cards_to_json(const card_t c[3])
 {
 	json_t *a = json_array();
 	char t[3];
@@ -24,6 +24,26 @@ cards_json(const card_t c[3])
 		json_array_append_new(a, json_string(t));
 	}
 	return a;
+}
+
+json_t *
+payout_lines_json(const struct payout_line *lines, int n)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < n; i++) {
+		const struct payout_line *l = &lines[i];
+		json_t *o = json_pack("{s:i,s:i,s:s,s:I,s:s,s:I}", "seq", l->seq, "seat", l->seat,
+		    "wager", wager_name(l->wager), "stake", (json_int_t)l->stake, "result", result_name(l->result),
+		    "net", (json_int_t)l->net);
+		if (l->banked) {
+			json_object_set_new(o, "bank_after", json_integer(l->bank_after));
+			if (l->short_amount > 0)
+				json_object_set_new(o, "short", json_integer(l->short_amount));
+		}
+		json_array_append_new(arr, o);
+	}
+	return arr;
 }
 
 static json_t *
@@ -66,23 +86,13 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 			    "six_card", (json_int_t)r->bets[s].six_card,
 			    "placed_at", r->bet_at[s]));
 		if (r->has_hand[s])
-			json_object_set_new(hands, key, json_pack("{s:o,s:s}", "cards", cards_json(r->hands[s]),
+			json_object_set_new(hands, key, json_pack("{s:o,s:s}", "cards", cards_to_json(r->hands[s]),
 			    "hand", hand3_category_name(HAND3_CATEGORY(hand3_value(r->hands[s])))));
 		if (r->decisions[s] != DECISION_NONE)
 			json_object_set_new(decisions, key, json_string(decision_name(r->decisions[s])));
 	}
-	for (int i = 0; i < r->payout_count; i++) {
-		const struct payout_line *l = &r->payouts[i];
-		json_t *line = json_pack("{s:i,s:i,s:s,s:I,s:s,s:I}", "seq", l->seq, "seat", l->seat,
-		    "wager", wager_name(l->wager), "stake", (json_int_t)l->stake, "result", result_name(l->result),
-		    "net", (json_int_t)l->net);
-		if (l->banked) {
-			json_object_set_new(line, "bank_after", json_integer(l->bank_after));
-			if (l->short_amount > 0)
-				json_object_set_new(line, "short", json_integer(l->short_amount));
-		}
-		json_array_append_new(payouts, line);
-	}
+	json_decref(payouts);
+	payouts = payout_lines_json(r->payouts, r->payout_count);
 	o = json_pack("{s:I,s:s,s:I,s:s,s:o,s:o,s:s,s:s,s:o,s:o,s:s,s:i,s:o,s:o,s:o,s:o}",
 	    "id", (json_int_t)r->id, "table", r->table_id, "round_no", (json_int_t)r->round_no,
 	    "state", round_state_name(r->state), "rules", rules_to_json(&r->rules), "limits", limits_to_json(&r->limits),
@@ -92,7 +102,7 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 	    "bets", bets, "hands", hands, "decisions", decisions, "payouts", payouts);
 	if (r->has_hand[0]) {
 		hand3_value_t dv = hand3_value(r->hands[0]);
-		json_object_set_new(o, "dealer", json_pack("{s:o,s:s,s:b}", "cards", cards_json(r->hands[0]),
+		json_object_set_new(o, "dealer", json_pack("{s:o,s:s,s:b}", "cards", cards_to_json(r->hands[0]),
 		    "hand", hand3_category_name(HAND3_CATEGORY(dv)), "qualifies", dv >= r->rules.dealer_qualifier));
 	} else {
 		json_object_set_new(o, "dealer", json_null());
