@@ -81,7 +81,11 @@ cmd_verify(int argc, char **argv)
 		    (long long)json_integer_value(json_object_get(checked, "checkpoints")));
 		json_array_foreach(problems, i, pr) {
 			json_t *round = json_object_get(pr, "round");
-			printf("PROBLEM table %s", json_string_value(json_object_get(pr, "table")));
+			const char *table = json_string_value(json_object_get(pr, "table"));
+			if (table != NULL && table[0] != '\0')
+				printf("PROBLEM table %s", table);
+			else
+				printf("PROBLEM log");
 			if (round != NULL)
 				printf(" round %lld", (long long)json_integer_value(round));
 			printf(": %s\n", json_string_value(json_object_get(pr, "problem")));

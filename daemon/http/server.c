@@ -20,7 +20,7 @@
 
 struct server {
 	struct MHD_Daemon *mhd;
-	atomic_int in_flight;     /* requests begun and not yet completed */
+	atomic_int in_flight;     /* requests let through (not refused at once) and not yet completed */
 	atomic_bool stopping;     /* answers now carry Connection: close */
 	struct app *app;
 	size_t max_body;
@@ -29,6 +29,8 @@ struct server {
 };
 
 #define TLS_FILE_MAX (256 * 1024)
+
+static const struct MHD_OptionItem NO_OPTIONS[] = {{MHD_OPTION_END, 0, NULL}};
 
 /* Reads a whole (small) file into a NUL-terminated buffer. */
 static char *
@@ -59,7 +61,8 @@ struct request_ctx {
 	size_t len;
 	size_t cap;
 	bool too_large;
-	bool answered;       /* a 413 was queued on the first call */
+	bool answered;       /* a 413 or 503 was queued on the first call */
+	bool counted;        /* counted in the server's in_flight */
 	int64_t start_us;
 };
 
@@ -169,16 +172,26 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 		ctx->start_us = now_us();
 		*con_cls = ctx;
 		atomic_fetch_add(&srv->in_flight, 1);
+		ctx->counted = true;
 		if (cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
 			ctx->too_large = true;
-		if (!ctx->too_large)
+		if (!ctx->too_large && !atomic_load(&srv->stopping))
 			return MHD_YES;
-		/* Refuse at once: the body is not read. */
+		atomic_fetch_sub(&srv->in_flight, 1);
+		ctx->counted = false;
+		/*
+		 * Refuse at once, without reading the body: too large, or the
+		 * daemon is stopping.  A request is counted in in_flight before
+		 * it looks at `stopping`, so the stop waits for every request it
+		 * let through.
+		 */
 		memset(&ans, 0, sizeof(ans));
-		ans.route = 0;
 		{
 			struct pb_error e;
-			pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
+			if (ctx->too_large)
+				pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
+			else
+				pb_fail(&e, 503, "shutting_down", "pitbossd is stopping; nothing was recorded, retry shortly");
 			answer_error(&ans, &e);
 		}
 		rc = send_answer(srv, conn, &ans);
@@ -252,7 +265,8 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 	(void)conn;
 	(void)toe;
 	if (ctx != NULL) {
-		atomic_fetch_sub(&srv->in_flight, 1);
+		if (ctx->counted)
+			atomic_fetch_sub(&srv->in_flight, 1);
 		free(ctx->body);
 		free(ctx);
 		*con_cls = NULL;
@@ -287,7 +301,7 @@ server_start(struct app *app, struct pb_error *err)
 	struct server *srv = calloc(1, sizeof(*srv));
 	struct sockaddr_storage ss;
 	socklen_t sslen;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_USE_ITC;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
 	const struct config *cfg = app->cfg;
 
 	if (srv == NULL) {
@@ -318,8 +332,9 @@ server_start(struct app *app, struct pb_error *err)
 		flags |= MHD_USE_TLS;
 	}
 	srv->mhd = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, srv,
-	    MHD_OPTION_HTTPS_MEM_CERT, srv->tls_cert ? srv->tls_cert : "",
-	    MHD_OPTION_HTTPS_MEM_KEY, srv->tls_key ? srv->tls_key : "",
+	    /* Without TLS the certificate options are skipped: MHD_OPTION_ARRAY with an empty list. */
+	    srv->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_ARRAY, srv->tls_cert ? (void *)srv->tls_cert : (void *)NO_OPTIONS,
+	    srv->tls_key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_ARRAY, srv->tls_key ? (void *)srv->tls_key : (void *)NO_OPTIONS,
 	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
@@ -329,8 +344,17 @@ server_start(struct app *app, struct pb_error *err)
 	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
 	    MHD_OPTION_END);
+	if (srv->mhd == NULL && srv->tls_cert != NULL) {
+		pb_fail(err, 500, "listen_failed", "cannot start HTTPS on %s:%d: check that tls.cert %s and tls.key %s are PEM files "
+		    "and that the key belongs to the certificate (or the port is in use)", cfg->listen_host, cfg->listen_port,
+		    cfg->tls_cert, cfg->tls_key);
+		free(srv->tls_cert);
+		free(srv->tls_key);
+		free(srv);
+		return NULL;
+	}
 	if (srv->mhd == NULL) {
-		pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d (in use, not allowed, or a bad TLS certificate/key)",
+		pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d (in use, or not allowed)",
 		    cfg->listen_host, cfg->listen_port);
 		free(srv->tls_cert);
 		free(srv->tls_key);
@@ -341,17 +365,21 @@ server_start(struct app *app, struct pb_error *err)
 }
 
 /*
- * Stops accepting, then waits (at most 10 s) until every request begun has
- * been answered, answers from now on closing their connections, and only
- * then stops the workers: an acknowledged write is always answered.
+ * Waits (at most 10 s) until every request begun has been answered, answers
+ * from now on closing their connections, and only then stops the workers:
+ * an acknowledged write is always answered.
  */
 void
 server_stop(struct server *srv)
 {
 	if (srv == NULL)
 		return;
+	/*
+	 * No MHD_quiesce_daemon: with epoll and a thread pool, 0.9.75 can abort
+	 * removing the listening socket twice.  New requests in the drain get
+	 * answered with Connection: close instead.
+	 */
 	atomic_store(&srv->stopping, true);
-	MHD_quiesce_daemon(srv->mhd);
 	for (int i = 0; i < 1000 && atomic_load(&srv->in_flight) > 0; i++)
 		usleep(10000);
 	MHD_stop_daemon(srv->mhd);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "engine/hand3.h"
 
 static const char *const STATE_NAMES[] = {"betting", "closed", "dealt", "revealed", "settled", "void"};
 
@@ -207,7 +208,7 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 	if (load_round_row(s, id, rec, err) < 0)
 		return -1;
 
-	st = store_stmt(s, "SELECT seat, ante, pair_plus, six_card, placed_at FROM bets WHERE round_id = ? ORDER BY seat", err);
+	st = store_stmt(s, "SELECT seat, ante, pair_plus, six_card, placed_at, placed_by FROM bets WHERE round_id = ? ORDER BY seat", err);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -220,12 +221,13 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 		rec->bets[seat].pair_plus = sqlite3_column_int64(st, 2);
 		rec->bets[seat].six_card = sqlite3_column_int64(st, 3);
 		copy_col(rec->bet_at[seat], sizeof(rec->bet_at[seat]), st, 4);
+		copy_col(rec->bet_by[seat], sizeof(rec->bet_by[seat]), st, 5);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, err, "reading bets");
 
-	st = store_stmt(s, "SELECT seat, cards, dealt_at FROM hands WHERE round_id = ? ORDER BY seat", err);
+	st = store_stmt(s, "SELECT seat, cards, dealt_at, hand FROM hands WHERE round_id = ? ORDER BY seat", err);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -235,12 +237,14 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 			continue;
 		rec->has_hand[seat] = true;
 		copy_col(rec->dealt_at[seat], sizeof(rec->dealt_at[seat]), st, 2);
+		rec->hand_label_bad[seat] = strcmp(hand3_category_name(HAND3_CATEGORY(hand3_value(rec->hands[seat]))),
+		    (const char *)sqlite3_column_text(st, 3)) != 0;
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
 		return store_fail(s, err, "reading hands");
 
-	st = store_stmt(s, "SELECT seat, action, decided_at FROM decisions WHERE round_id = ? ORDER BY seat", err);
+	st = store_stmt(s, "SELECT seat, action, decided_at, decided_by FROM decisions WHERE round_id = ? ORDER BY seat", err);
 	if (st == NULL)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
@@ -251,6 +255,7 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 			continue;
 		rec->decisions[seat] = (enum decision)d;
 		copy_col(rec->decided_at[seat], sizeof(rec->decided_at[seat]), st, 2);
+		copy_col(rec->decided_by[seat], sizeof(rec->decided_by[seat]), st, 3);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
@@ -281,6 +286,22 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
 		return store_fail(s, err, "reading payouts");
+
+	st = store_stmt(s, "SELECT seat, kind, coalesce(consecutive, 0) FROM banker_turns WHERE round_id = ? ORDER BY id", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (strcmp((const char *)sqlite3_column_text(st, 1), "declined") == 0) {
+			if (rec->declined_count < MAX_SEATS)
+				rec->declined[rec->declined_count++] = sqlite3_column_int(st, 0);
+		} else {
+			rec->banker_consecutive = sqlite3_column_int(st, 2);
+		}
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return store_fail(s, err, "reading banker turns");
 
 	st = store_stmt(s, "SELECT seat, fee FROM collections WHERE round_id = ?", err);
 	if (st == NULL)

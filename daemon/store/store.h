@@ -145,6 +145,12 @@ struct round_record {
 	struct payout_line payouts[MAX_PAYOUT_LINES];
 	struct collection_schedule collection;   /* in force for the round (player-banked tables) */
 	struct collection_fees fees;             /* collected when the round finished */
+	char bet_by[MAX_SEATS + 1][PB_ID_MAX];   /* who placed each bet */
+	char decided_by[MAX_SEATS + 1][PB_ID_MAX];
+	bool hand_label_bad[MAX_SEATS + 1];      /* a stored hand name that is not its cards' (index 0 = dealer) */
+	int banker_consecutive;                  /* player-banked: the turn recorded for this round */
+	int declined[MAX_SEATS];                 /* seats recorded as passing the bank on the way to this banker */
+	int declined_count;
 };
 
 /* Inserts a new round (state betting) and fills rec->id and rec->round_no. */

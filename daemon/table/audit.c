@@ -205,8 +205,14 @@ audit_round_from_events(const struct event_list *evs, struct round_record *r, js
 				r->seats = MAX_SEATS;
 			r->player_banked = banker != NULL;
 			if (banker != NULL) {
+				size_t d;
+				const json_t *dv;
 				r->banker_seat = (int)json_integer_value(json_object_get(banker, "seat"));
 				r->bank = json_integer_value(json_object_get(banker, "bank"));
+				r->banker_consecutive = (int)json_integer_value(json_object_get(banker, "consecutive"));
+				json_array_foreach(json_object_get(banker, "declined"), d, dv)
+					if (r->declined_count < MAX_SEATS)
+						r->declined[r->declined_count++] = (int)json_integer_value(dv);
 			}
 			snprintf(r->opened_at, sizeof(r->opened_at), "%s", e->at);
 			snprintf(r->opened_by, sizeof(r->opened_by), "%s", e->actor);
@@ -225,6 +231,7 @@ audit_round_from_events(const struct event_list *evs, struct round_record *r, js
 				r->bets[seat].pair_plus = json_integer_value(json_object_get(b, "pair_plus"));
 				r->bets[seat].six_card = json_integer_value(json_object_get(b, "six_card"));
 				snprintf(r->bet_at[seat], sizeof(r->bet_at[seat]), "%s", e->at);
+				snprintf(r->bet_by[seat], sizeof(r->bet_by[seat]), "%s", e->actor);
 			}
 		} else if (strcmp(e->type, "betting_closed") == 0) {
 			r->state = ROUND_CLOSED;
@@ -251,6 +258,7 @@ audit_round_from_events(const struct event_list *evs, struct round_record *r, js
 			if (seat >= 1 && seat <= MAX_SEATS && d > 0) {
 				r->decisions[seat] = (enum decision)d;
 				snprintf(r->decided_at[seat], sizeof(r->decided_at[seat]), "%s", e->at);
+				snprintf(r->decided_by[seat], sizeof(r->decided_by[seat]), "%s", e->actor);
 			}
 		} else if (strcmp(e->type, "dealer_revealed") == 0) {
 			if (cards_from_json(json_object_get(b, "dealer"), r->hands[0]) == 0) {
@@ -292,8 +300,11 @@ line_equal(const struct payout_line *a, const struct payout_line *b)
 static void
 describe_line(const struct payout_line *l, char *out, size_t n)
 {
-	snprintf(out, n, "seat %d %s stake %lld %s net %lld", l->seat, wager_name(l->wager), (long long)l->stake,
+	int len = snprintf(out, n, "seat %d %s stake %lld %s net %lld", l->seat, wager_name(l->wager), (long long)l->stake,
 	    result_name(l->result), (long long)l->net);
+
+	if (l->banked && len > 0 && (size_t)len < n)
+		snprintf(out + len, n - (size_t)len, " bank_after %lld short %lld", (long long)l->bank_after, (long long)l->short_amount);
 }
 
 static void
@@ -337,6 +348,25 @@ compare_derived(struct pit *p, const struct round_record *ev, json_t *problems)
 		    d->table_id, (long long)d->round_no, ev->table_id, (long long)ev->round_no);
 	if (d->player_banked != ev->player_banked || d->banker_seat != ev->banker_seat || d->bank != ev->bank)
 		problem(problems, ev->table_id, ev->id, 0, "the round row's banker differs from its events");
+	if (ev->player_banked && (d->banker_consecutive != ev->banker_consecutive || d->declined_count != ev->declined_count ||
+	    memcmp(d->declined, ev->declined, sizeof(d->declined[0]) * (size_t)ev->declined_count) != 0))
+		problem(problems, ev->table_id, ev->id, 0, "the recorded banker rotation (%d in a row, %d declined) differs from its events "
+		    "(%d in a row, %d declined)", d->banker_consecutive, d->declined_count, ev->banker_consecutive, ev->declined_count);
+	{
+		/* The round row's own columns. */
+		static const char *const NAMES[] = {"opened_at", "opened_by", "closed_at", "settled_at", "void_reason"};
+		const char *dv[] = {d->opened_at, d->opened_by, d->closed_at, d->settled_at, d->void_reason};
+		const char *evv[] = {ev->opened_at, ev->opened_by, ev->closed_at, ev->settled_at, ev->void_reason};
+		for (size_t k = 0; k < sizeof(NAMES) / sizeof(NAMES[0]); k++)
+			if (strcmp(dv[k], evv[k]) != 0)
+				problem(problems, ev->table_id, ev->id, 0, "the round row's %s \"%s\" differs from its events (\"%s\")",
+				    NAMES[k], dv[k], evv[k]);
+		if ((ev->state == ROUND_SETTLED || ev->state == ROUND_VOID) &&
+		    (d->players_net != ev->players_net || d->dealer_qualifies != ev->dealer_qualifies))
+			problem(problems, ev->table_id, ev->id, 0, "the round row's result (players net %lld, dealer %s) differs from its "
+			    "events (players net %lld, dealer %s)", (long long)d->players_net, d->dealer_qualifies ? "qualifies" : "does not qualify",
+			    (long long)ev->players_net, ev->dealer_qualifies ? "qualifies" : "does not qualify");
+	}
 	for (int s = 1; s <= MAX_SEATS; s++) {
 		bets += ev->has_bet[s];
 		hands += ev->has_hand[s];
@@ -350,9 +380,25 @@ compare_derived(struct pit *p, const struct round_record *ev, json_t *problems)
 		if (d->decisions[s] != ev->decisions[s])
 			problem(problems, ev->table_id, ev->id, 0, "seat %d: the recorded decision %s differs from its events (%s)", s,
 			    decision_name(d->decisions[s]), decision_name(ev->decisions[s]));
+		if (ev->has_bet[s] && strcmp(d->bet_by[s], ev->bet_by[s]) != 0)
+			problem(problems, ev->table_id, ev->id, 0, "seat %d: the bet is recorded as placed by \"%s\", its events say \"%s\"", s,
+			    d->bet_by[s], ev->bet_by[s]);
+		if (ev->decisions[s] != DECISION_NONE && strcmp(d->decided_by[s], ev->decided_by[s]) != 0)
+			problem(problems, ev->table_id, ev->id, 0, "seat %d: the decision is recorded as made by \"%s\", its events say \"%s\"", s,
+			    d->decided_by[s], ev->decided_by[s]);
 	}
 	hands += ev->has_hand[0];
 	fees += ev->fees.banker_fee > 0;
+	for (int s = 0; s <= MAX_SEATS; s++) {
+		char who[16];
+		if (!d->has_hand[s] || !d->hand_label_bad[s])
+			continue;
+		if (s == 0)
+			snprintf(who, sizeof(who), "dealer");
+		else
+			snprintf(who, sizeof(who), "seat %d", s);
+		problem(problems, ev->table_id, ev->id, 0, "%s: the stored hand name does not match the cards", who);
+	}
 	for (int s = 0; s <= MAX_SEATS; s++) {
 		if (d->has_hand[s] != ev->has_hand[s] || (ev->has_hand[s] && memcmp(d->hands[s], ev->hands[s], 3) != 0)) {
 			char w[16], dc[8] = "none", ec[8] = "none";

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define CONFIG_MAX_BYTES (4 * 1024 * 1024)
 
@@ -412,6 +413,10 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 				return pb_fail(err, 400, "invalid_config", "tls: must be {\"cert\": PEM_FILE, \"key\": PEM_FILE}");
 			resolve_path(cfg->dir, json_string_value(c), cfg->tls_cert, sizeof(cfg->tls_cert));
 			resolve_path(cfg->dir, json_string_value(key), cfg->tls_key, sizeof(cfg->tls_key));
+			if (access(cfg->tls_cert, R_OK) != 0)
+				return pb_fail(err, 400, "invalid_config", "tls.cert: cannot read %s", cfg->tls_cert);
+			if (access(cfg->tls_key, R_OK) != 0)
+				return pb_fail(err, 400, "invalid_config", "tls.key: cannot read %s", cfg->tls_key);
 		} else if (strcmp(k, "backup_dir") == 0) {
 			if (!json_is_string(v) || json_string_length(v) == 0)
 				return pb_fail(err, 400, "invalid_config", "backup_dir: must be a directory path");

@@ -373,8 +373,11 @@ game_figures_by_id(struct pit *p, struct game_list *gl, int64_t rules_id, const 
 		gl->items = n;
 		gl->cap = cap;
 	}
-	if (store_rules_get(p->store, rules_id, &r, sha, err) < 0 ||
-	    report_game_figures(&r, sha, &gl->items[gl->count].f, err) < 0)
+	/* The hash first: a game analysed before needs no parsing. */
+	if (store_rules_sha256(p->store, rules_id, sha, err) < 0)
+		return -1;
+	if (!figures_cached(sha, &gl->items[gl->count].f) && (store_rules_get(p->store, rules_id, &r, sha, err) < 0 ||
+	    report_game_figures(&r, sha, &gl->items[gl->count].f, err) < 0))
 		return -1;
 	gl->items[gl->count].rules_id = rules_id;
 	*out = &gl->items[gl->count++].f;
@@ -401,8 +404,13 @@ struct group_acc {
 	int part_count;
 };
 
+/* A series: one table, dealer and game; its latest row waits for the next hour's to know if play went on. */
+struct series {
+	struct report_hour row;
+	bool joined_before;                /* row continues the hour before it */
+};
+
 struct summary {
-	struct pit *pit;
 	const struct report_query *q;
 	int64_t from_hour, to_hour;        /* Unix seconds: the rows reported */
 	struct group_acc *groups;
@@ -410,9 +418,10 @@ struct summary {
 	size_t *slots;                     /* open addressing: group index + 1, 0 = empty */
 	size_t slot_cap;
 	struct group_acc totals;
-	struct report_hour prev;           /* the row waiting for its successor */
-	bool have_prev;
-	bool prev_joined;                  /* prev continues the hour before it */
+	struct series *series;             /* open addressing by table, dealer, game; hour 0 = empty */
+	size_t series_count, series_cap;
+	int64_t last_hour;                 /* hour, day, shift: the group of the last hour added */
+	size_t last_group;                 /* its index + 1 */
 };
 
 static uint64_t
@@ -588,34 +597,96 @@ summary_emit(struct summary *sm, const struct report_hour *row, bool joined_befo
 		return 0;     /* a neighbour read only to see whether play went on */
 	start = joined_before ? hs : clamp64(row->first_ms, hs, he);
 	end = joined_after ? he : clamp64(row->last_ms, hs, he);
-	group_key(sm->q, row, key);
-	if ((g = group_get(sm, key, err)) == NULL)
-		return -1;
+	if (sm->q->group <= REPORT_GROUP_SHIFT && sm->last_group > 0 && sm->last_hour == row->hour) {
+		g = &sm->groups[sm->last_group - 1];
+	} else {
+		group_key(sm->q, row, key);
+		if ((g = group_get(sm, key, err)) == NULL)
+			return -1;
+		sm->last_hour = row->hour;
+		sm->last_group = (size_t)(g - sm->groups) + 1;
+	}
 	if (acc_add(g, row, end > start ? end - start : 0, err) < 0)
 		return -1;
 	return acc_add(&sm->totals, row, end > start ? end - start : 0, err);
 }
 
+static uint64_t
+series_hash(const struct report_hour *r)
+{
+	return key_hash(r->table_id) * 31 + key_hash(r->dealer) * 7 + (uint64_t)r->rules_id;
+}
+
+static bool
+same_series(const struct report_hour *a, const struct report_hour *b)
+{
+	return a->rules_id == b->rules_id && strcmp(a->table_id, b->table_id) == 0 && strcmp(a->dealer, b->dealer) == 0;
+}
+
+/* The slot of the row's series (empty when new); grows the table as needed. */
+static struct series *
+series_slot(struct summary *sm, const struct report_hour *row, struct pb_error *err)
+{
+	size_t i;
+
+	if ((sm->series_count + 1) * 2 > sm->series_cap) {
+		size_t cap = sm->series_cap ? sm->series_cap * 2 : 256;
+		struct series *n = calloc(cap, sizeof(*n));
+		if (n == NULL) {
+			pb_fail(err, 500, "out_of_memory", "out of memory");
+			return NULL;
+		}
+		for (size_t k = 0; k < sm->series_cap; k++) {
+			if (sm->series[k].row.hour == 0)
+				continue;
+			for (i = series_hash(&sm->series[k].row) & (cap - 1); n[i].row.hour != 0; i = (i + 1) & (cap - 1))
+				;
+			n[i] = sm->series[k];
+		}
+		free(sm->series);
+		sm->series = n;
+		sm->series_cap = cap;
+	}
+	for (i = series_hash(row) & (sm->series_cap - 1); sm->series[i].row.hour != 0; i = (i + 1) & (sm->series_cap - 1))
+		if (same_series(&sm->series[i].row, row))
+			return &sm->series[i];
+	sm->series_count++;
+	return &sm->series[i];
+}
+
 /*
- * The rows come ordered by table, dealer, game and hour: each one is added
- * when the next shows whether play went on into the following hour.
+ * The rows come in hour order.  Each waits in its series until the series'
+ * next row shows whether play went on into the following hour (that row
+ * is for the next hour and began within JOIN_GAP_MS of this one's last
+ * round); then it is added.  summary_flush adds the last of each series.
  */
 static int
 summary_row(void *arg, const struct report_hour *row, struct pb_error *err)
 {
 	struct summary *sm = arg;
+	struct series *se;
 	bool joined = false;
 
-	if (sm->have_prev) {
-		const struct report_hour *pr = &sm->prev;
-		joined = strcmp(pr->table_id, row->table_id) == 0 && strcmp(pr->dealer, row->dealer) == 0 &&
-		    pr->rules_id == row->rules_id && row->hour == pr->hour + 3600 && row->first_ms - pr->last_ms <= JOIN_GAP_MS;
-		if (summary_emit(sm, pr, sm->prev_joined, joined, err) < 0)
+	if (row->hour <= 0)
+		return 0;     /* before 1970: not a time this record holds */
+	if ((se = series_slot(sm, row, err)) == NULL)
+		return -1;
+	if (se->row.hour != 0) {
+		joined = row->hour == se->row.hour + 3600 && row->first_ms - se->row.last_ms <= JOIN_GAP_MS;
+		if (summary_emit(sm, &se->row, se->joined_before, joined, err) < 0)
 			return -1;
 	}
-	sm->prev = *row;
-	sm->prev_joined = joined;
-	sm->have_prev = true;
+	se->row = *row;
+	se->joined_before = joined;
+	return 0;
+}
+
+static int
+summary_flush(struct summary *sm, struct pb_error *err)
+{
+	for (size_t i = 0; i < sm->series_cap; i++)
+		if (sm->series[i].row.hour != 0 && summary_emit(sm, &sm->series[i].row, sm->series[i].joined_before, false, err) < 0)
+			return -1;
 	return 0;
 }
 
@@ -762,6 +833,7 @@ summary_free(struct summary *sm)
 		acc_free(&sm->groups[i]);
 	free(sm->groups);
 	free(sm->slots);
+	free(sm->series);
 	acc_free(&sm->totals);
 }
 
@@ -779,14 +851,13 @@ pit_report_summary(struct pit *p, const struct actor *a, const struct report_que
 	memset(&sm, 0, sizeof(sm));
 	if (report_scope(p, a, q, &scope, err) < 0)
 		return -1;
-	sm.pit = p;
 	sm.q = q;
 	sm.from_hour = q->from_ms / 1000;
 	sm.to_hour = q->to_ms / 1000;
 	/* One hour either side, read only to see whether play went on across the range's ends. */
 	if (store_report_hours(p->store, scope, sm.from_hour - 3600, sm.to_hour + 3600, summary_row, &sm, err) != 0)
 		goto out;
-	if (sm.have_prev && summary_emit(&sm, &sm.prev, sm.prev_joined, false, err) < 0)
+	if (summary_flush(&sm, err) < 0)
 		goto out;
 	if (sm.count > 0)
 		qsort(sm.groups, sm.count, sizeof(sm.groups[0]), cmp_group);

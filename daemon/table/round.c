@@ -109,22 +109,6 @@ event(struct pit *p, const struct round_record *r, const char *type, const char 
 	return rc;
 }
 
-/* A table whose record failed its integrity check takes no writes until a pit boss acknowledges it. */
-static int
-check_hold(struct pit *p, const char *table_id, struct pb_error *err)
-{
-	char reason[300];
-	bool held;
-
-	if (store_table_hold_get(p->store, table_id, reason, sizeof(reason), &held, err) < 0)
-		return -1;
-	if (held)
-		return pb_fail(err, 409, "integrity_hold",
-		    "table %s is on hold: %s; a pit boss must look into it and acknowledge it (POST /api/v1/tables/%s/acknowledge)",
-		    table_id, reason, table_id);
-	return 0;
-}
-
 /* ---- the steps, on a loaded record inside a transaction ---- */
 
 /* Reads a bet body {"ante", "pair_plus", "six_card", optional "play" equal to the ante}. */
@@ -517,7 +501,7 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	if (store_round_load(p->store, sa->round_id, r, err) < 0)
 		goto out;
-	if (pit_check_table_access(a, r->table_id, true, err) < 0 || check_hold(p, r->table_id, err) < 0)
+	if (pit_check_table_access(a, r->table_id, true, err) < 0 || pit_check_hold(p, r->table_id, err) < 0)
 		goto out;
 	if (sa->step != STEP_VOID && a->role == ROLE_PITBOSS) {
 		pb_fail(err, 403, "forbidden", "dealing a round is the dealer's; the pitboss role may void it");
@@ -655,7 +639,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 400, "invalid_body", "the body is {} to open a round, or a whole round");
 	if (input_known_keys(oa->body, "round", KEYS, err) < 0)
 		return -1;
-	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || check_hold(p, t->id, err) < 0)
+	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || pit_check_hold(p, t->id, err) < 0)
 		return -1;
 	if (ts.found && !ts.open)
 		return pb_fail(err, 409, "table_closed", "table %s is closed; a pit boss opens it with POST /api/v1/tables/%s/open", t->id, t->id);

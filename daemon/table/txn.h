@@ -17,4 +17,7 @@ int pit_write(struct pit *p, const struct actor *a, const struct idempotency *id
 /* May this actor act on (write=true) or read this table?  403 otherwise. */
 int pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err);
 
+/* 409 integrity_hold when the table failed its start-up integrity check and no pit boss acknowledged it yet. */
+int pit_check_hold(struct pit *p, const char *table_id, struct pb_error *err);
+
 #endif
