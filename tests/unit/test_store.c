@@ -1,0 +1,260 @@
+/*
+ * test_store.c - the SQLite layer: migrations on empty, old, newer and
+ * foreign databases; append-only triggers; the event chain; idempotency.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store/audit.h"
+#include "store/migrations.h"
+#include "store/store.h"
+
+static char dbpath[256];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	snprintf(dbpath, sizeof(dbpath), "/tmp/pb-test-store-%d.db", (int)getpid());
+	unlink(dbpath);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char p[300];
+
+	(void)state;
+	unlink(dbpath);
+	snprintf(p, sizeof(p), "%s-wal", dbpath);
+	unlink(p);
+	snprintf(p, sizeof(p), "%s-shm", dbpath);
+	unlink(p);
+	return 0;
+}
+
+static struct store *
+open_db(struct pb_error *err)
+{
+	struct store_options o = {0};
+
+	o.path = dbpath;
+	return store_open(&o, err);
+}
+
+static void
+raw_exec(const char *sql)
+{
+	sqlite3 *db;
+
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+}
+
+static void
+test_fresh_database_is_migrated(void **state)
+{
+	struct pb_error err;
+	struct store *s = open_db(&err);
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	assert_true(store_schema_latest() >= 3);
+	store_free(s);
+	/* Opening again changes nothing. */
+	s = open_db(&err);
+	assert_non_null(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	store_free(s);
+}
+
+/* A database at schema 1 (as the first release wrote it) is upgraded in place, its rows kept. */
+static void
+test_previous_version_is_upgraded(void **state)
+{
+	struct pb_error err;
+	struct store *s;
+	sqlite3_stmt *st;
+	int n = 0;
+
+	(void)state;
+	raw_exec(pb_migrations[0].sql);
+	raw_exec("PRAGMA user_version = 1;"
+	    "INSERT INTO rules_sets (sha256, rules_json) VALUES ('x', '{\"name\":\"standard\"}');"
+	    "INSERT INTO rounds (table_id, round_no, state, rules_id, limits_json, seats, banking, opened_at, opened_by) "
+	    "VALUES ('T1', 1, 'betting', 1, '{\"ante\":{\"min\":500,\"max\":50000}}', 6, 'house', '2026-01-01T00:00:00.000Z', 'd');");
+	s = open_db(&err);
+	assert_non_null(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	st = store_stmt(s, "SELECT count(*) FROM rounds WHERE table_id = 'T1' AND collection_json IS NULL", &err);
+	assert_non_null(st);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_reset(st);
+	assert_int_equal(n, 1);
+	/* The tables of later migrations exist. */
+	st = store_stmt(s, "SELECT count(*) FROM sqlite_master WHERE name IN ('banker_turns', 'collections', 'significant_events', 'checkpoints')", &err);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int(st, 0), 4);
+	sqlite3_reset(st);
+	store_free(s);
+}
+
+static void
+test_newer_database_is_refused(void **state)
+{
+	struct pb_error err;
+	struct store *s = open_db(&err);
+	char sql[64];
+
+	(void)state;
+	assert_non_null(s);
+	store_free(s);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", store_schema_latest() + 1);
+	raw_exec(sql);
+	s = open_db(&err);
+	assert_null(s);
+	assert_string_equal(err.code, "database_too_new");
+	assert_non_null(strstr(err.message, "upgrade pitboss"));
+	assert_non_null(strstr(err.message, dbpath));
+}
+
+static void
+test_foreign_database_is_refused(void **state)
+{
+	struct pb_error err;
+	struct store *s;
+
+	(void)state;
+	raw_exec("CREATE TABLE something (x); INSERT INTO something VALUES (1);");
+	s = open_db(&err);
+	assert_null(s);
+	assert_string_equal(err.code, "not_a_pitboss_database");
+	raw_exec("PRAGMA application_id = 42;");
+	s = open_db(&err);
+	assert_null(s);
+	assert_string_equal(err.code, "not_a_pitboss_database");
+}
+
+/* Events chain: numbering, prev_hash linkage, and the hash of the canonical form. */
+static void
+test_event_chain(void **state)
+{
+	struct pb_error err;
+	struct store *s = open_db(&err);
+	struct event_list evs;
+	json_t *body = json_pack("{s:i,s:s}", "b", 2, "a", "x");
+	char h[PB_SHA256_HEX_LEN];
+	char *canon;
+	size_t len;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(store_begin(s, &err), 0);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(store_append_event(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+	assert_int_equal(store_append_event(s, "T2", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(store_events_range(s, "T1", 1, 0, &evs, &err), 0);
+	assert_int_equal(evs.count, 3);
+	assert_string_equal(evs.events[0].prev_hash, "0000000000000000000000000000000000000000000000000000000000000000");
+	assert_string_equal(evs.events[0].body, "{\"a\":\"x\",\"b\":2}");
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(evs.events[i].table_seq, i + 1);
+		if (i > 0)
+			assert_string_equal(evs.events[i].prev_hash, evs.events[i - 1].hash);
+		canon = store_event_canonical("T1", i + 1, 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", evs.events[i].body, &len);
+		store_event_hash(evs.events[i].prev_hash, canon, len, h);
+		free(canon);
+		assert_string_equal(h, evs.events[i].hash);
+	}
+	event_list_free(&evs);
+	/* Each table has its own chain. */
+	assert_int_equal(store_events_range(s, "T2", 1, 0, &evs, &err), 0);
+	assert_int_equal(evs.count, 1);
+	assert_int_equal(evs.events[0].table_seq, 1);
+	event_list_free(&evs);
+	json_decref(body);
+	store_free(s);
+}
+
+static void
+test_append_only_triggers(void **state)
+{
+	/* The tables given a row here; the round tables' triggers are tested on real rounds in test_durability.py. */
+	static const char *const REFUSED[] = {
+		"UPDATE events SET type = 'x'", "DELETE FROM events",
+		"UPDATE significant_events SET code = 'x'", "DELETE FROM significant_events",
+	};
+	struct pb_error err;
+	struct store *s = open_db(&err);
+	json_t *body = json_object();
+	sqlite3 *db;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_append_event(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+	assert_int_equal(store_significant(s, "pb", "test", NULL, body, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	db = store_db(s);
+	for (size_t i = 0; i < sizeof(REFUSED) / sizeof(REFUSED[0]); i++) {
+		assert_int_equal(sqlite3_exec(db, REFUSED[i], NULL, NULL, NULL), SQLITE_CONSTRAINT);
+		assert_non_null(strstr(sqlite3_errmsg(db), "append-only"));
+	}
+	json_decref(body);
+	store_free(s);
+}
+
+static void
+test_idempotency(void **state)
+{
+	struct pb_error err;
+	struct store *s = open_db(&err);
+	bool found = true;
+	int status = 0;
+	char *resp = NULL;
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(store_idempotency_get(s, "d", "k1", "h1", &found, &status, &resp, &err), 0);
+	assert_false(found);
+	assert_int_equal(store_idempotency_put(s, "d", "k1", "h1", 201, "{\"x\":1}", "2026-01-01T00:00:00.000Z", &err), 0);
+	assert_int_equal(store_idempotency_get(s, "d", "k1", "h1", &found, &status, &resp, &err), 0);
+	assert_true(found);
+	assert_int_equal(status, 201);
+	assert_string_equal(resp, "{\"x\":1}");
+	free(resp);
+	/* Another actor's key of the same name is another key. */
+	assert_int_equal(store_idempotency_get(s, "e", "k1", "h2", &found, &status, &resp, &err), 0);
+	assert_false(found);
+	/* The same key for another request is refused. */
+	assert_int_equal(store_idempotency_get(s, "d", "k1", "h2", &found, &status, &resp, &err), -1);
+	assert_string_equal(err.code, "idempotency_key_reused");
+	store_free(s);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_fresh_database_is_migrated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_previous_version_is_upgraded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_newer_database_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_database_is_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_event_chain, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_only_triggers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
