@@ -38,9 +38,9 @@ CREATE TABLE report_hours (
 	lines_ante_bonus  INTEGER NOT NULL,
 	first_ms          INTEGER NOT NULL,   -- earliest opened_at of these rounds, Unix milliseconds
 	last_ms           INTEGER NOT NULL,   -- latest settled_at of these rounds, Unix milliseconds
-	PRIMARY KEY (table_id, hour, dealer, rules_id)
+	-- hour first: a report reads a range of hours in one pass over the b-tree
+	PRIMARY KEY (hour, table_id, dealer, rules_id)
 ) WITHOUT ROWID;
-CREATE INDEX report_hours_hour ON report_hours(hour);
 
 -- The exceptions report: void rounds and coverage shortfalls by time,
 -- without scanning every round or payout line.

@@ -35,11 +35,5 @@ bool
 other_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
     char seg[][PB_NAME_MAX], int n, struct http_answer *ans)
 {
-	/* http/reports.c; its prototype belongs in routes.h with the other *_route functions. */
-	bool reports_route(struct app *, struct pit *, const struct actor *, const struct http_request *,
-	    char [][PB_NAME_MAX], int, struct http_answer *);
-
-	if (reports_route(app, pit, a, req, seg, n, ans))
-		return true;
-	return false;
+	return reports_route(app, pit, a, req, seg, n, ans);
 }

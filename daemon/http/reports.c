@@ -13,23 +13,12 @@
 /* Content-Disposition outlives the handler (the server sends it after we return), per thread. */
 static _Thread_local char disposition[128];
 
-bool reports_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
-
 static const char *
 query(const struct http_request *req, const char *name)
 {
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
-static void
-fail(struct http_answer *ans, int status, const char *code, const char *fmt, const char *arg)
-{
-	struct pb_error e;
-
-	pb_fail(&e, status, code, fmt, arg);
-	answer_error(ans, &e);
-}
 
 /*
  * Answers /api/v1/reports/<name>; returns false for any other path so the
@@ -51,6 +40,7 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 	size_t len = 0;
 
 	(void)app;
+	memset(&err, 0, sizeof(err));
 	if (n < 1 || strcmp(seg[0], "reports") != 0)
 		return false;
 	ans->route = ROUTE_REPORTS;
@@ -60,22 +50,25 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 			found = true;
 		}
 	if (!found) {
-		fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions)", req->path);
+		pb_fail(&err, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions)", req->path);
+		answer_error(ans, &err);
 		return true;
 	}
 	if (strcmp(req->method, "GET") != 0 && strcmp(req->method, "HEAD") != 0) {
-		fail(ans, 405, "method_not_allowed", "use %s here", "GET");
+		pb_fail(&err, 405, "method_not_allowed", "use GET here");
+		answer_error(ans, &err);
 		ans->allow = "GET";
 		return true;
 	}
-	memset(&err, 0, sizeof(err));
 	if (a->role == ROLE_DEALER) {
-		fail(ans, 403, "forbidden", "reports are for the pitboss, auditor and admin roles%s", "");
+		pb_fail(&err, 403, "forbidden", "reports are for the pitboss, auditor and admin roles");
+		answer_error(ans, &err);
 		return true;
 	}
 	format = query(req, "format");
 	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-		fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
+		pb_fail(&err, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
+		answer_error(ans, &err);
 		return true;
 	}
 	rp.table = query(req, "table");
@@ -98,7 +91,8 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 	csv = report_csv(kind, out, &len);
 	json_decref(out);
 	if (csv == NULL) {
-		fail(ans, 500, "out_of_memory", "out of memory%s", "");
+		pb_fail(&err, 500, "out_of_memory", "out of memory");
+		answer_error(ans, &err);
 		return true;
 	}
 	/* pitboss-summary-2026-11-21-T1.csv: the report, the range's first day, the table. */

@@ -46,6 +46,10 @@ bool other_route(struct app *app, struct pit *pit, const struct actor *a, const 
 bool audit_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
     char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
 
+/* GET /api/v1/reports/{summary,payouts,exceptions,bankers}, JSON or CSV (reports.c). */
+bool reports_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
+    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
+
 /* GET /api/v1/tables/{t}/bankers (bankers.c). */
 bool bankers_route(struct pit *pit, const struct actor *a, const struct http_request *req, const char *table_id,
     struct http_answer *ans);

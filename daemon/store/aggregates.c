@@ -66,7 +66,7 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
 	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms) "
 	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-	    "ON CONFLICT (table_id, hour, dealer, rules_id) DO UPDATE SET "
+	    "ON CONFLICT (hour, table_id, dealer, rules_id) DO UPDATE SET "
 	    "rounds = rounds + excluded.rounds, voids = voids + excluded.voids, hands = hands + excluded.hands, "
 	    "handle_ante = handle_ante + excluded.handle_ante, handle_play = handle_play + excluded.handle_play, "
 	    "handle_pair_plus = handle_pair_plus + excluded.handle_pair_plus, "

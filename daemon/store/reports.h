@@ -35,11 +35,14 @@ typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct p
 
 /*
  * Walks the report_hours rows with hour in [from_hour, to_hour) (Unix
- * seconds) of the tables in `tables` (NULL: all), ordered by table, dealer,
- * rules, hour, so that a row's neighbours in time come next to it.
+ * seconds) of the tables in `tables` (NULL: all), in key order: hour,
+ * table, dealer, rules.
  */
 int store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err);
+
+/* The SHA-256 of a stored rules object's canonical JSON (cheap: no parsing). */
+int store_rules_sha256(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_LEN], struct pb_error *err);
 
 /* A stored rules object by id, parsed, with the SHA-256 of its canonical JSON. */
 int store_rules_get(struct store *s, int64_t rules_id, struct rules *out, char sha256[PB_SHA256_HEX_LEN],

@@ -1,0 +1,439 @@
+/*
+ * bench_reports.c - times the summary report over a large record.
+ *
+ * A temporary database is filled with whole rounds through the daemon's
+ * own path (struct pit + pit_round_open: checks, settlement, events with
+ * their hash chain, derived rows and the per-hour aggregates, one
+ * transaction per round).  The rounds are spread over time as a real pit
+ * would deal them: TABLES tables, each dealing about one round a minute,
+ * dealers changing every eight hours, by a fake wall clock (this file
+ * defines clock_gettime(); CLOCK_REALTIME answers the simulated time, every
+ * other clock the kernel's).  The load runs with PRAGMA synchronous=OFF:
+ * the durability of the load is not what is measured.
+ *
+ * At each size (10^5 and 10^6 rounds; 10^7 with PB_BENCH_10M=1) the summary
+ * over the whole range is run REPS times for group=day, group=table and
+ * group=hour; each time counts the report and its JSON text (what the HTTP
+ * handler does before sending).  p50 and p99 are printed.
+ *
+ * usage: bench_reports [--smoke] [--keep DIR | --reuse DIR]
+ *   --smoke   2,000 rounds and a few repetitions (ctest bench-smoke)
+ *   --keep    build the database in DIR and leave it there
+ *   --reuse   time the reports again on the database --keep left in DIR
+ *   PB_BENCH_SIZES=N1,N2,N3 replaces the sizes (ascending, at most three).
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/hash.h"
+#include "table/pit.h"
+#include "table/reports.h"
+
+#ifndef PB_SOURCE_DIR
+#define PB_SOURCE_DIR "."
+#endif
+
+#define TABLES 20
+#define START_MS 1767225600000LL     /* 2026-01-01T00:00:00Z */
+#define MINUTE_MS 60000LL
+
+/* ---- the simulated wall clock ---- */
+
+static int64_t fake_now_ms = -1;
+
+int
+clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	if (clk == CLOCK_REALTIME && fake_now_ms >= 0) {
+		ts->tv_sec = (time_t)(fake_now_ms / 1000);
+		ts->tv_nsec = (long)(fake_now_ms % 1000) * 1000000L;
+		return 0;
+	}
+	return (int)syscall(SYS_clock_gettime, clk, ts);
+}
+
+static double
+mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static int
+rng_int(int lo, int hi)
+{
+	return lo + (int)(rng() % (uint64_t)(hi - lo + 1));
+}
+
+/* ---- the pit ---- */
+
+struct bench_table {
+	char id[8];
+	const char *game;
+	int seats;
+	bool six;                 /* standard game: six card bonus offered */
+	bool pp_alone;
+};
+
+static struct bench_table tables[TABLES];
+
+static void
+write_config(const char *path, const char *db)
+{
+	FILE *f = fopen(path, "w");
+	char hex[PB_SHA256_HEX_LEN];
+
+	if (f == NULL) {
+		perror(path);
+		exit(1);
+	}
+	fprintf(f, "{\"listen\": \"127.0.0.1:1\", \"database\": \"%s\",\n", db);
+	fprintf(f, " \"games\": {\"standard\": \"%s/config/games/standard.json\", \"tricard\": \"%s/config/games/tricard.json\","
+	    " \"florida\": \"%s/config/games/florida.json\"},\n \"tables\": [\n", PB_SOURCE_DIR, PB_SOURCE_DIR, PB_SOURCE_DIR);
+	for (int i = 0; i < TABLES; i++) {
+		struct bench_table *t = &tables[i];
+		snprintf(t->id, sizeof(t->id), "T%02d", i + 1);
+		t->game = i % 4 == 2 ? "tricard" : i % 4 == 3 ? "florida" : "standard";
+		t->seats = 6 + i % 2;
+		t->six = strcmp(t->game, "standard") == 0;
+		t->pp_alone = !t->six;
+		fprintf(f, "  {\"id\": \"%s\", \"name\": \"bench %d\", \"game\": \"%s\", \"seats\": %d, \"banking\": \"house\","
+		    " \"limits\": {\"ante\": {\"min\": 500, \"max\": 50000}, \"pair_plus\": {\"min\": 500, \"max\": 10000}%s}}%s\n",
+		    t->id, i + 1, t->game, t->seats, t->six ? ", \"six_card\": {\"min\": 500, \"max\": 2500}" : "",
+		    i + 1 < TABLES ? "," : "");
+	}
+	pb_sha256_hex("bench-boss", 10, hex);
+	fprintf(f, " ],\n \"tokens\": [{\"name\": \"bench-boss\", \"role\": \"pitboss\", \"sha256\": \"%s\"}]}\n", hex);
+	fclose(f);
+}
+
+static json_t *
+cards3(const card_t *c)
+{
+	json_t *a = json_array();
+	char t[3];
+
+	for (int i = 0; i < 3; i++) {
+		card_format(c[i], t);
+		json_array_append_new(a, json_string(t));
+	}
+	return a;
+}
+
+static json_t *
+random_round(const struct bench_table *t)
+{
+	json_t *bets = json_object(), *hands = json_object(), *dec = json_object();
+	card_t deck[52];
+	int used = 0, n = 0;
+	char key[4];
+
+	for (int i = 0; i < 52; i++)
+		deck[i] = (card_t)i;
+	for (int i = 51; i > 0; i--) {
+		int j = rng_int(0, i);
+		card_t x = deck[i];
+		deck[i] = deck[j];
+		deck[j] = x;
+	}
+	for (int s = 1; s <= t->seats; s++) {
+		json_t *b;
+		bool ante;
+		if (rng_int(0, 99) < 35 && !(s == t->seats && n == 0))
+			continue;
+		ante = !t->pp_alone || rng_int(0, 99) < 85;
+		b = json_object();
+		if (ante)
+			json_object_set_new(b, "ante", json_integer(rng_int(5, 100) * 100));
+		if (!ante || rng_int(0, 99) < 50)
+			json_object_set_new(b, "pair_plus", json_integer(rng_int(5, 50) * 100));
+		if (ante && t->six && rng_int(0, 99) < 30)
+			json_object_set_new(b, "six_card", json_integer(rng_int(5, 25) * 100));
+		snprintf(key, sizeof(key), "%d", s);
+		json_object_set_new(bets, key, b);
+		json_object_set_new(hands, key, cards3(deck + used));
+		used += 3;
+		if (ante)
+			json_object_set_new(dec, key, json_string(rng_int(0, 99) < 75 ? "play" : "fold"));
+		n++;
+	}
+	return json_pack("{s:o,s:o,s:o,s:o}", "bets", bets, "hands", hands, "dealer", cards3(deck + used), "decisions", dec);
+}
+
+/* ---- measuring ---- */
+
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* p50 and p99 of `reps` runs of the summary grouped by `group` over [from, to]. */
+static void
+time_summary(struct pit *p, const char *group, const char *from, const char *to, int reps, int64_t rounds)
+{
+	const struct actor boss = {"bench-boss", ROLE_PITBOSS, NULL};
+	struct report_params rp = {.group = group, .from = from, .to = to};
+	struct report_query q;
+	struct pb_error err;
+	double *t = calloc((size_t)reps, sizeof(*t));
+	size_t groups = 0, bytes = 0;
+	int64_t counted = 0;
+
+	if (t == NULL || report_query_parse(REPORT_SUMMARY, &rp, fake_now_ms, &q, &err) < 0) {
+		fprintf(stderr, "bench_reports: %s\n", t ? err.message : "out of memory");
+		exit(1);
+	}
+	for (int i = 0; i < reps; i++) {
+		json_t *out = NULL;
+		char *text;
+		double t0 = mono_ms();
+		if (pit_report_summary(p, &boss, &q, &out, &err) < 0) {
+			fprintf(stderr, "bench_reports: summary: %s\n", err.message);
+			exit(1);
+		}
+		text = json_dumps(out, JSON_COMPACT);
+		t[i] = mono_ms() - t0;
+		groups = json_array_size(json_object_get(out, "groups"));
+		bytes = text ? strlen(text) : 0;
+		counted = json_integer_value(json_object_get(json_object_get(out, "totals"), "rounds")) +
+		    json_integer_value(json_object_get(json_object_get(out, "totals"), "voids"));
+		free(text);
+		json_decref(out);
+	}
+	qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+	printf("  summary group=%-6s %6zu groups %8zu bytes  p50 %8.3f ms  p99 %8.3f ms  (%d runs)%s\n", group, groups, bytes,
+	    t[reps / 2], t[(reps * 99) / 100 < reps ? (reps * 99) / 100 : reps - 1], reps,
+	    counted == rounds ? "" : "  ROUND COUNT MISMATCH");
+	if (counted != rounds) {
+		fprintf(stderr, "bench_reports: the totals count %lld rounds, %lld were dealt\n", (long long)counted, (long long)rounds);
+		exit(1);
+	}
+	free(t);
+}
+
+static int64_t
+count_rows(struct store *s, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+static long long
+file_size(const char *path)
+{
+	struct stat sb;
+
+	return stat(path, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
+/* --reuse: the reports again over the whole of an existing bench database, which is not changed. */
+static int
+retime(const char *db, const char *cfgp)
+{
+	struct store_options opt = {0};
+	struct pb_error err;
+	struct config *cfg;
+	struct store *store;
+	struct pit pit = {0};
+	sqlite3_stmt *st;
+	char from[16] = "", to[16] = "";
+	int64_t rounds;
+
+	if ((cfg = config_load(cfgp, &err)) == NULL) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		return 1;
+	}
+	opt.path = db;
+	opt.read_only = true;
+	if ((store = store_open(&opt, &err)) == NULL) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		return 1;
+	}
+	pit.store = store;
+	pit.cfg = cfg;
+	rounds = count_rows(store, "SELECT count(*) FROM rounds WHERE state IN ('settled', 'void')");
+	if (sqlite3_prepare_v2(store_db(store), "SELECT substr(min(settled_at), 1, 10), substr(max(settled_at), 1, 10) FROM rounds",
+	    -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL) {
+		snprintf(from, sizeof(from), "%s", (const char *)sqlite3_column_text(st, 0));
+		snprintf(to, sizeof(to), "%s", (const char *)sqlite3_column_text(st, 1));
+	}
+	sqlite3_finalize(st);
+	fake_now_ms = START_MS;
+	printf("%lld rounds (%s .. %s) in %s; report_hours %lld rows\n", (long long)rounds, from, to, db,
+	    (long long)count_rows(store, "SELECT count(*) FROM report_hours"));
+	time_summary(&pit, "day", from, to, 200, rounds);
+	time_summary(&pit, "table", from, to, 200, rounds);
+	time_summary(&pit, "hour", from, to, 20, rounds);
+	time_summary(&pit, "dealer", from, to, 50, rounds);
+	time_summary(&pit, "shift", from, to, 50, rounds);
+	store_free(store);
+	config_free(cfg);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	bool smoke = false, reuse = false;
+	const char *keep = NULL;
+	char dir[256], db[300], cfgp[300], wal[320], from[16], to[16];
+	struct config *cfg;
+	struct store *store;
+	struct store_options opt = {0};
+	struct pit pit = {0};
+	struct pb_error err;
+	const struct actor dealer_base = {NULL, ROLE_DEALER, NULL};
+	static char dealer_names[64][PB_ID_MAX];
+	int64_t sizes[3] = {100000, 1000000, 10000000}, dealt = 0;
+	int nsizes = getenv("PB_BENCH_10M") ? 3 : 2;
+	double load_ms = 0;
+	time_t t;
+	struct tm tm;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--smoke") == 0) {
+			smoke = true;
+		} else if (strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
+			keep = argv[++i];
+		} else if (strcmp(argv[i], "--reuse") == 0 && i + 1 < argc) {
+			keep = argv[++i];
+			reuse = true;
+		} else {
+			fprintf(stderr, "usage: bench_reports [--smoke] [--keep DIR | --reuse DIR]\n");
+			return 2;
+		}
+	}
+	if (smoke) {
+		sizes[0] = 2000;
+		nsizes = 1;
+	}
+	if (getenv("PB_BENCH_SIZES") != NULL) {
+		/* e.g. PB_BENCH_SIZES=20000,50000: other sizes, ascending */
+		char *p = getenv("PB_BENCH_SIZES"), *end;
+		for (nsizes = 0; nsizes < 3 && *p; p = *end ? end + 1 : end) {
+			sizes[nsizes++] = strtoll(p, &end, 10);
+			if (end == p)
+				break;
+		}
+	}
+	if (keep != NULL) {
+		snprintf(dir, sizeof(dir), "%s", keep);
+		mkdir(dir, 0700);
+	} else {
+		snprintf(dir, sizeof(dir), "%s/pbbench-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+		if (mkdtemp(dir) == NULL) {
+			perror("mkdtemp");
+			return 1;
+		}
+	}
+	snprintf(db, sizeof(db), "%s/bench.db", dir);
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	snprintf(cfgp, sizeof(cfgp), "%s/pitboss.json", dir);
+	if (reuse)
+		return retime(db, cfgp);
+	unlink(db);
+	unlink(wal);
+	write_config(cfgp, db);
+	if ((cfg = config_load(cfgp, &err)) == NULL) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		return 1;
+	}
+	opt.path = db;
+	opt.synchronous = "NORMAL";
+	if ((store = store_open(&opt, &err)) == NULL) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		return 1;
+	}
+	/* The load phase only: no fsync at all. */
+	sqlite3_exec(store_db(store), "PRAGMA synchronous = OFF", NULL, NULL, NULL);
+	pit.store = store;
+	pit.cfg = cfg;
+	fake_now_ms = START_MS;
+	if (pit_sync_tables(&pit, &err) < 0) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		return 1;
+	}
+	for (int i = 0; i < 64; i++)
+		snprintf(dealer_names[i], sizeof(dealer_names[i]), "dealer-%02d", i + 1);
+
+	printf("bench_reports: %d tables (standard with six card, tricard, florida), ~1 round/min each, "
+	    "dealers change every 8 h; load through pit_round_open with synchronous=OFF\n", TABLES);
+	for (int si = 0; si < nsizes; si++) {
+		double t0 = mono_ms();
+		int reps = smoke ? 5 : sizes[si] >= 1000000 ? 100 : 200;
+
+		for (; dealt < sizes[si]; dealt++) {
+			/* Table k deals at START + n minutes + its own offset: the tables interleave in time. */
+			int k = (int)(dealt % TABLES);
+			int64_t n = dealt / TABLES;
+			struct actor d = dealer_base;
+			json_t *body, *out = NULL;
+			int status;
+
+			fake_now_ms = START_MS + n * MINUTE_MS + k * (MINUTE_MS / TABLES) + rng_int(0, 2000);
+			d.name = dealer_names[(k * 3 + (fake_now_ms - START_MS) / (8 * 60 * MINUTE_MS)) % 64];
+			body = random_round(&tables[k]);
+			if (pit_round_open(&pit, &d, NULL, tables[k].id, body, &out, &status, &err) < 0) {
+				fprintf(stderr, "bench_reports: round %lld at %s: %s\n%s\n", (long long)dealt, tables[k].id, err.message,
+				    json_dumps(body, JSON_COMPACT));
+				return 1;
+			}
+			json_decref(out);
+			json_decref(body);
+		}
+		load_ms += mono_ms() - t0;
+		t = (time_t)(START_MS / 1000);
+		gmtime_r(&t, &tm);
+		strftime(from, sizeof(from), "%Y-%m-%d", &tm);
+		t = (time_t)(fake_now_ms / 1000);
+		gmtime_r(&t, &tm);
+		strftime(to, sizeof(to), "%Y-%m-%d", &tm);
+		sqlite3_exec(store_db(store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+		printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; report_hours %lld rows\n",
+		    (long long)dealt, from, to, (double)dealt / (load_ms / 1000.0), (double)(file_size(db) + file_size(wal)) / 1e6,
+		    (long long)count_rows(store, "SELECT count(*) FROM report_hours"));
+		fflush(stdout);
+		time_summary(&pit, "day", from, to, reps, dealt);
+		time_summary(&pit, "table", from, to, reps, dealt);
+		time_summary(&pit, "hour", from, to, smoke ? 3 : 20, dealt);
+		fflush(stdout);
+	}
+	store_free(store);
+	config_free(cfg);
+	if (keep == NULL) {
+		unlink(db);
+		unlink(wal);
+		snprintf(wal, sizeof(wal), "%s-shm", db);
+		unlink(wal);
+		unlink(cfgp);
+		rmdir(dir);
+	}
+	return 0;
+}
