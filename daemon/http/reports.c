@@ -28,7 +28,7 @@ bool
 reports_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
     char seg[][PB_NAME_MAX], int n, struct http_answer *ans)
 {
-	static const char *const NAMES[] = {"summary", "payouts", "exceptions"};
+	static const char *const NAMES[] = {"summary", "payouts", "exceptions", "bankers"};
 	struct report_params rp;
 	struct report_query q;
 	struct pb_error err;
@@ -50,7 +50,7 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 			found = true;
 		}
 	if (!found) {
-		pb_fail(&err, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions)", req->path);
+		pb_fail(&err, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers)", req->path);
 		answer_error(ans, &err);
 		return true;
 	}

@@ -202,6 +202,25 @@ int store_banker_last(struct store *s, const char *table_id, int *seat, int *con
 int store_banker_turns(struct store *s, const char *table_id, int limit, struct banker_turn *out, int *count,
     struct pb_error *err);
 
+/* The banker report's sums for one banker seat (or, with seat 0, the whole table). */
+struct banker_report_row {
+	int seat;
+	int64_t rounds;              /* settled rounds banked */
+	int64_t result;              /* the banker's result: bank end - bank, summed */
+	int64_t exhausted;           /* rounds in which the bank ran out */
+	int64_t returned;            /* stakes returned for lack of coverage */
+	int64_t shorts;              /* wins left unpaid in part (sum of short) */
+	int64_t seat_fees;           /* collections from the players */
+	int64_t banker_fees;         /* collections from the banker */
+};
+
+/*
+ * Sums the settled rounds of a player-banked table with settled_at in
+ * [from, to) (ISO text), per banker seat (rows[1..8]; rows[0] the table).
+ */
+int store_banker_report(struct store *s, const char *table_id, const char *from, const char *to,
+    struct banker_report_row rows[MAX_SEATS + 1], int64_t *voids, struct pb_error *err);
+
 /* Records the collection of a finished round (only the non-zero fees). */
 int store_collections_put(struct store *s, int64_t round_id, const struct collection_fees *f, struct pb_error *err);
 

@@ -219,6 +219,8 @@ report_query_parse(enum report_kind kind, const struct report_params *rp, int64_
 			q->limit = (int)v;
 		}
 		break;
+	case REPORT_BANKERS:
+		break;
 	}
 	return 0;
 }
@@ -1087,6 +1089,7 @@ pit_report(struct pit *p, const struct actor *a, const struct report_query *q, j
 	case REPORT_SUMMARY: return pit_report_summary(p, a, q, out, err);
 	case REPORT_PAYOUTS: return pit_report_payouts(p, a, q, out, err);
 	case REPORT_EXCEPTIONS: return pit_report_exceptions(p, a, q, out, err);
+	case REPORT_BANKERS: return pit_report_bankers(p, a, q, out, err);
 	}
 	return pb_fail(err, 500, "internal_error", "unknown report");
 }
@@ -1340,6 +1343,36 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 		csv_end_row(&c);
 		list_csv(&c, json_object_get(report, "payouts"), PAYOUT_FIELDS, PAYOUT_AMOUNTS, NULL);
 		break;
+	case REPORT_BANKERS: {
+		static const char *const BANKER_FIELDS[] = {"table", "banker_seat", "rounds", "banker_result", "banker_result_amount",
+			"banks_exhausted", "returned_for_coverage", "unpaid_short", "seat_fees", "banker_fees", NULL};
+		static const char *const BANKER_AMOUNTS[] = {NULL, NULL, NULL, NULL, "banker_result", NULL, NULL, NULL, NULL, NULL, NULL};
+		json_t *rowsj = json_array(), *t, *b;
+		size_t i, j;
+		header = BANKER_FIELDS;
+		for (int f = 0; header[f] != NULL; f++)
+			csv_text(&c, header[f], false);
+		csv_end_row(&c);
+		/* One row per banker seat, then the table's total with banker_seat "all". */
+		json_array_foreach(json_object_get(report, "tables"), i, t) {
+			json_t *all = json_object_get(t, "total");
+			json_array_foreach(json_object_get(t, "bankers"), j, b) {
+				json_t *row = json_deep_copy(b);
+				json_object_set(row, "table", json_object_get(t, "table"));
+				json_object_set_new(row, "banker_seat", json_object_get(b, "seat") ? json_copy(json_object_get(b, "seat")) : json_null());
+				json_array_append_new(rowsj, row);
+			}
+			if (all != NULL) {
+				json_t *row = json_deep_copy(all);
+				json_object_set(row, "table", json_object_get(t, "table"));
+				json_object_set_new(row, "banker_seat", json_string("all"));
+				json_array_append_new(rowsj, row);
+			}
+		}
+		list_csv(&c, rowsj, BANKER_FIELDS, BANKER_AMOUNTS, NULL);
+		json_decref(rowsj);
+		break;
+	}
 	case REPORT_EXCEPTIONS:
 		header = EXCEPTION_FIELDS;
 		for (int f = 0; header[f] != NULL; f++)

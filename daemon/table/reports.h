@@ -21,7 +21,7 @@
 
 enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
 
-enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS };
+enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS };
 
 #define REPORT_SHIFTS_MAX 24
 #define REPORT_DEFAULT_SHIFTS "06:00,14:00,22:00"
@@ -76,6 +76,15 @@ int pit_report_summary(struct pit *p, const struct actor *a, const struct report
 int pit_report_payouts(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);
 int pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/*
+ * Player-banked tables (table/banker.c): per table and per banker seat, the
+ * banker's result, how often the bank ran out, wagers returned for lack of
+ * coverage, unpaid shorts and the house's collections.  Every player-banked
+ * table in scope, or q->table (404 not_player_banked for a house table).
+ */
+int pit_report_bankers(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);
 
 /* Any of the three by kind. */
