@@ -494,3 +494,59 @@ store_table_hold_get(struct store *s, const char *table_id, char *reason, size_t
 		return store_fail(s, err, "reading an integrity hold");
 	return 0;
 }
+
+/* ---- report aggregates ---- */
+
+#define RECOMPUTED_HOURS \
+	"SELECT r.table_id AS table_id, CAST(strftime('%s', r.settled_at) AS INTEGER) / 3600 * 3600 AS hour, " \
+	"r.opened_by AS dealer, r.rules_id AS rules_id, sum(r.state = 'settled') AS rounds, sum(r.state = 'void') AS voids, " \
+	"sum(CASE WHEN r.state = 'settled' THEN (SELECT count(*) FROM bets b WHERE b.round_id = r.id) ELSE 0 END) AS hands, " \
+	"coalesce(sum(p.handle_ante), 0), coalesce(sum(p.handle_play), 0), coalesce(sum(p.handle_pair_plus), 0), " \
+	"coalesce(sum(p.handle_six_card), 0), coalesce(sum(p.win_ante), 0), coalesce(sum(p.win_play), 0), " \
+	"coalesce(sum(p.win_pair_plus), 0), coalesce(sum(p.win_six_card), 0), coalesce(sum(p.win_ante_bonus), 0), " \
+	"coalesce(sum(p.lines_ante), 0), coalesce(sum(p.lines_play), 0), coalesce(sum(p.lines_pair_plus), 0), " \
+	"coalesce(sum(p.lines_six_card), 0), coalesce(sum(p.lines_ante_bonus), 0) " \
+	"FROM rounds r LEFT JOIN (SELECT round_id, " \
+	"sum(CASE WHEN wager = 'ante' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_ante, " \
+	"sum(CASE WHEN wager = 'play' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_play, " \
+	"sum(CASE WHEN wager = 'pair_plus' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_pair_plus, " \
+	"sum(CASE WHEN wager = 'six_card' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_six_card, " \
+	"-sum(CASE WHEN wager = 'ante' THEN net ELSE 0 END) AS win_ante, -sum(CASE WHEN wager = 'play' THEN net ELSE 0 END) AS win_play, " \
+	"-sum(CASE WHEN wager = 'pair_plus' THEN net ELSE 0 END) AS win_pair_plus, " \
+	"-sum(CASE WHEN wager = 'six_card' THEN net ELSE 0 END) AS win_six_card, " \
+	"-sum(CASE WHEN wager = 'ante_bonus' THEN net ELSE 0 END) AS win_ante_bonus, " \
+	"sum(wager = 'ante' AND result <> 'returned') AS lines_ante, sum(wager = 'play' AND result <> 'returned') AS lines_play, " \
+	"sum(wager = 'pair_plus' AND result <> 'returned') AS lines_pair_plus, " \
+	"sum(wager = 'six_card' AND result <> 'returned') AS lines_six_card, " \
+	"sum(wager = 'ante_bonus' AND result <> 'returned') AS lines_ante_bonus FROM payouts GROUP BY round_id) p " \
+	"ON p.round_id = r.id WHERE r.state IN ('settled', 'void') GROUP BY 1, 2, 3, 4"
+
+#define STORED_HOURS \
+	"SELECT table_id, hour, dealer, rules_id, rounds, voids, hands, handle_ante, handle_play, handle_pair_plus, " \
+	"handle_six_card, win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, lines_ante, lines_play, " \
+	"lines_pair_plus, lines_six_card, lines_ante_bonus FROM report_hours"
+
+int
+store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count, struct pb_error *err)
+{
+	sqlite3_stmt *st = store_stmt(s, "SELECT DISTINCT '', table_id, hour, dealer FROM ("
+	    "SELECT table_id, hour, dealer FROM (" RECOMPUTED_HOURS " EXCEPT " STORED_HOURS ") UNION "
+	    "SELECT table_id, hour, dealer FROM (" STORED_HOURS " EXCEPT " RECOMPUTED_HOURS ")) ORDER BY 2, 3, 4 LIMIT ?", err);
+	int rc;
+
+	*count = 0;
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_int(st, 1, max);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+		char hour[PB_TIME_LEN];
+		pb_time_format_ms(sqlite3_column_int64(st, 2) * 1000, hour);
+		snprintf(out[(*count)++], 200, "report aggregates of table %s, hour %.16sZ, dealer %s differ from the rounds recorded "
+		    "(a report figure was altered, or rounds removed)", (const char *)sqlite3_column_text(st, 1), hour,
+		    (const char *)sqlite3_column_text(st, 3));
+	}
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
+		return store_fail(s, err, "checking the report aggregates");
+	return 0;
+}

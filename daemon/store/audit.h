@@ -89,6 +89,15 @@ json_t *store_significant_list(struct store *s, int64_t after, int limit, struct
 /* Walks the whole significant-events chain; the id of the first broken entry, or 0. */
 int store_significant_verify(struct store *s, int64_t *broken_id, char *why, size_t whysz, struct pb_error *err);
 
+/* ---- report aggregates ---- */
+
+/*
+ * Recomputes the per-hour report aggregates from the rounds and payouts and
+ * lists (at most max) the table-hours whose stored sums differ, as
+ * "T1 2026-11-21T22:00Z dealer demo-dealer: ..." sentences in out[].
+ */
+int store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count, struct pb_error *err);
+
 /* ---- integrity hold ---- */
 
 int store_table_hold(struct store *s, const char *table_id, const char *reason, struct pb_error *err);

@@ -682,6 +682,14 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 			goto fail;
 		rounds++;
 	}
+	if (scope->table_id == NULL && scope->from_round == 0) {
+		char agg[20][200];
+		int bad = 0;
+		if (store_report_hours_verify(p->store, agg, 20, &bad, err) < 0)
+			goto fail;
+		for (int i = 0; i < bad; i++)
+			problem(problems, "", 0, 0, "%s", agg[i]);
+	}
 	if (store_significant_verify(p->store, &sig_broken, why, sizeof(why), err) < 0)
 		goto fail;
 	if (sig_broken > 0)
