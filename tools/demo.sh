@@ -14,13 +14,15 @@ DB=var/demo.db
 DAEMON=$!
 SIM=""
 cleanup() {
+	trap - EXIT
 	[ -n "$SIM" ] && kill "$SIM" 2>/dev/null || true
 	kill "$DAEMON" 2>/dev/null || true
 	wait 2>/dev/null || true
 	echo
 	echo "pitbossd stopped; the record stays in $DB (log: var/pitbossd.log)"
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'exit 0' INT TERM
 
 for _ in $(seq 1 100); do
 	if curl -fsS "http://$LISTEN/api/v1/health" >/dev/null 2>&1; then break; fi
