@@ -17,5 +17,36 @@ add_test(NAME bench.engine_smoke COMMAND bench_engine --smoke)
 set_tests_properties(bench.engine_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
 
-# The page in headless Chromium (tests/browser).
+# Browser tests of the pit boss page (headless Chromium).
 include(${CMAKE_CURRENT_SOURCE_DIR}/browser/browser.cmake)
+include(${CMAKE_CURRENT_SOURCE_DIR}/reliability.cmake)
+
+# The reports benchmark (tests/bench/bench_reports.c): summary latency over
+# 10^5 and 10^6 rounds loaded through the pit; run by tests/bench/run.sh.
+add_executable(bench_reports ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_reports.c)
+target_link_libraries(bench_reports PRIVATE pb_table m)
+target_compile_definitions(bench_reports PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_test(NAME bench.reports_smoke COMMAND bench_reports --smoke)
+set_tests_properties(bench.reports_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 300)
+
+# HTTP benchmarks (tests/bench/bench_http.c, bench_load.c): the real pitbossd
+# on a free loopback port with a temporary config and database, each figure
+# next to its anchor.  `make bench` runs them in full (tests/bench/run.sh);
+# ctest runs short smoke versions (label bench-smoke, each well under 30 s)
+# and a 60-second soak (label soak).  The HTTP client of `pitboss` is
+# compiled in from daemon/cli/http_client.c.
+foreach(bench bench_http bench_load)
+  add_executable(${bench} ${CMAKE_CURRENT_SOURCE_DIR}/bench/${bench}.c
+    ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_common.c ${CMAKE_SOURCE_DIR}/daemon/cli/http_client.c)
+  target_include_directories(${bench} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/bench)
+  target_link_libraries(${bench} PRIVATE pb_http m)
+  target_compile_definitions(${bench} PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+endforeach()
+add_test(NAME bench.http_smoke COMMAND bench_http --smoke --pitbossd $<TARGET_FILE:pitbossd>)
+add_test(NAME bench.load_smoke COMMAND bench_load --smoke --pitbossd $<TARGET_FILE:pitbossd>)
+set_tests_properties(bench.http_smoke bench.load_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
+add_test(NAME soak.short COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench/soak.sh ${CMAKE_BINARY_DIR} 60)
+set_tests_properties(soak.short PROPERTIES LABELS soak
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOAK_INTERVAL=10;SOAK_RATE=1" TIMEOUT 300)

@@ -27,3 +27,38 @@ for f in "$src"/config/games/*.json; do
 	end=$(date +%s%N)
 	printf '  %-26s %6.1f ms\n' "$(basename "$f")" "$(awk "BEGIN { print ($end - $start) / 1000000 }")"
 done
+
+# ---- pitbossd over HTTP, each figure next to its anchor (bench_http), and
+# reconstruction/verify latency in a database of 10^6 rounds (bench_load:
+# the load alone takes 15-35 minutes on two cores; PB_BENCH_LOAD_ROUNDS
+# sets another size, PB_BENCH_LOAD_DB=PATH keeps the database there and
+# reuses it on the next run).
+for b in bench_http bench_load; do
+	if [ ! -x "$build/tests/$b" ]; then
+		echo "run.sh: $b not built in $build (cmake --build $build)" >&2
+		exit 1
+	fi
+done
+echo
+echo "== pitbossd over HTTP against its anchors (tests/bench/bench_http.c)"
+echo "memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/meminfo); load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+PB_SOURCE_DIR=$src "$build/tests/bench_http" --pitbossd "$build/pitbossd"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "== ${PB_BENCH_LOAD_ROUNDS:-1000000} rounds: GET /rounds/{id} and /verify latency (tests/bench/bench_load.c)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+PB_SOURCE_DIR=$src "$build/tests/bench_load" --pitbossd "$build/pitbossd" --rounds "${PB_BENCH_LOAD_ROUNDS:-1000000}" \
+	${PB_BENCH_LOAD_DB:+--db "$PB_BENCH_LOAD_DB"}
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The summary report over 10^5 and 10^6 rounds loaded through the pit
+# (tests/bench/bench_reports.c; PB_BENCH_10M=1 adds 10^7).  The load takes
+# a while: about 6 KB and 1-2 ms per round.
+echo
+reports=$build/tests/bench_reports
+[ -x "$reports" ] || reports=$build/bench_reports
+if [ -x "$reports" ]; then
+	PB_SOURCE_DIR=$src "$reports"
+else
+	echo "run.sh: bench_reports not built in $build" >&2
+fi
