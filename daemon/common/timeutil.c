@@ -1,5 +1,6 @@
 #include "common/timeutil.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -35,13 +36,35 @@ pb_time_now(char out[PB_TIME_LEN])
 	pb_time_format_ms(pb_time_now_ms(), out);
 }
 
+/*
+ * True when text has the shape YYYY-MM-DD[(T| )HH:MM[:SS[.mmm]]][Z]: digits
+ * exactly where the format has them.  sscanf's %d alone would also take
+ * signs and spaces ("2026-+1-21", "2026-11-21T-1:00").
+ */
+static bool
+time_shape(const char *text, size_t len)
+{
+	static const char SHAPE[] = "dddd-dd-dd?dd:dd:dd.ddd";
+
+	if (len > 10 && text[len - 1] == 'Z')
+		len--;
+	if (len != 10 && len != 16 && len != 19 && len != 23)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		if (SHAPE[i] == 'd' ? (c < '0' || c > '9') : SHAPE[i] == '?' ? (c != 'T' && c != ' ') : c != SHAPE[i])
+			return false;
+	}
+	return true;
+}
+
 int
 pb_time_parse(const char *text, int64_t *unix_ms)
 {
 	struct tm tm;
 	int y, mo, d, h = 0, mi = 0, s = 0, ms = 0, n = 0, len;
 
-	if (text == NULL)
+	if (text == NULL || !time_shape(text, strlen(text)))
 		return -1;
 	len = (int)strlen(text);
 	memset(&tm, 0, sizeof(tm));

@@ -18,6 +18,7 @@ struct client_record {
 
 static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct client_record clients[AUTH_CLIENTS];
+static struct client_record overflow;   /* shared by addresses that find no slot */
 
 static void
 client_address(const struct http_request *req, char *out, size_t outsz)
@@ -49,8 +50,14 @@ client_slot(const char *addr, int64_t now)
 	if (free_slot != NULL) {
 		memset(free_slot, 0, sizeof(*free_slot));
 		snprintf(free_slot->addr, sizeof(free_slot->addr), "%s", addr);
+		return free_slot;
 	}
-	return free_slot;
+	/* Every slot holds an active lockout: unknown addresses share one slot, and are locked out together. */
+	if (strcmp(overflow.addr, "*") != 0) {
+		memset(&overflow, 0, sizeof(overflow));
+		snprintf(overflow.addr, sizeof(overflow.addr), "*");
+	}
+	return &overflow;
 }
 
 int
@@ -80,7 +87,7 @@ auth_authenticate(struct app *app, struct store *store, const struct http_reques
 		t = config_token_by_secret(cfg, h + 7, strlen(h + 7));
 	if (t != NULL) {
 		pthread_mutex_lock(&auth_lock);
-		if (c != NULL && c->failures > 0 && strcmp(c->addr, addr) == 0)
+		if (c != NULL && c->failures > 0 && c != &overflow)
 			c->failures = 0;
 		pthread_mutex_unlock(&auth_lock);
 		a->name = t->name;
@@ -93,7 +100,7 @@ auth_authenticate(struct app *app, struct store *store, const struct http_reques
 
 	atomic_fetch_add(&app->metrics.auth_failures, 1);
 	pthread_mutex_lock(&auth_lock);
-	if (c != NULL && strcmp(c->addr, addr) == 0) {
+	if (c != NULL) {
 		/* Failures count within one lockout period. */
 		if (c->failures == 0 || now - c->first_ms > (int64_t)cfg->auth_lockout_seconds * 1000) {
 			c->failures = 0;

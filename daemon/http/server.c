@@ -6,6 +6,7 @@
  * once with 413.
  */
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,9 +120,14 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 			return MHD_NO;
 		len = strlen(text);
 		/* A trailing newline makes curl output readable. */
-		text = realloc(text, len + 2);
-		if (text == NULL)
-			return MHD_NO;
+		{
+			char *grown = realloc(text, len + 2);
+			if (grown == NULL) {
+				free(text);
+				return MHD_NO;
+			}
+			text = grown;
+		}
 		text[len++] = '\n';
 		text[len] = '\0';
 		ans->content_type = "application/json";
@@ -273,6 +279,37 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 	}
 }
 
+/*
+ * Decodes %XX in the URL path and the query values like libmicrohttpd does,
+ * except %00 and %2F, which stay encoded: a decoded NUL would cut the path
+ * short ("/index.html%00.png" read as /index.html) and a decoded slash would
+ * split an id into two path segments ("/tables/T1%2Frounds").  Left encoded,
+ * they make the path or value invalid, and it is refused.
+ */
+static size_t
+unescape(void *cls, struct MHD_Connection *conn, char *s)
+{
+	char *w = s;
+	const char *r = s;
+
+	(void)cls;
+	(void)conn;
+	while (*r != '\0') {
+		if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2])) {
+			char hex[3] = {r[1], r[2], '\0'};
+			int c = (int)strtol(hex, NULL, 16);
+			if (c != 0 && c != '/') {
+				*w++ = (char)c;
+				r += 3;
+				continue;
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+	return (size_t)(w - s);
+}
+
 /* Resolves the listen address into a sockaddr (numeric or a name such as localhost). */
 static int
 listen_address(const char *host, int port, struct sockaddr_storage *ss, socklen_t *len, struct pb_error *err)
@@ -339,7 +376,9 @@ server_start(struct app *app, struct pb_error *err)
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
+	    /* One client address may hold a quarter of the connections: a slow client cannot take them all. */
+	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)(cfg->connection_limit >= 4 ? cfg->connection_limit / 4 : 1),
+	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, srv,

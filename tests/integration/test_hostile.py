@@ -11,9 +11,8 @@ errors), the record is unchanged (row counts of every round table, the
 chain head, the rows of rounds, bets and table_state: pbtest.snapshot), and
 the daemon is alive (GET /api/v1/health answers 200).
 
-Tests marked FINDING are known weaknesses reported with a proposed fix
-(docs/reliability.md); they are expected failures until fixed, and turn the
-suite red ("unexpected success") once fixed so that the marker is removed.
+Comments marked FINDING name weaknesses this catalogue found and that were
+fixed since (docs/reliability.md); their tests keep them fixed.
 """
 import json
 import socket
@@ -267,9 +266,8 @@ class Framing(HostileCase):
             s.close()
         self.assert_alive()
 
-    @unittest.expectedFailure
     def test_one_client_cannot_take_every_connection(self):
-        # FINDING: MHD_OPTION_PER_IP_CONNECTION_LIMIT is set to connection_limit (server.c), so one client
+        # FINDING (fixed): MHD_OPTION_PER_IP_CONNECTION_LIMIT was connection_limit (server.c), so one client
         # address that opens connection_limit slow connections (slowloris) locks every other client out.
         # Fix: a per-client limit well below the total (e.g. a config key per_client_connection_limit,
         # default connection_limit / 8).
@@ -381,9 +379,8 @@ class Routing(HostileCase):
         # A path past the connection's memory: 414 or 431, or closed.
         self.hostile("a 100 KB path", request_bytes("GET", "/api/v1/" + "a" * 100000), may_close=True)
 
-    @unittest.expectedFailure
     def test_encoded_slash_is_not_a_separator(self):
-        # FINDING: libmicrohttpd decodes %2F before routing, so "/api/v1/tables/T1%2Frounds" is routed as
+        # FINDING (fixed): libmicrohttpd decoded %2F before routing, so "/api/v1/tables/T1%2Frounds" is routed as
         # /tables/T1/rounds and POST opens a round there; an id holding an encoded slash must be refused
         # (404), not split.  Fix: MHD_OPTION_UNESCAPE_CALLBACK that leaves %2F and %00 encoded.
         self.addCleanup(self.void_open_rounds, "F1")
@@ -567,22 +564,20 @@ class StaticFiles(HostileCase):
         ans = self.raw(request_bytes("GET", "/", auth=b""))
         self.assertEqual(ans.status, 200, ans)
 
-    @unittest.expectedFailure
     def test_static_encoded_nul(self):
-        # FINDING: libmicrohttpd decodes %00 into a NUL that ends the path string, so "/index.html%00" and
+        # FINDING (fixed): libmicrohttpd decoded %00 into a NUL that ends the path string, so "/index.html%00" and
         # "/index.html%00.png" are served as /index.html (and "?limit=1%00" reads as 1).  A path or value
         # holding an encoded NUL must be refused.  Fix: the same unescape callback as for %2F.
         for path in ("/index.html%00", "/index.html%00.png"):
             self.hostile("GET %s" % path, request_bytes("GET", path, auth=b""), statuses=(400, 404))
 
-    @unittest.expectedFailure
     def test_api_encoded_nul(self):
-        # FINDING (the same): "/api/v1/tables/T1%00/rounds" reads as /api/v1/tables/T1.
+        # FINDING (the same, fixed): "/api/v1/tables/T1%00/rounds" reads as /api/v1/tables/T1.
         self.hostile("GET /api/v1/tables/T1%00/rounds", request_bytes("GET", "/api/v1/tables/T1%00/rounds"),
                      statuses=(400, 404))
 
 
-class Lockout(pbtest.DaemonTestCase):
+class Lockout(HostileCase):
     """Five bad tokens from one client lock it out, good token or not, for lockout_seconds; recorded as
     significant events; other clients are not affected; the record of rounds is unchanged."""
 
