@@ -2,12 +2,16 @@
  * bench_http.c - pitbossd over HTTP, each figure next to its anchor:
  *
  *   (a) whole rounds per second (POST /api/v1/tables/{t}/rounds with the
- *       whole round), K keep-alive connections, synchronous=FULL;
+ *       whole round), first from one keep-alive connection, then from K;
  *   (b) the anchor: raw SQLite inserting the same rows a whole round writes
  *       (round, bets, hands with the dealer's, decisions, payout lines,
  *       hash-chained events, the report aggregate) with the same schema and
- *       pragmas, one BEGIN IMMEDIATE transaction per round, one connection;
- *       run before and after (a), the anchor is their mean;
+ *       pragmas (WAL, synchronous=FULL), one BEGIN IMMEDIATE transaction per
+ *       round, one connection; (a) with K connections and (b) run in
+ *       alternating slices and are compared over the sum of the slices;
+ *   (b') the raw writer from K connections, waiting for the write lock in
+ *       SQLite's busy handler (as pitbossd's workers do), then on a mutex;
+ *   (a') (a) with an Idempotency-Key on every request;
  *   (c) rounds played step by step by 8 dealer terminals at 8 tables
  *       (8 threads, one connection each): rounds/s and per-request latency;
  *   (d) GET requests per second on a report (and on game recall, and on
@@ -77,7 +81,7 @@ struct row {
 
 static struct row rows[24];
 static int nrows;
-static int failures;
+static atomic_int failures;
 
 /* Adds a line to the final table; ratio <= 0 prints "-". */
 static void
@@ -112,7 +116,7 @@ fail(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
 	va_end(ap);
-	failures++;
+	atomic_fetch_add(&failures, 1);
 }
 
 /* What timed runs did, summed over slices: rounds, seconds, CPU, latencies (ms). */
@@ -1456,14 +1460,14 @@ out:
 	free(bodies);
 	free(rounds);
 	if (dir != NULL) {
-		if (o.keep || failures > 0)
+		if (o.keep || atomic_load(&failures) > 0)
 			printf("\nkept %s\n", dir);
 		else
 			bench_rmdir(dir);
 	}
 	free(dir);
-	if (failures > 0) {
-		printf("bench_http: %d failure(s)\n", failures);
+	if (atomic_load(&failures) > 0) {
+		printf("bench_http: %d failure(s)\n", atomic_load(&failures));
 		return 1;
 	}
 	return 0;
