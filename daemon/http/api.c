@@ -265,8 +265,13 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 			ans->route = ROUTE_TABLE_ROUNDS;
 			if (is(req, "POST")) {
 				rc = pit_round_open(&pit, &actor, &idem, seg[1], body, &out, &status, &err);
-				if (rc == 0)
+				if (rc == 0) {
+					const char *state = json_string_value(json_object_get(json_object_get(out, "round"), "state"));
 					atomic_fetch_add(&app->metrics.rounds_opened, 1);
+					/* A whole round comes back settled: count it with the step-by-step ones. */
+					if (state != NULL && strcmp(state, "settled") == 0)
+						atomic_fetch_add(&app->metrics.rounds_settled, 1);
+				}
 			} else if (is(req, "GET")) {
 				const char *ls = query(req, "limit"), *bs = query(req, "before");
 				int64_t limit = 10, before = 0;
