@@ -14,6 +14,13 @@
 
 #include "store/store.h"
 
+/* The times of one report_hours row, what play time and its joins need. */
+struct report_edge {
+	int64_t hour;                      /* Unix seconds */
+	int64_t first_ms, last_ms;
+	bool joined;                       /* first: play went on into the next hour; last: from the hour before */
+};
+
 /* One row of report_hours: the sums of one table's rounds of one hour, dealer and game. */
 struct report_hour {
 	char table_id[PB_ID_MAX];
@@ -28,7 +35,18 @@ struct report_hour {
 	int64_t lines[WAGER_COUNT];        /* resolved (not returned) lines */
 	int64_t first_ms;                  /* earliest opened_at, Unix ms */
 	int64_t last_ms;                   /* latest settled_at, Unix ms */
+	/*
+	 * A row may also be a day's roll-up (report_days, schema 006): then
+	 * `hour` is the day's start, span 86400, play_ms the play time within
+	 * the day with its ends not joined outward, and first/last the day's
+	 * first and last hour rows of the series.  An hour row has span 3600,
+	 * play_ms 0, and first = last = itself.
+	 */
+	int64_t span;                      /* seconds covered: 3600 or 86400 */
+	int64_t play_ms;
+	struct report_edge first, last;
 };
+
 
 /* Called for each row; a non-zero return stops the walk and is returned. */
 typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct pb_error *err);
@@ -40,6 +58,32 @@ typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct p
  */
 int store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err);
+
+/*
+ * Walks the report_days rows (day roll-ups) with day in [from_day, to_day)
+ * (Unix seconds, multiples of 86400) of the tables in `tables`, in key
+ * order: day, table, dealer, rules.  Rows come as struct report_hour with
+ * span 86400.
+ */
+int store_report_days(struct store *s, const char *tables, int64_t from_day, int64_t to_day,
+    report_hour_fn fn, void *arg, struct pb_error *err);
+
+/* Inserts or replaces one report_days row (row->hour is the day). */
+int store_report_day_put(struct store *s, const struct report_hour *row, struct pb_error *err);
+
+/* report_rollup.days_before: every UTC day starting before it is rolled up (0 when none is). */
+int store_report_rollup_get(struct store *s, int64_t *days_before, struct pb_error *err);
+int store_report_rollup_set(struct store *s, int64_t days_before, struct pb_error *err);
+
+/* The first report_hours hour >= at; *found false when there is none. */
+int store_report_hours_next(struct store *s, int64_t at, int64_t *hour, bool *found, struct pb_error *err);
+
+/*
+ * A read transaction (BEGIN DEFERRED ... COMMIT): the reads between see one
+ * snapshot of the database.  Only outside a write transaction.
+ */
+int store_snapshot_begin(struct store *s, struct pb_error *err);
+void store_snapshot_end(struct store *s);
 
 /* The SHA-256 of a stored rules object's canonical JSON (cheap: no parsing). */
 int store_rules_sha256(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_LEN], struct pb_error *err);

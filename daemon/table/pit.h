@@ -43,7 +43,8 @@ struct idempotency {
  * Brings table_state in line with the configuration at start and on reload:
  * a table seen for the first time, or whose config entry changed, takes its
  * settings from the config (recorded as an event); otherwise the settings
- * changed through the API stay.
+ * changed through the API stay.  Also rolls up the report aggregates of the
+ * days before today not rolled up yet (table/rollup.h).
  */
 int pit_sync_tables(struct pit *p, struct pb_error *err);
 

@@ -22,12 +22,12 @@
 #include "engine/hand6.h"
 #include "store/reports.h"
 #include "table/reports.h"
+#include "table/rollup.h"
 #include "table/txn.h"
 
 #define HOUR_MS 3600000LL
 #define DAY_MS 86400000LL
 #define TZ_OFFSET_MAX 1080              /* minutes: +-18 h, as ISO 8601 allows */
-#define JOIN_GAP_MS (15 * 60 * 1000LL)  /* a longer break between two hours is not play */
 #define HOLD_Z 1.96                     /* two-sided 95% */
 #define KEY_MAX 48
 
@@ -459,7 +459,13 @@ acc_add(struct group_acc *g, const struct report_hour *row, int64_t play_ms, str
 		if (n == NULL)
 			return pb_fail(err, 500, "out_of_memory", "out of memory");
 		g->parts = n;
-		part = &g->parts[g->part_count++];
+		/* Kept in rules_id order: the theoretical figures sum the games in that order, whatever the rows' order. */
+		int at = g->part_count;
+		while (at > 0 && g->parts[at - 1].rules_id > row->rules_id)
+			at--;
+		memmove(&g->parts[at + 1], &g->parts[at], (size_t)(g->part_count - at) * sizeof(*n));
+		g->part_count++;
+		part = &g->parts[at];
 		memset(part, 0, sizeof(*part));
 		part->rules_id = row->rules_id;
 	}
@@ -575,12 +581,6 @@ group_key(const struct report_query *q, const struct report_hour *row, char key[
 	key[0] = '\0';
 }
 
-static int64_t
-clamp64(int64_t v, int64_t lo, int64_t hi)
-{
-	return v < lo ? lo : v > hi ? hi : v;
-}
-
 /*
  * Adds one row to its group and to the totals.  Its play time is the part
  * of its hour from its first round's opening to its last round's
@@ -591,14 +591,13 @@ static int
 summary_emit(struct summary *sm, const struct report_hour *row, bool joined_before, bool joined_after,
     struct pb_error *err)
 {
-	int64_t hs = row->hour * 1000, he = hs + HOUR_MS, start, end;
+	int64_t play_ms;
 	char key[KEY_MAX];
 	struct group_acc *g;
 
-	if (row->hour < sm->from_hour || row->hour >= sm->to_hour)
+	if (row->hour < sm->from_hour || row->hour + row->span > sm->to_hour)
 		return 0;     /* a neighbour read only to see whether play went on */
-	start = joined_before ? hs : clamp64(row->first_ms, hs, he);
-	end = joined_after ? he : clamp64(row->last_ms, hs, he);
+	play_ms = report_row_play_ms(row, joined_before, joined_after);
 	if (sm->q->group <= REPORT_GROUP_SHIFT && sm->last_group > 0 && sm->last_hour == row->hour) {
 		g = &sm->groups[sm->last_group - 1];
 	} else {
@@ -608,9 +607,9 @@ summary_emit(struct summary *sm, const struct report_hour *row, bool joined_befo
 		sm->last_hour = row->hour;
 		sm->last_group = (size_t)(g - sm->groups) + 1;
 	}
-	if (acc_add(g, row, end > start ? end - start : 0, err) < 0)
+	if (acc_add(g, row, play_ms, err) < 0)
 		return -1;
-	return acc_add(&sm->totals, row, end > start ? end - start : 0, err);
+	return acc_add(&sm->totals, row, play_ms, err);
 }
 
 static uint64_t
@@ -674,7 +673,7 @@ summary_row(void *arg, const struct report_hour *row, struct pb_error *err)
 	if ((se = series_slot(sm, row, err)) == NULL)
 		return -1;
 	if (se->row.hour != 0) {
-		joined = row->hour == se->row.hour + 3600 && row->first_ms - se->row.last_ms <= JOIN_GAP_MS;
+		joined = report_joined(&se->row.last, &row->first);
 		if (summary_emit(sm, &se->row, se->joined_before, joined, err) < 0)
 			return -1;
 	}
@@ -828,6 +827,49 @@ group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool 
 	return o;
 }
 
+/*
+ * Reads the rows of the range into the summary, in one read snapshot: the
+ * hours from one before the range to the first whole day rolled up, those
+ * days' roll-ups, then the hours to one after the range (the hours outside
+ * the range only show whether play went on across its ends).  Days are
+ * used only when the groups do not divide a day: group=table or dealer,
+ * or group=day at UTC; otherwise, and for days not rolled up yet, hours.
+ */
+static int
+summary_read(struct pit *p, const struct report_query *q, const char *scope, struct summary *sm, struct pb_error *err)
+{
+	int64_t from = sm->from_hour, to = sm->to_hour, days_from, days_to, days_before;
+	bool by_day = !q->hours_only && (q->group == REPORT_GROUP_TABLE || q->group == REPORT_GROUP_DEALER ||
+	    (q->group == REPORT_GROUP_DAY && q->tz_offset == 0));
+	int rc = -1;
+
+	if (store_snapshot_begin(p->store, err) < 0)
+		return -1;
+	days_from = days_to = from;
+	if (by_day) {
+		if (store_report_rollup_get(p->store, &days_before, err) < 0)
+			goto out;
+		days_from = floor_div(from + 86399, 86400) * 86400;
+		if (days_from < 86400)
+			days_from = 86400;
+		days_to = floor_div(to, 86400) * 86400;
+		if (days_to > floor_div(days_before, 86400) * 86400)
+			days_to = floor_div(days_before, 86400) * 86400;
+		if (days_to <= days_from)
+			days_from = days_to = from;
+	}
+	if ((rc = store_report_hours(p->store, scope, from - 3600, days_from, summary_row, sm, err)) != 0)
+		goto out;
+	if (days_to > days_from && (rc = store_report_days(p->store, scope, days_from, days_to, summary_row, sm, err)) != 0)
+		goto out;
+	if ((rc = store_report_hours(p->store, scope, days_to, to + 3600, summary_row, sm, err)) != 0)
+		goto out;
+	rc = summary_flush(sm, err);
+out:
+	store_snapshot_end(p->store);
+	return rc;
+}
+
 static void
 summary_free(struct summary *sm)
 {
@@ -856,10 +898,7 @@ pit_report_summary(struct pit *p, const struct actor *a, const struct report_que
 	sm.q = q;
 	sm.from_hour = q->from_ms / 1000;
 	sm.to_hour = q->to_ms / 1000;
-	/* One hour either side, read only to see whether play went on across the range's ends. */
-	if (store_report_hours(p->store, scope, sm.from_hour - 3600, sm.to_hour + 3600, summary_row, &sm, err) != 0)
-		goto out;
-	if (summary_flush(&sm, err) < 0)
+	if (summary_read(p, q, scope, &sm, err) != 0)
 		goto out;
 	if (sm.count > 0)
 		qsort(sm.groups, sm.count, sizeof(sm.groups[0]), cmp_group);

@@ -56,6 +56,7 @@ struct report_query {
 	int shifts[REPORT_SHIFTS_MAX];  /* local start times, minutes after midnight, ascending */
 	int64_t min_net;                /* payouts */
 	int limit;                      /* payouts, exceptions */
+	bool hours_only;                /* summary: read the hourly rows only, never the day roll-ups (tests) */
 };
 
 /*

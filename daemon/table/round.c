@@ -21,6 +21,7 @@
 #include "table/banker.h"
 #include "table/input.h"
 #include "table/pit.h"
+#include "table/rollup.h"
 #include "table/txn.h"
 
 static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
@@ -363,6 +364,7 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	struct round_input in;
 	struct settlement *set;
 	json_t *body;
+	int64_t settled_ms;
 	int rc = -1;
 	const char *from_state = round_state_name(r->state);
 
@@ -384,6 +386,12 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	collection_compute(&r->collection, &in, set, &r->fees);
 	if (store_payouts_put(p->store, r->id, set, err) < 0 || store_round_update(p->store, r, err) < 0 ||
 	    store_collections_put(p->store, r->id, &r->fees, err) < 0 || store_round_aggregate(p->store, r, err) < 0)
+		goto out;
+	if (pb_time_parse(r->settled_at, &settled_ms) < 0) {
+		pb_fail(err, 500, "internal_error", "round %lld: unreadable settled_at", (long long)r->id);
+		goto out;
+	}
+	if (report_rollup_after_round(p->store, settled_ms, r->table_id, r->opened_by, r->rules_id, err) < 0)
 		goto out;
 	if (is_void) {
 		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payout_lines_json(set->lines, set->line_count));

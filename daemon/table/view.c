@@ -9,6 +9,7 @@
 #include "table/pit.h"
 #include "store/audit.h"
 #include "table/audit.h"
+#include "table/rollup.h"
 #include "table/txn.h"
 
 #define RECALL_MAX 200
@@ -377,6 +378,9 @@ pit_sync_tables(struct pit *p, struct pb_error *err)
 		if (rc < 0)
 			goto fail;
 	}
+	/* The days before today not rolled up yet (a database from before schema 006, or a daemon stopped over midnight). */
+	if (report_rollup_advance(p->store, pb_time_now_ms() / 1000 / 86400 * 86400, err) < 0)
+		goto fail;
 	return store_commit(p->store, err);
 fail:
 	store_rollback(p->store);

@@ -1,0 +1,392 @@
+/*
+ * test_rollup.c - the day roll-ups of the report aggregates (report_days,
+ * daemon/table/rollup.c) against the hours they sum.
+ *
+ * Random report_hours rows (several tables, dealers and games, play that
+ * runs across hours and across midnight, breaks longer and shorter than the
+ * join gap, rounds opened in the hour before, single-hour days) are written
+ * with SQL, the days before the last are rolled up, and every summary that
+ * may read the roll-ups (group=table, dealer, and day at UTC), over random
+ * hour-aligned ranges, must equal the same summary read from the hours
+ * alone, value for value (play time and hands per hour included).  Then a
+ * late row lands in a day already rolled up: after report_rollup_after_round
+ * the summaries agree again, and they did not before.  Also: the play-time
+ * corrections of a day row by hand, the mark, and days-without-rows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/hash.h"
+#include "store/reports.h"
+#include "table/pit.h"
+#include "table/reports.h"
+#include "table/rollup.h"
+
+#ifndef PB_SOURCE_DIR
+#define PB_SOURCE_DIR "."
+#endif
+
+#define DAY0 1772323200LL            /* 2026-03-01T00:00:00Z, Unix seconds */
+#define DAYS 9
+#define H 3600LL
+#define MIN_MS 60000LL
+
+static uint64_t rng_state = 0x8f1bbcdcca62c1d6ULL;
+
+static uint64_t
+rng(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static int64_t
+rng_in(int64_t lo, int64_t hi)
+{
+	return lo + (int64_t)(rng() % (uint64_t)(hi - lo + 1));
+}
+
+struct fixture {
+	char dir[64], db[128], cfg_path[128];
+	struct config *cfg;
+	struct store *store;
+	struct pit pit;
+	int64_t rules_ids[3];
+};
+
+static struct fixture fx;
+static const struct actor BOSS = {"boss", ROLE_PITBOSS, NULL};
+static const char *const TABLES[] = {"T1", "T2", "T3"};
+static const char *const DEALERS[] = {"dealer-a", "dealer-b"};
+
+static void
+write_config(const char *path, const char *db)
+{
+	FILE *f = fopen(path, "w");
+	char hex[PB_SHA256_HEX_LEN];
+
+	assert_non_null(f);
+	pb_sha256_hex("boss", 4, hex);
+	fprintf(f, "{\"listen\": \"127.0.0.1:1\", \"database\": \"%s\",\n", db);
+	fprintf(f, " \"games\": {\"standard\": \"%s/config/games/standard.json\", \"tricard\": \"%s/config/games/tricard.json\","
+	    " \"florida\": \"%s/config/games/florida.json\"},\n \"tables\": [\n", PB_SOURCE_DIR, PB_SOURCE_DIR, PB_SOURCE_DIR);
+	fprintf(f, "  {\"id\": \"T1\", \"name\": \"a\", \"game\": \"standard\", \"seats\": 6, \"banking\": \"house\","
+	    " \"limits\": {\"ante\": {\"min\": 500, \"max\": 50000}, \"pair_plus\": {\"min\": 500, \"max\": 10000}}},\n");
+	fprintf(f, "  {\"id\": \"T2\", \"name\": \"b\", \"game\": \"tricard\", \"seats\": 7, \"banking\": \"house\","
+	    " \"limits\": {\"ante\": {\"min\": 500, \"max\": 25000}, \"pair_plus\": {\"min\": 500, \"max\": 10000}}},\n");
+	fprintf(f, "  {\"id\": \"T3\", \"name\": \"c\", \"game\": \"florida\", \"seats\": 7, \"banking\": \"house\","
+	    " \"limits\": {\"ante\": {\"min\": 200, \"max\": 20000}, \"pair_plus\": {\"min\": 200, \"max\": 5000}}}\n");
+	fprintf(f, " ],\n \"tokens\": [{\"name\": \"boss\", \"role\": \"pitboss\", \"sha256\": \"%s\"}]}\n", hex);
+	fclose(f);
+}
+
+static int
+setup(void **state)
+{
+	struct store_options opt = {0};
+	struct pb_error err;
+
+	(void)state;
+	snprintf(fx.dir, sizeof(fx.dir), "/tmp/pb-rollup-XXXXXX");
+	assert_non_null(mkdtemp(fx.dir));
+	snprintf(fx.db, sizeof(fx.db), "%s/pit.db", fx.dir);
+	snprintf(fx.cfg_path, sizeof(fx.cfg_path), "%s/pitboss.json", fx.dir);
+	write_config(fx.cfg_path, fx.db);
+	fx.cfg = config_load(fx.cfg_path, &err);
+	if (fx.cfg == NULL)
+		fail_msg("config_load: %s", err.message);
+	opt.path = fx.db;
+	opt.synchronous = "NORMAL";
+	fx.store = store_open(&opt, &err);
+	if (fx.store == NULL)
+		fail_msg("store_open: %s", err.message);
+	fx.pit.store = fx.store;
+	fx.pit.cfg = fx.cfg;
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	for (int i = 0; i < 3; i++)
+		if (store_rules_id(fx.store, fx.cfg->tables[i].rules, &fx.rules_ids[i], &err) < 0)
+			fail_msg("store_rules_id: %s", err.message);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[160];
+
+	(void)state;
+	store_free(fx.store);
+	config_free(fx.cfg);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", fx.dir);
+	if (system(cmd) != 0)
+		return -1;
+	return 0;
+}
+
+static void
+exec_sql(const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(store_db(fx.store), sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%s: %s", sql, msg ? msg : "?");
+}
+
+/* Writes (or replaces) one report_hours row with random sums. */
+static void
+put_hour(const char *table, const char *dealer, int64_t rules_id, int64_t hour, int64_t first_ms, int64_t last_ms)
+{
+	sqlite3_stmt *st = NULL;
+	int col = 1;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(fx.store), "INSERT OR REPLACE INTO report_hours (table_id, hour, dealer, "
+	    "rules_id, rounds, voids, hands, handle_ante, handle_play, handle_pair_plus, handle_six_card, win_ante, "
+	    "win_play, win_pair_plus, win_six_card, win_ante_bonus, lines_ante, lines_play, lines_pair_plus, "
+	    "lines_six_card, lines_ante_bonus, first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, col++, table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, col++, hour);
+	sqlite3_bind_text(st, col++, dealer, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, col++, rules_id);
+	sqlite3_bind_int64(st, col++, rng_in(1, 60));          /* rounds */
+	sqlite3_bind_int64(st, col++, rng_in(0, 2));           /* voids */
+	sqlite3_bind_int64(st, col++, rng_in(1, 300));         /* hands */
+	for (int i = 0; i < 4; i++)
+		sqlite3_bind_int64(st, col++, rng_in(0, 5000000));  /* handle */
+	for (int i = 0; i < 5; i++)
+		sqlite3_bind_int64(st, col++, rng_in(-800000, 900000)); /* house win */
+	for (int i = 0; i < 5; i++)
+		sqlite3_bind_int64(st, col++, rng_in(0, 400));       /* lines */
+	sqlite3_bind_int64(st, col++, first_ms);
+	sqlite3_bind_int64(st, col, last_ms);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
+/*
+ * Each series plays in sessions: runs of consecutive hours whose rows begin
+ * close to the hour before's end (joined) or after a long break; some
+ * first rounds were opened in the hour before; some sessions cross midnight;
+ * some days have one hour of a series.
+ */
+static void
+fill_random(void)
+{
+	exec_sql("BEGIN");
+	for (int t = 0; t < 3; t++) {
+		for (int d = 0; d < 2; d++) {
+			int64_t hour = DAY0 + rng_in(0, 30) * H;
+			int64_t end = DAY0 + DAYS * 86400LL;
+
+			while (hour < end) {
+				int len = (int)rng_in(1, 30);
+				for (int i = 0; i < len && hour < end; i++, hour += H) {
+					int64_t hs = hour * 1000, he = hs + 3600000LL;
+					int64_t first, last;
+					switch (rng() % 4) {
+					case 0: first = hs + rng_in(0, 5) * MIN_MS; break;          /* near the start: joins */
+					case 1: first = hs + rng_in(10, 50) * MIN_MS; break;        /* late: a long break */
+					case 2: first = hs - rng_in(1, 20) * MIN_MS; break;         /* opened in the hour before */
+					default: first = hs + rng_in(0, 20) * MIN_MS; break;
+					}
+					switch (rng() % 3) {
+					case 0: last = he - rng_in(0, 5) * MIN_MS - 1; break;
+					case 1: last = he - rng_in(10, 55) * MIN_MS; break;
+					default: last = he - rng_in(0, 30) * MIN_MS - 1; break;
+					}
+					if (last < first)
+						last = first + rng_in(0, 2) * MIN_MS;
+					put_hour(TABLES[t], DEALERS[(t + d + (int)(hour / 43200)) % 2], fx.rules_ids[t], hour, first, last);
+				}
+				hour += rng_in(1, 20) * H;    /* a break */
+			}
+		}
+	}
+	exec_sql("COMMIT");
+}
+
+/* The summary as JSON text, through the day roll-ups or from the hours only. */
+static char *
+summary(const char *group, int64_t from_s, int64_t to_s, bool hours_only)
+{
+	struct report_params rp = {0};
+	struct report_query q;
+	struct pb_error err;
+	char from[PB_TIME_LEN], to[PB_TIME_LEN];
+	json_t *out = NULL;
+	char *text;
+
+	pb_time_format_ms(from_s * 1000, from);
+	pb_time_format_ms(to_s * 1000, to);
+	rp.from = from;
+	rp.to = to;
+	rp.group = group;
+	if (report_query_parse(REPORT_SUMMARY, &rp, DAY0 * 1000, &q, &err) < 0)
+		fail_msg("report_query_parse: %s", err.message);
+	q.hours_only = hours_only;
+	if (pit_report_summary(&fx.pit, &BOSS, &q, &out, &err) < 0)
+		fail_msg("pit_report_summary: %s", err.message);
+	text = json_dumps(out, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(out);
+	return text;
+}
+
+static int64_t
+count_rows(const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t n;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(fx.store), sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Every grouping that may read days, over random ranges: the same answer both ways. */
+static int
+compare_random_ranges(int ranges)
+{
+	static const char *const groups[] = {"table", "dealer", "day"};
+	int differing = 0;
+
+	for (int i = 0; i < ranges; i++) {
+		int64_t from = DAY0 + rng_in(-30, DAYS * 24) * H;
+		int64_t to = from + rng_in(1, DAYS * 24 + 30) * H;
+
+		if (i == 0) {
+			from = DAY0 - 86400;
+			to = DAY0 + (DAYS + 1) * 86400LL;
+		}
+		for (int g = 0; g < 3; g++) {
+			char *a = summary(groups[g], from, to, false);
+			char *b = summary(groups[g], from, to, true);
+			if (strcmp(a, b) != 0) {
+				if (differing++ == 0) {
+					size_t k = 0;
+					while (a[k] == b[k])
+						k++;
+					k = k > 200 ? k - 200 : 0;
+					print_message("group=%s %lld..%lld\n rollup: ...%.400s\n hours:  ...%.400s\n", groups[g],
+					    (long long)from, (long long)to, a + k, b + k);
+				}
+			}
+			free(a);
+			free(b);
+		}
+	}
+	return differing;
+}
+
+static void
+test_rollup_equals_hours(void **state)
+{
+	struct pb_error err;
+	int64_t days_before;
+
+	(void)state;
+	fill_random();
+	/* Roll up every day but the last, as the daemon does at start-up on its last day. */
+	assert_int_equal(report_rollup_catch_up(fx.store, (DAY0 + (DAYS - 1) * 86400LL) * 1000 + 5000, &err), 0);
+	assert_int_equal(store_report_rollup_get(fx.store, &days_before, &err), 0);
+	assert_int_equal(days_before, DAY0 + (DAYS - 1) * 86400LL);
+	assert_true(count_rows("SELECT count(*) FROM report_days") >= (DAYS - 1) * 3);
+	assert_int_equal(count_rows("SELECT count(*) FROM report_days WHERE day >= (SELECT days_before FROM report_rollup)"), 0);
+	/* The sums of the days equal the sums of their hours. */
+	assert_int_equal(count_rows("SELECT sum(rounds) + sum(win_pair_plus) + sum(lines_ante) FROM report_days"),
+	    count_rows("SELECT sum(rounds) + sum(win_pair_plus) + sum(lines_ante) FROM report_hours "
+	    "WHERE hour < (SELECT days_before FROM report_rollup)"));
+	assert_int_equal(compare_random_ranges(60), 0);
+	/* A second catch-up on the same day changes nothing. */
+	assert_int_equal(report_rollup_catch_up(fx.store, (DAY0 + (DAYS - 1) * 86400LL) * 1000 + 9000, &err), 0);
+	assert_int_equal(compare_random_ranges(5), 0);
+}
+
+/* A row recorded late into a rolled-up day: wrong until its series' day is rebuilt, right after. */
+static void
+test_late_row_rebuilds_its_day(void **state)
+{
+	struct pb_error err;
+	int64_t hour = DAY0 + 2 * 86400LL + 23 * H;    /* 23:00 on the third day, rolled up */
+	char *a, *b;
+
+	(void)state;
+	exec_sql("BEGIN");
+	put_hour("T2", "dealer-late", fx.rules_ids[1], hour, hour * 1000 + 120000, hour * 1000 + 3599000);
+	exec_sql("COMMIT");
+	a = summary("table", DAY0, DAY0 + DAYS * 86400LL, false);
+	b = summary("table", DAY0, DAY0 + DAYS * 86400LL, true);
+	assert_string_not_equal(a, b);     /* the day row does not know the late hour yet */
+	free(a);
+	free(b);
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	assert_int_equal(report_rollup_after_round(fx.store, hour * 1000 + 3599000, "T2", "dealer-late", fx.rules_ids[1], &err), 0);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	assert_int_equal(compare_random_ranges(20), 0);
+	/* A round of a later day moves the mark: the last day is rolled up too. */
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	assert_int_equal(report_rollup_after_round(fx.store, (DAY0 + (DAYS + 3) * 86400LL) * 1000, "T1", "dealer-a",
+	    fx.rules_ids[0], &err), 0);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	assert_int_equal(count_rows("SELECT days_before FROM report_rollup"), DAY0 + (DAYS + 3) * 86400LL);
+	assert_true(count_rows("SELECT count(*) FROM report_days WHERE day = 1773014400") > 0);   /* the ninth day */
+	assert_int_equal(count_rows("SELECT count(*) FROM report_days WHERE day = 1773014400"),
+	    count_rows("SELECT count(*) FROM (SELECT DISTINCT table_id, dealer, rules_id FROM report_hours "
+	    "WHERE hour >= 1773014400 AND hour < 1773014400 + 86400)"));
+	assert_int_equal(compare_random_ranges(20), 0);
+}
+
+/* The corrections of a day row's play time at its ends, by hand. */
+static void
+test_day_play_corrections(void **state)
+{
+	struct report_hour day = {0};
+	int64_t hs = 1000 * 3600 * 1000LL;
+
+	(void)state;
+	/* One hour row 10:00 with play 10:05-10:50: 45 minutes; joined before: 50; after too: 60. */
+	day.span = 86400;
+	day.first.hour = day.last.hour = 1000 * 3600;
+	day.first.first_ms = day.last.first_ms = hs + 5 * MIN_MS;
+	day.first.last_ms = day.last.last_ms = hs + 50 * MIN_MS;
+	day.play_ms = 45 * MIN_MS;
+	assert_int_equal(report_row_play_ms(&day, false, false), 45 * MIN_MS);
+	assert_int_equal(report_row_play_ms(&day, true, false), 50 * MIN_MS);
+	assert_int_equal(report_row_play_ms(&day, true, true), 60 * MIN_MS);
+	/* Two rows 00:00 (00:20-00:58, joined after) and 23:00 (23:10-23:40): inner 40 + 30 = 70 min. */
+	day.first.hour = 0;
+	day.first.first_ms = 20 * MIN_MS;
+	day.first.last_ms = 58 * MIN_MS;
+	day.first.joined = true;
+	day.last.hour = 23 * 3600;
+	day.last.first_ms = 23 * 60 * MIN_MS + 10 * MIN_MS;
+	day.last.last_ms = 23 * 60 * MIN_MS + 40 * MIN_MS;
+	day.last.joined = false;
+	day.play_ms = 70 * MIN_MS;
+	assert_int_equal(report_row_play_ms(&day, false, false), 70 * MIN_MS);
+	assert_int_equal(report_row_play_ms(&day, true, false), 90 * MIN_MS);   /* 00:00 instead of 00:20 */
+	assert_int_equal(report_row_play_ms(&day, true, true), 110 * MIN_MS);   /* and to 24:00 instead of 23:40 */
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_day_play_corrections),
+		cmocka_unit_test(test_rollup_equals_hours),
+		cmocka_unit_test(test_late_row_rebuilds_its_day),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
