@@ -16,8 +16,16 @@
  * group=hour; each time counts the report and its JSON text (what the HTTP
  * handler does before sending).  p50 and p99 are printed.
  *
- * usage: bench_reports [--smoke] [--keep DIR | --reuse DIR]
- *   --smoke   2,000 rounds and a few repetitions (ctest bench-smoke)
+ * With --aggregates-only the same rounds (same generator and seed) are
+ * settled by the engine and added to the report tables only, through the
+ * functions the settling transaction calls (store_round_aggregate,
+ * report_rollup_after_round): some 50,000 rounds a second instead of
+ * about 1,000, so 10^7 rounds take minutes, not hours.  --smoke first
+ * deals 4,500 rounds over two days into one database each way and fails
+ * unless every summary (day, table, hour, dealer, shift) is byte-identical.
+ *
+ * usage: bench_reports [--smoke] [--aggregates-only] [--keep DIR | --reuse DIR]
+ *   --smoke   the cross-check, then 2,000 rounds and a few repetitions (ctest bench-smoke)
  *   --keep    build the database in DIR and leave it there
  *   --reuse   time the reports again on the database --keep left in DIR
  *   PB_BENCH_SIZES=N1,N2,N3 replaces the sizes (ascending, at most three).
@@ -32,8 +40,11 @@
 #include <unistd.h>
 
 #include "common/hash.h"
+#include "engine/settle.h"
 #include "table/pit.h"
+#include "table/input.h"
 #include "table/reports.h"
+#include "table/rollup.h"
 
 #ifndef PB_SOURCE_DIR
 #define PB_SOURCE_DIR "."
@@ -179,6 +190,59 @@ random_round(const struct bench_table *t)
 	return json_pack("{s:o,s:o,s:o,s:o}", "bets", bets, "hands", hands, "dealer", cards3(deck + used), "decisions", dec);
 }
 
+/*
+ * --aggregates-only: the round of `body` settled by the engine and added to
+ * the report tables through the same functions the pit calls in the
+ * settling transaction (store_round_aggregate, report_rollup_after_round),
+ * without the round record itself (rounds, bets, hands, payouts, events),
+ * which the summary never reads.  --cross-check shows that the summaries of
+ * the two databases are the same, byte for byte.
+ */
+static int
+aggregate_round(struct store *s, const struct table_config *tc, int64_t rules_id, const char *dealer,
+    const json_t *body, int64_t now_ms, struct pb_error *err)
+{
+	static struct round_record rec;
+	static struct settlement set;
+	struct round_input in;
+	const char *key;
+	json_t *b;
+
+	memset(&rec, 0, sizeof(rec));
+	memset(&in, 0, sizeof(in));
+	in.rules = tc->rules;
+	in.seats = tc->seats;
+	for (int seat = 1; seat <= MAX_SEATS; seat++)
+		memset(in.hands[seat], CARD_NONE, 3);
+	if (input_three_cards(json_object_get(body, "dealer"), "dealer", in.dealer, err) < 0)
+		return -1;
+	json_object_foreach(json_object_get(body, "bets"), key, b) {
+		int seat = atoi(key);
+		const char *d = json_string_value(json_object_get(json_object_get(body, "decisions"), key));
+
+		in.bets[seat].ante = json_integer_value(json_object_get(b, "ante"));
+		in.bets[seat].pair_plus = json_integer_value(json_object_get(b, "pair_plus"));
+		in.bets[seat].six_card = json_integer_value(json_object_get(b, "six_card"));
+		if (input_three_cards(json_object_get(json_object_get(body, "hands"), key), "hand", in.hands[seat], err) < 0)
+			return -1;
+		in.decisions[seat] = d == NULL ? DECISION_NONE : strcmp(d, "play") == 0 ? DECISION_PLAY : DECISION_FOLD;
+		rec.has_bet[seat] = true;
+	}
+	if (settle_round(&in, &set, err) < 0)
+		return -1;
+	snprintf(rec.table_id, sizeof(rec.table_id), "%s", tc->id);
+	snprintf(rec.opened_by, sizeof(rec.opened_by), "%s", dealer);
+	rec.rules_id = rules_id;
+	rec.state = ROUND_SETTLED;
+	pb_time_format_ms(now_ms, rec.opened_at);
+	memcpy(rec.settled_at, rec.opened_at, sizeof(rec.settled_at));
+	rec.payout_count = set.line_count;
+	memcpy(rec.payouts, set.lines, sizeof(set.lines[0]) * (size_t)set.line_count);
+	if (store_round_aggregate(s, &rec, err) < 0)
+		return -1;
+	return report_rollup_after_round(s, now_ms, rec.table_id, rec.opened_by, rec.rules_id, err);
+}
+
 /* ---- measuring ---- */
 
 static int
@@ -278,8 +342,9 @@ retime(const char *db, const char *cfgp)
 	}
 	pit.store = store;
 	pit.cfg = cfg;
-	rounds = count_rows(store, "SELECT count(*) FROM rounds WHERE state IN ('settled', 'void')");
-	if (sqlite3_prepare_v2(store_db(store), "SELECT substr(min(settled_at), 1, 10), substr(max(settled_at), 1, 10) FROM rounds",
+	/* From the aggregates: an --aggregates-only database has no rounds table rows. */
+	rounds = count_rows(store, "SELECT sum(rounds) + sum(voids) FROM report_hours");
+	if (sqlite3_prepare_v2(store_db(store), "SELECT date(min(hour), 'unixepoch'), date(max(hour), 'unixepoch') FROM report_hours",
 	    -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0) != NULL) {
 		snprintf(from, sizeof(from), "%s", (const char *)sqlite3_column_text(st, 0));
 		snprintf(to, sizeof(to), "%s", (const char *)sqlite3_column_text(st, 1));
@@ -298,19 +363,200 @@ retime(const char *db, const char *cfgp)
 	return 0;
 }
 
+static int64_t rules_ids[TABLES];
+static bool cross_spacing;         /* load(): the cross-check's sparser timeline */
+static char dealer_names[64][PB_ID_MAX];
+
+/* Opens (creating) a bench database for cfg's tables, at the start of the simulated time. */
+static struct store *
+open_bench(const char *db, struct config *cfg, struct pit *pit)
+{
+	struct store_options opt = {0};
+	struct pb_error err;
+	struct store *store;
+	char wal[320];
+
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	unlink(db);
+	unlink(wal);
+	opt.path = db;
+	opt.synchronous = "NORMAL";
+	if ((store = store_open(&opt, &err)) == NULL) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		exit(1);
+	}
+	/* The load phase only: no fsync at all. */
+	sqlite3_exec(store_db(store), "PRAGMA synchronous = OFF", NULL, NULL, NULL);
+	memset(pit, 0, sizeof(*pit));
+	pit->store = store;
+	pit->cfg = cfg;
+	fake_now_ms = START_MS;
+	if (pit_sync_tables(pit, &err) < 0 || store_begin(store, &err) < 0) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
+		exit(1);
+	}
+	for (int k = 0; k < TABLES; k++)
+		if (store_rules_id(store, cfg->tables[k].rules, &rules_ids[k], &err) < 0) {
+			fprintf(stderr, "bench_reports: %s\n", err.message);
+			exit(1);
+		}
+	if (store_commit(store, &err) < 0)
+		exit(1);
+	for (int i = 0; i < 64; i++)
+		snprintf(dealer_names[i], sizeof(dealer_names[i]), "dealer-%02d", i + 1);
+	return store;
+}
+
+/*
+ * Deals rounds *dealt .. target-1: table k deals at START + n minutes + its
+ * own offset (the tables interleave in time), dealers change every 8 h.
+ * Through pit_round_open, or (aggregates_only) into the report tables only,
+ * 2000 rounds a transaction.
+ */
+static void
+load(struct pit *pit, int64_t *dealt, int64_t target, bool aggregates_only)
+{
+	const struct actor dealer_base = {NULL, ROLE_DEALER, NULL};
+	struct pb_error err;
+	bool in_txn = false;
+
+	for (; *dealt < target; (*dealt)++) {
+		int k = (int)(*dealt % TABLES);
+		int64_t n = *dealt / TABLES;
+		struct actor d = dealer_base;
+		json_t *body, *out = NULL;
+		int status, rc;
+
+		if (cross_spacing)
+			/* The cross-check: 11 minutes apart, with a three-hour break every 40: days, joins and breaks. */
+			fake_now_ms = START_MS + n * 11 * MINUTE_MS + (n / 40) * 180 * MINUTE_MS + k * (MINUTE_MS / TABLES) +
+			    rng_int(0, 2000);
+		else
+			fake_now_ms = START_MS + n * MINUTE_MS + k * (MINUTE_MS / TABLES) + rng_int(0, 2000);
+		d.name = dealer_names[(k * 3 + (fake_now_ms - START_MS) / (8 * 60 * MINUTE_MS)) % 64];
+		body = random_round(&tables[k]);
+		if (aggregates_only) {
+			if (!in_txn && store_begin(pit->store, &err) < 0)
+				goto fail;
+			in_txn = true;
+			rc = aggregate_round(pit->store, &pit->cfg->tables[k], rules_ids[k], d.name, body, fake_now_ms, &err);
+			if (rc == 0 && (*dealt + 1) % 2000 == 0) {
+				rc = store_commit(pit->store, &err);
+				in_txn = false;
+			}
+		} else {
+			rc = pit_round_open(pit, &d, NULL, tables[k].id, body, &out, &status, &err);
+		}
+		if (rc < 0) {
+			fprintf(stderr, "bench_reports: round %lld at %s: %s\n%s\n", (long long)*dealt, tables[k].id, err.message,
+			    json_dumps(body, JSON_COMPACT));
+			exit(1);
+		}
+		json_decref(out);
+		json_decref(body);
+	}
+	if (in_txn && store_commit(pit->store, &err) < 0)
+		goto fail;
+	return;
+fail:
+	fprintf(stderr, "bench_reports: %s\n", err.message);
+	exit(1);
+}
+
+/* The summary over [from, to] grouped by `group`, as compact JSON text. */
+static char *
+summary_text(struct pit *p, const char *group, const char *from, const char *to)
+{
+	const struct actor boss = {"bench-boss", ROLE_PITBOSS, NULL};
+	struct report_params rp = {.group = group, .from = from, .to = to};
+	struct report_query q;
+	struct pb_error err;
+	json_t *out = NULL;
+	char *text;
+
+	if (report_query_parse(REPORT_SUMMARY, &rp, fake_now_ms, &q, &err) < 0 ||
+	    pit_report_summary(p, &boss, &q, &out, &err) < 0) {
+		fprintf(stderr, "bench_reports: summary: %s\n", err.message);
+		exit(1);
+	}
+	text = json_dumps(out, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(out);
+	return text;
+}
+
+/*
+ * The same n rounds (same seed) into two databases, through pit_round_open
+ * and through the report tables only: every summary must be the same text.
+ */
+static int
+cross_check(const char *dir, struct config *cfg, int64_t n)
+{
+	static const char *const groups[] = {"day", "table", "hour", "dealer", "shift"};
+	char db_a[300], db_b[300], from[16], to[16];
+	struct pit pa, pb;
+	struct store *sa, *sb;
+	int64_t dealt;
+	uint64_t seed = rng_state;
+	time_t t;
+	struct tm tm;
+	int bad = 0;
+
+	snprintf(db_a, sizeof(db_a), "%s/cross-full.db", dir);
+	snprintf(db_b, sizeof(db_b), "%s/cross-aggregates.db", dir);
+	cross_spacing = true;
+	sa = open_bench(db_a, cfg, &pa);
+	dealt = 0;
+	load(&pa, &dealt, n, false);
+	sb = open_bench(db_b, cfg, &pb);
+	rng_state = seed;
+	dealt = 0;
+	load(&pb, &dealt, n, true);
+	t = (time_t)(START_MS / 1000);
+	gmtime_r(&t, &tm);
+	strftime(from, sizeof(from), "%Y-%m-%d", &tm);
+	t = (time_t)(fake_now_ms / 1000);
+	gmtime_r(&t, &tm);
+	strftime(to, sizeof(to), "%Y-%m-%d", &tm);
+	cross_spacing = false;
+	if (count_rows(sb, "SELECT count(*) FROM report_days") <= 0) {
+		fprintf(stderr, "bench_reports: cross-check: no day was rolled up\n");
+		bad++;
+	}
+	for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++) {
+		char *a = summary_text(&pa, groups[g], from, to), *b = summary_text(&pb, groups[g], from, to);
+		if (strcmp(a, b) != 0) {
+			fprintf(stderr, "bench_reports: cross-check: group=%s differs between the two databases\n", groups[g]);
+			bad++;
+		}
+		free(a);
+		free(b);
+	}
+	store_free(sa);
+	store_free(sb);
+	for (int i = 0; i < 2; i++) {
+		char path[320];
+		const char *db = i ? db_b : db_a;
+		unlink(db);
+		snprintf(path, sizeof(path), "%s-wal", db);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s-shm", db);
+		unlink(path);
+	}
+	printf("cross-check: %lld rounds through pit_round_open and through the report tables only: "
+	    "summaries by day, table, hour, dealer, shift %s\n", (long long)n, bad ? "DIFFER" : "identical");
+	return bad ? -1 : 0;
+}
+
 int
 main(int argc, char **argv)
 {
-	bool smoke = false, reuse = false;
+	bool smoke = false, reuse = false, aggregates_only = getenv("PB_BENCH_AGGREGATES_ONLY") != NULL;
 	const char *keep = NULL;
 	char dir[256], db[300], cfgp[300], wal[320], from[16], to[16];
 	struct config *cfg;
 	struct store *store;
-	struct store_options opt = {0};
 	struct pit pit = {0};
 	struct pb_error err;
-	const struct actor dealer_base = {NULL, ROLE_DEALER, NULL};
-	static char dealer_names[64][PB_ID_MAX];
 	int64_t sizes[3] = {100000, 1000000, 10000000}, dealt = 0;
 	int nsizes = getenv("PB_BENCH_10M") ? 3 : 2;
 	double load_ms = 0;
@@ -320,13 +566,15 @@ main(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--smoke") == 0) {
 			smoke = true;
+		} else if (strcmp(argv[i], "--aggregates-only") == 0) {
+			aggregates_only = true;
 		} else if (strcmp(argv[i], "--keep") == 0 && i + 1 < argc) {
 			keep = argv[++i];
 		} else if (strcmp(argv[i], "--reuse") == 0 && i + 1 < argc) {
 			keep = argv[++i];
 			reuse = true;
 		} else {
-			fprintf(stderr, "usage: bench_reports [--smoke] [--keep DIR | --reuse DIR]\n");
+			fprintf(stderr, "usage: bench_reports [--smoke] [--aggregates-only] [--keep DIR | --reuse DIR]\n");
 			return 2;
 		}
 	}
@@ -358,56 +606,24 @@ main(int argc, char **argv)
 	snprintf(cfgp, sizeof(cfgp), "%s/pitboss.json", dir);
 	if (reuse)
 		return retime(db, cfgp);
-	unlink(db);
-	unlink(wal);
 	write_config(cfgp, db);
 	if ((cfg = config_load(cfgp, &err)) == NULL) {
 		fprintf(stderr, "bench_reports: %s\n", err.message);
 		return 1;
 	}
-	opt.path = db;
-	opt.synchronous = "NORMAL";
-	if ((store = store_open(&opt, &err)) == NULL) {
-		fprintf(stderr, "bench_reports: %s\n", err.message);
+	if (smoke && cross_check(dir, cfg, 4500) < 0)
 		return 1;
-	}
-	/* The load phase only: no fsync at all. */
-	sqlite3_exec(store_db(store), "PRAGMA synchronous = OFF", NULL, NULL, NULL);
-	pit.store = store;
-	pit.cfg = cfg;
-	fake_now_ms = START_MS;
-	if (pit_sync_tables(&pit, &err) < 0) {
-		fprintf(stderr, "bench_reports: %s\n", err.message);
-		return 1;
-	}
-	for (int i = 0; i < 64; i++)
-		snprintf(dealer_names[i], sizeof(dealer_names[i]), "dealer-%02d", i + 1);
+	store = open_bench(db, cfg, &pit);
 
 	printf("bench_reports: %d tables (standard with six card, tricard, florida), ~1 round/min each, "
-	    "dealers change every 8 h; load through pit_round_open with synchronous=OFF\n", TABLES);
+	    "dealers change every 8 h; %s with synchronous=OFF\n", TABLES,
+	    aggregates_only ? "rounds settled by the engine into the report tables only (--aggregates-only)"
+	    : "load through pit_round_open");
 	for (int si = 0; si < nsizes; si++) {
 		double t0 = mono_ms();
 		int reps = smoke ? 5 : sizes[si] >= 1000000 ? 100 : 200;
 
-		for (; dealt < sizes[si]; dealt++) {
-			/* Table k deals at START + n minutes + its own offset: the tables interleave in time. */
-			int k = (int)(dealt % TABLES);
-			int64_t n = dealt / TABLES;
-			struct actor d = dealer_base;
-			json_t *body, *out = NULL;
-			int status;
-
-			fake_now_ms = START_MS + n * MINUTE_MS + k * (MINUTE_MS / TABLES) + rng_int(0, 2000);
-			d.name = dealer_names[(k * 3 + (fake_now_ms - START_MS) / (8 * 60 * MINUTE_MS)) % 64];
-			body = random_round(&tables[k]);
-			if (pit_round_open(&pit, &d, NULL, tables[k].id, body, &out, &status, &err) < 0) {
-				fprintf(stderr, "bench_reports: round %lld at %s: %s\n%s\n", (long long)dealt, tables[k].id, err.message,
-				    json_dumps(body, JSON_COMPACT));
-				return 1;
-			}
-			json_decref(out);
-			json_decref(body);
-		}
+		load(&pit, &dealt, sizes[si], aggregates_only);
 		load_ms += mono_ms() - t0;
 		t = (time_t)(START_MS / 1000);
 		gmtime_r(&t, &tm);
@@ -416,12 +632,15 @@ main(int argc, char **argv)
 		gmtime_r(&t, &tm);
 		strftime(to, sizeof(to), "%Y-%m-%d", &tm);
 		sqlite3_exec(store_db(store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
-		printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; report_hours %lld rows\n",
+		printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; "
+		    "report_hours %lld rows, report_days %lld rows\n",
 		    (long long)dealt, from, to, (double)dealt / (load_ms / 1000.0), (double)(file_size(db) + file_size(wal)) / 1e6,
-		    (long long)count_rows(store, "SELECT count(*) FROM report_hours"));
+		    (long long)count_rows(store, "SELECT count(*) FROM report_hours"),
+		    (long long)count_rows(store, "SELECT count(*) FROM report_days"));
 		fflush(stdout);
 		time_summary(&pit, "day", from, to, reps, dealt);
 		time_summary(&pit, "table", from, to, reps, dealt);
+		time_summary(&pit, "dealer", from, to, reps, dealt);
 		time_summary(&pit, "hour", from, to, smoke ? 3 : 20, dealt);
 		fflush(stdout);
 	}
