@@ -1,27 +1,40 @@
--- 006_report_days: per-day roll-ups of report_hours, so that a summary over
--- months reads one row per table-day (plus the hours at the range's ends)
--- instead of one per table-hour.
+-- 006_report_days: roll-ups of report_hours by UTC day and UTC month, so
+-- that a summary over a year reads a few hundred rows instead of one per
+-- table-hour.
 --
--- One row per (table, UTC day, dealer, rules in force): the sums of that
--- day's report_hours rows of the same series, and what the summary needs to
--- compute play time exactly as it would from the hours (docs/reports.md,
--- "Hands per hour"): the play time inside the day with the day's first and
--- last hour not joined to the days around it, and those two hours' own
--- times, so the reader can join them to the neighbouring day's hours.
+-- report_spans holds, per span (a day or a month), table, game and either
+-- one dealer or every dealer of the table (dealer = ''), the sums of the
+-- span's report_hours rows and the play time that hands per hour needs,
+-- made additive:
+--   play_ms   the play time of the span's hours, each hour's joins with the
+--             hours around it decided as the summary decides them from the
+--             hours (docs/reports.md, "Hands per hour"), except that the
+--             span's last hour is never extended into the next span;
+--   carry_ms  that extension, owed to the span before: the play time added to
+--             the hour just before this span's start by play going on into
+--             this span's first hour.
+-- So consecutive spans sum: play over [a, c) = play[a, b) + carry[b, c) +
+-- play[b, c); the reader adds a span's carry only when the span before it
+-- is inside the range too.
+--
+-- kind: 1 = day by dealer, 2 = day by table (dealer ''), 3 = month by
+-- dealer, 4 = month by table.
 --
 -- report_rollup.days_before says how far the roll-up has gone: every UTC day
--- that starts before it has its rows here.  A day is rolled up once it is
--- over (daemon/table/rollup.c: at start-up, and by the first round settled
--- on a later day); a round recorded later into a rolled-up day (a clock
--- stepped back) rebuilds its series' row in the same transaction.  The
--- reports read report_hours for everything at or after days_before.
+-- that starts before it has its rows here, and every month that ends by
+-- it.  A day is rolled up once it is over (daemon/table/rollup.c: at
+-- start-up, and by the first round settled on a later day); a round
+-- recorded later into a rolled-up day (a clock stepped back) rebuilds that
+-- day, the next, and their months in the same transaction.  The reports
+-- read report_hours for everything not rolled up.
 --
 -- Depends on 004 (report_hours).
 
-CREATE TABLE report_days (
+CREATE TABLE report_spans (
+	kind              INTEGER NOT NULL CHECK (kind BETWEEN 1 AND 4),
+	start             INTEGER NOT NULL,   -- Unix seconds of the UTC day's or month's start
 	table_id          TEXT NOT NULL,
-	day               INTEGER NOT NULL,   -- Unix seconds of the UTC day's start (a multiple of 86400)
-	dealer            TEXT NOT NULL,
+	dealer            TEXT NOT NULL,      -- '' in kinds 2 and 4: every dealer
 	rules_id          INTEGER NOT NULL REFERENCES rules_sets(id),
 	rounds            INTEGER NOT NULL,
 	voids             INTEGER NOT NULL,
@@ -40,20 +53,13 @@ CREATE TABLE report_days (
 	lines_pair_plus   INTEGER NOT NULL,
 	lines_six_card    INTEGER NOT NULL,
 	lines_ante_bonus  INTEGER NOT NULL,
-	play_ms           INTEGER NOT NULL,   -- play time within the day, its first and last hour not joined outward
-	first_hour        INTEGER NOT NULL,   -- the series' first report_hours row of the day: its hour,
-	first_first_ms    INTEGER NOT NULL,   --   first_ms,
-	first_last_ms     INTEGER NOT NULL,   --   last_ms,
-	first_joined_after INTEGER NOT NULL,  --   and whether play went on into the next hour (1/0)
-	last_hour         INTEGER NOT NULL,   -- the last row of the day: its hour,
-	last_first_ms     INTEGER NOT NULL,   --   first_ms,
-	last_last_ms      INTEGER NOT NULL,   --   last_ms,
-	last_joined_before INTEGER NOT NULL,  --   and whether it continued the hour before (1/0)
-	PRIMARY KEY (day, table_id, dealer, rules_id)
+	play_ms           INTEGER NOT NULL,
+	carry_ms          INTEGER NOT NULL,
+	PRIMARY KEY (kind, start, table_id, dealer, rules_id)
 ) WITHOUT ROWID;
 
 CREATE TABLE report_rollup (
 	id                INTEGER PRIMARY KEY CHECK (id = 1),
-	days_before       INTEGER NOT NULL    -- Unix seconds: every UTC day starting before this is in report_days
+	days_before       INTEGER NOT NULL    -- Unix seconds: every UTC day starting before this is rolled up
 );
 INSERT INTO report_rollup (id, days_before) VALUES (1, 0);

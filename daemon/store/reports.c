@@ -87,12 +87,8 @@ store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64
 			row.lines[w] = sqlite3_column_int64(st, col++);
 		row.first_ms = sqlite3_column_int64(st, col++);
 		row.last_ms = sqlite3_column_int64(st, col);
-		row.span = 3600;
-		row.play_ms = 0;
-		row.first.hour = row.last.hour = row.hour;
-		row.first.first_ms = row.last.first_ms = row.first_ms;
-		row.first.last_ms = row.last.last_ms = row.last_ms;
-		row.first.joined = row.last.joined = false;
+		row.span = 0;
+		row.play_ms = row.carry_ms = 0;
 		if ((stop = fn(arg, &row, err)) != 0)
 			break;
 	}

@@ -14,13 +14,6 @@
 
 #include "store/store.h"
 
-/* The times of one report_hours row, what play time and its joins need. */
-struct report_edge {
-	int64_t hour;                      /* Unix seconds */
-	int64_t first_ms, last_ms;
-	bool joined;                       /* first: play went on into the next hour; last: from the hour before */
-};
-
 /* One row of report_hours: the sums of one table's rounds of one hour, dealer and game. */
 struct report_hour {
 	char table_id[PB_ID_MAX];
@@ -36,15 +29,13 @@ struct report_hour {
 	int64_t first_ms;                  /* earliest opened_at, Unix ms */
 	int64_t last_ms;                   /* latest settled_at, Unix ms */
 	/*
-	 * A row may also be a day's roll-up (report_days, schema 006): then
-	 * `hour` is the day's start, span 86400, play_ms the play time within
-	 * the day with its ends not joined outward, and first/last the day's
-	 * first and last hour rows of the series.  An hour row has span 3600,
-	 * play_ms 0, and first = last = itself.
+	 * A row may also be a roll-up (report_spans, schema 006): then `hour` is
+	 * the span's start, span its kind (REPORT_SPAN_*), dealer "" for every
+	 * dealer, play_ms and carry_ms as the schema says, first_ms and last_ms 0.
 	 */
-	int64_t span;                      /* seconds covered: 3600 or 86400 */
+	int span;                          /* 0: a report_hours row */
 	int64_t play_ms;
-	struct report_edge first, last;
+	int64_t carry_ms;
 };
 
 
@@ -59,17 +50,27 @@ typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct p
 int store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err);
 
+/* The kinds of report_spans rows (schema 006). */
+enum {
+	REPORT_SPAN_DAY_DEALER = 1,
+	REPORT_SPAN_DAY_TABLE = 2,         /* dealer "": every dealer of the table */
+	REPORT_SPAN_MONTH_DEALER = 3,
+	REPORT_SPAN_MONTH_TABLE = 4,
+};
+
 /*
- * Walks the report_days rows (day roll-ups) with day in [from_day, to_day)
- * (Unix seconds, multiples of 86400) of the tables in `tables`, in key
- * order: day, table, dealer, rules.  Rows come as struct report_hour with
- * span 86400.
+ * Walks the report_spans rows of one kind with start in [from, to) (Unix
+ * seconds) of the tables in `tables`, in key order: start, table, dealer,
+ * rules.
  */
-int store_report_days(struct store *s, const char *tables, int64_t from_day, int64_t to_day,
+int store_report_spans(struct store *s, const char *tables, int kind, int64_t from, int64_t to,
     report_hour_fn fn, void *arg, struct pb_error *err);
 
-/* Inserts or replaces one report_days row (row->hour is the day). */
-int store_report_day_put(struct store *s, const struct report_hour *row, struct pb_error *err);
+/* Inserts or replaces one report_spans row of row->span's kind (row->hour is its start). */
+int store_report_span_put(struct store *s, const struct report_hour *row, struct pb_error *err);
+
+/* Deletes the report_spans rows of one kind and start, before they are rebuilt. */
+int store_report_spans_delete(struct store *s, int kind, int64_t start, struct pb_error *err);
 
 /* report_rollup.days_before: every UTC day starting before it is rolled up (0 when none is). */
 int store_report_rollup_get(struct store *s, int64_t *days_before, struct pb_error *err);

@@ -422,6 +422,8 @@ struct summary {
 	struct group_acc totals;
 	struct series *series;             /* open addressing by table, dealer, game; hour 0 = empty */
 	size_t series_count, series_cap;
+	int64_t emit_from, emit_to;        /* hour rows outside are neighbours, read only for the joins */
+	int64_t spans_from;                /* the first roll-up start read: its carry is not the range's */
 	int64_t last_hour;                 /* hour, day, shift: the group of the last hour added */
 	size_t last_group;                 /* its index + 1 */
 };
@@ -582,22 +584,47 @@ group_key(const struct report_query *q, const struct report_hour *row, char key[
 }
 
 /*
+ * Adds a roll-up row's carry (play owed to the hour before the row's start)
+ * to the group of that hour: for groups by table or dealer the row's own,
+ * for groups by day the day before.
+ */
+static int
+summary_carry(struct summary *sm, const struct report_hour *row, struct pb_error *err)
+{
+	struct report_hour before = *row;
+	char key[KEY_MAX];
+	struct group_acc *g;
+
+	if (row->carry_ms == 0)
+		return 0;
+	before.hour = row->hour - 3600;
+	group_key(sm->q, &before, key);
+	if ((g = group_get(sm, key, err)) == NULL)
+		return -1;
+	if (add_checked(&g->play_ms, row->carry_ms, err) < 0)
+		return -1;
+	return add_checked(&sm->totals.play_ms, row->carry_ms, err);
+}
+
+/* A roll-up row's carry alone (the row itself lies after the range read from roll-ups). */
+static int
+summary_carry_only(void *arg, const struct report_hour *row, struct pb_error *err)
+{
+	return summary_carry(arg, row, err);
+}
+
+/*
  * Adds one row to its group and to the totals.  Its play time is the part
  * of its hour from its first round's opening to its last round's
  * settlement, extended to the hour's start (end) when play went on from the
  * hour before (into the hour after) with the same table, dealer and game.
  */
 static int
-summary_emit(struct summary *sm, const struct report_hour *row, bool joined_before, bool joined_after,
-    struct pb_error *err)
+summary_add(struct summary *sm, const struct report_hour *row, int64_t play_ms, struct pb_error *err)
 {
-	int64_t play_ms;
 	char key[KEY_MAX];
 	struct group_acc *g;
 
-	if (row->hour < sm->from_hour || row->hour + row->span > sm->to_hour)
-		return 0;     /* a neighbour read only to see whether play went on */
-	play_ms = report_row_play_ms(row, joined_before, joined_after);
 	if (sm->q->group <= REPORT_GROUP_SHIFT && sm->last_group > 0 && sm->last_hour == row->hour) {
 		g = &sm->groups[sm->last_group - 1];
 	} else {
@@ -610,6 +637,32 @@ summary_emit(struct summary *sm, const struct report_hour *row, bool joined_befo
 	if (acc_add(g, row, play_ms, err) < 0)
 		return -1;
 	return acc_add(&sm->totals, row, play_ms, err);
+}
+
+static int
+summary_emit(struct summary *sm, const struct report_hour *row, bool joined_before, bool joined_after,
+    struct pb_error *err)
+{
+	if (row->hour < sm->emit_from || row->hour >= sm->emit_to)
+		return 0;     /* a neighbour read only to see whether play went on */
+	return summary_add(sm, row, report_hour_play_ms(row, joined_before, joined_after), err);
+}
+
+/*
+ * A roll-up row (report_spans): its sums and play time, and its carry (the
+ * play owed to the hour before its start) unless it starts the roll-ups
+ * read, whose hour before lies outside them.
+ */
+static int
+summary_span(void *arg, const struct report_hour *row, struct pb_error *err)
+{
+	struct summary *sm = arg;
+
+	if (summary_add(sm, row, row->play_ms, err) < 0)
+		return -1;
+	if (row->hour != sm->spans_from && summary_carry(sm, row, err) < 0)
+		return -1;
+	return 0;
 }
 
 static uint64_t
@@ -673,7 +726,7 @@ summary_row(void *arg, const struct report_hour *row, struct pb_error *err)
 	if ((se = series_slot(sm, row, err)) == NULL)
 		return -1;
 	if (se->row.hour != 0) {
-		joined = report_joined(&se->row.last, &row->first);
+		joined = report_joined(&se->row, row);
 		if (summary_emit(sm, &se->row, se->joined_before, joined, err) < 0)
 			return -1;
 	}
@@ -827,44 +880,83 @@ group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool 
 	return o;
 }
 
+/* Reads hour rows [from, to) into the summary, emitting those in [emit_from, emit_to); then adds the series' last rows. */
+static int
+summary_hours(struct pit *p, const char *scope, struct summary *sm, int64_t from, int64_t to, int64_t emit_from,
+    int64_t emit_to, struct pb_error *err)
+{
+	int rc;
+
+	sm->emit_from = emit_from;
+	sm->emit_to = emit_to;
+	if ((rc = store_report_hours(p->store, scope, from, to, summary_row, sm, err)) != 0)
+		return rc;
+	if (summary_flush(sm, err) < 0)
+		return -1;
+	/* The next read starts new series: forget these. */
+	memset(sm->series, 0, sm->series_cap * sizeof(sm->series[0]));
+	sm->series_count = 0;
+	return 0;
+}
+
 /*
- * Reads the rows of the range into the summary, in one read snapshot: the
- * hours from one before the range to the first whole day rolled up, those
- * days' roll-ups, then the hours to one after the range (the hours outside
- * the range only show whether play went on across its ends).  Days are
- * used only when the groups do not divide a day: group=table or dealer,
- * or group=day at UTC; otherwise, and for days not rolled up yet, hours.
+ * Reads the rows of the range into the summary, in one read snapshot.
+ * Groupings that do not divide a day (table, dealer, and day at UTC) read
+ * the roll-ups (report_spans) of the whole days rolled up, months where
+ * whole months fit (not for day), and hours at the two ends:
+ *   hours [from, A), with A's first hour read only for the joins;
+ *   spans [A, B), each with its carry except the first;
+ *   the carry of day B (owed to B's hour before), then hours [B, to), with
+ *   the hour before B read only for the joins.
+ * B is before the last day rolled up, so that day B's carry exists.  Other
+ * groupings, and ranges without a whole day rolled up, read the hours.
  */
 static int
 summary_read(struct pit *p, const struct report_query *q, const char *scope, struct summary *sm, struct pb_error *err)
 {
-	int64_t from = sm->from_hour, to = sm->to_hour, days_from, days_to, days_before;
-	bool by_day = !q->hours_only && (q->group == REPORT_GROUP_TABLE || q->group == REPORT_GROUP_DEALER ||
+	int64_t from = sm->from_hour, to = sm->to_hour, a, b, days_before, m1, m2;
+	bool by_dealer = q->group == REPORT_GROUP_DEALER, months = q->group != REPORT_GROUP_DAY;
+	bool spans = !q->hours_only && (q->group == REPORT_GROUP_TABLE || by_dealer ||
 	    (q->group == REPORT_GROUP_DAY && q->tz_offset == 0));
+	int kind_day = by_dealer ? REPORT_SPAN_DAY_DEALER : REPORT_SPAN_DAY_TABLE;
+	int kind_month = by_dealer ? REPORT_SPAN_MONTH_DEALER : REPORT_SPAN_MONTH_TABLE;
 	int rc = -1;
 
 	if (store_snapshot_begin(p->store, err) < 0)
 		return -1;
-	days_from = days_to = from;
-	if (by_day) {
+	a = b = 0;
+	if (spans) {
 		if (store_report_rollup_get(p->store, &days_before, err) < 0)
 			goto out;
-		days_from = floor_div(from + 86399, 86400) * 86400;
-		if (days_from < 86400)
-			days_from = 86400;
-		days_to = floor_div(to, 86400) * 86400;
-		if (days_to > floor_div(days_before, 86400) * 86400)
-			days_to = floor_div(days_before, 86400) * 86400;
-		if (days_to <= days_from)
-			days_from = days_to = from;
+		a = floor_div(from + 86399, 86400) * 86400;
+		if (a < 86400)
+			a = 86400;
+		b = floor_div(to, 86400) * 86400;
+		if (b > days_before - 86400)
+			b = days_before - 86400;
 	}
-	if ((rc = store_report_hours(p->store, scope, from - 3600, days_from, summary_row, sm, err)) != 0)
+	if (!spans || b <= a) {
+		rc = summary_hours(p, scope, sm, from - 3600, to + 3600, from, to, err);
 		goto out;
-	if (days_to > days_from && (rc = store_report_days(p->store, scope, days_from, days_to, summary_row, sm, err)) != 0)
+	}
+	if (from < a && (rc = summary_hours(p, scope, sm, from - 3600, a + 3600, from, a, err)) != 0)
 		goto out;
-	if ((rc = store_report_hours(p->store, scope, days_to, to + 3600, summary_row, sm, err)) != 0)
+	sm->spans_from = a;
+	m1 = months ? report_month_start(a) : a;
+	if (m1 < a)
+		m1 = report_month_next(m1);
+	m2 = months ? report_month_start(b) : a;
+	if (m2 > m1) {
+		if ((rc = store_report_spans(p->store, scope, kind_day, a, m1, summary_span, sm, err)) != 0 ||
+		    (rc = store_report_spans(p->store, scope, kind_month, m1, m2, summary_span, sm, err)) != 0 ||
+		    (rc = store_report_spans(p->store, scope, kind_day, m2, b, summary_span, sm, err)) != 0)
+			goto out;
+	} else if ((rc = store_report_spans(p->store, scope, kind_day, a, b, summary_span, sm, err)) != 0) {
 		goto out;
-	rc = summary_flush(sm, err);
+	}
+	if ((rc = store_report_spans(p->store, scope, kind_day, b, b + 86400, summary_carry_only, sm, err)) != 0)
+		goto out;
+	rc = summary_hours(p, scope, sm, b - 3600, to + 3600, b, to, err);
 out:
 	store_snapshot_end(p->store);
 	return rc;

@@ -1,13 +1,12 @@
 /*
- * rollup.c - play time of the report aggregates, and the day roll-ups
- * (report_days).  A day row sums the day's report_hours rows of one series
- * (table, dealer, game) and keeps what the summary needs to compute their
- * play time exactly as from the hours themselves; see rollup.h.
- * tests/unit/test_rollup.c checks, on random aggregates, that a summary read
- * through the roll-ups equals the same summary read from the hours alone.
+ * rollup.c - play time of the report aggregates, and their roll-ups by UTC
+ * day and month (report_spans); see rollup.h and schema/006_report_days.sql.
+ * tests/unit/test_rollup.c checks, on random aggregates, that a summary
+ * read through the roll-ups equals the same summary read from the hours.
  */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "table/rollup.h"
 
@@ -28,75 +27,76 @@ clamp64(int64_t v, int64_t lo, int64_t hi)
 }
 
 bool
-report_joined(const struct report_edge *before, const struct report_edge *after)
+report_joined(const struct report_hour *before, const struct report_hour *after)
 {
 	return after->hour == before->hour + 3600 && after->first_ms - before->last_ms <= REPORT_JOIN_GAP_MS;
 }
 
 int64_t
-report_edge_play_ms(const struct report_edge *e, bool joined_before, bool joined_after)
+report_hour_play_ms(const struct report_hour *row, bool joined_before, bool joined_after)
 {
-	int64_t hs = e->hour * 1000, he = hs + REPORT_HOUR_MS;
-	int64_t start = joined_before ? hs : clamp64(e->first_ms, hs, he);
-	int64_t end = joined_after ? he : clamp64(e->last_ms, hs, he);
+	int64_t hs = row->hour * 1000, he = hs + REPORT_HOUR_MS;
+	int64_t start = joined_before ? hs : clamp64(row->first_ms, hs, he);
+	int64_t end = joined_after ? he : clamp64(row->last_ms, hs, he);
 
 	return end > start ? end - start : 0;
 }
 
-/*
- * A day row's play time: its inner play time, corrected at its first and
- * last hour for joins with the rows around the day.  With one hour row the
- * two corrections are one.
- */
 int64_t
-report_row_play_ms(const struct report_hour *row, bool joined_before, bool joined_after)
+report_month_start(int64_t t)
 {
-	int64_t play;
+	time_t tt = (time_t)t;
+	struct tm tm;
 
-	if (row->span <= 3600)
-		return report_edge_play_ms(&row->first, joined_before, joined_after);
-	if (row->first.hour == row->last.hour)
-		return row->play_ms + report_edge_play_ms(&row->first, joined_before, joined_after) -
-		    report_edge_play_ms(&row->first, false, false);
-	play = row->play_ms;
-	play += report_edge_play_ms(&row->first, joined_before, row->first.joined) -
-	    report_edge_play_ms(&row->first, false, row->first.joined);
-	play += report_edge_play_ms(&row->last, row->last.joined, joined_after) -
-	    report_edge_play_ms(&row->last, row->last.joined, false);
-	return play;
+	gmtime_r(&tt, &tm);
+	tm.tm_mday = 1;
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	return (int64_t)timegm(&tm);
 }
 
-/* ---- building a day's rows ---- */
+int64_t
+report_month_next(int64_t m)
+{
+	time_t tt = (time_t)m;
+	struct tm tm;
 
-struct day_rows {
-	struct report_hour *rows;
+	gmtime_r(&tt, &tm);
+	tm.tm_mday = 1;
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	if (++tm.tm_mon == 12) {
+		tm.tm_mon = 0;
+		tm.tm_year++;
+	}
+	return (int64_t)timegm(&tm);
+}
+
+/* ---- rows in memory ---- */
+
+struct rows {
+	struct report_hour *items;
 	size_t count, cap;
-	const char *table_id, *dealer;     /* one series only, when set */
-	int64_t rules_id;
 };
 
 static int
-collect_row(void *arg, const struct report_hour *row, struct pb_error *err)
+rows_add(void *arg, const struct report_hour *row, struct pb_error *err)
 {
-	struct day_rows *d = arg;
+	struct rows *r = arg;
 
-	if (d->table_id != NULL && (strcmp(row->table_id, d->table_id) != 0 || strcmp(row->dealer, d->dealer) != 0 ||
-	    row->rules_id != d->rules_id))
-		return 0;
-	if (d->count == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		struct report_hour *n = realloc(d->rows, cap * sizeof(*n));
+	if (r->count == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct report_hour *n = realloc(r->items, cap * sizeof(*n));
 		if (n == NULL)
 			return pb_fail(err, 500, "out_of_memory", "out of memory");
-		d->rows = n;
-		d->cap = cap;
+		r->items = n;
+		r->cap = cap;
 	}
-	d->rows[d->count++] = *row;
+	r->items[r->count++] = *row;
 	return 0;
 }
 
+/* Series order (table, dealer, rules), then time. */
 static int
-cmp_series_hour(const void *pa, const void *pb)
+cmp_series_time(const void *pa, const void *pb)
 {
 	const struct report_hour *a = pa, *b = pb;
 	int c;
@@ -109,7 +109,7 @@ cmp_series_hour(const void *pa, const void *pb)
 }
 
 static bool
-same_series(const struct report_hour *a, const struct report_hour *b)
+same_key(const struct report_hour *a, const struct report_hour *b)
 {
 	return a->rules_id == b->rules_id && strcmp(a->table_id, b->table_id) == 0 && strcmp(a->dealer, b->dealer) == 0;
 }
@@ -118,88 +118,158 @@ static int
 add_checked(int64_t *a, int64_t b, struct pb_error *err)
 {
 	if (__builtin_add_overflow(*a, b, a))
-		return pb_fail(err, 500, "report_overflow", "a day's report sum exceeds 64 bits");
+		return pb_fail(err, 500, "report_overflow", "a report roll-up sum exceeds 64 bits");
 	return 0;
 }
 
-/* The day row of one series from its hour rows rows[0..n) (same series, hour order). */
+/* Adds the sums (not the times) of src to dst. */
 static int
-day_row(int64_t day, const struct report_hour *rows, size_t n, struct report_hour *out, struct pb_error *err)
+add_sums(struct report_hour *dst, const struct report_hour *src, struct pb_error *err)
 {
 	int rc = 0;
 
-	memset(out, 0, sizeof(*out));
-	memcpy(out->table_id, rows[0].table_id, sizeof(out->table_id));
-	memcpy(out->dealer, rows[0].dealer, sizeof(out->dealer));
-	out->rules_id = rows[0].rules_id;
-	out->hour = day;
-	out->span = DAY_S;
-	for (size_t i = 0; i < n; i++) {
-		const struct report_hour *r = &rows[i];
-		bool jb = i > 0 && report_joined(&rows[i - 1].first, &r->first);
-		bool ja = i + 1 < n && report_joined(&r->first, &rows[i + 1].first);
-
-		rc |= add_checked(&out->rounds, r->rounds, err);
-		rc |= add_checked(&out->voids, r->voids, err);
-		rc |= add_checked(&out->hands, r->hands, err);
-		for (int w = 0; w < WAGER_COUNT; w++) {
-			rc |= add_checked(&out->handle[w], r->handle[w], err);
-			rc |= add_checked(&out->house_win[w], r->house_win[w], err);
-			rc |= add_checked(&out->lines[w], r->lines[w], err);
-		}
-		rc |= add_checked(&out->play_ms, report_edge_play_ms(&r->first, jb, ja), err);
-		if (i == 0) {
-			out->first = r->first;
-			out->first.joined = ja;
-		}
-		if (i + 1 == n) {
-			out->last = r->first;
-			out->last.joined = jb;
-		}
+	rc |= add_checked(&dst->rounds, src->rounds, err);
+	rc |= add_checked(&dst->voids, src->voids, err);
+	rc |= add_checked(&dst->hands, src->hands, err);
+	for (int w = 0; w < WAGER_COUNT; w++) {
+		rc |= add_checked(&dst->handle[w], src->handle[w], err);
+		rc |= add_checked(&dst->house_win[w], src->house_win[w], err);
+		rc |= add_checked(&dst->lines[w], src->lines[w], err);
 	}
-	out->first_ms = out->first.first_ms;
-	out->last_ms = out->last.last_ms;
 	return rc ? -1 : 0;
 }
 
+/* A row of `kind` starting at `start` for the key of `like`, all sums zero. */
+static void
+span_row(struct report_hour *out, const struct report_hour *like, int kind, int64_t start)
+{
+	memset(out, 0, sizeof(*out));
+	memcpy(out->table_id, like->table_id, sizeof(out->table_id));
+	memcpy(out->dealer, like->dealer, sizeof(out->dealer));
+	out->rules_id = like->rules_id;
+	out->span = kind;
+	out->hour = start;
+}
+
 /*
- * Writes the day rows of the UTC day starting at `day`: of every series,
- * or of one (table_id != NULL).  A series without hour rows that day gets
- * no row; rows already there are replaced.
+ * Merges rows already sorted by key and time into one row per key of
+ * `kind` starting at `start`, and writes them.  A row's carry becomes play
+ * unless it starts at `start` (then it is owed to the span before).
  */
 static int
-rollup_day(struct store *s, int64_t day, const char *table_id, const char *dealer, int64_t rules_id,
-    struct pb_error *err)
+merge_and_put(struct store *s, struct report_hour *rows, size_t n, int kind, int64_t start, struct pb_error *err)
 {
-	struct day_rows d = {.table_id = table_id, .dealer = dealer, .rules_id = rules_id};
-	struct report_hour row;
+	struct report_hour out;
+
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		span_row(&out, &rows[i], kind, start);
+		for (; j < n && same_key(&rows[i], &rows[j]); j++) {
+			if (add_sums(&out, &rows[j], err) < 0 || add_checked(&out.play_ms, rows[j].play_ms, err) < 0 ||
+			    add_checked(rows[j].hour == start ? &out.carry_ms : &out.play_ms, rows[j].carry_ms, err) < 0)
+				return -1;
+		}
+		if (store_report_span_put(s, &out, err) < 0)
+			return -1;
+		i = j;
+	}
+	return 0;
+}
+
+/*
+ * Rolls up the UTC day starting at `day` (kinds 1 and 2), replacing what
+ * was there.  Reads its hours and the two before it: each hour's joins are
+ * decided as the summary decides them; the day's last hour is not extended
+ * into the next day; the extension of the hour before the day by play
+ * going on into it is the day's carry.
+ */
+static int
+build_day(struct store *s, int64_t day, struct pb_error *err)
+{
+	struct rows hours = {0}, dealer_rows = {0};
+	struct report_hour out;
 	int rc = -1;
 
-	if (store_report_hours(s, NULL, day, day + DAY_S, collect_row, &d, err) != 0)
+	if (store_report_hours(s, NULL, day - 7200, day + DAY_S, rows_add, &hours, err) != 0)
 		goto out;
-	if (d.count > 1)
-		qsort(d.rows, d.count, sizeof(d.rows[0]), cmp_series_hour);
-	for (size_t i = 0; i < d.count;) {
-		size_t j = i + 1;
+	if (hours.count > 1)
+		qsort(hours.items, hours.count, sizeof(hours.items[0]), cmp_series_time);
+	for (size_t i = 0; i < hours.count;) {
+		size_t j = i;
+		bool any = false;
 
-		while (j < d.count && same_series(&d.rows[i], &d.rows[j]))
+		while (j < hours.count && same_key(&hours.items[i], &hours.items[j]))
 			j++;
-		if (day_row(day, &d.rows[i], j - i, &row, err) < 0 || store_report_day_put(s, &row, err) < 0)
+		span_row(&out, &hours.items[i], REPORT_SPAN_DAY_DEALER, day);
+		for (size_t k = i; k < j; k++) {
+			const struct report_hour *r = &hours.items[k];
+			bool jb = k > i && report_joined(&hours.items[k - 1], r);
+			bool ja = k + 1 < j && report_joined(r, &hours.items[k + 1]);
+
+			if (r->hour >= day) {
+				any = true;
+				if (add_sums(&out, r, err) < 0 || add_checked(&out.play_ms, report_hour_play_ms(r, jb, ja), err) < 0)
+					goto out;
+			} else if (r->hour == day - 3600 && ja) {
+				out.carry_ms = report_hour_play_ms(r, jb, true) - report_hour_play_ms(r, jb, false);
+			}
+		}
+		if (any && rows_add(&dealer_rows, &out, err) < 0)
 			goto out;
 		i = j;
 	}
+	if (store_report_spans_delete(s, REPORT_SPAN_DAY_DEALER, day, err) < 0 ||
+	    store_report_spans_delete(s, REPORT_SPAN_DAY_TABLE, day, err) < 0 ||
+	    merge_and_put(s, dealer_rows.items, dealer_rows.count, REPORT_SPAN_DAY_DEALER, day, err) < 0)
+		goto out;
+	/* Every dealer of a table together: the same rows keyed without the dealer. */
+	for (size_t i = 0; i < dealer_rows.count; i++)
+		dealer_rows.items[i].dealer[0] = '\0';
+	if (dealer_rows.count > 1)
+		qsort(dealer_rows.items, dealer_rows.count, sizeof(dealer_rows.items[0]), cmp_series_time);
+	if (merge_and_put(s, dealer_rows.items, dealer_rows.count, REPORT_SPAN_DAY_TABLE, day, err) < 0)
+		goto out;
 	rc = 0;
 out:
-	free(d.rows);
+	free(hours.items);
+	free(dealer_rows.items);
 	return rc;
 }
 
-/* Rolls up the days from `from_day` to `until_day` that have aggregates, and moves the mark. */
+/* Rolls up the UTC month starting at m from its day rows (kinds 3 and 4), replacing what was there. */
+static int
+build_month(struct store *s, int64_t m, struct pb_error *err)
+{
+	static const int kinds[2][2] = {{REPORT_SPAN_DAY_DEALER, REPORT_SPAN_MONTH_DEALER},
+	    {REPORT_SPAN_DAY_TABLE, REPORT_SPAN_MONTH_TABLE}};
+	int64_t next = report_month_next(m);
+
+	for (int k = 0; k < 2; k++) {
+		struct rows days = {0};
+		int rc;
+
+		if (store_report_spans(s, NULL, kinds[k][0], m, next, rows_add, &days, err) != 0) {
+			free(days.items);
+			return -1;
+		}
+		if (days.count > 1)
+			qsort(days.items, days.count, sizeof(days.items[0]), cmp_series_time);
+		rc = store_report_spans_delete(s, kinds[k][1], m, err) < 0 ||
+		    merge_and_put(s, days.items, days.count, kinds[k][1], m, err) < 0 ? -1 : 0;
+		free(days.items);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Rolls up the days from `from_day` to `until_day` that have aggregates, the months they end, and moves the mark. */
 static int
 advance_from(struct store *s, int64_t from_day, int64_t until_day, struct pb_error *err)
 {
 	/* Day 0 (1970-01-01) is never rolled up: the summary ignores hours <= 0. */
-	int64_t cur = from_day < DAY_S ? DAY_S : from_day, next;
+	int64_t cur = from_day < DAY_S ? DAY_S : from_day, next, m;
 	bool found;
 
 	while (cur < until_day) {
@@ -208,9 +278,24 @@ advance_from(struct store *s, int64_t from_day, int64_t until_day, struct pb_err
 		if (!found || next >= until_day)
 			break;
 		cur = floor_div64(next, DAY_S) * DAY_S;
-		if (rollup_day(s, cur, NULL, NULL, 0, err) < 0)
+		if (build_day(s, cur, err) < 0)
 			return -1;
 		cur += DAY_S;
+	}
+	/* The months that end by until_day and not before from_day (some of their days were rolled up earlier). */
+	m = report_month_start(from_day < DAY_S ? DAY_S : from_day);
+	while (report_month_next(m) <= until_day) {
+		if (store_report_hours_next(s, m, &next, &found, err) < 0)
+			return -1;
+		if (!found || next >= until_day)
+			break;
+		if (next >= report_month_next(m)) {
+			m = report_month_start(next);
+			continue;
+		}
+		if (build_month(s, m, err) < 0)
+			return -1;
+		m = report_month_next(m);
 	}
 	return store_report_rollup_set(s, until_day, err);
 }
@@ -227,16 +312,37 @@ report_rollup_advance(struct store *s, int64_t until_day, struct pb_error *err)
 	return advance_from(s, days_before, until_day, err);
 }
 
+/*
+ * A day already rolled up has new aggregates: it, the day after (whose
+ * carry and first hours' joins may change), and their months again.
+ */
+static int
+rebuild(struct store *s, int64_t day, int64_t days_before, struct pb_error *err)
+{
+	int64_t months[2] = {report_month_start(day), report_month_start(day + DAY_S)};
+
+	if (build_day(s, day, err) < 0)
+		return -1;
+	if (day + DAY_S < days_before && build_day(s, day + DAY_S, err) < 0)
+		return -1;
+	for (int i = 0; i < 2; i++) {
+		if (i == 1 && months[1] == months[0])
+			break;
+		if (report_month_next(months[i]) <= days_before && build_month(s, months[i], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int
-report_rollup_after_round(struct store *s, int64_t settled_ms, const char *table_id, const char *dealer,
-    int64_t rules_id, struct pb_error *err)
+report_rollup_after_round(struct store *s, int64_t settled_ms, struct pb_error *err)
 {
 	int64_t day = floor_div64(floor_div64(settled_ms, 1000), DAY_S) * DAY_S, days_before;
 
 	if (store_report_rollup_get(s, &days_before, err) < 0)
 		return -1;
 	if (day < days_before)
-		return day >= DAY_S ? rollup_day(s, day, table_id, dealer, rules_id, err) : 0;
+		return day >= DAY_S ? rebuild(s, day, days_before, err) : 0;
 	if (day > days_before)
 		return advance_from(s, days_before, day, err);
 	return 0;

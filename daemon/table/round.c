@@ -391,7 +391,7 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 		pb_fail(err, 500, "internal_error", "round %lld: unreadable settled_at", (long long)r->id);
 		goto out;
 	}
-	if (report_rollup_after_round(p->store, settled_ms, r->table_id, r->opened_by, r->rules_id, err) < 0)
+	if (report_rollup_after_round(p->store, settled_ms, err) < 0)
 		goto out;
 	if (is_void) {
 		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payout_lines_json(set->lines, set->line_count));

@@ -240,7 +240,7 @@ aggregate_round(struct store *s, const struct table_config *tc, int64_t rules_id
 	memcpy(rec.payouts, set.lines, sizeof(set.lines[0]) * (size_t)set.line_count);
 	if (store_round_aggregate(s, &rec, err) < 0)
 		return -1;
-	return report_rollup_after_round(s, now_ms, rec.table_id, rec.opened_by, rec.rules_id, err);
+	return report_rollup_after_round(s, now_ms, err);
 }
 
 /* ---- measuring ---- */
@@ -518,7 +518,7 @@ cross_check(const char *dir, struct config *cfg, int64_t n)
 	gmtime_r(&t, &tm);
 	strftime(to, sizeof(to), "%Y-%m-%d", &tm);
 	cross_spacing = false;
-	if (count_rows(sb, "SELECT count(*) FROM report_days") <= 0) {
+	if (count_rows(sb, "SELECT count(*) FROM report_spans") <= 0) {
 		fprintf(stderr, "bench_reports: cross-check: no day was rolled up\n");
 		bad++;
 	}
@@ -633,10 +633,10 @@ main(int argc, char **argv)
 		strftime(to, sizeof(to), "%Y-%m-%d", &tm);
 		sqlite3_exec(store_db(store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
 		printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; "
-		    "report_hours %lld rows, report_days %lld rows\n",
+		    "report_hours %lld rows, report_spans %lld rows\n",
 		    (long long)dealt, from, to, (double)dealt / (load_ms / 1000.0), (double)(file_size(db) + file_size(wal)) / 1e6,
 		    (long long)count_rows(store, "SELECT count(*) FROM report_hours"),
-		    (long long)count_rows(store, "SELECT count(*) FROM report_days"));
+		    (long long)count_rows(store, "SELECT count(*) FROM report_spans"));
 		fflush(stdout);
 		time_summary(&pit, "day", from, to, reps, dealt);
 		time_summary(&pit, "table", from, to, reps, dealt);

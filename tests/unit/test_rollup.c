@@ -1,5 +1,5 @@
 /*
- * test_rollup.c - the day roll-ups of the report aggregates (report_days,
+ * test_rollup.c - the day and month roll-ups of the report aggregates (report_spans,
  * daemon/table/rollup.c) against the hours they sum.
  *
  * Random report_hours rows (several tables, dealers and games, play that
@@ -34,7 +34,7 @@
 #endif
 
 #define DAY0 1772323200LL            /* 2026-03-01T00:00:00Z, Unix seconds */
-#define DAYS 9
+#define DAYS 75
 #define H 3600LL
 #define MIN_MS 60000LL
 
@@ -301,10 +301,11 @@ test_rollup_equals_hours(void **state)
 	assert_int_equal(report_rollup_catch_up(fx.store, (DAY0 + (DAYS - 1) * 86400LL) * 1000 + 5000, &err), 0);
 	assert_int_equal(store_report_rollup_get(fx.store, &days_before, &err), 0);
 	assert_int_equal(days_before, DAY0 + (DAYS - 1) * 86400LL);
-	assert_true(count_rows("SELECT count(*) FROM report_days") >= (DAYS - 1) * 3);
-	assert_int_equal(count_rows("SELECT count(*) FROM report_days WHERE day >= (SELECT days_before FROM report_rollup)"), 0);
+	assert_true(count_rows("SELECT count(*) FROM report_spans WHERE kind = 2") >= (DAYS - 1) * 3);
+	assert_true(count_rows("SELECT count(*) FROM report_spans WHERE kind = 4") >= 2 * 3);   /* March and April */
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE start >= (SELECT days_before FROM report_rollup)"), 0);
 	/* The sums of the days equal the sums of their hours. */
-	assert_int_equal(count_rows("SELECT sum(rounds) + sum(win_pair_plus) + sum(lines_ante) FROM report_days"),
+	assert_int_equal(count_rows("SELECT sum(rounds) + sum(win_pair_plus) + sum(lines_ante) FROM report_spans WHERE kind = 1"),
 	    count_rows("SELECT sum(rounds) + sum(win_pair_plus) + sum(lines_ante) FROM report_hours "
 	    "WHERE hour < (SELECT days_before FROM report_rollup)"));
 	assert_int_equal(compare_random_ranges(60), 0);
@@ -331,61 +332,59 @@ test_late_row_rebuilds_its_day(void **state)
 	free(a);
 	free(b);
 	assert_int_equal(store_begin(fx.store, &err), 0);
-	assert_int_equal(report_rollup_after_round(fx.store, hour * 1000 + 3599000, "T2", "dealer-late", fx.rules_ids[1], &err), 0);
+	assert_int_equal(report_rollup_after_round(fx.store, hour * 1000 + 3599000, &err), 0);
 	assert_int_equal(store_commit(fx.store, &err), 0);
 	assert_int_equal(compare_random_ranges(20), 0);
 	/* A round of a later day moves the mark: the last day is rolled up too. */
 	assert_int_equal(store_begin(fx.store, &err), 0);
-	assert_int_equal(report_rollup_after_round(fx.store, (DAY0 + (DAYS + 3) * 86400LL) * 1000, "T1", "dealer-a",
-	    fx.rules_ids[0], &err), 0);
+	assert_int_equal(report_rollup_after_round(fx.store, (DAY0 + (DAYS + 3) * 86400LL) * 1000, &err), 0);
 	assert_int_equal(store_commit(fx.store, &err), 0);
 	assert_int_equal(count_rows("SELECT days_before FROM report_rollup"), DAY0 + (DAYS + 3) * 86400LL);
-	assert_true(count_rows("SELECT count(*) FROM report_days WHERE day = 1773014400") > 0);   /* the ninth day */
-	assert_int_equal(count_rows("SELECT count(*) FROM report_days WHERE day = 1773014400"),
+	/* The last day (the 75th) is rolled up now: its rows by dealer are its series. */
+	assert_true(count_rows("SELECT count(*) FROM report_spans WHERE kind = 1 AND start = 1772323200 + 74 * 86400") > 0);
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE kind = 1 AND start = 1772323200 + 74 * 86400"),
 	    count_rows("SELECT count(*) FROM (SELECT DISTINCT table_id, dealer, rules_id FROM report_hours "
-	    "WHERE hour >= 1773014400 AND hour < 1773014400 + 86400)"));
+	    "WHERE hour >= 1772323200 + 74 * 86400 AND hour < 1772323200 + 75 * 86400)"));
 	assert_int_equal(compare_random_ranges(20), 0);
 }
 
-/* The corrections of a day row's play time at its ends, by hand. */
+/* Play going on across midnight, by hand: the day after carries the extension of the day before's last hour. */
 static void
-test_day_play_corrections(void **state)
+test_carry_by_hand(void **state)
 {
-	struct report_hour day = {0};
-	int64_t hs = 1000 * 3600 * 1000LL;
+	struct pb_error err;
+	int64_t day = DAY0 + 110 * 86400LL;        /* 2026-06-19, after the random rows */
+	int64_t h23 = day + 23 * H, h00 = day + 86400;
 
 	(void)state;
-	/* One hour row 10:00 with play 10:05-10:50: 45 minutes; joined before: 50; after too: 60. */
-	day.span = 86400;
-	day.first.hour = day.last.hour = 1000 * 3600;
-	day.first.first_ms = day.last.first_ms = hs + 5 * MIN_MS;
-	day.first.last_ms = day.last.last_ms = hs + 50 * MIN_MS;
-	day.play_ms = 45 * MIN_MS;
-	assert_int_equal(report_row_play_ms(&day, false, false), 45 * MIN_MS);
-	assert_int_equal(report_row_play_ms(&day, true, false), 50 * MIN_MS);
-	assert_int_equal(report_row_play_ms(&day, true, true), 60 * MIN_MS);
-	/* Two rows 00:00 (00:20-00:58, joined after) and 23:00 (23:10-23:40): inner 40 + 30 = 70 min. */
-	day.first.hour = 0;
-	day.first.first_ms = 20 * MIN_MS;
-	day.first.last_ms = 58 * MIN_MS;
-	day.first.joined = true;
-	day.last.hour = 23 * 3600;
-	day.last.first_ms = 23 * 60 * MIN_MS + 10 * MIN_MS;
-	day.last.last_ms = 23 * 60 * MIN_MS + 40 * MIN_MS;
-	day.last.joined = false;
-	day.play_ms = 70 * MIN_MS;
-	assert_int_equal(report_row_play_ms(&day, false, false), 70 * MIN_MS);
-	assert_int_equal(report_row_play_ms(&day, true, false), 90 * MIN_MS);   /* 00:00 instead of 00:20 */
-	assert_int_equal(report_row_play_ms(&day, true, true), 110 * MIN_MS);   /* and to 24:00 instead of 23:40 */
+	exec_sql("BEGIN");
+	put_hour("H1", "dealer-h", fx.rules_ids[0], h23, h23 * 1000 + 10 * MIN_MS, h23 * 1000 + 58 * MIN_MS);
+	put_hour("H1", "dealer-h", fx.rules_ids[0], h00, h00 * 1000 + 5 * MIN_MS, h00 * 1000 + 40 * MIN_MS);
+	exec_sql("COMMIT");
+	assert_int_equal(report_rollup_catch_up(fx.store, (day + 3 * 86400) * 1000, &err), 0);
+	/* Day one: 23:10-23:58, not extended into day two: 48 minutes, no carry. */
+	assert_int_equal(count_rows("SELECT play_ms FROM report_spans WHERE kind = 2 AND table_id = 'H1' AND start = 1772323200 + 110 * 86400"),
+	    48 * MIN_MS);
+	assert_int_equal(count_rows("SELECT carry_ms FROM report_spans WHERE kind = 2 AND table_id = 'H1' AND start = 1772323200 + 110 * 86400"), 0);
+	/* Day two: joined (00:05 is 7 minutes after 23:58): 00:00-00:40, and the 2 minutes 23:58-24:00 owed to day one. */
+	assert_int_equal(count_rows("SELECT play_ms FROM report_spans WHERE kind = 2 AND table_id = 'H1' AND start = 1772323200 + 111 * 86400"),
+	    40 * MIN_MS);
+	assert_int_equal(count_rows("SELECT carry_ms FROM report_spans WHERE kind = 2 AND table_id = 'H1' AND start = 1772323200 + 111 * 86400"),
+	    2 * MIN_MS);
+	/* The month (June 2026) is not over on June 22: no month row for it. */
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE kind = 4 AND table_id = 'H1'"), 0);
+	assert_int_equal(report_month_start(day + 5000), 1780272000);   /* 2026-06-01 */
+	assert_int_equal(report_month_next(1780272000), 1782864000);          /* 2026-07-01 */
+	assert_int_equal(report_month_next(1764547200), 1767225600);          /* 2025-12-01 -> 2026-01-01 */
 }
 
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_day_play_corrections),
 		cmocka_unit_test(test_rollup_equals_hours),
 		cmocka_unit_test(test_late_row_rebuilds_its_day),
+		cmocka_unit_test(test_carry_by_hand),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
