@@ -17,8 +17,11 @@
 -- play[b, c); the reader adds a span's carry only when the span before it
 -- is inside the range too.
 --
--- kind: 1 = day by dealer, 2 = day by table (dealer ''), 3 = month by
--- dealer, 4 = month by table.
+-- kind: 1 = day by table and dealer, 2 = day by table (dealer ''), 3 = month
+-- by table and dealer, 4 = month by table, 5 = day by dealer over every table
+-- (table_id ''), 6 = month by dealer over every table.  A summary by dealer
+-- for a reader of every table reads 5 and 6; one scoped to some tables, 1
+-- and 3.
 --
 -- report_rollup.days_before says how far the roll-up has gone: every UTC day
 -- that starts before it has its rows here, and every month that ends by
@@ -31,9 +34,9 @@
 -- Depends on 004 (report_hours).
 
 CREATE TABLE report_spans (
-	kind              INTEGER NOT NULL CHECK (kind BETWEEN 1 AND 4),
+	kind              INTEGER NOT NULL CHECK (kind BETWEEN 1 AND 6),
 	start             INTEGER NOT NULL,   -- Unix seconds of the UTC day's or month's start
-	table_id          TEXT NOT NULL,
+	table_id          TEXT NOT NULL,      -- '' in kinds 5 and 6: every table
 	dealer            TEXT NOT NULL,      -- '' in kinds 2 and 4: every dealer
 	rules_id          INTEGER NOT NULL REFERENCES rules_sets(id),
 	rounds            INTEGER NOT NULL,

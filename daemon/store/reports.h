@@ -56,6 +56,8 @@ enum {
 	REPORT_SPAN_DAY_TABLE = 2,         /* dealer "": every dealer of the table */
 	REPORT_SPAN_MONTH_DEALER = 3,
 	REPORT_SPAN_MONTH_TABLE = 4,
+	REPORT_SPAN_DAY_DEALER_ALL = 5,    /* table "": the dealer over every table */
+	REPORT_SPAN_MONTH_DEALER_ALL = 6,
 };
 
 /*

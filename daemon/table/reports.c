@@ -894,7 +894,8 @@ summary_hours(struct pit *p, const char *scope, struct summary *sm, int64_t from
 	if (summary_flush(sm, err) < 0)
 		return -1;
 	/* The next read starts new series: forget these. */
-	memset(sm->series, 0, sm->series_cap * sizeof(sm->series[0]));
+	if (sm->series != NULL)
+		memset(sm->series, 0, sm->series_cap * sizeof(sm->series[0]));
 	sm->series_count = 0;
 	return 0;
 }
@@ -918,8 +919,10 @@ summary_read(struct pit *p, const struct report_query *q, const char *scope, str
 	bool by_dealer = q->group == REPORT_GROUP_DEALER, months = q->group != REPORT_GROUP_DAY;
 	bool spans = !q->hours_only && (q->group == REPORT_GROUP_TABLE || by_dealer ||
 	    (q->group == REPORT_GROUP_DAY && q->tz_offset == 0));
-	int kind_day = by_dealer ? REPORT_SPAN_DAY_DEALER : REPORT_SPAN_DAY_TABLE;
-	int kind_month = by_dealer ? REPORT_SPAN_MONTH_DEALER : REPORT_SPAN_MONTH_TABLE;
+	/* By dealer: over every table when the reader sees every table, else per table within the scope. */
+	int kind_day = !by_dealer ? REPORT_SPAN_DAY_TABLE : scope == NULL ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_DEALER;
+	int kind_month = !by_dealer ? REPORT_SPAN_MONTH_TABLE :
+	    scope == NULL ? REPORT_SPAN_MONTH_DEALER_ALL : REPORT_SPAN_MONTH_DEALER;
 	int rc = -1;
 
 	if (store_snapshot_begin(p->store, err) < 0)

@@ -178,7 +178,7 @@ merge_and_put(struct store *s, struct report_hour *rows, size_t n, int kind, int
 }
 
 /*
- * Rolls up the UTC day starting at `day` (kinds 1 and 2), replacing what
+ * Rolls up the UTC day starting at `day` (kinds 1, 2 and 5), replacing what
  * was there.  Reads its hours and the two before it: each hour's joins are
  * decided as the summary decides them; the day's last hour is not extended
  * into the next day; the extension of the hour before the day by play
@@ -187,7 +187,7 @@ merge_and_put(struct store *s, struct report_hour *rows, size_t n, int kind, int
 static int
 build_day(struct store *s, int64_t day, struct pb_error *err)
 {
-	struct rows hours = {0}, dealer_rows = {0};
+	struct rows hours = {0}, dealer_rows = {0}, all_tables = {0};
 	struct report_hour out;
 	int rc = -1;
 
@@ -221,8 +221,24 @@ build_day(struct store *s, int64_t day, struct pb_error *err)
 	}
 	if (store_report_spans_delete(s, REPORT_SPAN_DAY_DEALER, day, err) < 0 ||
 	    store_report_spans_delete(s, REPORT_SPAN_DAY_TABLE, day, err) < 0 ||
+	    store_report_spans_delete(s, REPORT_SPAN_DAY_DEALER_ALL, day, err) < 0 ||
 	    merge_and_put(s, dealer_rows.items, dealer_rows.count, REPORT_SPAN_DAY_DEALER, day, err) < 0)
 		goto out;
+	/* Each dealer over every table: the same rows keyed without the table. */
+	if (dealer_rows.count > 0) {
+		all_tables.items = malloc(dealer_rows.count * sizeof(dealer_rows.items[0]));
+		if (all_tables.items == NULL) {
+			pb_fail(err, 500, "out_of_memory", "out of memory");
+			goto out;
+		}
+		memcpy(all_tables.items, dealer_rows.items, dealer_rows.count * sizeof(dealer_rows.items[0]));
+		all_tables.count = all_tables.cap = dealer_rows.count;
+		for (size_t i = 0; i < all_tables.count; i++)
+			all_tables.items[i].table_id[0] = '\0';
+		qsort(all_tables.items, all_tables.count, sizeof(all_tables.items[0]), cmp_series_time);
+		if (merge_and_put(s, all_tables.items, all_tables.count, REPORT_SPAN_DAY_DEALER_ALL, day, err) < 0)
+			goto out;
+	}
 	/* Every dealer of a table together: the same rows keyed without the dealer. */
 	for (size_t i = 0; i < dealer_rows.count; i++)
 		dealer_rows.items[i].dealer[0] = '\0';
@@ -234,18 +250,19 @@ build_day(struct store *s, int64_t day, struct pb_error *err)
 out:
 	free(hours.items);
 	free(dealer_rows.items);
+	free(all_tables.items);
 	return rc;
 }
 
-/* Rolls up the UTC month starting at m from its day rows (kinds 3 and 4), replacing what was there. */
+/* Rolls up the UTC month starting at m from its day rows (kinds 3, 4 and 6), replacing what was there. */
 static int
 build_month(struct store *s, int64_t m, struct pb_error *err)
 {
-	static const int kinds[2][2] = {{REPORT_SPAN_DAY_DEALER, REPORT_SPAN_MONTH_DEALER},
-	    {REPORT_SPAN_DAY_TABLE, REPORT_SPAN_MONTH_TABLE}};
+	static const int kinds[3][2] = {{REPORT_SPAN_DAY_DEALER, REPORT_SPAN_MONTH_DEALER},
+	    {REPORT_SPAN_DAY_TABLE, REPORT_SPAN_MONTH_TABLE}, {REPORT_SPAN_DAY_DEALER_ALL, REPORT_SPAN_MONTH_DEALER_ALL}};
 	int64_t next = report_month_next(m);
 
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < 3; k++) {
 		struct rows days = {0};
 		int rc;
 
