@@ -3,7 +3,8 @@
  * database, brings the tables in line with the config, serves HTTP, and
  * waits for signals: SIGHUP reloads tables, limits and tokens; SIGTERM and
  * SIGINT stop accepting, let in-flight requests finish and close the
- * database cleanly.
+ * database cleanly.  Between signals it signs checkpoints and deletes
+ * the stored Idempotency-Key answers older than their retention.
  */
 #include <getopt.h>
 #include <libgen.h>
@@ -24,6 +25,22 @@
 #include "table/pit.h"
 
 int config_parse_listen(const char *text, char *host, size_t hostsz, int *port);
+
+/*
+ * Expired Idempotency-Key answers are deleted this many rows per transaction,
+ * so a request waits behind one short batch at most.  While a batch comes
+ * back full (a backlog: the first start after an upgrade) the next one
+ * follows after this gap, in which the writers waiting for the lock get it.
+ */
+#define IDEMPOTENCY_PRUNE_BATCH 1000
+#define IDEMPOTENCY_PRUNE_GAP_MS 100
+
+/* The expiry of stored answers, driven by the main loop. */
+struct pruner {
+	int64_t last_ms;     /* when the last pass started */
+	int64_t removed;     /* rows removed so far by the pass in progress */
+	bool backlog;        /* the last batch was full: the pass goes on after the gap */
+};
 
 struct options {
 	const char *config_path;
@@ -158,6 +175,45 @@ reload(struct app *app, const struct options *o, struct store *store)
 	    next->table_count, next->token_count);
 }
 
+/* How often to look for expired answers: a tenth of the retention, at least every minute, at most every second. */
+static int64_t
+prune_interval_ms(unsigned retention_seconds)
+{
+	unsigned s = retention_seconds / 10;
+
+	if (s > 60)
+		s = 60;
+	if (s < 1)
+		s = 1;
+	return (int64_t)s * 1000;
+}
+
+/*
+ * One batch of a pass: deletes up to IDEMPOTENCY_PRUNE_BATCH stored answers
+ * older than the retention.  When the pass ends (a batch that was not full,
+ * or a failure) it logs how many the whole pass removed, if any.
+ */
+static void
+prune_idempotency(struct pruner *p, struct store *store, unsigned retention_seconds)
+{
+	struct pb_error err;
+	int64_t n = 0;
+	int rc;
+
+	rc = store_idempotency_prune(store, pb_time_now_ms() - (int64_t)retention_seconds * 1000,
+	    IDEMPOTENCY_PRUNE_BATCH, 1, &n, &err);
+	p->removed += n;
+	p->backlog = rc == 0 && n == IDEMPOTENCY_PRUNE_BATCH;
+	if (rc < 0)
+		log_error("pruning stored idempotency answers: %s", err.message);
+	if (p->backlog)
+		return;
+	if (p->removed > 0)
+		log_info("idempotency: pruned %lld stored answer%s older than %u s", (long long)p->removed,
+		    p->removed == 1 ? "" : "s", retention_seconds);
+	p->removed = 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -173,6 +229,8 @@ main(int argc, char **argv)
 	sigset_t sigs;
 	struct timespec tick;
 	int64_t last_checkpoint_ms;
+	struct pruner pruner = {0};
+	unsigned retention;
 	int sig, status = 1, held;
 
 	if (parse_args(argc, argv, &o) < 0)
@@ -250,8 +308,8 @@ main(int argc, char **argv)
 	    app.cfg->table_count, app.cfg->sha256);
 	last_checkpoint_ms = pb_time_now_ms();
 	for (;;) {
-		tick.tv_sec = 1;
-		tick.tv_nsec = 0;
+		tick.tv_sec = pruner.backlog ? 0 : 1;
+		tick.tv_nsec = pruner.backlog ? IDEMPOTENCY_PRUNE_GAP_MS * 1000000L : 0;
 		sig = sigtimedwait(&sigs, NULL, &tick);
 		if (sig < 0) {
 			/* Every checkpoint_every_seconds, sign each chain head that moved. */
@@ -262,6 +320,15 @@ main(int argc, char **argv)
 				if (audit_checkpoint_all(&pit, &err) < 0)
 					log_error("checkpoint: %s", err.message);
 				pthread_rwlock_unlock(&app.lock);
+			}
+			/* Every min(retention / 10, 60 s) a pass drops the expired answers, a batch per tick. */
+			pthread_rwlock_rdlock(&app.lock);
+			retention = app.cfg->idempotency_retention_seconds;
+			pthread_rwlock_unlock(&app.lock);
+			if (pruner.backlog || pb_time_now_ms() - pruner.last_ms >= prune_interval_ms(retention)) {
+				if (!pruner.backlog)
+					pruner.last_ms = pb_time_now_ms();
+				prune_idempotency(&pruner, store, retention);
 			}
 			continue;
 		}

@@ -1,4 +1,5 @@
 #include "http/app.h"
+#include "http/report_cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,8 @@ app_free(struct app *app)
 		pthread_setspecific(app->store_key, NULL);
 	}
 	pthread_key_delete(app->store_key);
+	/* Pool threads free their report caches as they exit; this thread never exits that way. */
+	report_cache_thread_release();
 	pthread_rwlock_destroy(&app->lock);
 	pthread_mutex_destroy(&app->refusal_lock);
 	config_free(app->cfg);

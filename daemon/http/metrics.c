@@ -1,7 +1,8 @@
 /*
  * metrics.c - GET /metrics in the Prometheus text format: requests by route
  * and status class, a latency histogram, rounds recorded, refusals by code,
- * the database's size on disk.
+ * report answers from the cache or computed, stored idempotency answers
+ * pruned, the database's size on disk.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "http/report_cache.h"
 #include "http/routes.h"
 
 const char *const api_route_names[METRIC_ROUTES] = {
@@ -85,7 +87,7 @@ metrics_answer(struct app *app, struct http_answer *ans)
 	size_t len = 0, cap = 8192;
 	char *buf = malloc(cap);
 	char wal[4200];
-	uint64_t cumulative = 0;
+	uint64_t cumulative = 0, hits, misses;
 	struct app_metrics *m = &app->metrics;
 
 	if (buf == NULL)
@@ -127,6 +129,13 @@ metrics_answer(struct app *app, struct http_answer *ans)
 	emit(&buf, &len, &cap, "# HELP pitboss_auth_failures_total Requests with an unknown token.\n"
 	    "# TYPE pitboss_auth_failures_total counter\npitboss_auth_failures_total %llu\n",
 	    (unsigned long long)atomic_load(&m->auth_failures));
+	report_cache_counters(&hits, &misses);
+	emit(&buf, &len, &cap, "# HELP pitboss_report_cache_total Report requests answered from a worker's cache (hit) or computed (miss).\n"
+	    "# TYPE pitboss_report_cache_total counter\npitboss_report_cache_total{result=\"hit\"} %llu\n"
+	    "pitboss_report_cache_total{result=\"miss\"} %llu\n", (unsigned long long)hits, (unsigned long long)misses);
+	emit(&buf, &len, &cap, "# HELP pitboss_idempotency_pruned_total Stored Idempotency-Key answers deleted after their retention.\n"
+	    "# TYPE pitboss_idempotency_pruned_total counter\npitboss_idempotency_pruned_total %llu\n",
+	    (unsigned long long)store_idempotency_pruned_total());
 	snprintf(wal, sizeof(wal), "%s-wal", app->database);
 	emit(&buf, &len, &cap, "# HELP pitboss_database_bytes Size of the database file and its WAL.\n"
 	    "# TYPE pitboss_database_bytes gauge\npitboss_database_bytes{file=\"main\"} %lld\npitboss_database_bytes{file=\"wal\"} %lld\n",

@@ -1,17 +1,27 @@
 /*
- * reports.c - GET /api/v1/reports/{summary,payouts,exceptions}: the query
- * string read at the edge, the report from the pit, the answer as JSON or,
- * with ?format=csv, as a CSV download.  No SQL, no figures computed here.
+ * reports.c - GET /api/v1/reports/{summary,payouts,exceptions,bankers}: the
+ * query string read at the edge, the report from the pit, the answer as
+ * JSON or, with ?format=csv, as a CSV download.  No SQL, no figures
+ * computed here.
+ *
+ * Answers are rendered here and kept in this thread's report cache
+ * (report_cache.h): the same request again, while nothing was committed
+ * and the configuration is the same, is answered from it.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "http/report_cache.h"
 #include "http/routes.h"
+#include "store/state.h"
 #include "table/reports.h"
 
+#define REPORT_KEY_MAX 4096
+
 /* Content-Disposition outlives the handler (the server sends it after we return), per thread. */
-static _Thread_local char disposition[128];
+static _Thread_local char disposition[REPORT_CACHE_DISPOSITION_MAX];
 
 static const char *
 query(const struct http_request *req, const char *name)
@@ -19,24 +29,159 @@ query(const struct http_request *req, const char *name)
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
 }
 
+/* A cache key being built: tagged, length-prefixed fields, so no two requests' fields run together. */
+struct report_key {
+	char buf[REPORT_KEY_MAX];
+	size_t len;
+	bool full;                  /* did not fit: the request is not cached */
+};
+
+/* Appends a field: its tag, then "-" for an absent value or "<length>:<bytes>". */
+static void
+key_add(struct report_key *k, char tag, const char *value)
+{
+	size_t n = value ? strlen(value) : 0;
+	int w;
+
+	if (k->full)
+		return;
+	if (value == NULL)
+		w = snprintf(k->buf + k->len, sizeof(k->buf) - k->len, "%c-", tag);
+	else
+		w = snprintf(k->buf + k->len, sizeof(k->buf) - k->len, "%c%zu:", tag, n);
+	if (w < 0 || (size_t)w + n >= sizeof(k->buf) - k->len) {
+		k->full = true;
+		return;
+	}
+	k->len += (size_t)w;
+	memcpy(k->buf + k->len, value ? value : "", n);
+	k->len += n;
+}
+
+static void
+key_add_int(struct report_key *k, char tag, int64_t v)
+{
+	char s[24];
+
+	snprintf(s, sizeof(s), "%" PRId64, v);
+	key_add(k, tag, s);
+}
+
+/* MHD_get_connection_values callback: every query argument as received, in order. */
+static enum MHD_Result
+key_add_argument(void *cls, enum MHD_ValueKind kind, const char *name, const char *value)
+{
+	(void)kind;
+	key_add(cls, 'n', name);
+	key_add(cls, 'v', value);
+	return MHD_YES;
+}
+
+/*
+ * The cache key of a checked report request: the report, the format, the
+ * range as resolved (a default "today" is concrete times, so the key moves
+ * on when the day does), the reader's role and table scope, then every
+ * query argument as received.  The raw arguments rather than the parsed
+ * query, so that a parameter added to the reports later is in the key
+ * without a change here; equivalent spellings of one query are merely
+ * separate entries.  Returns false when the key does not fit.
+ */
+static bool
+report_key(struct report_key *k, const char *name, const char *format, const struct report_query *q,
+    const struct actor *a, const struct http_request *req)
+{
+	k->len = 0;
+	k->full = false;
+	key_add(k, 'r', name);
+	key_add(k, 'f', format);
+	key_add_int(k, 'a', q->from_ms);
+	key_add_int(k, 'b', q->to_ms);
+	key_add_int(k, 'o', (int64_t)a->role);
+	if (a->token == NULL || a->token->all_tables) {
+		key_add(k, 's', "*");
+	} else {
+		key_add_int(k, 's', (int64_t)a->token->table_count);
+		for (size_t i = 0; i < a->token->table_count; i++)
+			key_add(k, 't', a->token->tables[i]);
+	}
+	MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, key_add_argument, k);
+	return !k->full;
+}
+
+/* What the cached answers of this thread are valid for: its connection, the data state, the configuration. */
+static int
+report_stamp(struct pit *pit, struct report_cache_stamp *stamp, struct pb_error *err)
+{
+	memset(stamp, 0, sizeof(*stamp));
+	stamp->store = pit->store;
+	snprintf(stamp->config, sizeof(stamp->config), "%s", pit->cfg->sha256);
+	return store_data_state(pit->store, &stamp->data, err);
+}
+
+/* Fills the answer with a copy of a rendered one (the server frees the copy). */
+static int
+answer_rendered(struct http_answer *ans, const struct cached_answer *c, struct pb_error *err)
+{
+	char *text = malloc(c->body_len + 1);
+
+	if (text == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	memcpy(text, c->body, c->body_len);
+	text[c->body_len] = '\0';
+	ans->status = c->status;
+	ans->text = text;
+	ans->text_len = c->body_len;
+	ans->content_type = c->content_type;
+	ans->disposition = NULL;
+	if (c->disposition != NULL) {
+		snprintf(disposition, sizeof(disposition), "%s", c->disposition);
+		ans->disposition = disposition;
+	}
+	return 0;
+}
+
+/* The JSON answer's bytes exactly as the server would send ans->json: compact, ASCII, a newline. */
+static char *
+render_json(const json_t *out, size_t *len)
+{
+	char *text = json_dumps(out, JSON_COMPACT | JSON_ENSURE_ASCII), *grown;
+
+	if (text == NULL)
+		return NULL;
+	*len = strlen(text);
+	grown = realloc(text, *len + 2);
+	if (grown == NULL) {
+		free(text);
+		return NULL;
+	}
+	grown[(*len)++] = '\n';
+	grown[*len] = '\0';
+	return grown;
+}
+
 
 /*
  * Answers /api/v1/reports/<name>; returns false for any other path so the
- * caller may try its other routes.
+ * caller may try its other routes.  A checked request is looked up in this
+ * thread's cache first; a computed 2xx answer is kept there.
  */
 bool
 reports_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
     char seg[][PB_NAME_MAX], int n, struct http_answer *ans)
 {
 	static const char *const NAMES[] = {"summary", "payouts", "exceptions", "bankers"};
+	struct report_key key;
+	struct report_cache_stamp stamp;
+	struct report_cache *cache;
+	struct cached_answer rendered;
 	struct report_params rp;
 	struct report_query q;
 	struct pb_error err;
 	const char *format;
 	enum report_kind kind = REPORT_SUMMARY;
 	json_t *out = NULL;
-	bool found = false;
-	char *csv, day[PB_TIME_LEN];
+	bool found = false, cacheable;
+	char *text, day[PB_TIME_LEN];
 	size_t len = 0;
 
 	(void)app;
@@ -71,6 +216,8 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 		answer_error(ans, &err);
 		return true;
 	}
+	if (format == NULL)
+		format = "json";
 	rp.table = query(req, "table");
 	rp.from = query(req, "from");
 	rp.to = query(req, "to");
@@ -79,31 +226,61 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 	rp.tz_offset = query(req, "tz_offset");
 	rp.min = query(req, "min");
 	rp.limit = query(req, "limit");
-	if (report_query_parse(kind, &rp, pb_time_now_ms(), &q, &err) < 0 || pit_report(pit, a, &q, &out, &err) < 0) {
+	if (report_query_parse(kind, &rp, pb_time_now_ms(), &q, &err) < 0) {
 		answer_error(ans, &err);
 		return true;
 	}
-	if (format == NULL || strcmp(format, "json") == 0) {
-		ans->status = 200;
-		ans->json = out;
+
+	/*
+	 * The stamp is read before the report: a commit that lands while it is
+	 * computed changes the state, so the next request misses rather than
+	 * being answered with what was read before that commit.
+	 */
+	cache = report_cache_thread();
+	cacheable = cache != NULL && report_key(&key, NAMES[kind], format, &q, a, req) &&
+	    report_stamp(pit, &stamp, &(struct pb_error){0}) == 0;
+	if (cacheable && report_cache_get(cache, &stamp, key.buf, key.len, &rendered)) {
+		report_cache_note(true);
+		if (answer_rendered(ans, &rendered, &err) < 0)
+			answer_error(ans, &err);
 		return true;
 	}
-	csv = report_csv(kind, out, &len);
+	report_cache_note(false);
+
+	if (pit_report(pit, a, &q, &out, &err) < 0) {
+		answer_error(ans, &err);
+		return true;
+	}
+	memset(&rendered, 0, sizeof(rendered));
+	rendered.status = 200;
+	if (strcmp(format, "json") == 0) {
+		text = render_json(out, &len);
+		rendered.content_type = "application/json";
+	} else {
+		text = report_csv(kind, out, &len);
+		rendered.content_type = "text/csv; charset=utf-8";
+		/* pitboss-summary-2026-11-21-T1.csv: the report, the range's first day, the table. */
+		pb_time_format_ms(q.from_ms, day);
+		day[10] = '\0';
+		snprintf(disposition, sizeof(disposition), "attachment; filename=\"pitboss-%s-%s%s%s.csv\"", NAMES[kind], day,
+		    q.table[0] ? "-" : "", q.table);
+		rendered.disposition = disposition;
+	}
 	json_decref(out);
-	if (csv == NULL) {
+	if (text == NULL) {
 		pb_fail(&err, 500, "out_of_memory", "out of memory");
 		answer_error(ans, &err);
 		return true;
 	}
-	/* pitboss-summary-2026-11-21-T1.csv: the report, the range's first day, the table. */
-	pb_time_format_ms(q.from_ms, day);
-	day[10] = '\0';
-	snprintf(disposition, sizeof(disposition), "attachment; filename=\"pitboss-%s-%s%s%s.csv\"", NAMES[kind], day,
-	    q.table[0] ? "-" : "", q.table);
-	ans->status = 200;
-	ans->text = csv;
+	rendered.body = text;
+	rendered.body_len = len;
+	/* Not kept (out of memory) only costs the next request a computation. */
+	if (cacheable)
+		report_cache_put(cache, &stamp, key.buf, key.len, &rendered, &(struct pb_error){0});
+	ans->status = rendered.status;
+	ans->text = text;
 	ans->text_len = len;
-	ans->content_type = "text/csv; charset=utf-8";
-	ans->disposition = disposition;
+	ans->content_type = rendered.content_type;
+	ans->disposition = rendered.disposition;
 	return true;
 }

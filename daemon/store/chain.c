@@ -63,33 +63,51 @@ store_event_hash(const char *prev_hash, const char *canonical, size_t len, char 
 	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
 }
 
+/* The table's last event (seq 0 and the genesis hash when none), read once per transaction. */
+static int
+chain_head(struct store *s, const char *table_id, int64_t *seq, char prev[PB_SHA256_HEX_LEN], struct pb_error *err)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (store_head_cached(s, table_id, seq, prev))
+		return 0;
+	*seq = 0;
+	memcpy(prev, GENESIS, PB_SHA256_HEX_LEN);
+	st = store_stmt(s, "SELECT table_seq, hash FROM events WHERE table_id = ? ORDER BY table_seq DESC LIMIT 1", err);
+	if (st == NULL)
+		return -1;
+	sqlite3_bind_text(st, 1, table_id, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*seq = sqlite3_column_int64(st, 0);
+		snprintf(prev, PB_SHA256_HEX_LEN, "%s", (const char *)sqlite3_column_text(st, 1));
+	} else if (rc != SQLITE_DONE) {
+		store_fail(s, err, "reading the chain head");
+	}
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * Appends one event.  Inside a transaction of store_begin's the chain head
+ * is read once per table and then carried in memory (store_head_cached):
+ * no other connection can append while this one holds the write lock.
+ */
 int
 store_append_event(struct store *s, const char *table_id, int64_t round_id, const char *type,
     const char *at, const char *actor, const json_t *body, struct pb_error *err)
 {
 	sqlite3_stmt *st;
-	int64_t seq = 1;
+	int64_t seq;
 	char prev[PB_SHA256_HEX_LEN], hash[PB_SHA256_HEX_LEN];
 	char *text = NULL, *canon = NULL;
 	size_t len;
 	int rc = -1;
 
-	memcpy(prev, GENESIS, sizeof(prev));
-	st = store_stmt(s, "SELECT table_seq, hash FROM events WHERE table_id = ? ORDER BY table_seq DESC LIMIT 1", err);
-	if (st == NULL)
+	if (chain_head(s, table_id, &seq, prev, err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, table_id, -1, SQLITE_STATIC);
-	switch (sqlite3_step(st)) {
-	case SQLITE_ROW:
-		seq = sqlite3_column_int64(st, 0) + 1;
-		snprintf(prev, sizeof(prev), "%s", (const char *)sqlite3_column_text(st, 1));
-		break;
-	case SQLITE_DONE:
-		break;
-	default:
-		return store_fail(s, err, "reading the chain head");
-	}
-	sqlite3_reset(st);
+	seq++;
 	text = json_dumps(body, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII);
 	if (text == NULL)
 		return pb_fail(err, 500, "internal_error", "cannot encode an event");
@@ -121,6 +139,7 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 		goto out;
 	}
 	sqlite3_reset(st);
+	store_head_remember(s, table_id, seq, hash);
 	rc = 0;
 out:
 	free(canon);

@@ -7,15 +7,25 @@
 
 #include "store/store.h"
 
+/*
+ * The id of the stored copy of r, inserting it when new.  Every round asks
+ * with the rules of its table, so the answer is cached per connection,
+ * keyed by the rules struct itself (store_rules_cached): the canonical
+ * JSON, its hash and both statements run once per distinct rules.
+ */
 int
 store_rules_id(struct store *s, const struct rules *r, int64_t *id, struct pb_error *err)
 {
-	json_t *j = rules_to_json(r);
-	char *text = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
+	json_t *j;
+	char *text;
 	char hash[PB_SHA256_HEX_LEN];
 	sqlite3_stmt *st;
 	int rc = -1;
 
+	if (store_rules_cached(s, r, id))
+		return 0;
+	j = rules_to_json(r);
+	text = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
 	json_decref(j);
 	if (text == NULL)
 		return pb_fail(err, 500, "internal_error", "cannot encode the rules");
@@ -42,6 +52,7 @@ store_rules_id(struct store *s, const struct rules *r, int64_t *id, struct pb_er
 	}
 	*id = sqlite3_column_int64(st, 0);
 	sqlite3_reset(st);
+	store_rules_remember(s, r, *id);
 	rc = 0;
 out:
 	free(text);

@@ -1,28 +1,154 @@
 /*
- * store.c - opening the database, migrations, transactions, and the cache
- * of prepared statements.
+ * store.c - opening the database, migrations, transactions (and the
+ * process's queue of writers), the cache of prepared statements, and the
+ * small per-connection caches of the write path (chain heads, rules ids).
  */
 #include "store/store.h"
 
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store/migrations.h"
 
 #define STMT_CACHE_MAX 96
+#define HEAD_CACHE_MAX 8
+#define RULES_CACHE_MAX 8
+
+static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
+static const char SQL_COMMIT[] = "COMMIT";
+static const char SQL_ROLLBACK[] = "ROLLBACK";
 
 struct cached_stmt {
 	const char *sql;        /* the caller's string literal: compared by address first */
 	sqlite3_stmt *stmt;
 };
 
+/* A table's chain head as appended in the current write transaction. */
+struct cached_head {
+	char table_id[PB_ID_MAX];
+	int64_t seq;
+	char hash[PB_SHA256_HEX_LEN];
+};
+
+/* The rules_sets id of a rules struct, compared byte for byte. */
+struct cached_rules {
+	struct rules key;
+	int64_t id;
+	bool pending;           /* read or inserted in the open transaction: dropped unless it commits */
+};
+
 struct store {
 	sqlite3 *db;
 	bool read_only;
+	bool writing;           /* holds the process's write turn (store_begin .. commit/rollback) */
+	int busy_timeout_ms;
 	int stmt_count;
 	struct cached_stmt stmts[STMT_CACHE_MAX];
+	int head_count;
+	struct cached_head heads[HEAD_CACHE_MAX];
+	int rules_count;
+	int rules_next;         /* the slot replaced next when full (round robin) */
+	struct cached_rules rules[RULES_CACHE_MAX];
 };
+
+/*
+ * The process's writers take turns here, first come first served, before
+ * BEGIN IMMEDIATE.  Left to SQLite's busy handler, a waiting connection
+ * sleeps 1, 2, 5 ... 100 ms between tries and a newcomer can take the lock
+ * in between, so with a few connections a write waited hundreds of
+ * milliseconds behind transactions of a few.  Here the writer that ends its
+ * transaction hands the turn to the oldest waiter and wakes it at once.
+ * Other processes (pitboss backup, verify, sqlite3) still meet SQLite's busy
+ * timeout.  Invariant: when no one holds the turn, no one waits.
+ */
+struct write_waiter {
+	pthread_cond_t cond;
+	bool granted;
+	struct write_waiter *next;
+};
+
+static struct {
+	pthread_mutex_t lock;
+	bool held;
+	struct write_waiter *head, *tail;
+} write_queue = {PTHREAD_MUTEX_INITIALIZER, false, NULL, NULL};
+
+/*
+ * Waits for the write turn, at most timeout_ms.  0 when it is ours (release
+ * it with write_turn_give exactly once), -1 on a timeout.
+ */
+static int
+write_turn_take(int timeout_ms)
+{
+	struct write_waiter w = {.granted = false, .next = NULL};
+	pthread_condattr_t attr;
+	struct timespec until;
+	int rc = 0;
+
+	pthread_mutex_lock(&write_queue.lock);
+	if (!write_queue.held) {
+		write_queue.held = true;
+		pthread_mutex_unlock(&write_queue.lock);
+		return 0;
+	}
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&w.cond, &attr);
+	pthread_condattr_destroy(&attr);
+	if (write_queue.tail != NULL)
+		write_queue.tail->next = &w;
+	else
+		write_queue.head = &w;
+	write_queue.tail = &w;
+	clock_gettime(CLOCK_MONOTONIC, &until);
+	until.tv_sec += timeout_ms / 1000;
+	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (!w.granted && rc != ETIMEDOUT)
+		rc = pthread_cond_timedwait(&w.cond, &write_queue.lock, &until);
+	if (!w.granted) {
+		/* Timed out: leave the queue (the turn was not handed to us). */
+		struct write_waiter **pp = &write_queue.head, *prev = NULL;
+
+		while (*pp != &w) {
+			prev = *pp;
+			pp = &(*pp)->next;
+		}
+		*pp = w.next;
+		if (write_queue.tail == &w)
+			write_queue.tail = prev;
+	}
+	pthread_mutex_unlock(&write_queue.lock);
+	pthread_cond_destroy(&w.cond);
+	return w.granted ? 0 : -1;
+}
+
+/* Ends our turn: hands it to the oldest waiter, woken at once, or frees it. */
+static void
+write_turn_give(void)
+{
+	struct write_waiter *w;
+
+	pthread_mutex_lock(&write_queue.lock);
+	w = write_queue.head;
+	if (w != NULL) {
+		write_queue.head = w->next;
+		if (write_queue.head == NULL)
+			write_queue.tail = NULL;
+		w->granted = true;
+		pthread_cond_signal(&w->cond);
+	} else {
+		write_queue.held = false;
+	}
+	pthread_mutex_unlock(&write_queue.lock);
+}
 
 sqlite3 *
 store_db(struct store *s)
@@ -177,7 +303,8 @@ store_open(const struct store_options *opt, struct pb_error *err)
 		goto fail;
 	}
 	sqlite3_extended_result_codes(s->db, 1);
-	sqlite3_busy_timeout(s->db, opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms : 10000);
+	s->busy_timeout_ms = opt->busy_timeout_ms > 0 ? opt->busy_timeout_ms : 10000;
+	sqlite3_busy_timeout(s->db, s->busy_timeout_ms);
 	if (strcmp(sync, "FULL") != 0 && strcmp(sync, "EXTRA") != 0 && strcmp(sync, "NORMAL") != 0) {
 		pb_fail(err, 500, "storage_error", "synchronous must be FULL, EXTRA or NORMAL");
 		goto fail;
@@ -206,31 +333,181 @@ store_free(struct store *s)
 {
 	if (s == NULL)
 		return;
+	/* A transaction left open (a caller's bug) must not keep the other writers of the process waiting. */
+	if (s->db != NULL && s->writing)
+		store_rollback(s);
 	for (int i = 0; i < s->stmt_count; i++)
 		sqlite3_finalize(s->stmts[i].stmt);
 	sqlite3_close(s->db);
 	free(s);
 }
 
+/* Forgets what was learnt in the transaction that ends or begins: chain heads, uncommitted rules ids. */
+static void
+forget_transaction(struct store *s, bool committed)
+{
+	int kept = 0;
+
+	s->head_count = 0;
+	for (int i = 0; i < s->rules_count; i++) {
+		if (s->rules[i].pending && !committed)
+			continue;
+		s->rules[i].pending = false;
+		if (kept != i)
+			s->rules[kept] = s->rules[i];
+		kept++;
+	}
+	s->rules_count = kept;
+	if (s->rules_next >= kept)
+		s->rules_next = 0;
+}
+
+/* Runs BEGIN, COMMIT or ROLLBACK through its prepared statement. */
+static int
+step_tx(struct store *s, const char *sql, struct pb_error *err)
+{
+	sqlite3_stmt *st = store_stmt(s, sql, err);
+	int rc;
+
+	if (st == NULL)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		store_fail(s, err, sql);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * Takes the process's write turn (unless this connection holds it already:
+ * a BEGIN inside a transaction then fails and leaves the turn to the outer
+ * one), then BEGIN IMMEDIATE.  On failure the turn taken here is given back.
+ */
 int
 store_begin(struct store *s, struct pb_error *err)
 {
-	return exec_sql(s, "BEGIN IMMEDIATE", err);
-}
+	bool took = false;
 
-int
-store_commit(struct store *s, struct pb_error *err)
-{
-	if (exec_sql(s, "COMMIT", err) < 0) {
-		store_rollback(s);
+	if (!s->writing && !s->read_only) {
+		if (write_turn_take(s->busy_timeout_ms) < 0)
+			return pb_fail(err, 500, "storage_error",
+			    "waiting for the write lock: other writers of this process held it for more than %d ms",
+			    s->busy_timeout_ms);
+		s->writing = took = true;
+	}
+	forget_transaction(s, false);
+	if (step_tx(s, SQL_BEGIN, err) < 0) {
+		if (took) {
+			s->writing = false;
+			write_turn_give();
+		}
 		return -1;
 	}
 	return 0;
 }
 
+/* COMMIT, or on failure ROLLBACK; either way the write turn is given back. */
+int
+store_commit(struct store *s, struct pb_error *err)
+{
+	if (step_tx(s, SQL_COMMIT, err) < 0) {
+		store_rollback(s);
+		return -1;
+	}
+	forget_transaction(s, true);
+	if (s->writing) {
+		s->writing = false;
+		write_turn_give();
+	}
+	return 0;
+}
+
+/* ROLLBACK when a transaction is open; gives the write turn back once (a second call does nothing). */
 void
 store_rollback(struct store *s)
 {
 	if (!sqlite3_get_autocommit(s->db))
-		exec_sql(s, "ROLLBACK", NULL);
+		step_tx(s, SQL_ROLLBACK, NULL);
+	forget_transaction(s, false);
+	if (s->writing) {
+		s->writing = false;
+		write_turn_give();
+	}
+}
+
+/* Is this connection inside a write transaction of its own (store_begin), still open? */
+static bool
+in_own_transaction(struct store *s)
+{
+	return s->writing && !sqlite3_get_autocommit(s->db);
+}
+
+bool
+store_head_cached(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN])
+{
+	if (!in_own_transaction(s))
+		return false;
+	for (int i = 0; i < s->head_count; i++) {
+		if (strcmp(s->heads[i].table_id, table_id) == 0) {
+			*seq = s->heads[i].seq;
+			memcpy(hash, s->heads[i].hash, PB_SHA256_HEX_LEN);
+			return true;
+		}
+	}
+	return false;
+}
+
+void
+store_head_remember(struct store *s, const char *table_id, int64_t seq, const char hash[PB_SHA256_HEX_LEN])
+{
+	struct cached_head *h = NULL;
+	size_t n = strlen(table_id);
+
+	if (!in_own_transaction(s) || n >= PB_ID_MAX)
+		return;
+	for (int i = 0; i < s->head_count && h == NULL; i++)
+		if (strcmp(s->heads[i].table_id, table_id) == 0)
+			h = &s->heads[i];
+	if (h == NULL && s->head_count < HEAD_CACHE_MAX) {
+		h = &s->heads[s->head_count++];
+		memcpy(h->table_id, table_id, n + 1);
+	}
+	if (h == NULL)
+		return;
+	h->seq = seq;
+	memcpy(h->hash, hash, PB_SHA256_HEX_LEN);
+}
+
+bool
+store_rules_cached(struct store *s, const struct rules *r, int64_t *id)
+{
+	bool own = in_own_transaction(s);
+
+	for (int i = 0; i < s->rules_count; i++) {
+		if ((!s->rules[i].pending || own) && memcmp(&s->rules[i].key, r, sizeof(*r)) == 0) {
+			*id = s->rules[i].id;
+			return true;
+		}
+	}
+	return false;
+}
+
+void
+store_rules_remember(struct store *s, const struct rules *r, int64_t id)
+{
+	struct cached_rules *c;
+	bool pending = !sqlite3_get_autocommit(s->db);
+
+	/* Inside someone else's transaction we would not see it end: do not remember. */
+	if (pending && !in_own_transaction(s))
+		return;
+	if (s->rules_count < RULES_CACHE_MAX) {
+		c = &s->rules[s->rules_count++];
+	} else {
+		c = &s->rules[s->rules_next];
+		s->rules_next = (s->rules_next + 1) % RULES_CACHE_MAX;
+	}
+	memcpy(&c->key, r, sizeof(*r));
+	c->id = id;
+	c->pending = pending;
 }

@@ -46,7 +46,15 @@ void store_free(struct store *s);
 int store_schema_version(struct store *s);
 int store_schema_latest(void);
 
-/* BEGIN IMMEDIATE / COMMIT / ROLLBACK. */
+/*
+ * BEGIN IMMEDIATE / COMMIT / ROLLBACK.  Every write transaction of the
+ * process goes through these: store_begin first waits for the process's
+ * write turn (writers served in arrival order, at most the busy timeout),
+ * store_commit and store_rollback give it back.  Every successful
+ * store_begin must be followed by store_commit or store_rollback (a failed
+ * commit has rolled back already; a second rollback is harmless).  Reads
+ * need no transaction and never wait for the turn.
+ */
 int store_begin(struct store *s, struct pb_error *err);
 int store_commit(struct store *s, struct pb_error *err);
 void store_rollback(struct store *s);
@@ -65,6 +73,23 @@ int store_fail(struct store *s, struct pb_error *err, const char *what);
  * consistent snapshot, taken while pitbossd keeps writing (backup.c).
  */
 int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
+
+/*
+ * Caches of the write path, per connection, for store/ only.  A table's
+ * chain head as appended in the open transaction (store_begin's); forgotten
+ * at every begin, commit and rollback.  Whoever adds savepoints must forget
+ * the heads and the pending rules ids on ROLLBACK TO as well.
+ */
+bool store_head_cached(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN]);
+void store_head_remember(struct store *s, const char *table_id, int64_t seq, const char hash[PB_SHA256_HEX_LEN]);
+
+/*
+ * The rules_sets id of rules byte-for-byte equal to r.  An id learnt inside
+ * the open transaction is used only in it until it commits, and forgotten
+ * if it rolls back (the row may be gone and its id given to other rules).
+ */
+bool store_rules_cached(struct store *s, const struct rules *r, int64_t *id);
+void store_rules_remember(struct store *s, const struct rules *r, int64_t id);
 
 /* ---- the event chain (chain.c) ---- */
 
@@ -243,5 +268,20 @@ int store_idempotency_get(struct store *s, const char *actor, const char *key, c
     bool *found, int *status, char **response, struct pb_error *err);
 int store_idempotency_put(struct store *s, const char *actor, const char *key, const char *request_hash,
     int status, const char *response, const char *at, struct pb_error *err);
+
+/*
+ * Deletes the stored answers created before before_ms (Unix milliseconds),
+ * oldest first: at most `batch` rows per transaction (each its own BEGIN
+ * IMMEDIATE ... COMMIT, so the write lock is never held for more than one
+ * batch) and at most max_batches transactions per call; it stops early once
+ * a batch finds fewer rows.  Call it outside a transaction.  *removed is the
+ * number of rows deleted, also on failure (committed batches stay deleted).
+ * After a key's answer is deleted the key is unknown again.
+ */
+int store_idempotency_prune(struct store *s, int64_t before_ms, int batch, int max_batches, int64_t *removed,
+    struct pb_error *err);
+
+/* Rows deleted by store_idempotency_prune() in this process, on any connection. */
+uint64_t store_idempotency_pruned_total(void);
 
 #endif

@@ -358,6 +358,28 @@ load_token(struct token_config *t, const json_t *o, size_t idx, struct pb_error 
 	return 0;
 }
 
+/* "idempotency": {"retention_seconds": N}: how long a stored answer to an Idempotency-Key is kept. */
+static int
+load_idempotency(struct config *cfg, const json_t *v, struct pb_error *err)
+{
+	const char *k;
+	const json_t *e;
+	long long n = 0;
+
+	if (!json_is_object(v))
+		return pb_fail(err, 400, "invalid_config", "idempotency: must be {\"retention_seconds\": SECONDS}, e.g. 86400");
+	json_object_foreach((json_t *)v, k, e) {
+		char p[64];
+		snprintf(p, sizeof(p), "idempotency.%.32s", k);
+		if (strcmp(k, "retention_seconds") != 0)
+			return pb_fail(err, 400, "invalid_config", "%s: unknown key; idempotency has retention_seconds", p);
+		if (read_int(e, p, CONFIG_IDEMPOTENCY_RETENTION_MIN, CONFIG_IDEMPOTENCY_RETENTION_MAX, &n, err) < 0)
+			return -1;
+		cfg->idempotency_retention_seconds = (unsigned)n;
+	}
+	return 0;
+}
+
 static int
 read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 {
@@ -466,6 +488,9 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 					return pb_fail(err, 400, "invalid_config", "%s: unknown key; auth has max_failures and lockout_seconds", p);
 				}
 			}
+		} else if (strcmp(k, "idempotency") == 0) {
+			if (load_idempotency(cfg, v, err) < 0)
+				return -1;
 		} else if (strcmp(k, "allow_demo_tokens_remote") == 0) {
 			if (!json_is_boolean(v))
 				return pb_fail(err, 400, "invalid_config", "allow_demo_tokens_remote: must be true or false");
@@ -541,6 +566,7 @@ config_load(const char *path, struct pb_error *err)
 	cfg->startup_full_check = true;
 	cfg->auth_max_failures = 5;
 	cfg->auth_lockout_seconds = 900;
+	cfg->idempotency_retention_seconds = CONFIG_IDEMPOTENCY_RETENTION_DEFAULT;
 
 	f = fopen(path, "rb");
 	if (f == NULL) {

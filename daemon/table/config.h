@@ -55,6 +55,10 @@ struct token_config {
 	uint8_t sha256[32];
 };
 
+#define CONFIG_IDEMPOTENCY_RETENTION_DEFAULT 86400u          /* 24 hours */
+#define CONFIG_IDEMPOTENCY_RETENTION_MIN 1u                  /* seconds; short ones are for tests */
+#define CONFIG_IDEMPOTENCY_RETENTION_MAX (366u * 86400u)     /* a year */
+
 struct config {
 	char path[4096];               /* the file it was read from */
 	char dir[4096];                /* its directory: relative paths start here */
@@ -78,6 +82,7 @@ struct config {
 	bool startup_full_check;       /* rehash every event at start (default), or only since the last checkpoint */
 	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
 	unsigned auth_lockout_seconds; /* default 900 */
+	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
 	struct game_config *games;
 	size_t game_count;
 	struct table_config *tables;
