@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "store/store.h"
+#include "temp_db.h"
 
 static char dbpath[256];
 
@@ -25,22 +26,15 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dbpath, sizeof(dbpath), "/tmp/pb-test-idempotency-%d.db", (int)getpid());
-	unlink(dbpath);
+	temp_db_path(dbpath, sizeof(dbpath), "idempotency");
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char p[300];
-
 	(void)state;
-	unlink(dbpath);
-	snprintf(p, sizeof(p), "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", dbpath);
-	unlink(p);
+	temp_db_remove(dbpath);
 	return 0;
 }
 

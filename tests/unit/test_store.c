@@ -15,6 +15,7 @@
 #include "store/audit.h"
 #include "store/migrations.h"
 #include "store/store.h"
+#include "temp_db.h"
 
 static char dbpath[256];
 
@@ -22,22 +23,15 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dbpath, sizeof(dbpath), "/tmp/pb-test-store-%d.db", (int)getpid());
-	unlink(dbpath);
+	temp_db_path(dbpath, sizeof(dbpath), "store");
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char p[300];
-
 	(void)state;
-	unlink(dbpath);
-	snprintf(p, sizeof(p), "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", dbpath);
-	unlink(p);
+	temp_db_remove(dbpath);
 	return 0;
 }
 

@@ -20,6 +20,7 @@
 #include "store/audit.h"
 #include "store/migrations.h"
 #include "store/store.h"
+#include "temp_db.h"
 
 #define AT "2026-01-01T00:00:00.000Z"
 
@@ -29,22 +30,15 @@ static int
 setup(void **state)
 {
 	(void)state;
-	snprintf(dbpath, sizeof(dbpath), "/tmp/pb-test-store-write-%d.db", (int)getpid());
-	unlink(dbpath);
+	temp_db_path(dbpath, sizeof(dbpath), "store-write");
 	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char p[300];
-
 	(void)state;
-	unlink(dbpath);
-	snprintf(p, sizeof(p), "%s-wal", dbpath);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", dbpath);
-	unlink(p);
+	temp_db_remove(dbpath);
 	return 0;
 }
 
