@@ -511,3 +511,12 @@ store_rules_remember(struct store *s, const struct rules *r, int64_t id)
 	c->id = id;
 	c->pending = pending;
 }
+
+/* Forgets every cached chain head and rules id (the database was replaced under the connection). */
+void
+store_caches_reset(struct store *s)
+{
+	s->head_count = 0;
+	s->rules_count = 0;
+	s->rules_next = 0;
+}

@@ -91,6 +91,13 @@ void store_head_remember(struct store *s, const char *table_id, int64_t seq, con
 bool store_rules_cached(struct store *s, const struct rules *r, int64_t *id);
 void store_rules_remember(struct store *s, const struct rules *r, int64_t id);
 
+/*
+ * Forgets both caches above.  For whoever replaces the database under an
+ * open connection (sqlite3_deserialize in the fuzz harness); pitbossd
+ * never does.
+ */
+void store_caches_reset(struct store *s);
+
 /* ---- the event chain (chain.c) ---- */
 
 /*

@@ -119,6 +119,8 @@ reset_database(void)
 		fprintf(stderr, "fuzz_round: sqlite3_deserialize: %s\n", sqlite3_errmsg(store_db(store)));
 		abort();
 	}
+	/* The rules ids and chain heads the store remembered belong to the database just replaced. */
+	store_caches_reset(store);
 }
 
 /* Everything a refused request must leave as it was. */
