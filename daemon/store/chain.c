@@ -10,16 +10,27 @@
 
 #include <sodium.h>
 
+#include "store/canonical.h"
 #include "store/store.h"
 
 static const char GENESIS[PB_SHA256_HEX_LEN] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/* Appends "<len>:<bytes>" to buf at *pos (buf sized by the caller). */
+/* Appends "<len>:<bytes>" to buf at *pos (buf sized by the caller); len in decimal, as "%zu". */
 static void
 put_field(char *buf, size_t *pos, const char *data, size_t len)
 {
-	*pos += (size_t)sprintf(buf + *pos, "%zu:", len);
+	char digits[24];
+	int n = 0;
+	size_t v = len;
+
+	do {
+		digits[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (n > 0)
+		buf[(*pos)++] = digits[--n];
+	buf[(*pos)++] = ':';
 	memcpy(buf + *pos, data, len);
 	*pos += len;
 }
@@ -108,7 +119,7 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 	if (chain_head(s, table_id, &seq, prev, err) < 0)
 		return -1;
 	seq++;
-	text = json_dumps(body, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII);
+	text = canonical_json(body);       /* json_dumps(SORT_KEYS | COMPACT | ENSURE_ASCII)'s bytes */
 	if (text == NULL)
 		return pb_fail(err, 500, "internal_error", "cannot encode an event");
 	canon = store_event_canonical(table_id, seq, round_id, type, at, actor, text, &len);
@@ -140,6 +151,8 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 	}
 	sqlite3_reset(st);
 	store_head_remember(s, table_id, seq, hash);
+	if (round_id > 0)
+		store_capture_add(s, round_id, seq, type, at, actor, body, hash);
 	rc = 0;
 out:
 	free(canon);
@@ -154,6 +167,9 @@ store_round_events(struct store *s, int64_t round_id, struct pb_error *err)
 	json_t *arr;
 	int seq = 0, rc;
 
+	/* A round created in the open transaction: its events are all in memory (store_capture_start). */
+	if ((arr = store_captured_events(s, round_id)) != NULL)
+		return arr;
 	st = store_stmt(s, "SELECT table_seq, type, at, actor, body, hash FROM events WHERE round_id = ? ORDER BY table_seq", err);
 	if (st == NULL)
 		return NULL;

@@ -93,6 +93,27 @@ store_round_create(struct store *s, struct round_record *rec, struct pb_error *e
 		goto out;
 	rec->id = sqlite3_last_insert_rowid(store_db(s));
 	rec->state = ROUND_BETTING;
+	/*
+	 * A new round has no events yet, so every one of them is appended in
+	 * this transaction and can be captured.  (Checked, not assumed: events
+	 * has no foreign key, and a hand-edited file could hold strays.)
+	 */
+	st = store_stmt(s, "SELECT 1 FROM events WHERE round_id = ? LIMIT 1", err);
+	if (st == NULL)
+		goto out;
+	sqlite3_bind_int64(st, 1, rec->id);
+	switch (sqlite3_step(st)) {
+	case SQLITE_DONE:
+		store_capture_start(s, rec->id);
+		break;
+	case SQLITE_ROW:
+		break;
+	default:
+		sqlite3_reset(st);
+		store_fail(s, err, "creating a round");
+		goto out;
+	}
+	sqlite3_reset(st);
 	rc = 0;
 out:
 	free(limits);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/capture.h"
 #include "store/migrations.h"
 
 #define STMT_CACHE_MAX 96
@@ -53,6 +54,7 @@ struct store {
 	int rules_count;
 	int rules_next;         /* the slot replaced next when full (round robin) */
 	struct cached_rules rules[RULES_CACHE_MAX];
+	struct event_capture capture;   /* the events of the round created in the open transaction */
 };
 
 /*
@@ -166,14 +168,20 @@ sqlite3_stmt *
 store_stmt(struct store *s, const char *sql, struct pb_error *err)
 {
 	sqlite3_stmt *st;
+	int found = -1;
 
-	for (int i = 0; i < s->stmt_count; i++) {
-		if (s->stmts[i].sql == sql || strcmp(s->stmts[i].sql, sql) == 0) {
-			st = s->stmts[i].stmt;
-			sqlite3_reset(st);
-			sqlite3_clear_bindings(st);
-			return st;
-		}
+	/* Callers pass string literals: match by address over all entries first, by text only then. */
+	for (int i = 0; i < s->stmt_count && found < 0; i++)
+		if (s->stmts[i].sql == sql)
+			found = i;
+	for (int i = 0; i < s->stmt_count && found < 0; i++)
+		if (strcmp(s->stmts[i].sql, sql) == 0)
+			found = i;
+	if (found >= 0) {
+		st = s->stmts[found].stmt;
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		return st;
 	}
 	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
 		store_fail(s, err, "preparing a statement");
@@ -339,16 +347,21 @@ store_free(struct store *s)
 	for (int i = 0; i < s->stmt_count; i++)
 		sqlite3_finalize(s->stmts[i].stmt);
 	sqlite3_close(s->db);
+	capture_free(&s->capture);
 	free(s);
 }
 
-/* Forgets what was learnt in the transaction that ends or begins: chain heads, uncommitted rules ids. */
+/*
+ * Forgets what was learnt in the transaction that ends or begins: chain
+ * heads, uncommitted rules ids, the captured events.
+ */
 static void
 forget_transaction(struct store *s, bool committed)
 {
 	int kept = 0;
 
 	s->head_count = 0;
+	capture_reset(&s->capture);
 	for (int i = 0; i < s->rules_count; i++) {
 		if (s->rules[i].pending && !committed)
 			continue;
@@ -519,4 +532,28 @@ store_caches_reset(struct store *s)
 	s->head_count = 0;
 	s->rules_count = 0;
 	s->rules_next = 0;
+	capture_reset(&s->capture);
+}
+
+void
+store_capture_start(struct store *s, int64_t round_id)
+{
+	if (in_own_transaction(s))
+		capture_start(&s->capture, round_id);
+}
+
+void
+store_capture_add(struct store *s, int64_t round_id, int64_t table_seq, const char *type, const char *at,
+    const char *actor, const json_t *body, const char hash[PB_SHA256_HEX_LEN])
+{
+	if (in_own_transaction(s))
+		capture_add(&s->capture, round_id, table_seq, type, at, actor, body, hash);
+}
+
+json_t *
+store_captured_events(struct store *s, int64_t round_id)
+{
+	if (!in_own_transaction(s))
+		return NULL;
+	return capture_events(&s->capture, round_id);
 }

@@ -78,7 +78,8 @@ int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
  * Caches of the write path, per connection, for store/ only.  A table's
  * chain head as appended in the open transaction (store_begin's); forgotten
  * at every begin, commit and rollback.  Whoever adds savepoints must forget
- * the heads and the pending rules ids on ROLLBACK TO as well.
+ * the heads, the pending rules ids and the captured events on ROLLBACK TO
+ * as well.
  */
 bool store_head_cached(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN]);
 void store_head_remember(struct store *s, const char *table_id, int64_t seq, const char hash[PB_SHA256_HEX_LEN]);
@@ -92,7 +93,22 @@ bool store_rules_cached(struct store *s, const struct rules *r, int64_t *id);
 void store_rules_remember(struct store *s, const struct rules *r, int64_t id);
 
 /*
- * Forgets both caches above.  For whoever replaces the database under an
+ * The events of a round created in the open transaction (store_begin's),
+ * kept in memory as they are appended (capture.c): store_round_create
+ * starts the capture, store_append_event feeds it, every begin, commit and
+ * rollback forgets it.  store_captured_events gives the round's events as
+ * store_round_events would read them back, or NULL when it holds no
+ * complete list of that round's events (the caller then reads them).
+ * A body appended must not be changed afterwards: the capture keeps a
+ * reference to it.
+ */
+void store_capture_start(struct store *s, int64_t round_id);
+void store_capture_add(struct store *s, int64_t round_id, int64_t table_seq, const char *type, const char *at,
+    const char *actor, const json_t *body, const char hash[PB_SHA256_HEX_LEN]);
+json_t *store_captured_events(struct store *s, int64_t round_id);
+
+/*
+ * Forgets the caches above.  For whoever replaces the database under an
  * open connection (sqlite3_deserialize in the fuzz harness); pitbossd
  * never does.
  */

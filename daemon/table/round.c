@@ -187,8 +187,13 @@ step_bet_delete(struct pit *p, const struct actor *a, struct round_record *r, in
 	return event(p, r, "bet_removed", at, a, json_pack("{s:i}", "seat", seat), err);
 }
 
+/*
+ * Closes betting.  write_row false leaves the round's row as it is: a whole
+ * round writes it once, settled, at the end of the same transaction.
+ */
 static int
-step_close(struct pit *p, const struct actor *a, struct round_record *r, const char *at, struct pb_error *err)
+step_close(struct pit *p, const struct actor *a, struct round_record *r, const char *at, bool write_row,
+    struct pb_error *err)
 {
 	bool any = false;
 
@@ -200,7 +205,7 @@ step_close(struct pit *p, const struct actor *a, struct round_record *r, const c
 		return pb_fail(err, 422, "no_bets", "no seat has a bet in round %lld; place a bet or void the round", (long long)r->id);
 	r->state = ROUND_CLOSED;
 	snprintf(r->closed_at, sizeof(r->closed_at), "%s", at);
-	if (store_round_update(p->store, r, err) < 0)
+	if (write_row && store_round_update(p->store, r, err) < 0)
 		return -1;
 	return event(p, r, "betting_closed", at, a, json_object(), err);
 }
@@ -221,9 +226,10 @@ take_dealer_cards(struct round_record *r, const json_t *v, struct pb_error *err)
 	return 0;
 }
 
+/* Deals the seats' cards (and maybe the dealer's); write_row as in step_close. */
 static int
 step_deal(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
-    struct pb_error *err)
+    bool write_row, struct pb_error *err)
 {
 	static const char *const KEYS[] = {"hands", "dealer", NULL};
 	const json_t *hands, *dealer, *v;
@@ -278,7 +284,7 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 		return -1;
 	}
 	r->state = ROUND_DEALT;
-	if (store_round_update(p->store, r, err) < 0) {
+	if (write_row && store_round_update(p->store, r, err) < 0) {
 		json_decref(ev_hands);
 		return -1;
 	}
@@ -468,8 +474,8 @@ apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum ro
 	switch (step) {
 	case STEP_BET_PUT: return step_bet_put(p, a, r, seat, body, at, err);
 	case STEP_BET_DELETE: return step_bet_delete(p, a, r, seat, at, err);
-	case STEP_CLOSE: return step_close(p, a, r, at, err);
-	case STEP_DEAL: return step_deal(p, a, r, body, at, err);
+	case STEP_CLOSE: return step_close(p, a, r, at, true, err);
+	case STEP_DEAL: return step_deal(p, a, r, body, at, true, err);
 	case STEP_DECIDE: return step_decide(p, a, r, body, at, err);
 	case STEP_REVEAL: return step_reveal(p, a, r, body, at, err);
 	case STEP_SETTLE: return step_settle(p, a, r, at, err);
@@ -580,7 +586,15 @@ parse_banker(const struct table_config *t, const json_t *body, struct round_reco
 	return 0;
 }
 
-/* The rest of a whole round: bets, close, deal, decisions in payout order, settle. */
+/*
+ * The rest of a whole round: bets, close, deal, decisions in payout order,
+ * settle.  The round's row is written once, by finish() (settled): no one
+ * reads it between the steps (they work on r, in one transaction), the
+ * schema checks no transition, and the only triggers that look at the
+ * row's state (bets_frozen_*) fire on changing a bet, which a whole round
+ * never does after betting; so the intermediate states closed and dealt
+ * need not be written and overwritten.  The events are those of the steps.
+ */
 static int
 whole_round(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
     struct pb_error *err)
@@ -596,14 +610,14 @@ whole_round(struct pit *p, const struct actor *a, struct round_record *r, const 
 		if (input_seat_key(k, r->seats, &seat, err) < 0 || step_bet_put(p, a, r, seat, v, at, err) < 0)
 			return -1;
 	}
-	if (step_close(p, a, r, at, err) < 0)
+	if (step_close(p, a, r, at, false, err) < 0)
 		return -1;
 	if (json_object_get(body, "hands") == NULL)
 		return pb_fail(err, 400, "invalid_body", "hands: a whole round needs the cards of every seat with a bet");
 	if (json_object_get(body, "dealer") == NULL)
 		return pb_fail(err, 400, "invalid_body", "dealer: a whole round needs the dealer's three cards");
 	deal = json_pack("{s:O,s:O}", "hands", json_object_get(body, "hands"), "dealer", json_object_get(body, "dealer"));
-	rc = step_deal(p, a, r, deal, at, err);
+	rc = step_deal(p, a, r, deal, at, false, err);
 	json_decref(deal);
 	if (rc < 0)
 		return -1;

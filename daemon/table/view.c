@@ -27,23 +27,44 @@ cards_to_json(const card_t c[3])
 	return a;
 }
 
+/*
+ * One payout line, {"seq", "seat", "wager", "stake", "result", "net"} and,
+ * banked, "bank_after" and a "short" above 0, keys in that order.  Built
+ * directly rather than with json_pack (twice a round for every line: the
+ * settle event and the answer); NULL when out of memory.
+ */
+static json_t *
+payout_line_json(const struct payout_line *l)
+{
+	json_t *o = json_object();
+	bool ok = o != NULL;
+
+	/* json_object_set_new_nocheck takes its value even when it fails; the names are ASCII constants. */
+	ok = json_object_set_new_nocheck(o, "seq", json_integer(l->seq)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "seat", json_integer(l->seat)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "wager", json_string_nocheck(wager_name(l->wager))) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "stake", json_integer(l->stake)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "result", json_string_nocheck(result_name(l->result))) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "net", json_integer(l->net)) == 0 && ok;
+	if (l->banked) {
+		ok = json_object_set_new_nocheck(o, "bank_after", json_integer(l->bank_after)) == 0 && ok;
+		if (l->short_amount > 0)
+			ok = json_object_set_new_nocheck(o, "short", json_integer(l->short_amount)) == 0 && ok;
+	}
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 json_t *
 payout_lines_json(const struct payout_line *lines, int n)
 {
 	json_t *arr = json_array();
 
-	for (int i = 0; i < n; i++) {
-		const struct payout_line *l = &lines[i];
-		json_t *o = json_pack("{s:i,s:i,s:s,s:I,s:s,s:I}", "seq", l->seq, "seat", l->seat,
-		    "wager", wager_name(l->wager), "stake", (json_int_t)l->stake, "result", result_name(l->result),
-		    "net", (json_int_t)l->net);
-		if (l->banked) {
-			json_object_set_new(o, "bank_after", json_integer(l->bank_after));
-			if (l->short_amount > 0)
-				json_object_set_new(o, "short", json_integer(l->short_amount));
-		}
-		json_array_append_new(arr, o);
-	}
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, payout_line_json(&lines[i]));
 	return arr;
 }
 
