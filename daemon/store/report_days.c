@@ -5,7 +5,6 @@
  * both hours and roll-ups.  What goes into a row is decided in
  * daemon/table/rollup.c.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "store/reports.h"
@@ -14,14 +13,6 @@
 	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
 	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
 	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms"
-
-static void
-copy_column(char *dst, size_t dstsz, sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-
-	snprintf(dst, dstsz, "%s", t ? (const char *)t : "");
-}
 
 int
 store_report_spans(struct store *s, const char *tables, int kind, int64_t from, int64_t to,
@@ -43,23 +34,15 @@ store_report_spans(struct store *s, const char *tables, int kind, int64_t from, 
 	else
 		sqlite3_bind_null(st, 4);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int col = 8;
+		int col;
 
 		memset(&row, 0, sizeof(row));
 		row.span = sqlite3_column_int(st, 0);
 		row.hour = sqlite3_column_int64(st, 1);
-		copy_column(row.table_id, sizeof(row.table_id), st, 2);
-		copy_column(row.dealer, sizeof(row.dealer), st, 3);
+		store_column_text(row.table_id, sizeof(row.table_id), st, 2);
+		store_column_text(row.dealer, sizeof(row.dealer), st, 3);
 		row.rules_id = sqlite3_column_int64(st, 4);
-		row.rounds = sqlite3_column_int64(st, 5);
-		row.voids = sqlite3_column_int64(st, 6);
-		row.hands = sqlite3_column_int64(st, 7);
-		for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-			row.handle[w] = sqlite3_column_int64(st, col++);
-		for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-			row.house_win[w] = sqlite3_column_int64(st, col++);
-		for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-			row.lines[w] = sqlite3_column_int64(st, col++);
+		col = store_report_sums_read(st, 5, &row);
 		row.play_ms = sqlite3_column_int64(st, col++);
 		row.carry_ms = sqlite3_column_int64(st, col);
 		if ((stop = fn(arg, &row, err)) != 0)

@@ -9,8 +9,8 @@
 
 #include "store/reports.h"
 
-static void
-copy_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col)
+void
+store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
 	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
@@ -51,6 +51,21 @@ cards_from_text(const unsigned char *text, card_t out[3])
 }
 
 int
+store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
+{
+	row->rounds = sqlite3_column_int64(st, col++);
+	row->voids = sqlite3_column_int64(st, col++);
+	row->hands = sqlite3_column_int64(st, col++);
+	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
+		row->handle[w] = sqlite3_column_int64(st, col++);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		row->house_win[w] = sqlite3_column_int64(st, col++);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		row->lines[w] = sqlite3_column_int64(st, col++);
+	return col;
+}
+
+int
 store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err)
 {
@@ -70,21 +85,13 @@ store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64
 	sqlite3_bind_int64(st, 2, to_hour);
 	bind_scope(st, 3, tables);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int col = 7;
+		int col;
 
-		copy_text(row.table_id, sizeof(row.table_id), st, 0);
+		store_column_text(row.table_id, sizeof(row.table_id), st, 0);
 		row.hour = sqlite3_column_int64(st, 1);
-		copy_text(row.dealer, sizeof(row.dealer), st, 2);
+		store_column_text(row.dealer, sizeof(row.dealer), st, 2);
 		row.rules_id = sqlite3_column_int64(st, 3);
-		row.rounds = sqlite3_column_int64(st, 4);
-		row.voids = sqlite3_column_int64(st, 5);
-		row.hands = sqlite3_column_int64(st, 6);
-		for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-			row.handle[w] = sqlite3_column_int64(st, col++);
-		for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-			row.house_win[w] = sqlite3_column_int64(st, col++);
-		for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-			row.lines[w] = sqlite3_column_int64(st, col++);
+		col = store_report_sums_read(st, 4, &row);
 		row.first_ms = sqlite3_column_int64(st, col++);
 		row.last_ms = sqlite3_column_int64(st, col);
 		row.span = 0;
@@ -111,7 +118,7 @@ store_rules_sha256(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_
 	sqlite3_bind_int64(st, 1, rules_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		copy_text(sha256, PB_SHA256_HEX_LEN, st, 0);
+		store_column_text(sha256, PB_SHA256_HEX_LEN, st, 0);
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
 		return pb_fail(err, 500, "storage_error", "rules %lld: no such stored rules", (long long)rules_id);
@@ -134,7 +141,7 @@ store_rules_get(struct store *s, int64_t rules_id, struct rules *out, char sha25
 	sqlite3_bind_int64(st, 1, rules_id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		copy_text(sha256, PB_SHA256_HEX_LEN, st, 0);
+		store_column_text(sha256, PB_SHA256_HEX_LEN, st, 0);
 		j = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
 	}
 	sqlite3_reset(st);
@@ -187,12 +194,12 @@ store_report_payouts(struct store *s, const char *tables, int64_t min_net, const
 
 		memset(p, 0, sizeof(*p));
 		p->round_id = sqlite3_column_int64(st, 0);
-		copy_text(p->table_id, sizeof(p->table_id), st, 1);
+		store_column_text(p->table_id, sizeof(p->table_id), st, 1);
 		p->seat = sqlite3_column_int(st, 2);
 		p->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
 		p->stake = sqlite3_column_int64(st, 4);
 		p->net = sqlite3_column_int64(st, 5);
-		copy_text(p->at, sizeof(p->at), st, 6);
+		store_column_text(p->at, sizeof(p->at), st, 6);
 		p->has_cards = cards_from_text(sqlite3_column_text(st, 7), p->cards) == 0;
 		p->has_dealer = cards_from_text(sqlite3_column_text(st, 8), p->dealer) == 0;
 	}
@@ -260,8 +267,8 @@ store_report_voids(struct store *s, const char *tables, const char *from, const 
 			return pb_fail(err, 500, "out_of_memory", "out of memory");
 		}
 		e->round_id = sqlite3_column_int64(st, 0);
-		copy_text(e->table_id, sizeof(e->table_id), st, 1);
-		copy_text(e->at, sizeof(e->at), st, 2);
+		store_column_text(e->table_id, sizeof(e->table_id), st, 1);
+		store_column_text(e->at, sizeof(e->at), st, 2);
 		snprintf(e->kind, sizeof(e->kind), "void");
 	}
 	sqlite3_reset(st);
@@ -296,8 +303,8 @@ store_report_shorts(struct store *s, const char *tables, const char *from, const
 			return pb_fail(err, 500, "out_of_memory", "out of memory");
 		}
 		e->round_id = sqlite3_column_int64(st, 0);
-		copy_text(e->table_id, sizeof(e->table_id), st, 1);
-		copy_text(e->at, sizeof(e->at), st, 2);
+		store_column_text(e->table_id, sizeof(e->table_id), st, 1);
+		store_column_text(e->at, sizeof(e->at), st, 2);
 		snprintf(e->kind, sizeof(e->kind), "coverage_short");
 		e->seat = sqlite3_column_int(st, 3);
 		w = wager_from_name((const char *)sqlite3_column_text(st, 4));
@@ -361,10 +368,10 @@ store_report_significant(struct store *s, const char *tables, const char *codes,
 			return pb_fail(err, 500, "out_of_memory", "out of memory");
 		}
 		e->event_id = sqlite3_column_int64(st, 0);
-		copy_text(e->at, sizeof(e->at), st, 1);
-		copy_text(e->source, sizeof(e->source), st, 2);
-		copy_text(e->kind, sizeof(e->kind), st, 3);
-		copy_text(e->table_id, sizeof(e->table_id), st, 4);
+		store_column_text(e->at, sizeof(e->at), st, 1);
+		store_column_text(e->source, sizeof(e->source), st, 2);
+		store_column_text(e->kind, sizeof(e->kind), st, 3);
+		store_column_text(e->table_id, sizeof(e->table_id), st, 4);
 	}
 	sqlite3_reset(st);
 	if (rc != SQLITE_DONE)
