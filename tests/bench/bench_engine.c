@@ -42,15 +42,7 @@ by_name(const void *a, const void *b)
 
 /* xorshift64*: a fast, reproducible source of deals (not for real games). */
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t
-rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dull;
-}
+#include "../common/xorshift.h"
 
 static unsigned
 rng_below(unsigned n)

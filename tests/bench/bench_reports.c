@@ -35,7 +35,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -56,18 +55,7 @@
 
 /* ---- the simulated wall clock ---- */
 
-static int64_t fake_now_ms = -1;
-
-int
-clock_gettime(clockid_t clk, struct timespec *ts)
-{
-	if (clk == CLOCK_REALTIME && fake_now_ms >= 0) {
-		ts->tv_sec = (time_t)(fake_now_ms / 1000);
-		ts->tv_nsec = (long)(fake_now_ms % 1000) * 1000000L;
-		return 0;
-	}
-	return (int)syscall(SYS_clock_gettime, clk, ts);
-}
+#include "../common/fake_clock.h"
 
 static double
 mono_ms(void)
@@ -79,20 +67,12 @@ mono_ms(void)
 }
 
 static uint64_t rng_state = 0x2545f4914f6cdd1dULL;
-
-static uint64_t
-rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
+#include "../common/xorshift.h"
 
 static int
 rng_int(int lo, int hi)
 {
-	return lo + (int)(rng() % (uint64_t)(hi - lo + 1));
+	return (int)rng_between(lo, hi);
 }
 
 /* ---- the pit ---- */

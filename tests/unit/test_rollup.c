@@ -39,21 +39,7 @@
 #define MIN_MS 60000LL
 
 static uint64_t rng_state = 0x8f1bbcdcca62c1d6ULL;
-
-static uint64_t
-rng(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
-static int64_t
-rng_in(int64_t lo, int64_t hi)
-{
-	return lo + (int64_t)(rng() % (uint64_t)(hi - lo + 1));
-}
+#include "../common/xorshift.h"
 
 struct fixture {
 	char dir[64], db[128], cfg_path[128];
@@ -158,15 +144,15 @@ put_hour(const char *table, const char *dealer, int64_t rules_id, int64_t hour, 
 	sqlite3_bind_int64(st, col++, hour);
 	sqlite3_bind_text(st, col++, dealer, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, col++, rules_id);
-	sqlite3_bind_int64(st, col++, rng_in(1, 60));          /* rounds */
-	sqlite3_bind_int64(st, col++, rng_in(0, 2));           /* voids */
-	sqlite3_bind_int64(st, col++, rng_in(1, 300));         /* hands */
+	sqlite3_bind_int64(st, col++, rng_between(1, 60));          /* rounds */
+	sqlite3_bind_int64(st, col++, rng_between(0, 2));           /* voids */
+	sqlite3_bind_int64(st, col++, rng_between(1, 300));         /* hands */
 	for (int i = 0; i < 4; i++)
-		sqlite3_bind_int64(st, col++, rng_in(0, 5000000));  /* handle */
+		sqlite3_bind_int64(st, col++, rng_between(0, 5000000));  /* handle */
 	for (int i = 0; i < 5; i++)
-		sqlite3_bind_int64(st, col++, rng_in(-800000, 900000)); /* house win */
+		sqlite3_bind_int64(st, col++, rng_between(-800000, 900000)); /* house win */
 	for (int i = 0; i < 5; i++)
-		sqlite3_bind_int64(st, col++, rng_in(0, 400));       /* lines */
+		sqlite3_bind_int64(st, col++, rng_between(0, 400));       /* lines */
 	sqlite3_bind_int64(st, col++, first_ms);
 	sqlite3_bind_int64(st, col, last_ms);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
@@ -185,30 +171,30 @@ fill_random(void)
 	exec_sql("BEGIN");
 	for (int t = 0; t < 3; t++) {
 		for (int d = 0; d < 2; d++) {
-			int64_t hour = DAY0 + rng_in(0, 30) * H;
+			int64_t hour = DAY0 + rng_between(0, 30) * H;
 			int64_t end = DAY0 + DAYS * 86400LL;
 
 			while (hour < end) {
-				int len = (int)rng_in(1, 30);
+				int len = (int)rng_between(1, 30);
 				for (int i = 0; i < len && hour < end; i++, hour += H) {
 					int64_t hs = hour * 1000, he = hs + 3600000LL;
 					int64_t first, last;
 					switch (rng() % 4) {
-					case 0: first = hs + rng_in(0, 5) * MIN_MS; break;          /* near the start: joins */
-					case 1: first = hs + rng_in(10, 50) * MIN_MS; break;        /* late: a long break */
-					case 2: first = hs - rng_in(1, 20) * MIN_MS; break;         /* opened in the hour before */
-					default: first = hs + rng_in(0, 20) * MIN_MS; break;
+					case 0: first = hs + rng_between(0, 5) * MIN_MS; break;          /* near the start: joins */
+					case 1: first = hs + rng_between(10, 50) * MIN_MS; break;        /* late: a long break */
+					case 2: first = hs - rng_between(1, 20) * MIN_MS; break;         /* opened in the hour before */
+					default: first = hs + rng_between(0, 20) * MIN_MS; break;
 					}
 					switch (rng() % 3) {
-					case 0: last = he - rng_in(0, 5) * MIN_MS - 1; break;
-					case 1: last = he - rng_in(10, 55) * MIN_MS; break;
-					default: last = he - rng_in(0, 30) * MIN_MS - 1; break;
+					case 0: last = he - rng_between(0, 5) * MIN_MS - 1; break;
+					case 1: last = he - rng_between(10, 55) * MIN_MS; break;
+					default: last = he - rng_between(0, 30) * MIN_MS - 1; break;
 					}
 					if (last < first)
-						last = first + rng_in(0, 2) * MIN_MS;
+						last = first + rng_between(0, 2) * MIN_MS;
 					put_hour(TABLES[t], DEALERS[(t + d + (int)(hour / 43200)) % 2], fx.rules_ids[t % 2], hour, first, last);
 				}
-				hour += rng_in(1, 20) * H;    /* a break */
+				hour += rng_between(1, 20) * H;    /* a break */
 			}
 		}
 	}
@@ -265,8 +251,8 @@ compare_random_ranges(int ranges)
 	int differing = 0;
 
 	for (int i = 0; i < ranges; i++) {
-		int64_t from = DAY0 + rng_in(-30, DAYS * 24) * H;
-		int64_t to = from + rng_in(1, DAYS * 24 + 30) * H;
+		int64_t from = DAY0 + rng_between(-30, DAYS * 24) * H;
+		int64_t to = from + rng_between(1, DAYS * 24 + 30) * H;
 
 		if (i == 0) {
 			from = DAY0 - 86400;
