@@ -1,7 +1,8 @@
 /*
  * idempotency.c - stored answers to writes that carried an Idempotency-Key,
  * and their expiry: answers older than the retention are deleted in small
- * batches (schema/005_idempotency_expiry.sql).
+ * batches (schema/005_idempotency_expiry.sql).  The table is a rowid table
+ * since schema/008_idempotency_rowid.sql.
  */
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -74,9 +75,13 @@ prune_batch(struct store *s, const char *before, int batch, int *n, struct pb_er
 	*n = 0;
 	if (store_begin(s, err) < 0)
 		return -1;
-	/* The subquery walks idempotency_created_at; each row is then deleted by its primary key. */
-	st = store_stmt(s, "DELETE FROM idempotency WHERE (actor, key) IN "
-	    "(SELECT actor, key FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)", err);
+	/*
+	 * The subquery reads only idempotency_created_at, whose entries hold the
+	 * rowid (schema/008 made idempotency a rowid table), not the rows; each
+	 * row is then found by its rowid.
+	 */
+	st = store_stmt(s, "DELETE FROM idempotency WHERE rowid IN "
+	    "(SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)", err);
 	if (st == NULL)
 		goto fail;
 	sqlite3_bind_text(st, 1, before, -1, SQLITE_STATIC);

@@ -2,7 +2,8 @@
  * test_idempotency.c - the expiry of stored Idempotency-Key answers
  * (store_idempotency_prune): what is old goes, what is recent stays, a
  * transaction never deletes more than a batch, bad calls change nothing, and
- * the index of schema/005 is what the delete walks.
+ * the index of schema/005 is what the delete walks.  And schema/008: a
+ * database from before it keeps every stored answer, now in a rowid table.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store/migrations.h"
 #include "store/store.h"
 #include "temp_db.h"
 
@@ -268,11 +270,12 @@ test_delete_uses_the_index(void **state)
 
 	(void)state;
 	assert_int_equal(sqlite3_prepare_v2(store_db(s),
-	    "EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE (actor, key) IN "
-	    "(SELECT actor, key FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)", -1, &st, NULL), SQLITE_OK);
+	    "EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE rowid IN "
+	    "(SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)", -1, &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *detail = (const char *)sqlite3_column_text(st, 3);
-		if (strstr(detail, "idempotency_created_at") != NULL)
+		/* The index alone: the rows (1-2 KB each) are not read to find which to delete. */
+		if (strstr(detail, "COVERING INDEX idempotency_created_at") != NULL)
 			indexed = true;
 		if (strncmp(detail, "SCAN", 4) == 0)
 			scans = true;
@@ -283,6 +286,207 @@ test_delete_uses_the_index(void **state)
 	store_free(s);
 }
 
+static void
+exec_ok(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%.80s: %s", sql, msg ? msg : "");
+}
+
+static int
+int_of(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int n;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* Every stored answer, ordered, as one string (to compare before and after a migration); free it. */
+static char *
+idempotency_dump(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	char *out;
+
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT group_concat(line, char(10)) FROM (SELECT "
+	    "actor || '|' || key || '|' || request_hash || '|' || status || '|' || created_at || '|' || response AS line "
+	    "FROM idempotency ORDER BY actor, key)", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	out = strdup(sqlite3_column_type(st, 0) == SQLITE_NULL ? "" : (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	assert_non_null(out);
+	return out;
+}
+
+#define PRE_008_ROWS 300
+
+/*
+ * The answer stored under key i of a pre-008 database: 1-2 KB of JSON (the
+ * size that overflowed a WITHOUT ROWID page), a few short ones, one with a
+ * quote and non-ASCII text.
+ */
+static void
+pre_008_answer(int i, char *buf, size_t size)
+{
+	int len = i % 10 == 0 ? 20 : 1000 + (i * 37) % 1000;
+	int n = snprintf(buf, size, "{\"i\":%d,\"note\":\"%s\",\"pad\":\"", i, i == 7 ? "it's \xc3\xa9t\xc3\xa9" : "x");
+
+	for (; n < len && (size_t)n < size - 3; n++)
+		buf[n] = (char)('a' + (i + n) % 26);
+	snprintf(buf + n, size - (size_t)n, "\"}");
+}
+
+/*
+ * A database as the migrations before 008 leave it, with PRE_008_ROWS
+ * answers: keys "k-0".. under actor "d", and the same keys under actor
+ * "pitboss" for every third (one key, two actors), created 1 s apart from
+ * CUTOFF_MS - 100 s.  Written with plain SQLite, as the older pitbossd did.
+ */
+static void
+make_pre_008_database(void)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int version = 0;
+	char sql[64], answer[2100], key[32], at[PB_TIME_LEN];
+
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	exec_ok(db, "PRAGMA foreign_keys = ON");
+	for (const struct migration *m = pb_migrations; m->version != 0 && m->version < 8; m++) {
+		exec_ok(db, m->sql);
+		version = m->version;
+	}
+	assert_int_equal(version, 7);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
+	exec_ok(db, sql);
+	assert_int_equal(int_of(db, "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'idempotency'"), 1);
+	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO idempotency (actor, key, request_hash, status, response, created_at) "
+	    "VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL), SQLITE_OK);
+	exec_ok(db, "BEGIN");
+	for (int i = 0; i < PRE_008_ROWS; i++) {
+		for (int a = 0; a < (i % 3 == 0 ? 2 : 1); a++) {
+			snprintf(key, sizeof(key), "k-%d", i);
+			pre_008_answer(i + a, answer, sizeof(answer));
+			pb_time_format_ms(CUTOFF_MS - 100000 + i * 1000LL, at);
+			sqlite3_bind_text(st, 1, a == 0 ? "d" : "pitboss", -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 3, a == 0 ? "h" : "h2", -1, SQLITE_STATIC);
+			sqlite3_bind_int(st, 4, 200 + i % 3);
+			sqlite3_bind_text(st, 5, answer, -1, SQLITE_TRANSIENT);
+			sqlite3_bind_text(st, 6, at, -1, SQLITE_TRANSIENT);
+			assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+			sqlite3_reset(st);
+		}
+	}
+	exec_ok(db, "COMMIT");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+}
+
+/*
+ * An existing database: 008 rebuilds idempotency as a rowid table in
+ * place, every row kept byte for byte; each answer is found again, a key
+ * is still unique per actor, and pruning works on the rebuilt table.
+ */
+static void
+test_pre_008_upgraded(void **state)
+{
+	struct store *s;
+	struct pb_error err;
+	sqlite3 *raw;
+	char *before, *after, answer[2100], key[32];
+	int64_t removed = -1;
+	bool found;
+	int status;
+	char *resp;
+
+	(void)state;
+	make_pre_008_database();
+	assert_int_equal(sqlite3_open(dbpath, &raw), SQLITE_OK);
+	before = idempotency_dump(raw);
+	sqlite3_close(raw);
+
+	s = open_db();
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	after = idempotency_dump(store_db(s));
+	assert_string_equal(before, after);
+	assert_int_equal(count_rows(s), PRE_008_ROWS + PRE_008_ROWS / 3);
+	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name = 'idempotency' "
+	    "AND type = 'table' AND sql NOT LIKE '%WITHOUT ROWID%'"), 1);
+	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'idempotency' AND type = 'index' "
+	    "AND name IN ('idempotency_created_at', 'sqlite_autoindex_idempotency_1')"), 2);
+	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%idempotency_new%'"), 0);
+	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	/* The rows were copied oldest first: rowid order is created_at order. */
+	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM idempotency AS a JOIN idempotency AS b "
+	    "ON b.rowid = a.rowid + 1 WHERE b.created_at < a.created_at"), 0);
+
+	/* Each answer is found through store_idempotency_get, under its actor. */
+	for (int i = 0; i < PRE_008_ROWS; i++) {
+		snprintf(key, sizeof(key), "k-%d", i);
+		resp = NULL;
+		assert_int_equal(store_idempotency_get(s, "d", key, "h", &found, &status, &resp, &err), 0);
+		assert_true(found);
+		assert_int_equal(status, 200 + i % 3);
+		pre_008_answer(i, answer, sizeof(answer));
+		assert_string_equal(resp, answer);
+		free(resp);
+		resp = NULL;
+		assert_int_equal(store_idempotency_get(s, "pitboss", key, "h2", &found, &status, &resp, &err), 0);
+		assert_int_equal(found, i % 3 == 0);
+		free(resp);
+	}
+	/* One answer per (actor, key), as before. */
+	assert_int_equal(store_idempotency_put(s, "d", "k-1", "h", 201, "{}", "2026-01-01T00:00:00.000Z", &err), -1);
+	assert_int_equal(store_idempotency_put(s, "pitboss", "k-1", "h", 201, "{}", "2026-01-01T00:00:00.000Z", &err), 0);
+	/* The 100 oldest keys (and the 34 of them also under "pitboss") are older than the cutoff. */
+	assert_int_equal(store_idempotency_prune(s, CUTOFF_MS, 50, 100, &removed, &err), 0);
+	assert_int_equal(removed, 100 + 34);
+	assert_false(has_key(s, "k-99"));
+	assert_true(has_key(s, "k-100"));
+	free(before);
+	free(after);
+	store_free(s);
+}
+
+/* Something on idempotency the rebuild does not know: 008 refuses and rolls back, losing nothing. */
+static void
+test_pre_008_rebuild_guard(void **state)
+{
+	struct store_options o = {0};
+	struct pb_error err;
+	struct store *s;
+	sqlite3 *raw;
+	char *before, *after;
+
+	(void)state;
+	make_pre_008_database();
+	assert_int_equal(sqlite3_open(dbpath, &raw), SQLITE_OK);
+	exec_ok(raw, "CREATE INDEX idempotency_by_status ON idempotency(status)");
+	before = idempotency_dump(raw);
+	sqlite3_close(raw);
+	o.path = dbpath;
+	s = store_open(&o, &err);
+	assert_null(s);
+	assert_string_equal(err.code, "migration_failed");
+	assert_non_null(strstr(err.message, "idempotency_has_no_index_or_trigger_008_does_not_recreate"));
+	assert_int_equal(sqlite3_open(dbpath, &raw), SQLITE_OK);
+	assert_int_equal(int_of(raw, "PRAGMA user_version"), 7);
+	assert_int_equal(int_of(raw, "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'idempotency'"), 1);
+	after = idempotency_dump(raw);
+	assert_string_equal(before, after);
+	sqlite3_close(raw);
+	free(before);
+	free(after);
+}
+
 int
 main(void)
 {
@@ -291,6 +495,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_batch_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_changes_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_delete_uses_the_index, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pre_008_upgraded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pre_008_rebuild_guard, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
