@@ -32,11 +32,13 @@ set_tests_properties(bench.reports_smoke PROPERTIES LABELS bench-smoke
 
 # HTTP benchmarks (tests/bench/bench_http.c, bench_load.c): the real pitbossd
 # on a free loopback port with a temporary config and database, each figure
-# next to its anchor.  `make bench` runs them in full (tests/bench/run.sh);
+# next to its anchor; bench_startup.c (run by hand on a database of
+# bench_load's) times the start-up integrity check and what its background
+# walk costs the rounds dealt meanwhile.  `make bench` runs them in full (tests/bench/run.sh);
 # ctest runs short smoke versions (label bench-smoke, each well under 30 s)
 # and a 60-second soak (label soak).  The HTTP client of `pitboss` is
 # compiled in from daemon/cli/http_client.c.
-foreach(bench bench_http bench_load)
+foreach(bench bench_http bench_load bench_startup)
   add_executable(${bench} ${CMAKE_CURRENT_SOURCE_DIR}/bench/${bench}.c
     ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_common.c ${CMAKE_SOURCE_DIR}/daemon/cli/http_client.c)
   target_include_directories(${bench} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/bench)

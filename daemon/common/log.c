@@ -28,10 +28,13 @@ vlog(int prio, const char *level, const char *fmt, va_list ap)
 		return;
 	}
 	pb_time_now(now);
+	/* One line at a time: the background integrity walk logs from its own thread. */
+	flockfile(stderr);
 	fprintf(stderr, "%s %s %s: ", now, log_ident, level);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	fflush(stderr);
+	funlockfile(stderr);
 }
 
 void

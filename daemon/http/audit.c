@@ -1,7 +1,8 @@
 /*
- * audit.c - the audit routes: GET /rounds/{id}/verify, GET /integrity,
- * GET /checkpoints, GET /events (significant events), and
- * POST /tables/{t}/acknowledge (lifting an integrity hold).
+ * audit.c - the audit routes: GET /rounds/{id}/verify, GET /integrity (with
+ * the progress of the start-up check), GET /checkpoints, GET /events
+ * (significant events), and POST /tables/{t}/acknowledge (lifting an
+ * integrity hold).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "http/routes.h"
 #include "store/audit.h"
 #include "table/audit.h"
+#include "table/startup.h"
 
 static const char *
 query(const struct http_request *req, const char *name)
@@ -108,6 +110,8 @@ audit_route(struct app *app, struct pit *pit, const struct actor *a, const struc
 			return true;
 		}
 		rc = audit_integrity(pit, &scope, &out, &err);
+		if (rc == 0)
+			json_object_set_new(out, "startup_check", startup_progress_json());
 		reply(ans, rc, out, &err);
 		return true;
 	}

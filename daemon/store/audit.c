@@ -150,7 +150,14 @@ store_chain_head(struct store *s, const char *table_id, int64_t *seq, char hash[
 int
 store_event_tables(struct store *s, char (*ids)[PB_ID_MAX], int max, int *count, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT DISTINCT table_id FROM events ORDER BY table_id", err);
+	/*
+	 * One index probe per table (each the next table_id after the last),
+	 * where SELECT DISTINCT would scan the whole index: a second or two at
+	 * 10^7 events, at every start.
+	 */
+	sqlite3_stmt *st = store_stmt(s, "WITH RECURSIVE t(id) AS (SELECT min(table_id) FROM events UNION ALL "
+	    "SELECT (SELECT min(table_id) FROM events WHERE table_id > t.id) FROM t WHERE t.id IS NOT NULL) "
+	    "SELECT id FROM t WHERE id IS NOT NULL", err);
 	int rc;
 
 	*count = 0;

@@ -546,6 +546,80 @@ pit_round_verify(struct pit *p, const struct actor *a, int64_t round_id, json_t 
 
 /* ---- chains and checkpoints ---- */
 
+void
+chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, const char *prev, int64_t to)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->table_id, sizeof(w->table_id), "%s", table_id);
+	snprintf(w->prev, sizeof(w->prev), "%s", prev);
+	w->next = from;
+	w->to = to;
+}
+
+/* Checks the events of one chunk, in chain order, against what the walk expects next. */
+static void
+chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *problems)
+{
+	for (int i = 0; i < evs->count; i++) {
+		const struct stored_event *e = &evs->events[i];
+		if (e->table_seq != w->next)
+			problem(problems, w->table_id, e->round_id, e->table_seq, "events %lld to %lld are missing (deleted)",
+			    (long long)w->next, (long long)e->table_seq - 1);
+		if (strcmp(e->prev_hash, w->prev) != 0)
+			problem(problems, w->table_id, e->round_id, e->table_seq,
+			    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or replaced)",
+			    (long long)e->table_seq);
+		check_event(e, w->canonical, problems);
+		if (strcmp(e->type, "round_opened") == 0)
+			w->rounds_opened++;
+		snprintf(w->prev, sizeof(w->prev), "%s", e->hash);
+		w->next = e->table_seq + 1;
+		w->walked++;
+	}
+}
+
+int
+chain_walk_step(struct store *s, struct chain_walk *w, int max, json_t *problems, struct pb_error *err)
+{
+	struct event_list evs;
+	int64_t hi;
+
+	if (w->done)
+		return 0;
+	if (max < 1)
+		max = 1;
+	if (w->to > 0 && w->next > w->to) {
+		w->done = true;
+		return 0;
+	}
+	hi = w->next + max - 1;
+	if (w->to > 0 && hi > w->to)
+		hi = w->to;
+	if (store_events_range(s, w->table_id, w->next, hi, &evs, err) < 0)
+		return -1;
+	if (evs.count == 0) {
+		/* A gap of a whole chunk or more, or the end: look for anything further on. */
+		int64_t head;
+		char hh[PB_SHA256_HEX_LEN];
+
+		event_list_free(&evs);
+		if (store_chain_head(s, w->table_id, &head, hh, err) < 0)
+			return -1;
+		if (head < w->next) {
+			w->done = true;
+			return 0;
+		}
+		problem(problems, w->table_id, 0, w->next, "events %lld to %lld are missing", (long long)w->next, (long long)hi);
+		w->next = hi + 1;
+	} else {
+		chain_walk_events(w, &evs, problems);
+		event_list_free(&evs);
+	}
+	if (w->to > 0 && w->next > w->to)
+		w->done = true;
+	return 0;
+}
+
 /*
  * Walks a table's chain from event `from` (whose predecessor's hash is prev)
  * to the head: contiguous numbering, links, hashes.  Returns the count walked.
@@ -554,48 +628,16 @@ static int64_t
 walk_chain(struct pit *p, const char *table_id, int64_t from, const char *prev_in, bool canonical, json_t *problems,
     int64_t *rounds_seen, struct pb_error *err)
 {
-	char prev[PB_SHA256_HEX_LEN];
-	int64_t expect = from, walked = 0;
+	struct chain_walk w;
 
-	snprintf(prev, sizeof(prev), "%s", prev_in);
-	for (;;) {
-		struct event_list evs;
-
-		if (store_events_range(p->store, table_id, expect, expect + CHAIN_BATCH - 1, &evs, err) < 0)
+	chain_walk_init(&w, table_id, from, prev_in, 0);
+	w.canonical = canonical;
+	while (!w.done)
+		if (chain_walk_step(p->store, &w, CHAIN_BATCH, problems, err) < 0)
 			return -1;
-		if (evs.count == 0) {
-			/* A gap of a whole batch or more: look for anything further on. */
-			int64_t head;
-			char hh[PB_SHA256_HEX_LEN];
-			event_list_free(&evs);
-			if (store_chain_head(p->store, table_id, &head, hh, err) < 0)
-				return -1;
-			if (head >= expect) {
-				problem(problems, table_id, 0, expect, "events %lld to %lld are missing", (long long)expect, (long long)expect + CHAIN_BATCH - 1);
-				expect += CHAIN_BATCH;
-				continue;
-			}
-			break;
-		}
-		for (int i = 0; i < evs.count; i++) {
-			const struct stored_event *e = &evs.events[i];
-			if (e->table_seq != expect)
-				problem(problems, table_id, e->round_id, e->table_seq, "events %lld to %lld are missing (deleted)",
-				    (long long)expect, (long long)e->table_seq - 1);
-			if (strcmp(e->prev_hash, prev) != 0)
-				problem(problems, table_id, e->round_id, e->table_seq,
-				    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or replaced)",
-				    (long long)e->table_seq);
-			check_event(e, canonical, problems);
-			if (strcmp(e->type, "round_opened") == 0 && rounds_seen != NULL)
-				(*rounds_seen)++;
-			snprintf(prev, sizeof(prev), "%s", e->hash);
-			expect = e->table_seq + 1;
-			walked++;
-		}
-		event_list_free(&evs);
-	}
-	return walked;
+	if (rounds_seen != NULL)
+		*rounds_seen += w.rounds_opened;
+	return w.walked;
 }
 
 static void
@@ -761,62 +803,128 @@ out:
 }
 
 int
-audit_startup_check(struct pit *p, struct pb_error *err)
+audit_hold_table(struct store *s, const char *table_id, const json_t *problems, const char *part, struct pb_error *err)
+{
+	const char *first = json_string_value(json_object_get(json_array_get(problems, 0), "problem"));
+	json_t *detail = json_pack("{s:O,s:s}", "problems", (json_t *)problems, "part", part);
+	char reason[300], held_for[8];
+	bool held;
+
+	snprintf(reason, sizeof(reason), "start-up integrity check failed: %s", first ? first : "");
+	if (detail == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_begin(s, err) < 0)
+		goto fail;
+	if (store_table_hold_get(s, table_id, held_for, sizeof(held_for), &held, err) < 0 ||
+	    (!held && store_table_hold(s, table_id, reason, err) < 0) ||
+	    store_significant(s, "pitbossd", "integrity_failure", table_id, detail, err) < 0) {
+		store_rollback(s);
+		goto fail;
+	}
+	if (store_commit(s, err) < 0)
+		goto fail;
+	json_decref(detail);
+	return 0;
+fail:
+	json_decref(detail);
+	return -1;
+}
+
+void
+startup_result_free(struct startup_result *r)
+{
+	if (r == NULL)
+		return;
+	free(r->backlog);
+	memset(r, 0, sizeof(*r));
+}
+
+/*
+ * One table's part of the start-up check: its last checkpoint (signature, and
+ * the signed event still there with the signed hash), then its chain from
+ * there to the head, or from genesis with from_genesis.  Otherwise a table
+ * with a checkpoint gets *backlog_to set to the checkpoint's event: the chain
+ * up to it is left unchecked here.  Problems are appended.
+ */
+static int
+startup_check_table(struct pit *p, const char *table_id, bool from_genesis, json_t *problems, int64_t *walked,
+    int64_t *backlog_to, struct pb_error *err)
+{
+	struct checkpoint c;
+	bool found;
+	int64_t from = 1, n;
+	char prev[PB_SHA256_HEX_LEN];
+
+	memcpy(prev, GENESIS, sizeof(prev));
+	*backlog_to = 0;
+	if (store_checkpoint_last(p->store, table_id, &c, &found, err) < 0)
+		return -1;
+	if (found) {
+		check_checkpoint(p, &c, p->signer ? p->signer->public_hex : NULL, problems);
+		if (!from_genesis) {
+			from = c.table_seq + 1;
+			snprintf(prev, sizeof(prev), "%s", c.head_hash);
+			*backlog_to = c.table_seq;
+		}
+	}
+	n = walk_chain(p, table_id, from, prev, false, problems, NULL, err);
+	if (n < 0)
+		return -1;
+	*walked = n;
+	return 0;
+}
+
+int
+audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, struct pb_error *err)
 {
 	char (*ids)[PB_ID_MAX] = calloc(TABLES_MAX, PB_ID_MAX);
-	int n = 0, held = 0;
+	bool full = p->cfg != NULL && p->cfg->startup_full_check;
+	struct pb_error hold_err;
+	int n = 0, hold_failed = 0;
 
-	if (ids == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (store_event_tables(p->store, ids, TABLES_MAX, &n, err) < 0) {
-		free(ids);
-		return -1;
+	memset(out, 0, sizeof(*out));
+	out->backlog = calloc(TABLES_MAX, sizeof(*out->backlog));
+	if (ids == NULL || out->backlog == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto fail;
 	}
+	if (store_event_tables(p->store, ids, TABLES_MAX, &n, err) < 0)
+		goto fail;
+	out->tables = n;
 	for (int t = 0; t < n; t++) {
-		struct checkpoint c;
-		bool found;
 		json_t *problems = json_array();
-		int64_t from = 1;
-		char prev[PB_SHA256_HEX_LEN];
+		int64_t walked = 0, to = 0;
 
-		memcpy(prev, GENESIS, sizeof(prev));
-		if (store_checkpoint_last(p->store, ids[t], &c, &found, err) < 0) {
+		if (startup_check_table(p, ids[t], full && !defer_full, problems, &walked, &to, err) < 0) {
 			json_decref(problems);
-			free(ids);
-			return -1;
+			goto fail;
 		}
-		if (found) {
-			check_checkpoint(p, &c, p->signer ? p->signer->public_hex : NULL, problems);
-			if (!p->cfg || !p->cfg->startup_full_check) {
-				from = c.table_seq + 1;
-				snprintf(prev, sizeof(prev), "%s", c.head_hash);
-			}
-		}
-		if (walk_chain(p, ids[t], from, prev, false, problems, NULL, err) < 0) {
-			json_decref(problems);
-			free(ids);
-			return -1;
-		}
+		out->events += walked;
+		out->problems += (int64_t)json_array_size(problems);
 		if (json_array_size(problems) > 0) {
-			const char *first = json_string_value(json_object_get(json_array_get(problems, 0), "problem"));
-			json_t *detail = json_pack("{s:O}", "problems", problems);
-			char reason[300];
-
-			snprintf(reason, sizeof(reason), "start-up integrity check failed: %s", first ? first : "");
-			if (store_begin(p->store, err) == 0) {
-				if (store_table_hold(p->store, ids[t], reason, err) == 0 &&
-				    store_significant(p->store, "pitbossd", "integrity_failure", ids[t], detail, err) == 0)
-					store_commit(p->store, err);
-				else
-					store_rollback(p->store);
-			}
-			json_decref(detail);
-			held++;
+			/* A hold that cannot be recorded fails the check, once every table has been looked at. */
+			if (audit_hold_table(p->store, ids[t], problems, full && !defer_full ? "whole_chain" : "since_checkpoint",
+			    hold_failed ? &hold_err : err) < 0)
+				hold_failed++;
+			else
+				out->held++;
 		}
 		json_decref(problems);
+		if (full && to > 0) {
+			struct startup_backlog_entry *b = &out->backlog[out->backlog_count++];
+			snprintf(b->table_id, sizeof(b->table_id), "%s", ids[t]);
+			b->to = to;
+			out->backlog_events += to;
+		}
 	}
+	if (hold_failed)
+		goto fail;
 	free(ids);
-	return held;
+	return out->held;
+fail:
+	free(ids);
+	startup_result_free(out);
+	return -1;
 }
 
 int

@@ -464,8 +464,12 @@ read_top_level(struct config *cfg, const json_t *root, struct pb_error *err)
 					if (read_int(cv, p, 1, 86400, &n, err) < 0)
 						return -1;
 					cfg->checkpoint_every_seconds = (unsigned)n;
+				} else if (strcmp(ck, "startup_walk_pause_ms") == 0) {
+					if (read_int(cv, p, 0, 10000, &n, err) < 0)
+						return -1;
+					cfg->startup_walk_pause_ms = (unsigned)n;
 				} else {
-					return pb_fail(err, 400, "invalid_config", "%s: unknown or bad; checkpoint has key_file (a path), every_rounds, every_seconds, startup_check (\"full\" or \"since_checkpoint\")", p);
+					return pb_fail(err, 400, "invalid_config", "%s: unknown or bad; checkpoint has key_file (a path), every_rounds, every_seconds, startup_check (\"full\" or \"since_checkpoint\"), startup_walk_pause_ms", p);
 				}
 			}
 		} else if (strcmp(k, "auth") == 0) {

@@ -547,6 +547,11 @@ class Run:
         self.d.start(timeout=120)
         dt = time.monotonic() - t0
         self.stats["restart_seconds_max"] = max(self.stats["restart_seconds_max"], round(dt, 3))
+        # the chains before the last checkpoints are walked in the background once listening: check 1 waits for it
+        sc = self.d.wait_startup_check(timeout=600, token="demo-auditor")
+        if sc["state"] != "done" or sc["tables_held"] != 0:
+            self.fail("the start-up integrity check ended %s with %d table(s) on hold:\n%s"
+                      % (sc["state"], sc["tables_held"], self.d.run_log()))
 
     def wait_parked(self, timeout=60):
         deadline = time.monotonic() + timeout

@@ -309,6 +309,26 @@ class Daemon:
     def sighup(self):
         self.proc.send_signal(signal.SIGHUP)
 
+    def startup_check(self, token=AUDITOR):
+        """The start-up integrity check's progress, as GET /api/v1/integrity gives it."""
+        st, js = self.call("GET", "/api/v1/integrity", token=token)
+        if st != 200:
+            raise DaemonError("GET /api/v1/integrity -> %d %s" % (st, js))
+        return js["startup_check"]
+
+    def wait_startup_check(self, timeout=60, token=AUDITOR):
+        """Waits until the start-up integrity check (its background walk included) has finished; returns its
+        progress.  With startup_check "full" the chains before the last checkpoints are walked after the daemon
+        listens: a table altered there is put on hold only then."""
+        deadline = time.monotonic() + timeout
+        while True:
+            sc = self.startup_check(token=token)
+            if sc["state"] != "running":
+                return sc
+            if time.monotonic() > deadline:
+                raise DaemonError("the start-up check still runs after %ds: %s\n%s" % (timeout, sc, self.run_log()))
+            time.sleep(0.05)
+
     def close(self):
         """Kills a daemon still running (a failed test) and removes the temp dir."""
         if self.proc is not None:

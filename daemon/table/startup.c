@@ -1,0 +1,439 @@
+/*
+ * startup.c - the integrity check at start: the part before listening, the
+ * background walk of the chains before the last checkpoints, and the
+ * progress that GET /api/v1/integrity and /metrics show.
+ */
+#include "table/startup.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/log.h"
+
+static const char GENESIS[PB_SHA256_HEX_LEN] =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+
+struct startup_walk {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;            /* signalled when stop is asked and when the walk ends */
+	bool stop;                      /* asked to stop (under lock) */
+	bool ended;                     /* the thread is done (under lock) */
+	char database[4096];
+	char synchronous[8];
+	unsigned pause_ms;
+	int chunk;
+	struct startup_backlog_entry *backlog;
+	int count;
+	int64_t events;                 /* to walk */
+	int64_t walked;                 /* walked so far (the thread's own) */
+};
+
+/* ---- the progress ---- */
+
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct startup_progress progress;
+
+static const char *const STATE_NAMES[] = {
+	[STARTUP_NONE] = "none", [STARTUP_RUNNING] = "running", [STARTUP_DONE] = "done",
+	[STARTUP_FAILED] = "failed", [STARTUP_STOPPED] = "stopped",
+};
+
+/* Milliseconds of a clock that only moves forward, for durations. */
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void
+startup_progress_get(struct startup_progress *out)
+{
+	pthread_mutex_lock(&progress_lock);
+	*out = progress;
+	pthread_mutex_unlock(&progress_lock);
+}
+
+void
+startup_progress_reset(void)
+{
+	pthread_mutex_lock(&progress_lock);
+	memset(&progress, 0, sizeof(progress));
+	pthread_mutex_unlock(&progress_lock);
+}
+
+/* Ends the check in state st (under progress_lock). */
+static void
+progress_finish_locked(enum startup_state st)
+{
+	progress.state = st;
+	progress.finished_ms = pb_time_now_ms();
+	pb_time_format_ms(progress.finished_ms, progress.finished_at);
+}
+
+static void
+progress_finish(enum startup_state st)
+{
+	pthread_mutex_lock(&progress_lock);
+	progress_finish_locked(st);
+	pthread_mutex_unlock(&progress_lock);
+}
+
+/* Adds a chunk's counts; table_done and held when a table's walk ends. */
+static void
+progress_add(int64_t events, int64_t problems, bool table_done, bool held)
+{
+	pthread_mutex_lock(&progress_lock);
+	progress.events_checked += events;
+	progress.problems += problems;
+	progress.tables_checked += table_done;
+	progress.tables_held += held;
+	pthread_mutex_unlock(&progress_lock);
+}
+
+json_t *
+startup_progress_json(void)
+{
+	struct startup_progress p;
+
+	startup_progress_get(&p);
+	if (p.state == STARTUP_NONE)
+		return json_null();
+	return json_pack("{s:s,s:s,s:b,s:i,s:i,s:i,s:I,s:I,s:I,s:s,s:o}", "mode", p.full ? "full" : "since_checkpoint",
+	    "state", STATE_NAMES[p.state], "background", p.background, "tables", p.tables, "tables_checked",
+	    p.tables_checked, "tables_held", p.tables_held, "events", (json_int_t)p.events, "events_checked",
+	    (json_int_t)p.events_checked, "problems", (json_int_t)p.problems, "started_at", p.started_at, "finished_at",
+	    p.finished_at[0] ? json_string(p.finished_at) : json_null());
+}
+
+/* ---- before listening ---- */
+
+/* Records what the part before listening did, and ends the check when nothing is left for the background. */
+static void
+progress_before_listening(const struct startup_result *r)
+{
+	pthread_mutex_lock(&progress_lock);
+	progress.tables = r->tables;
+	progress.tables_checked = r->tables - r->backlog_count;
+	progress.tables_held = r->held;
+	progress.events = r->events + r->backlog_events;
+	progress.events_checked = r->events;
+	progress.problems = r->problems;
+	progress.background = r->backlog_count > 0;
+	if (r->backlog_count == 0)
+		progress_finish_locked(STARTUP_DONE);
+	pthread_mutex_unlock(&progress_lock);
+}
+
+int
+startup_check_before_listening(struct pit *p, struct startup_result *r)
+{
+	struct pb_error err;
+	int64_t t0 = monotonic_ms();
+	double secs;
+	int held;
+
+	pthread_mutex_lock(&progress_lock);
+	memset(&progress, 0, sizeof(progress));
+	progress.state = STARTUP_RUNNING;
+	progress.full = p->cfg != NULL && p->cfg->startup_full_check;
+	progress.started_ms = pb_time_now_ms();
+	pb_time_format_ms(progress.started_ms, progress.started_at);
+	pthread_mutex_unlock(&progress_lock);
+
+	held = audit_startup_check(p, true, r, &err);
+	if (held < 0) {
+		log_error("start-up integrity check could not run: %s", err.message);
+		progress_finish(STARTUP_FAILED);
+		return -1;
+	}
+	progress_before_listening(r);
+	secs = (double)(monotonic_ms() - t0) / 1000.0;
+	if (held > 0)
+		log_error("start-up integrity check: %d table(s) failed and are on hold until a pit boss acknowledges; see GET /api/v1/integrity",
+		    held);
+	else
+		log_info("start-up integrity check: every chain matches its last signed checkpoint (%lld events of %d table(s) checked in %.2f s)",
+		    (long long)r->events, r->tables, secs);
+	if (r->backlog_count > 0)
+		log_info("start-up integrity check: the %lld events before the last checkpoints of %d table(s) are checked in the background",
+		    (long long)r->backlog_events, r->backlog_count);
+	return held;
+}
+
+/* ---- the background walk ---- */
+
+static bool
+stop_asked(struct startup_walk *w)
+{
+	bool stop;
+
+	pthread_mutex_lock(&w->lock);
+	stop = w->stop;
+	pthread_mutex_unlock(&w->lock);
+	return stop;
+}
+
+/* The CLOCK_MONOTONIC time ms milliseconds from now, for pthread_cond_timedwait on w->cond. */
+static void
+deadline_in(unsigned ms, struct timespec *until)
+{
+	clock_gettime(CLOCK_MONOTONIC, until);
+	until->tv_sec += ms / 1000;
+	until->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until->tv_nsec >= 1000000000L) {
+		until->tv_sec++;
+		until->tv_nsec -= 1000000000L;
+	}
+}
+
+/* The pause between two chunks: pause_ms, cut short by a stop; with 0, a yield of the processor. */
+static void
+pause_between_chunks(struct startup_walk *w)
+{
+	struct timespec until;
+
+	if (w->pause_ms == 0) {
+		sched_yield();
+		return;
+	}
+	deadline_in(w->pause_ms, &until);
+	pthread_mutex_lock(&w->lock);
+	while (!w->stop && pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
+		;
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Holds a table whose chain failed the walk, and says so in the log. */
+static int
+hold_failed_table(struct store *s, const char *table_id, const json_t *problems, struct pb_error *err)
+{
+	const char *first = json_string_value(json_object_get(json_array_get(problems, 0), "problem"));
+
+	if (audit_hold_table(s, table_id, problems, "before_checkpoint", err) < 0) {
+		log_error("start-up integrity check: table %s failed before its last checkpoint (%s), and the hold could not be recorded: %s",
+		    table_id, first ? first : "", err->message);
+		return -1;
+	}
+	log_error("start-up integrity check: table %s failed before its last checkpoint (%zu problem(s); the first: %s); "
+	    "it is on hold until a pit boss acknowledges (POST /api/v1/tables/%s/acknowledge)",
+	    table_id, json_array_size(problems), first ? first : "", table_id);
+	return 0;
+}
+
+/*
+ * Walks one table's chain from genesis to its checkpoint's event, a chunk at
+ * a time, and holds the table if anything was found (even when stopped part
+ * way: what was found is real).  0 when walked to the end, 1 when stopped
+ * part way, -1 on a failure to read or to hold (logged).
+ */
+static int
+walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog_entry *b, bool *held)
+{
+	struct chain_walk cw;
+	struct pb_error err;
+	json_t *problems = json_array();
+	size_t seen = 0;
+	int rc = 0;
+
+	*held = false;
+	chain_walk_init(&cw, b->table_id, 1, GENESIS, b->to);
+	while (!cw.done) {
+		int64_t before = cw.walked;
+
+		if (stop_asked(w)) {
+			rc = 1;
+			break;
+		}
+		if (chain_walk_step(s, &cw, w->chunk, problems, &err) < 0) {
+			log_error("start-up integrity check: the background walk cannot read table %s at event %lld: %s",
+			    b->table_id, (long long)cw.next, err.message);
+			rc = -1;
+			break;
+		}
+		w->walked += cw.walked - before;
+		progress_add(cw.walked - before, (int64_t)(json_array_size(problems) - seen), false, false);
+		seen = json_array_size(problems);
+		pause_between_chunks(w);
+	}
+	if (json_array_size(problems) > 0) {
+		if (hold_failed_table(s, b->table_id, problems, &err) < 0)
+			rc = -1;
+		else
+			*held = true;
+	}
+	json_decref(problems);
+	return rc;
+}
+
+/*
+ * Lowers this thread's scheduling priority (Linux: nice is per thread), so
+ * that when the processors are busy the pit's requests go first and the walk
+ * takes what is left; on an idle machine it still runs at full speed.
+ */
+static void
+lower_priority(void)
+{
+#ifdef __linux__
+	id_t tid = (id_t)gettid();
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, tid);
+	if (errno != 0)
+		nice = 0;
+	nice = nice + STARTUP_WALK_NICE > 19 ? 19 : nice + STARTUP_WALK_NICE;
+	if (setpriority(PRIO_PROCESS, tid, nice) < 0)
+		log_warn("start-up integrity check: cannot lower the background walk's priority; it runs at the daemon's");
+#endif
+}
+
+/* Tells startup_walk_wait that the thread is done. */
+static void
+walk_ended(struct startup_walk *w)
+{
+	pthread_mutex_lock(&w->lock);
+	w->ended = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* The walk's thread: every table of the backlog in turn, on a connection of its own. */
+static void *
+walk_main(void *arg)
+{
+	struct startup_walk *w = arg;
+	struct store_options so = {0};
+	struct store *s;
+	struct pb_error err;
+	int64_t t0 = monotonic_ms();
+	enum startup_state end = STARTUP_DONE;
+	int done = 0, held = 0;
+	double secs;
+
+	lower_priority();
+	so.path = w->database;
+	so.synchronous = w->synchronous;
+	s = store_open(&so, &err);
+	if (s == NULL) {
+		log_error("start-up integrity check: the background walk cannot open the database: %s", err.message);
+		progress_finish(STARTUP_FAILED);
+		walk_ended(w);
+		return NULL;
+	}
+	log_info("start-up integrity check: walking the %lld events before the last checkpoints of %d table(s) in the background",
+	    (long long)w->events, w->count);
+	for (int i = 0; i < w->count && end == STARTUP_DONE; i++) {
+		bool h;
+		int rc = walk_table(w, s, &w->backlog[i], &h);
+
+		held += h;
+		progress_add(0, 0, rc == 0, h);
+		if (rc == 0)
+			done++;
+		else
+			end = rc > 0 ? STARTUP_STOPPED : STARTUP_FAILED;
+	}
+	store_free(s);
+	secs = (double)(monotonic_ms() - t0) / 1000.0;
+	if (end == STARTUP_STOPPED)
+		log_info("start-up integrity check: the background walk stopped with the daemon after %lld of %lld events "
+		    "(%d of %d table(s)) in %.1f s; it starts again at the next start",
+		    (long long)w->walked, (long long)w->events, done, w->count, secs);
+	else if (end == STARTUP_FAILED)
+		log_error("start-up integrity check: the background walk could not finish (%d of %d table(s) checked in %.1f s); "
+		    "see the errors above", done, w->count, secs);
+	else if (held > 0)
+		log_error("start-up integrity check: %d table(s) failed and are on hold until a pit boss acknowledges; "
+		    "see GET /api/v1/integrity (background walk: %lld events of %d table(s) in %.1f s)",
+		    held, (long long)w->walked, w->count, secs);
+	else
+		log_info("start-up integrity check: done; the %lld events before the last checkpoints of %d table(s) are intact "
+		    "(background walk: %.1f s, %.0f events/s)", (long long)w->walked, w->count, secs,
+		    secs > 0 ? (double)w->walked / secs : 0.0);
+	/* Last, so that whoever sees the check finished also finds its lines in the log. */
+	progress_finish(end);
+	walk_ended(w);
+	return NULL;
+}
+
+int
+startup_walk_start(const struct startup_walk_options *o, struct startup_result *r, struct startup_walk **out,
+    struct pb_error *err)
+{
+	struct startup_walk *w;
+	pthread_condattr_t ca;
+
+	*out = NULL;
+	if (r->backlog_count == 0)
+		return 0;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	snprintf(w->database, sizeof(w->database), "%s", o->database);
+	snprintf(w->synchronous, sizeof(w->synchronous), "%s", o->synchronous ? o->synchronous : "FULL");
+	w->pause_ms = o->pause_ms;
+	w->chunk = o->chunk > 0 ? o->chunk : STARTUP_WALK_CHUNK;
+	w->backlog = r->backlog;
+	w->count = r->backlog_count;
+	w->events = r->backlog_events;
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&w->cond, &ca);
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&w->thread, NULL, walk_main, w) != 0) {
+		pthread_cond_destroy(&w->cond);
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		progress_finish(STARTUP_FAILED);
+		return pb_fail(err, 500, "internal_error", "cannot start the background integrity walk");
+	}
+	r->backlog = NULL;
+	r->backlog_count = 0;
+	*out = w;
+	return 0;
+}
+
+bool
+startup_walk_wait(struct startup_walk *w, int timeout_ms)
+{
+	struct timespec until;
+	bool ended;
+
+	if (w == NULL)
+		return true;
+	deadline_in(timeout_ms > 0 ? (unsigned)timeout_ms : 0, &until);
+	pthread_mutex_lock(&w->lock);
+	while (!w->ended && pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
+		;
+	ended = w->ended;
+	pthread_mutex_unlock(&w->lock);
+	return ended;
+}
+
+void
+startup_walk_free(struct startup_walk *w)
+{
+	if (w == NULL)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stop = true;
+	pthread_cond_broadcast(&w->cond);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	pthread_cond_destroy(&w->cond);
+	pthread_mutex_destroy(&w->lock);
+	free(w->backlog);
+	free(w);
+}
