@@ -182,7 +182,7 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	int n;
 	struct pb_error err;
 	struct actor actor;
-	struct pit pit;
+	struct pit pit = {0};
 	struct idempotency idem;
 	json_t *body = NULL, *out = NULL;
 	int status = 200, rc;
@@ -211,6 +211,7 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	}
 	pit.cfg = app->cfg;
 	pit.signer = app->signer;
+	pit.writer = app->writer;
 	pit.store = app_thread_store(app, &err);
 	if (pit.store == NULL)
 		return answer_error(ans, &err);

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "store/store.h"
+#include "store/writer.h"
 #include "table/config.h"
 
 #define METRIC_ROUTES 32
@@ -49,6 +50,7 @@ struct app {
 	int refusal_kinds;
 	pthread_key_t store_key;      /* this thread's struct store */
 	const struct signer *signer;  /* checkpoint key; NULL: no checkpoints */
+	struct store_writer *writer;  /* the write connection and its group commit; NULL: each thread writes on its own */
 };
 
 int app_init(struct app *app, struct config *cfg, struct pb_error *err);

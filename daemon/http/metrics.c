@@ -2,7 +2,7 @@
  * metrics.c - GET /metrics in the Prometheus text format: requests by route
  * and status class, a latency histogram, rounds recorded, refusals by code,
  * report answers from the cache or computed, stored idempotency answers
- * pruned, the database's size on disk.
+ * pruned, the database's size on disk, the start-up integrity check.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 
 #include "http/report_cache.h"
 #include "http/routes.h"
+#include "table/startup.h"
 
 const char *const api_route_names[METRIC_ROUTES] = {
 	[ROUTE_OTHER] = "other", [ROUTE_HEALTH] = "health", [ROUTE_METRICS] = "metrics",
@@ -81,6 +82,32 @@ file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
+/* The start-up integrity check's progress (table/startup.h): cheap to read while its background walk runs. */
+static void
+emit_startup_check(char **buf, size_t *len, size_t *cap)
+{
+	struct startup_progress p;
+	int64_t end;
+
+	startup_progress_get(&p);
+	if (p.state == STARTUP_NONE)
+		return;
+	end = p.state == STARTUP_RUNNING ? pb_time_now_ms() : p.finished_ms;
+	emit(buf, len, cap, "# HELP pitboss_startup_check_running 1 while the start-up integrity check runs (its background walk included).\n"
+	    "# TYPE pitboss_startup_check_running gauge\npitboss_startup_check_running %d\n"
+	    "# HELP pitboss_startup_check_events Events the start-up integrity check walks, by progress.\n"
+	    "# TYPE pitboss_startup_check_events gauge\npitboss_startup_check_events{progress=\"checked\"} %lld\n"
+	    "pitboss_startup_check_events{progress=\"all\"} %lld\n"
+	    "# HELP pitboss_startup_check_problems Problems the start-up integrity check found.\n"
+	    "# TYPE pitboss_startup_check_problems gauge\npitboss_startup_check_problems %lld\n"
+	    "# HELP pitboss_startup_check_tables_held Tables the start-up integrity check put on hold.\n"
+	    "# TYPE pitboss_startup_check_tables_held gauge\npitboss_startup_check_tables_held %d\n"
+	    "# HELP pitboss_startup_check_seconds How long the start-up integrity check has run, or ran.\n"
+	    "# TYPE pitboss_startup_check_seconds gauge\npitboss_startup_check_seconds %.3f\n",
+	    p.state == STARTUP_RUNNING, (long long)p.events_checked, (long long)p.events, (long long)p.problems,
+	    p.tables_held, (double)(end - p.started_ms) / 1000.0);
+}
+
 void
 metrics_answer(struct app *app, struct http_answer *ans)
 {
@@ -136,10 +163,30 @@ metrics_answer(struct app *app, struct http_answer *ans)
 	emit(&buf, &len, &cap, "# HELP pitboss_idempotency_pruned_total Stored Idempotency-Key answers deleted after their retention.\n"
 	    "# TYPE pitboss_idempotency_pruned_total counter\npitboss_idempotency_pruned_total %llu\n",
 	    (unsigned long long)store_idempotency_pruned_total());
+	if (app->writer != NULL) {
+		struct store_writer_stats ws;
+
+		store_writer_stats(app->writer, &ws);
+		emit(&buf, &len, &cap, "# HELP pitboss_write_groups_total Write transactions of the group commit (one COMMIT each).\n"
+		    "# TYPE pitboss_write_groups_total counter\npitboss_write_groups_total %llu\n"
+		    "# HELP pitboss_write_jobs_total Writes run in those transactions, each in its savepoint.\n"
+		    "# TYPE pitboss_write_jobs_total counter\npitboss_write_jobs_total %llu\n"
+		    "# HELP pitboss_write_jobs_failed_total Writes refused or lost with their group.\n"
+		    "# TYPE pitboss_write_jobs_failed_total counter\npitboss_write_jobs_failed_total %llu\n"
+		    "# HELP pitboss_write_groups_failed_total Write transactions whose COMMIT failed or that SQLite rolled back.\n"
+		    "# TYPE pitboss_write_groups_failed_total counter\npitboss_write_groups_failed_total %llu\n"
+		    "# HELP pitboss_write_group_largest Most writes committed together so far.\n"
+		    "# TYPE pitboss_write_group_largest gauge\npitboss_write_group_largest %llu\n"
+		    "# HELP pitboss_write_queued Writes waiting for the next group now.\n"
+		    "# TYPE pitboss_write_queued gauge\npitboss_write_queued %d\n",
+		    (unsigned long long)ws.groups, (unsigned long long)ws.jobs, (unsigned long long)ws.jobs_failed,
+		    (unsigned long long)ws.groups_failed, (unsigned long long)ws.largest_group, ws.queued);
+	}
 	snprintf(wal, sizeof(wal), "%s-wal", app->database);
 	emit(&buf, &len, &cap, "# HELP pitboss_database_bytes Size of the database file and its WAL.\n"
 	    "# TYPE pitboss_database_bytes gauge\npitboss_database_bytes{file=\"main\"} %lld\npitboss_database_bytes{file=\"wal\"} %lld\n",
 	    file_size(app->database), file_size(wal));
+	emit_startup_check(&buf, &len, &cap);
 	emit(&buf, &len, &cap, "# HELP pitboss_uptime_seconds Seconds since pitbossd started.\n"
 	    "# TYPE pitboss_uptime_seconds gauge\npitboss_uptime_seconds %lld\n",
 	    (long long)((pb_time_now_ms() - app->started_ms) / 1000));

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "http/report_cache.h"
 #include "http/routes.h"
 #include "store/state.h"
@@ -144,19 +145,7 @@ answer_rendered(struct http_answer *ans, const struct cached_answer *c, struct p
 static char *
 render_json(const json_t *out, size_t *len)
 {
-	char *text = json_dumps(out, JSON_COMPACT | JSON_ENSURE_ASCII), *grown;
-
-	if (text == NULL)
-		return NULL;
-	*len = strlen(text);
-	grown = realloc(text, *len + 2);
-	if (grown == NULL) {
-		free(text);
-		return NULL;
-	}
-	grown[(*len)++] = '\n';
-	grown[*len] = '\0';
-	return grown;
+	return json_text_line(out, len);
 }
 
 

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/json_text.h"
 #include "common/timeutil.h"
 #include "http/http.h"
 
@@ -115,21 +116,9 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 	size_t len;
 
 	if (ans->json != NULL) {
-		text = json_dumps(ans->json, JSON_COMPACT | JSON_ENSURE_ASCII);
+		text = json_text_line(ans->json, &len);
 		if (text == NULL)
 			return MHD_NO;
-		len = strlen(text);
-		/* A trailing newline makes curl output readable. */
-		{
-			char *grown = realloc(text, len + 2);
-			if (grown == NULL) {
-				free(text);
-				return MHD_NO;
-			}
-			text = grown;
-		}
-		text[len++] = '\n';
-		text[len] = '\0';
 		ans->content_type = "application/json";
 	} else {
 		text = ans->text;

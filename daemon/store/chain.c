@@ -10,7 +10,7 @@
 
 #include <sodium.h>
 
-#include "store/canonical.h"
+#include "common/json_text.h"
 #include "store/store.h"
 
 static const char GENESIS[PB_SHA256_HEX_LEN] =

@@ -22,6 +22,9 @@
 static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
 static const char SQL_COMMIT[] = "COMMIT";
 static const char SQL_ROLLBACK[] = "ROLLBACK";
+static const char SQL_SAVEPOINT[] = "SAVEPOINT pb_job";
+static const char SQL_RELEASE[] = "RELEASE pb_job";
+static const char SQL_ROLLBACK_TO[] = "ROLLBACK TO pb_job";
 
 struct cached_stmt {
 	const char *sql;        /* the caller's string literal: compared by address first */
@@ -446,6 +449,50 @@ store_rollback(struct store *s)
 		s->writing = false;
 		write_turn_give();
 	}
+}
+
+/*
+ * A savepoint inside the open transaction of store_begin's, for one job of
+ * a write group (writer.c).  The captured events are the job's own: they
+ * start empty and are forgotten when the savepoint ends.
+ */
+int
+store_savepoint_begin(struct store *s, struct pb_error *err)
+{
+	if (!s->writing || sqlite3_get_autocommit(s->db))
+		return pb_fail(err, 500, "internal_error", "a savepoint needs the open transaction of store_begin");
+	capture_reset(&s->capture);
+	return step_tx(s, SQL_SAVEPOINT, err);
+}
+
+/* Keeps the savepoint's changes in the transaction (RELEASE). */
+int
+store_savepoint_release(struct store *s, struct pb_error *err)
+{
+	int rc = step_tx(s, SQL_RELEASE, err);
+
+	capture_reset(&s->capture);
+	return rc;
+}
+
+/*
+ * Undoes the savepoint's changes (ROLLBACK TO, then RELEASE) and forgets
+ * what the caches learnt in the transaction: chain heads and rules ids are
+ * read again from the database, which holds what the earlier savepoints
+ * kept.  -1 when the transaction itself is gone (SQLite rolls a whole
+ * transaction back on some errors: disk full, I/O error, out of memory) or
+ * the savepoint could not be undone; the caller must then end the
+ * transaction with store_rollback.
+ */
+int
+store_savepoint_rollback(struct store *s, struct pb_error *err)
+{
+	forget_transaction(s, false);
+	if (sqlite3_get_autocommit(s->db))
+		return pb_fail(err, 500, "storage_error", "the transaction was rolled back by SQLite: %s", sqlite3_errmsg(s->db));
+	if (step_tx(s, SQL_ROLLBACK_TO, err) < 0 || step_tx(s, SQL_RELEASE, err) < 0)
+		return -1;
+	return 0;
 }
 
 /* Is this connection inside a write transaction of its own (store_begin), still open? */

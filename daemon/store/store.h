@@ -59,6 +59,18 @@ int store_begin(struct store *s, struct pb_error *err);
 int store_commit(struct store *s, struct pb_error *err);
 void store_rollback(struct store *s);
 
+/*
+ * Savepoints inside the open transaction of store_begin's, one per job of a
+ * write group (writer.h).  store_savepoint_begin fails unless this
+ * connection holds such a transaction.  store_savepoint_release keeps the
+ * job's changes in the transaction; store_savepoint_rollback undoes them
+ * and forgets the caches below, and returns -1 when the whole transaction
+ * is lost (the caller must then store_rollback).
+ */
+int store_savepoint_begin(struct store *s, struct pb_error *err);
+int store_savepoint_release(struct store *s, struct pb_error *err);
+int store_savepoint_rollback(struct store *s, struct pb_error *err);
+
 /* The raw handle, for the backup API and tests; not for queries outside store/. */
 sqlite3 *store_db(struct store *s);
 
@@ -77,9 +89,9 @@ int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
 /*
  * Caches of the write path, per connection, for store/ only.  A table's
  * chain head as appended in the open transaction (store_begin's); forgotten
- * at every begin, commit and rollback.  Whoever adds savepoints must forget
- * the heads, the pending rules ids and the captured events on ROLLBACK TO
- * as well.
+ * at every begin, commit and rollback, and at every ROLLBACK TO of a
+ * savepoint (store_savepoint_rollback, which forgets the pending rules ids
+ * and the captured events as well).
  */
 bool store_head_cached(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN]);
 void store_head_remember(struct store *s, const char *table_id, int64_t seq, const char hash[PB_SHA256_HEX_LEN]);

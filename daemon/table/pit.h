@@ -20,10 +20,13 @@
 /* What every operation works with: this thread's database connection and the configuration in force. */
 struct signer;
 
+struct store_writer;
+
 struct pit {
 	struct store *store;
 	const struct config *cfg;
 	const struct signer *signer;     /* checkpoints are signed with it; NULL: none made */
+	struct store_writer *writer;     /* writes go through its group commit (txn.h); NULL: through store */
 };
 
 /* Who asks: the token's name (recorded on every step), its role and its table scope. */

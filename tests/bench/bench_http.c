@@ -21,11 +21,12 @@
  *   (e) pitbossd's resident memory (VmRSS, VmHWM) after all that.
  *
  * usage: bench_http [--smoke] [--pitbossd PATH] [--rounds N] [--clients K]
- *                   [--step-rounds M] [--get-seconds S] [--no-wrk] [--keep]
+ *                   [--step-rounds M] [--get-seconds S] [--no-wrk] [--whole-only] [--keep]
  *   The daemon is PATH, else $PB_BUILD_DIR/pitbossd, else ../pitbossd next
  *   to this binary.  It runs on a free loopback port with a temporary
  *   configuration (8 house tables T1..T8) and database, removed at the end
  *   unless --keep.  --smoke: a few rounds and one-second GET runs (ctest).
+ *   --whole-only: (a) and (b) only, for profiling the write path.
  * Exit status: 0 when every request got the answer intended and the daemon
  * stopped cleanly; 1 otherwise.  Missing a goal is reported, not failed.
  */
@@ -63,6 +64,7 @@ struct options {
 	bool smoke;
 	bool keep;
 	bool no_wrk;
+	bool whole_only;
 	int rounds;          /* (a) and (b) */
 	int clients;         /* (a) */
 	int step_rounds;     /* (c), per terminal */
@@ -244,6 +246,28 @@ run_whole(const char *url, char **bodies, int n, int k, bool idempotency, double
 	    series_percentile(acc, first, 50), series_percentile(acc, first, 99), atomic_load(&w.errors));
 	free(w.latency);
 	return atomic_load(&w.errors) == 0 ? 0 : -1;
+}
+
+/* A counter of pitbossd's /metrics (the pitboss token), or 0 when it is not there. */
+static double
+metric_value(const char *url, const char *name)
+{
+	struct pb_error err;
+	struct http_client *c = http_client_new(url, BENCH_PITBOSS_TOKEN, &err);
+	struct http_response resp = {0};
+	double v = 0;
+	size_t n = strlen(name);
+
+	if (c == NULL)
+		return 0;
+	if (http_request(c, "GET", "/metrics", NULL, NULL, &resp, &err) == 0 && resp.status == 200 && resp.body != NULL) {
+		for (const char *line = resp.body; line != NULL && *line != '\0'; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+			if (strncmp(line, name, n) == 0 && line[n] == ' ')
+				v = strtod(line + n + 1, NULL);
+	}
+	http_response_free(&resp);
+	http_client_free(c);
+	return v;
 }
 
 /* ---- (b) the raw SQLite anchor ---- */
@@ -1156,6 +1180,8 @@ parse_args(int argc, char **argv, struct options *o)
 			o->keep = true;
 		} else if (strcmp(a, "--no-wrk") == 0) {
 			o->no_wrk = true;
+		} else if (strcmp(a, "--whole-only") == 0) {
+			o->whole_only = true;
 		} else if (strcmp(a, "--pitbossd") == 0 && v) {
 			o->pitbossd = v;
 			i++;
@@ -1173,7 +1199,7 @@ parse_args(int argc, char **argv, struct options *o)
 			i++;
 		} else {
 			fprintf(stderr, "usage: bench_http [--smoke] [--pitbossd PATH] [--rounds N] [--clients K] "
-			    "[--step-rounds M] [--get-seconds S] [--no-wrk] [--keep]\n");
+			    "[--step-rounds M] [--get-seconds S] [--no-wrk] [--whole-only] [--keep]\n");
 			return -1;
 		}
 	}
@@ -1214,7 +1240,8 @@ main(int argc, char **argv)
 	const char *pitbossd, *wrk;
 	char *dir = NULL, **bodies = NULL, cfg[4200], db[4200], log[4200], v[48], a[48], g[48], base[64], tbase[64];
 	struct series one = {0}, http = {0}, raw = {0};
-	double rate, p50, p99, rreq, cpu = 0, dcpu;
+	double rate, p50, p99, rreq, cpu = 0, dcpu, kcpu = 0, groups0, jobs0, groups, jobs;
+	char fig_k[64];
 	long rss0 = -1, hwm0 = -1, rss, hwm;
 	int port, stop, total = 0, first, slices;
 
@@ -1283,13 +1310,21 @@ main(int argc, char **argv)
 	 */
 	printf("\n(a) whole rounds over HTTP from %d connections against (b) raw SQLite, one connection, one transaction a round,\n"
 	    "    in %d alternating slices\n", o.clients, slices);
+	groups0 = metric_value(d.url, "pitboss_write_groups_total");
+	jobs0 = metric_value(d.url, "pitboss_write_jobs_total");
 	for (int sl = 0; sl < slices; sl++) {
 		int from = first + sl * o.rounds / slices, to = first + (sl + 1) * o.rounds / slices;
+		double c0;
 
-		if (run_raw(dir, sl + 1, rounds + from, to - from, 1, false, o.phase_max / slices, &raw) < 0 ||
-		    run_whole(d.url, bodies + from, to - from, o.clients, false, o.phase_max / slices, &http) < 0)
+		if (run_raw(dir, sl + 1, rounds + from, to - from, 1, false, o.phase_max / slices, &raw) < 0)
 			goto stop;
+		c0 = bench_cpu_seconds(d.pid);
+		if (run_whole(d.url, bodies + from, to - from, o.clients, false, o.phase_max / slices, &http) < 0)
+			goto stop;
+		kcpu += bench_cpu_seconds(d.pid) - c0;
 	}
+	groups = metric_value(d.url, "pitboss_write_groups_total") - groups0;
+	jobs = metric_value(d.url, "pitboss_write_jobs_total") - jobs0;
 	snprintf(a, sizeof(a), "raw SQLite %.1f/s", series_rate(&raw));
 	snprintf(v, sizeof(v), "%.1f rounds/s", series_rate(&http));
 	{
@@ -1309,6 +1344,14 @@ main(int argc, char **argv)
 	snprintf(v, sizeof(v), "%.2f ms pitbossd", cpu);
 	snprintf(g, sizeof(g), "%.2f ms raw SQLite", raw.cpu_ms);
 	add_row("    CPU per whole round (user+system)", v, g, 0, NULL);
+	snprintf(fig_k, sizeof(fig_k), "    CPU per whole round, %d connections", o.clients);
+	snprintf(v, sizeof(v), "%.2f ms pitbossd", http.done > 0 ? kcpu * 1e3 / http.done : 0);
+	add_row(fig_k, v, NULL, 0, NULL);
+	snprintf(fig_k, sizeof(fig_k), "    rounds per COMMIT, %d connections", o.clients);
+	snprintf(v, sizeof(v), "%.2f (%.0f groups)", groups > 0 ? jobs / groups : 0, groups);
+	add_row(fig_k, v, NULL, 0, NULL);
+	if (o.whole_only)
+		goto stop;
 
 	/* Why K connections may be slower than one: the write lock is waited for by sleeping. */
 	printf("\n(b') raw SQLite with %d connections: waiting in SQLite's busy handler (as pitbossd), then on a mutex\n",

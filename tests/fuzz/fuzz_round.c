@@ -309,7 +309,7 @@ static const struct {
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pit pit;
+	struct pit pit = {0};
 	struct actor actor;
 	struct pb_error err;
 	const char *pos = (const char *)data, *end = (const char *)data + size;

@@ -1,8 +1,10 @@
 /*
- * test_canonical.c - canonical_json (store/canonical.c) against jansson's
- * json_dumps(JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII), whose bytes
- * every stored event hash covers: the event bodies pitbossd writes, edge
- * cases one by one, and a few thousand random bodies (fixed seed).
+ * test_canonical.c - canonical_json and json_text (common/json_text.c)
+ * against jansson's json_dumps(JSON_SORT_KEYS | JSON_COMPACT |
+ * JSON_ENSURE_ASCII), whose bytes every stored event hash covers, and
+ * against json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII), the bytes of every
+ * JSON answer: the event bodies pitbossd writes, edge cases one by one, and
+ * a few thousand random bodies (fixed seed).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,23 +16,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/canonical.h"
+#include "common/json_text.h"
 
 #define FLAGS (JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII)
 
+/* got is want (both NULL, or the same text of length got_len); frees both. */
 static void
-assert_like_jansson(const json_t *v)
+assert_same_text(char *want, char *got, size_t got_len)
 {
-	char *want = json_dumps(v, FLAGS), *got = canonical_json(v);
-
 	if (want == NULL)
 		assert_null(got);
 	else {
 		assert_non_null(got);
 		assert_string_equal(got, want);
+		assert_int_equal(got_len, strlen(want));
 	}
 	free(want);
 	free(got);
+}
+
+/* canonical_json and json_text, sorted and in insertion order, against json_dumps. */
+static void
+assert_like_jansson(const json_t *v)
+{
+	size_t len = 0;
+	char *got;
+
+	got = canonical_json(v);
+	assert_same_text(json_dumps(v, FLAGS), got, got ? strlen(got) : 0);
+	got = json_text(v, true, &len);
+	assert_same_text(json_dumps(v, FLAGS), got, len);
+	len = 0;
+	got = json_text(v, false, &len);
+	assert_same_text(json_dumps(v, JSON_COMPACT | JSON_ENSURE_ASCII), got, len);
 }
 
 static void

@@ -1,14 +1,15 @@
 /*
- * canonical.c - the canonical text of an event body (canonical.h): jansson's
- * json_dumps(JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII) written
+ * json_text.c - JSON text as jansson's json_dumps(JSON_COMPACT |
+ * JSON_ENSURE_ASCII [| JSON_SORT_KEYS]) writes it (json_text.h), written
  * directly into one growing buffer.  The rules copied from jansson 2.14's
- * dump.c: keys ordered by memcmp over the shorter length, then the shorter
- * first; strings escape '"', '\\', \b \f \n \r \t by name, other code points
- * below 0x20 and every one above 0x7F as \uXXXX (capital hex; a surrogate
- * pair above the BMP); '/' and 0x7F as they are; integers "%lld".
- * Anything else goes to json_dumps itself, so the text stays its text.
+ * dump.c: keys in insertion order, or with JSON_SORT_KEYS ordered by memcmp
+ * over the shorter length, then the shorter first; strings escape '"',
+ * '\\', \b \f \n \r \t by name, other code points below 0x20 and every one
+ * above 0x7F as \uXXXX (capital hex; a surrogate pair above the BMP); '/'
+ * and 0x7F as they are; integers "%lld".  Anything else goes to json_dumps
+ * itself, so the text stays its text.
  */
-#include "store/canonical.h"
+#include "common/json_text.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@ enum { CANON_OK = 0, CANON_FALLBACK = 1, CANON_NOMEM = -1 };
 struct out {
 	char *p;
 	size_t len, cap;
+	bool sort_keys;
 };
 
 struct key_ref {
@@ -119,7 +121,7 @@ put_string(struct out *o, const char *str, size_t n)
 		size_t len;
 		char *d;
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+		if (c - 0x20u < 0x60u && c != '"' && c != '\\') {   /* 0x20..0x7F but '"' and '\\': as they are */
 			i++;
 			run++;
 			continue;
@@ -193,6 +195,20 @@ put_object(struct out *o, const json_t *v, int depth)
 	json_t *x;
 	int rc = CANON_OK;
 
+	if (!o->sort_keys) {
+		rc = put(o, "{", 1);
+		json_object_keylen_foreach((json_t *)v, k, klen, x) {
+			if (rc == CANON_OK && i++ > 0)
+				rc = put(o, ",", 1);
+			if (rc == CANON_OK)
+				rc = put_string(o, k, klen);
+			if (rc == CANON_OK)
+				rc = put(o, ":", 1);
+			if (rc == CANON_OK)
+				rc = put_value(o, x, depth + 1);
+		}
+		return rc == CANON_OK ? put(o, "}", 1) : rc;
+	}
 	if (n > CANON_SMALL_KEYS && (keys = malloc(n * sizeof(*keys))) == NULL)
 		return CANON_NOMEM;
 	json_object_keylen_foreach((json_t *)v, k, klen, x) {
@@ -252,20 +268,53 @@ put_value(struct out *o, const json_t *v, int depth)
 }
 
 char *
-canonical_json(const json_t *body)
+json_text(const json_t *v, bool sort_keys, size_t *len)
 {
-	struct out o = {NULL, 0, 0};
+	struct out o = {NULL, 0, 0, sort_keys};
+	size_t flags = JSON_COMPACT | JSON_ENSURE_ASCII | (sort_keys ? JSON_SORT_KEYS : 0);
+	char *text;
 	int rc;
 
-	if (!json_is_object(body) && !json_is_array(body))
+	if (!json_is_object(v) && !json_is_array(v))
 		return NULL;
-	rc = put_value(&o, body, 0);
+	rc = put_value(&o, v, 0);
 	if (rc == CANON_OK)
 		rc = put(&o, "", 1);          /* the terminating NUL */
-	if (rc == CANON_OK)
+	if (rc == CANON_OK) {
+		if (len != NULL)
+			*len = o.len - 1;
 		return o.p;
+	}
 	free(o.p);
-	if (rc == CANON_FALLBACK)
-		return json_dumps(body, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII);
-	return NULL;
+	if (rc != CANON_FALLBACK)
+		return NULL;
+	text = json_dumps(v, flags);
+	if (text != NULL && len != NULL)
+		*len = strlen(text);
+	return text;
+}
+
+char *
+canonical_json(const json_t *body)
+{
+	return json_text(body, true, NULL);
+}
+
+char *
+json_text_line(const json_t *v, size_t *len)
+{
+	size_t n;
+	char *text = json_text(v, false, &n), *grown;
+
+	if (text == NULL)
+		return NULL;
+	grown = realloc(text, n + 2);
+	if (grown == NULL) {
+		free(text);
+		return NULL;
+	}
+	grown[n++] = '\n';
+	grown[n] = '\0';
+	*len = n;
+	return grown;
 }

@@ -1,0 +1,278 @@
+/*
+ * writer.c - group commit on the process's write connection (writer.h).
+ *
+ * Leader and followers: a caller queues its job under the writer's lock;
+ * if no leader is at work it becomes one, else it sleeps on its job's
+ * condition.  The leader takes the queue, runs the jobs (lock released),
+ * takes what arrived meanwhile, and so on until the queue is empty or the
+ * group is full; then it commits, marks the group's jobs done and wakes
+ * them, and wakes the first job still queued so that its caller leads the
+ * next group.  While a leader flushes a COMMIT the next group gathers.
+ */
+#include "store/writer.h"
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct writer_job {
+	store_job_fn fn;
+	void *arg;
+	int rc;
+	struct pb_error err;
+	bool done;
+	pthread_cond_t cond;
+	struct writer_job *next;
+};
+
+struct store_writer {
+	struct store *store;
+	pthread_mutex_t lock;
+	bool leading;                      /* a leader is at work */
+	struct writer_job *head, *tail;    /* queued, not yet taken */
+	int queued;
+	struct store_writer_stats stats;   /* under lock */
+};
+
+struct store_writer *
+store_writer_open(const struct store_options *opt, struct pb_error *err)
+{
+	struct store_writer *w = calloc(1, sizeof(*w));
+
+	if (w == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	if (pthread_mutex_init(&w->lock, NULL) != 0) {
+		free(w);
+		pb_fail(err, 500, "internal_error", "cannot create the writer's lock");
+		return NULL;
+	}
+	w->store = store_open(opt, err);
+	if (w->store == NULL) {
+		pthread_mutex_destroy(&w->lock);
+		free(w);
+		return NULL;
+	}
+	/*
+	 * A savepoint keeps the pages its job changes in a statement journal,
+	 * spilled to a temporary file past 64 KiB unless temporary storage is
+	 * memory; a whole round changes about that much.
+	 */
+	if (sqlite3_exec(store_db(w->store), "PRAGMA temp_store = MEMORY", NULL, NULL, NULL) != SQLITE_OK) {
+		store_fail(w->store, err, "PRAGMA temp_store");
+		store_writer_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+void
+store_writer_free(struct store_writer *w)
+{
+	if (w == NULL)
+		return;
+	store_free(w->store);
+	pthread_mutex_destroy(&w->lock);
+	free(w);
+}
+
+struct store *
+store_writer_store(struct store_writer *w)
+{
+	return w->store;
+}
+
+void
+store_writer_stats(struct store_writer *w, struct store_writer_stats *out)
+{
+	pthread_mutex_lock(&w->lock);
+	*out = w->stats;
+	out->queued = w->queued;
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Detaches up to max jobs from the head of the queue (lock held); their count in *n. */
+static struct writer_job *
+take_queued(struct store_writer *w, int max, int *n)
+{
+	struct writer_job *first = w->head, *last = NULL, *j = w->head;
+
+	*n = 0;
+	while (j != NULL && *n < max) {
+		last = j;
+		j = j->next;
+		(*n)++;
+	}
+	if (last == NULL)
+		return NULL;
+	w->head = j;
+	if (j == NULL)
+		w->tail = NULL;
+	last->next = NULL;
+	w->queued -= *n;
+	return first;
+}
+
+/*
+ * Runs one job in a savepoint of the open transaction.  Returns -1 only
+ * when the transaction is lost (the group must roll back); the job's own
+ * result is in job->rc.
+ */
+static int
+run_in_savepoint(struct store *s, struct writer_job *job)
+{
+	struct pb_error e;
+
+	if (store_savepoint_begin(s, &job->err) < 0) {
+		job->rc = -1;
+		return sqlite3_get_autocommit(store_db(s)) ? -1 : 0;
+	}
+	job->rc = job->fn(s, job->arg, &job->err);
+	if (job->rc == 0 && store_savepoint_release(s, &job->err) == 0)
+		return 0;
+	job->rc = -1;
+	if (store_savepoint_rollback(s, &e) < 0) {
+		/* The transaction is gone: the job's own error stays its answer, the group fails. */
+		return -1;
+	}
+	return 0;
+}
+
+/* Sets every job of the list to the group's failure. */
+static void
+fail_group(struct writer_job *group, const struct pb_error *why)
+{
+	for (struct writer_job *j = group; j != NULL; j = j->next) {
+		j->rc = -1;
+		pb_fail(&j->err, 500, "storage_error",
+		    "nothing was recorded: the transaction this write was committed in failed (%s); retry the request",
+		    why->message);
+	}
+}
+
+/*
+ * Runs one job of the group.  The first job of a transaction needs no
+ * savepoint (a savepoint costs a statement journal of every page it
+ * touches): when it fails, the transaction holds nothing else and is rolled
+ * back whole.  *open says whether a transaction is open, *kept how many jobs
+ * it holds.  Returns -1 when the transaction is lost with jobs in it.
+ */
+static int
+run_job(struct store_writer *w, struct writer_job *job, bool *open, int *kept)
+{
+	if (!*open) {
+		if (store_begin(w->store, &job->err) < 0) {
+			job->rc = -1;
+			return 0;
+		}
+		*open = true;
+		*kept = 0;
+	}
+	if (*kept > 0) {
+		if (run_in_savepoint(w->store, job) < 0)
+			return -1;
+	} else {
+		job->rc = job->fn(w->store, job->arg, &job->err);
+		if (job->rc < 0) {
+			store_rollback(w->store);
+			*open = false;
+			return 0;
+		}
+	}
+	if (job->rc == 0)
+		(*kept)++;
+	return 0;
+}
+
+/*
+ * Leads one group (lock held on entry and on return): the queued jobs, in
+ * one transaction, each after the first in its savepoint, then COMMIT;
+ * then marks them done and wakes them.
+ */
+static void
+lead(struct store_writer *w)
+{
+	struct writer_job *group = NULL, *tail = NULL, *batch, *from = NULL;
+	struct pb_error why;
+	bool lost = false, open = false;
+	int n, count = 0, kept = 0;
+
+	while (!lost && count < STORE_WRITER_GROUP_MAX && (batch = take_queued(w, STORE_WRITER_GROUP_MAX - count, &n)) != NULL) {
+		pthread_mutex_unlock(&w->lock);
+		if (tail != NULL)
+			tail->next = batch;
+		else
+			group = batch;
+		for (struct writer_job *j = batch; j != NULL; j = j->next) {
+			tail = j;
+			if (!open)
+				from = j;   /* the jobs of the transaction about to open */
+			if (!lost && run_job(w, j, &open, &kept) < 0) {
+				lost = true;
+				why = j->err;
+			}
+		}
+		count += n;
+		pthread_mutex_lock(&w->lock);
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (lost) {
+		store_rollback(w->store);
+		fail_group(from, &why);
+	} else if (open && store_commit(w->store, &why) < 0) {
+		fail_group(from, &why);
+		lost = true;
+	}
+	pthread_mutex_lock(&w->lock);
+	w->stats.groups++;
+	w->stats.jobs += (uint64_t)count;
+	if (lost)
+		w->stats.groups_failed++;
+	if ((uint64_t)count > w->stats.largest_group)
+		w->stats.largest_group = (uint64_t)count;
+	for (struct writer_job *j = group, *next; j != NULL; j = next) {
+		next = j->next;     /* j belongs to its caller once done is set */
+		if (j->rc < 0)
+			w->stats.jobs_failed++;
+		j->done = true;
+		pthread_cond_signal(&j->cond);
+	}
+}
+
+int
+store_writer_run(struct store_writer *w, store_job_fn fn, void *arg, struct pb_error *err)
+{
+	struct writer_job job;
+
+	memset(&job, 0, sizeof(job));
+	job.fn = fn;
+	job.arg = arg;
+	if (pthread_cond_init(&job.cond, NULL) != 0)
+		return pb_fail(err, 500, "internal_error", "cannot create a condition variable");
+	pthread_mutex_lock(&w->lock);
+	if (w->tail != NULL)
+		w->tail->next = &job;
+	else
+		w->head = &job;
+	w->tail = &job;
+	w->queued++;
+	while (!job.done) {
+		if (!w->leading) {
+			w->leading = true;
+			lead(w);
+			w->leading = false;
+			/* The first job still queued leads the next group. */
+			if (w->head != NULL)
+				pthread_cond_signal(&w->head->cond);
+		} else {
+			pthread_cond_wait(&job.cond, &w->lock);
+		}
+	}
+	pthread_mutex_unlock(&w->lock);
+	pthread_cond_destroy(&job.cond);
+	if (job.rc < 0 && err != NULL)
+		*err = job.err;
+	return job.rc;
+}
