@@ -1,11 +1,13 @@
 /*
  * temp_db.h - a per-process database path under /tmp for the store tests,
- * and its removal with the WAL and shared-memory files.  Header only: each
- * test is its own binary.
+ * its removal with the WAL and shared-memory files, and two plain-SQLite
+ * helpers that fail the test on error.  Header only: each test is its own
+ * binary; include it after <cmocka.h>.
  */
 #ifndef PB_TEST_TEMP_DB_H
 #define PB_TEST_TEMP_DB_H
 
+#include <sqlite3.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -28,6 +30,30 @@ temp_db_remove(const char *path)
 	unlink(p);
 	snprintf(p, sizeof(p), "%s-shm", path);
 	unlink(p);
+}
+
+/* Runs SQL through plain SQLite; fails the test with SQLite's message on error. */
+static inline void
+db_exec_ok(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
+		fail_msg("%.80s: %s", sql, msg ? msg : "");
+}
+
+/* The integer the query's first row starts with; the query must give a row. */
+static inline int
+db_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int n;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return n;
 }
 
 #endif

@@ -286,27 +286,7 @@ test_delete_uses_the_index(void **state)
 	store_free(s);
 }
 
-static void
-exec_ok(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
 
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%.80s: %s", sql, msg ? msg : "");
-}
-
-static int
-int_of(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int n;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
 
 /* Every stored answer, ordered, as one string (to compare before and after a migration); free it. */
 static char *
@@ -358,18 +338,18 @@ make_pre_008_database(void)
 	char sql[64], answer[2100], key[32], at[PB_TIME_LEN];
 
 	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	exec_ok(db, "PRAGMA foreign_keys = ON");
+	db_exec_ok(db, "PRAGMA foreign_keys = ON");
 	for (const struct migration *m = pb_migrations; m->version != 0 && m->version < 8; m++) {
-		exec_ok(db, m->sql);
+		db_exec_ok(db, m->sql);
 		version = m->version;
 	}
 	assert_int_equal(version, 7);
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
-	exec_ok(db, sql);
-	assert_int_equal(int_of(db, "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'idempotency'"), 1);
+	db_exec_ok(db, sql);
+	assert_int_equal(db_int(db, "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'idempotency'"), 1);
 	assert_int_equal(sqlite3_prepare_v2(db, "INSERT INTO idempotency (actor, key, request_hash, status, response, created_at) "
 	    "VALUES (?, ?, ?, ?, ?, ?)", -1, &st, NULL), SQLITE_OK);
-	exec_ok(db, "BEGIN");
+	db_exec_ok(db, "BEGIN");
 	for (int i = 0; i < PRE_008_ROWS; i++) {
 		for (int a = 0; a < (i % 3 == 0 ? 2 : 1); a++) {
 			snprintf(key, sizeof(key), "k-%d", i);
@@ -385,7 +365,7 @@ make_pre_008_database(void)
 			sqlite3_reset(st);
 		}
 	}
-	exec_ok(db, "COMMIT");
+	db_exec_ok(db, "COMMIT");
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 }
@@ -418,14 +398,14 @@ test_pre_008_upgraded(void **state)
 	after = idempotency_dump(store_db(s));
 	assert_string_equal(before, after);
 	assert_int_equal(count_rows(s), PRE_008_ROWS + PRE_008_ROWS / 3);
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name = 'idempotency' "
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name = 'idempotency' "
 	    "AND type = 'table' AND sql NOT LIKE '%WITHOUT ROWID%'"), 1);
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'idempotency' AND type = 'index' "
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'idempotency' AND type = 'index' "
 	    "AND name IN ('idempotency_created_at', 'sqlite_autoindex_idempotency_1')"), 2);
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%idempotency_new%'"), 0);
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name LIKE '%idempotency_new%'"), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
 	/* The rows were copied oldest first: rowid order is created_at order. */
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM idempotency AS a JOIN idempotency AS b "
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM idempotency AS a JOIN idempotency AS b "
 	    "ON b.rowid = a.rowid + 1 WHERE b.created_at < a.created_at"), 0);
 
 	/* Each answer is found through store_idempotency_get, under its actor. */
@@ -469,7 +449,7 @@ test_pre_008_rebuild_guard(void **state)
 	(void)state;
 	make_pre_008_database();
 	assert_int_equal(sqlite3_open(dbpath, &raw), SQLITE_OK);
-	exec_ok(raw, "CREATE INDEX idempotency_by_status ON idempotency(status)");
+	db_exec_ok(raw, "CREATE INDEX idempotency_by_status ON idempotency(status)");
 	before = idempotency_dump(raw);
 	sqlite3_close(raw);
 	o.path = dbpath;
@@ -478,8 +458,8 @@ test_pre_008_rebuild_guard(void **state)
 	assert_string_equal(err.code, "migration_failed");
 	assert_non_null(strstr(err.message, "idempotency_has_no_index_or_trigger_008_does_not_recreate"));
 	assert_int_equal(sqlite3_open(dbpath, &raw), SQLITE_OK);
-	assert_int_equal(int_of(raw, "PRAGMA user_version"), 7);
-	assert_int_equal(int_of(raw, "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'idempotency'"), 1);
+	assert_int_equal(db_int(raw, "PRAGMA user_version"), 7);
+	assert_int_equal(db_int(raw, "SELECT sql LIKE '%WITHOUT ROWID%' FROM sqlite_master WHERE name = 'idempotency'"), 1);
 	after = idempotency_dump(raw);
 	assert_string_equal(before, after);
 	sqlite3_close(raw);

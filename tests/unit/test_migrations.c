@@ -52,27 +52,7 @@ open_db(void)
 	return s;
 }
 
-static void
-exec_ok(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
 
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%.80s: %s", sql, msg ? msg : "");
-}
-
-static int
-int_of(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int n;
-
-	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	n = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	return n;
-}
 
 /* Versions 1..latest in order, none missing or repeated; each named NNN_name after its version, with SQL. */
 static void
@@ -107,9 +87,9 @@ test_fresh_database_is_latest(void **state)
 
 	(void)state;
 	assert_int_equal(store_schema_version(s), store_schema_latest());
-	assert_int_equal(int_of(store_db(s), "PRAGMA application_id"), PB_APPLICATION_ID);
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
-	assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(db_int(store_db(s), "PRAGMA application_id"), PB_APPLICATION_ID);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	store_free(s);
 }
 
@@ -127,15 +107,15 @@ test_every_version_upgrades(void **state)
 
 		temp_db_remove(dbpath);
 		assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-		exec_ok(db, "PRAGMA foreign_keys = ON");
+		db_exec_ok(db, "PRAGMA foreign_keys = ON");
 		for (const struct migration *m = pb_migrations; m->version != 0 && m->version <= v; m++)
-			exec_ok(db, m->sql);
+			db_exec_ok(db, m->sql);
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", v);
-		exec_ok(db, sql);
+		db_exec_ok(db, sql);
 		sqlite3_close(db);
 		s = open_db();
 		assert_int_equal(store_schema_version(s), latest);
-		assert_int_equal(int_of(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+		assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
 		store_free(s);
 	}
 }

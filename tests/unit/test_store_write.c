@@ -365,14 +365,6 @@ test_rules_id_cache(void **state)
 }
 
 /* A round to hang payout lines on (foreign key), through plain SQL. */
-static void
-exec_ok(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK)
-		fail_msg("%s: %s", sql, msg ? msg : "");
-}
 
 static const char ROUND_SQL[] =
     "INSERT INTO rules_sets (id, sha256, rules_json) VALUES (1, 'x', '{}');"
@@ -448,13 +440,13 @@ make_pre_007_database(void)
 
 	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
 	for (const struct migration *m = pb_migrations; m->version != 0 && m->version < 7; m++) {
-		exec_ok(db, m->sql);
+		db_exec_ok(db, m->sql);
 		version = m->version;
 	}
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", version);
-	exec_ok(db, sql);
-	exec_ok(db, ROUND_SQL);
-	exec_ok(db, PAYOUTS_SQL);
+	db_exec_ok(db, sql);
+	db_exec_ok(db, ROUND_SQL);
+	db_exec_ok(db, PAYOUTS_SQL);
 	sqlite3_close(db);
 }
 
@@ -488,8 +480,8 @@ test_payouts_fresh(void **state)
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM sqlite_master WHERE tbl_name = 'payouts' AND name IN "
 	    "('payouts_net', 'payouts_short', 'payouts_no_update', 'payouts_no_delete')"), 4);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%payouts_new%'"), 0);
-	exec_ok(db, ROUND_SQL);
-	exec_ok(db, PAYOUTS_SQL);
+	db_exec_ok(db, ROUND_SQL);
+	db_exec_ok(db, PAYOUTS_SQL);
 	check_payouts_refusals(db);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM payouts"), 5);
 	assert_int_equal(insert_ephemerals(db), 0);
@@ -538,7 +530,7 @@ test_payouts_rebuild_guard(void **state)
 	(void)state;
 	make_pre_007_database();
 	assert_int_equal(sqlite3_open(dbpath, &raw), SQLITE_OK);
-	exec_ok(raw, "CREATE INDEX payouts_by_seat ON payouts(seat)");
+	db_exec_ok(raw, "CREATE INDEX payouts_by_seat ON payouts(seat)");
 	before = payouts_dump(raw);
 	sqlite3_close(raw);
 	o.path = dbpath;
