@@ -10,23 +10,6 @@
 #include "store/store.h"
 #include "engine/hand3.h"
 
-static const char *const STATE_NAMES[] = {"betting", "closed", "dealt", "revealed", "settled", "void"};
-
-const char *
-round_state_name(enum round_state st)
-{
-	return (unsigned)st <= ROUND_VOID ? STATE_NAMES[st] : "unknown";
-}
-
-static int
-state_from_name(const char *name)
-{
-	for (int i = 0; i <= ROUND_VOID; i++)
-		if (strcmp(name, STATE_NAMES[i]) == 0)
-			return i;
-	return -1;
-}
-
 static void
 copy_col(char *dst, size_t dstsz, sqlite3_stmt *st, int col)
 {
@@ -185,7 +168,7 @@ load_round_row(struct store *s, int64_t id, struct round_record *rec, struct pb_
 	rec->id = id;
 	copy_col(rec->table_id, sizeof(rec->table_id), st, 0);
 	rec->round_no = sqlite3_column_int64(st, 1);
-	state = state_from_name((const char *)sqlite3_column_text(st, 2));
+	state = round_state_from_name((const char *)sqlite3_column_text(st, 2));
 	rec->state = state < 0 ? ROUND_VOID : (enum round_state)state;
 	rec->rules_id = sqlite3_column_int64(st, 3);
 	lj = json_loads((const char *)sqlite3_column_text(st, 4), 0, NULL);

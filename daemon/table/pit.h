@@ -68,10 +68,6 @@ int pit_table_set_limits(struct pit *p, const struct actor *a, const struct idem
 int pit_round_open(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const json_t *body, json_t **out, int *status, struct pb_error *err);
 
-enum round_step {
-	STEP_BET_PUT, STEP_BET_DELETE, STEP_CLOSE, STEP_DEAL, STEP_DECIDE, STEP_REVEAL, STEP_SETTLE, STEP_VOID
-};
-
 /* One step of a round in progress; seat is used by the bet steps. */
 int pit_round_step(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t round_id,
     enum round_step step, int seat, const json_t *body, json_t **out, int *status, struct pb_error *err);

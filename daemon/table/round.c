@@ -450,9 +450,9 @@ step_void(struct pit *p, const struct actor *a, struct round_record *r, const js
 		return pb_fail(err, 400, "invalid_body", "void: the body is {\"reason\": \"misdeal: exposed card\"}");
 	}
 	reason = json_object_get(body, "reason");
-	if (!json_is_string(reason) || json_string_length(reason) == 0 || json_string_length(reason) >= STORE_REASON_MAX)
+	if (!json_is_string(reason) || json_string_length(reason) == 0 || json_string_length(reason) >= ROUND_REASON_MAX)
 		return pb_fail(err, 422, "reason_required", "void: give the reason as a string of 1..%d bytes, e.g. \"misdeal: exposed card\"",
-		    STORE_REASON_MAX - 1);
+		    ROUND_REASON_MAX - 1);
 	return finish(p, a, r, true, json_string_value(reason), at, err);
 }
 

@@ -1,0 +1,75 @@
+/*
+ * round.h - the round as the domain knows it: its states, the steps that
+ * move it between them, and the whole record of one round (bets, cards,
+ * decisions, payouts, collection).  Plain data: the table layer drives it,
+ * the store keeps it, the engine settles it.
+ */
+#ifndef PB_ENGINE_ROUND_H
+#define PB_ENGINE_ROUND_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/ids.h"
+#include "common/timeutil.h"
+#include "engine/cards.h"
+#include "engine/collection.h"
+#include "engine/limits.h"
+#include "engine/rules.h"
+#include "engine/settle.h"
+
+#define ROUND_REASON_MAX 257
+
+/* The steps of a round in progress, as the dealer terminal sends them. */
+enum round_step {
+	STEP_BET_PUT, STEP_BET_DELETE, STEP_CLOSE, STEP_DEAL, STEP_DECIDE, STEP_REVEAL, STEP_SETTLE, STEP_VOID
+};
+
+enum round_state { ROUND_BETTING = 0, ROUND_CLOSED, ROUND_DEALT, ROUND_REVEALED, ROUND_SETTLED, ROUND_VOID };
+
+/* The state's name as the API writes it ("betting", ... "void"); "unknown" out of range. */
+const char *round_state_name(enum round_state st);
+
+struct round_record {
+	int64_t id;
+	char table_id[PB_ID_MAX];
+	int64_t round_no;
+	enum round_state state;
+	int64_t rules_id;
+	struct rules rules;               /* the rules in force, read back from the stored copy */
+	struct table_limits limits;       /* the limits in force */
+	int seats;
+	bool player_banked;
+	int banker_seat;
+	int64_t bank;
+	char opened_at[PB_TIME_LEN];
+	char opened_by[PB_ID_MAX];
+	char closed_at[PB_TIME_LEN];
+	char settled_at[PB_TIME_LEN];     /* settled or voided */
+	char void_reason[ROUND_REASON_MAX];
+	bool has_bet[MAX_SEATS + 1];
+	struct seat_bet bets[MAX_SEATS + 1];
+	char bet_at[MAX_SEATS + 1][PB_TIME_LEN];
+	bool has_hand[MAX_SEATS + 1];     /* index 0 = the dealer */
+	card_t hands[MAX_SEATS + 1][3];
+	char dealt_at[MAX_SEATS + 1][PB_TIME_LEN];
+	enum decision decisions[MAX_SEATS + 1];
+	char decided_at[MAX_SEATS + 1][PB_TIME_LEN];
+	bool dealer_qualifies;
+	int64_t players_net;
+	int payout_count;
+	struct payout_line payouts[MAX_PAYOUT_LINES];
+	struct collection_schedule collection;   /* in force for the round (player-banked tables) */
+	struct collection_fees fees;             /* collected when the round finished */
+	char bet_by[MAX_SEATS + 1][PB_ID_MAX];   /* who placed each bet */
+	char decided_by[MAX_SEATS + 1][PB_ID_MAX];
+	bool hand_label_bad[MAX_SEATS + 1];      /* a stored hand name that is not its cards' (index 0 = dealer) */
+	int banker_consecutive;                  /* player-banked: the turn recorded for this round */
+	int declined[MAX_SEATS];                 /* seats recorded as passing the bank on the way to this banker */
+	int declined_count;
+};
+
+/* The state named name, or -1. */
+int round_state_from_name(const char *name);
+
+#endif
