@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "engine/tally.h"
 #include "store/store.h"
 
 /* Unix milliseconds of one of the record's times; -1 when unreadable. */
@@ -24,15 +25,13 @@ record_ms(const char *at)
 /*
  * Adds a settled or void round to report_hours: one upsert keyed by table,
  * UTC hour of settled_at, opened_by and rules.  Rounds in any other state are
- * ignored.  Handle counts the stakes of lines not returned (ante_bonus
- * excluded), house win is minus the net of every line, hands counts the
- * seats with a bet in a settled round.
+ * ignored.  The figures are the round's tally (engine/tally.h).
  */
 int
 store_round_aggregate(struct store *s, const struct round_record *rec, struct pb_error *err)
 {
-	int64_t handle[WAGER_COUNT] = {0}, win[WAGER_COUNT] = {0}, lines[WAGER_COUNT] = {0};
-	int64_t opened_ms, settled_ms, hands = 0;
+	struct round_tally t;
+	int64_t opened_ms, settled_ms;
 	bool settled = rec->state == ROUND_SETTLED;
 	sqlite3_stmt *st;
 	int rc, col;
@@ -44,23 +43,7 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	if (opened_ms < 0 || settled_ms < 0)
 		return pb_fail(err, 500, "internal_error", "round %lld: unreadable opened_at/settled_at for the report aggregates",
 		    (long long)rec->id);
-	for (int i = 0; i < rec->payout_count; i++) {
-		const struct payout_line *l = &rec->payouts[i];
-
-		if ((unsigned)l->wager >= WAGER_COUNT)
-			continue;
-		win[l->wager] -= l->net;
-		if (l->result == RESULT_RETURNED)
-			continue;
-		lines[l->wager]++;
-		if (l->wager != WAGER_ANTE_BONUS)
-			handle[l->wager] += l->stake;
-	}
-	if (settled)
-		for (int seat = 1; seat <= MAX_SEATS; seat++)
-			if (rec->has_bet[seat])
-				hands++;
-
+	tally_round(rec, &t);
 	st = store_stmt(s, "INSERT INTO report_hours (table_id, hour, dealer, rules_id, rounds, voids, hands, "
 	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
 	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
@@ -87,14 +70,14 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	sqlite3_bind_int64(st, 4, rec->rules_id);
 	sqlite3_bind_int64(st, 5, settled ? 1 : 0);
 	sqlite3_bind_int64(st, 6, settled ? 0 : 1);
-	sqlite3_bind_int64(st, 7, hands);
+	sqlite3_bind_int64(st, 7, t.hands);
 	col = 8;
 	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, handle[w]);
+		sqlite3_bind_int64(st, col++, t.handle[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, win[w]);
+		sqlite3_bind_int64(st, col++, t.house_win[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, lines[w]);
+		sqlite3_bind_int64(st, col++, t.lines[w]);
 	sqlite3_bind_int64(st, col++, opened_ms);
 	sqlite3_bind_int64(st, col, settled_ms);
 	rc = sqlite3_step(st);

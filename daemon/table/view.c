@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "engine/hand3.h"
+#include "engine/tally.h"
 #include "table/pit.h"
 #include "store/audit.h"
 #include "table/audit.h"
@@ -74,22 +75,15 @@ opt_string(const char *s)
 	return s[0] ? json_string(s) : json_null();
 }
 
-/* Sums the payout lines per wager: handle (stakes put up, ante_bonus excluded) and players' net. */
+/* The round's tally as the API shows it: handle, the players' net, the house's win, what was paid. */
 static json_t *
 totals_json(const struct round_record *r)
 {
-	int64_t handle = 0, net = 0, paid = 0;
+	struct round_tally t;
 
-	for (int i = 0; i < r->payout_count; i++) {
-		const struct payout_line *l = &r->payouts[i];
-		if (l->wager != WAGER_ANTE_BONUS && l->result != RESULT_RETURNED)
-			handle += l->stake;
-		net += l->net;
-		if (l->net > 0)
-			paid += l->net;
-	}
-	return json_pack("{s:I,s:I,s:I,s:I}", "handle", (json_int_t)handle, "players_net", (json_int_t)net,
-	    "house_win", (json_int_t)-net, "paid", (json_int_t)paid);
+	tally_lines(r->payouts, r->payout_count, &t);
+	return json_pack("{s:I,s:I,s:I,s:I}", "handle", (json_int_t)t.handle_total, "players_net",
+	    (json_int_t)-t.house_win_total, "house_win", (json_int_t)t.house_win_total, "paid", (json_int_t)t.paid);
 }
 
 json_t *
