@@ -35,10 +35,11 @@ def whole_round(rng, ante=1000, seats=(1, 2)):
     return body
 
 
-def burst(d, interrupt, tables=("T1", "T2", "T3", "F1"), after=40, during=None):
+def burst(d, interrupt, tables=("T1", "T2", "T3", "F1"), after=40, during=None, min_during=0):
     """Whole rounds from one thread per table until `after` are acknowledged, then interrupt() while the
     threads keep sending; returns (acknowledged answers, unexpected answers).  during(), if given, is
-    called repeatedly while waiting."""
+    called repeatedly while waiting, at least min_during times (a fast daemon acknowledges `after` rounds
+    before a slow loop of during() has run)."""
     stop, interrupting = threading.Event(), threading.Event()
     acked, errors = [], []
     lock = threading.Lock()
@@ -65,12 +66,14 @@ def burst(d, interrupt, tables=("T1", "T2", "T3", "F1"), after=40, during=None):
         t.start()
     try:
         deadline = time.monotonic() + 30
+        calls = 0
         while time.monotonic() < deadline:
             with lock:
-                if len(acked) >= after:
+                if len(acked) >= after and calls >= min_during:
                     break
             if during is not None:
                 during()
+                calls += 1
             time.sleep(0.01)
         interrupting.set()
         interrupt()         # while the workers are still sending
@@ -583,7 +586,7 @@ class Reload(DaemonPerTest):
                 self.d.write_config(cfg)
                 self.d.sighup()
 
-        acked, errors = burst(self.d, lambda: None, after=60, during=hup)
+        acked, errors = burst(self.d, lambda: None, after=60, during=hup, min_during=10)
         self.assertEqual(errors, [])
         self.assertGreater(count[0], 5)
         self.wait_for(lambda: "configuration reloaded" in self.d.run_log(), "a reload")
