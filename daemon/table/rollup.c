@@ -12,8 +12,8 @@
 
 #define DAY_S 86400LL
 
-static int64_t
-floor_div64(int64_t a, int64_t b)
+int64_t
+report_floor_div(int64_t a, int64_t b)
 {
 	int64_t q = a / b;
 
@@ -294,7 +294,7 @@ advance_from(struct store *s, int64_t from_day, int64_t until_day, struct pb_err
 			return -1;
 		if (!found || next >= until_day)
 			break;
-		cur = floor_div64(next, DAY_S) * DAY_S;
+		cur = report_floor_div(next, DAY_S) * DAY_S;
 		if (build_day(s, cur, err) < 0)
 			return -1;
 		cur += DAY_S;
@@ -354,7 +354,7 @@ rebuild(struct store *s, int64_t day, int64_t days_before, struct pb_error *err)
 int
 report_rollup_after_round(struct store *s, int64_t settled_ms, struct pb_error *err)
 {
-	int64_t day = floor_div64(floor_div64(settled_ms, 1000), DAY_S) * DAY_S, days_before;
+	int64_t day = report_floor_div(report_floor_div(settled_ms, 1000), DAY_S) * DAY_S, days_before;
 
 	if (store_report_rollup_get(s, &days_before, err) < 0)
 		return -1;
@@ -368,7 +368,7 @@ report_rollup_after_round(struct store *s, int64_t settled_ms, struct pb_error *
 int
 report_rollup_catch_up(struct store *s, int64_t now_ms, struct pb_error *err)
 {
-	int64_t today = floor_div64(floor_div64(now_ms, 1000), DAY_S) * DAY_S, days_before;
+	int64_t today = report_floor_div(report_floor_div(now_ms, 1000), DAY_S) * DAY_S, days_before;
 
 	if (store_report_rollup_get(s, &days_before, err) < 0)
 		return -1;
