@@ -133,50 +133,17 @@ report_game_list_free(struct game_list *gl)
 }
 
 /*
- * Rounding and the square root without libm (the daemon's link line does
- * not promise it to this layer).  The values are far inside int64 range:
- * theoretical wins and their deviations in cents.
+ * An integral double (from floor, ceil or round) as int64, saturating
+ * outside its range (and NaN to INT64_MIN) where a cast would be undefined.
+ * The values are far inside that range: theoretical wins and their
+ * deviations in cents.
  */
 static int64_t
-floor_to_int(double v)
+int64_of(double v)
 {
-	int64_t i;
-
 	if (!(v > -9e18 && v < 9e18))
 		return v > 0 ? INT64_MAX : INT64_MIN;
-	i = (int64_t)v;
-	return (double)i > v ? i - 1 : i;
-}
-
-static int64_t
-ceil_to_int(double v)
-{
-	return -floor_to_int(-v);
-}
-
-/* Half away from zero, as llround. */
-static int64_t
-round_to_int(double v)
-{
-	return v < 0 ? -floor_to_int(-v + 0.5) : floor_to_int(v + 0.5);
-}
-
-/* Newton's iteration from above: decreases to the root, stops when it no longer does. */
-static double
-square_root(double x)
-{
-	double r;
-
-	if (!(x > 0) || !isfinite(x))
-		return 0;
-	r = x > 1 ? x : 1;
-	for (int i = 0; i < 2100; i++) {
-		double next = 0.5 * (r + x / r);
-		if (!(next < r))
-			break;
-		r = next;
-	}
-	return r;
+	return (int64_t)v;
 }
 
 /* num / den as a JSON number, or null when den is 0. */
@@ -219,10 +186,10 @@ report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g
 				var += f->variance[w] * h * h / (double)pt->lines[w];
 		}
 	}
-	sd = square_root(var);
+	sd = var > 0 && isfinite(var) ? sqrt(var) : 0;
 	if (handle > 0 && sd > 0) {
 		/* win is an integer: win > x exactly when win > floor(x), win < y when win < ceil(y). */
-		int64_t lo = ceil_to_int(theo - HOLD_Z * sd), hi = floor_to_int(theo + HOLD_Z * sd);
+		int64_t lo = int64_of(ceil(theo - HOLD_Z * sd)), hi = int64_of(floor(theo + HOLD_Z * sd));
 		interval = json_pack("{s:I,s:I}", "low", (json_int_t)lo, "high", (json_int_t)hi);
 		if (win > hi)
 			flag = json_string("high");
@@ -238,7 +205,7 @@ report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g
 	    "pair_plus", (json_int_t)g->win[WAGER_PAIR_PLUS], "six_card", (json_int_t)g->win[WAGER_SIX_CARD],
 	    "ante_bonus", (json_int_t)g->win[WAGER_ANTE_BONUS], "total", (json_int_t)win,
 	    "hold", ratio_json((double)win, (double)handle),
-	    "theoretical_win", (json_int_t)round_to_int(theo),
+	    "theoretical_win", (json_int_t)int64_of(round(theo)),  /* half away from zero */
 	    "theoretical_hold", ratio_json(theo, (double)handle),
 	    "hold_flag", flag,
 	    "win_interval", interval,
