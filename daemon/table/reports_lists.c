@@ -31,19 +31,6 @@ static const char *const EXCEPTION_CODE_PATTERNS[] = {
 
 /* ---- the largest payouts ---- */
 
-static json_t *
-cards_json(const card_t c[3], int n)
-{
-	json_t *a = json_array();
-	char t[3];
-
-	for (int i = 0; i < n; i++) {
-		card_format(c[i], t);
-		json_array_append_new(a, json_string(t));
-	}
-	return a;
-}
-
 /* The hand a line was paid on: best five of six for the six card bonus, else the seat's three cards. */
 static json_t *
 payout_hand(const struct report_payout *rp)
@@ -88,8 +75,8 @@ pit_report_payouts(struct pit *p, const struct actor *a, const struct report_que
 		json_array_append_new(arr, json_pack("{s:I,s:s,s:i,s:s,s:I,s:I,s:o,s:o,s:o,s:s}",
 		    "round", (json_int_t)r->round_id, "table", r->table_id, "seat", r->seat, "wager", wager_name(r->wager),
 		    "stake", (json_int_t)r->stake, "net", (json_int_t)r->net, "hand", payout_hand(r),
-		    "cards", r->has_cards ? cards_json(r->cards, 3) : json_null(),
-		    "dealer", r->has_dealer ? cards_json(r->dealer, 3) : json_null(), "at", r->at));
+		    "cards", r->has_cards ? cards_to_json(r->cards) : json_null(),
+		    "dealer", r->has_dealer ? cards_to_json(r->dealer) : json_null(), "at", r->at));
 	}
 	*out = json_pack("{s:s,s:s,s:o,s:I,s:i,s:o}", "from", from, "to", to,
 	    "table", report_table_json(q), "min", (json_int_t)q->min_net, "limit", q->limit,
