@@ -48,9 +48,7 @@ key_hash(const char *s)
 static int
 add_checked(int64_t *a, int64_t b, struct pb_error *err)
 {
-	if (__builtin_add_overflow(*a, b, a))
-		return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits; narrow the range");
-	return 0;
+	return report_sum_add(a, b, "a report sum exceeds 64 bits; narrow the range", err);
 }
 
 /* Adds a row's sums (and play time) to a group. */
@@ -278,12 +276,6 @@ series_hash(const struct report_hour *r)
 	return key_hash(r->table_id) * 31 + key_hash(r->dealer) * 7 + (uint64_t)r->rules_id;
 }
 
-static bool
-same_series(const struct report_hour *a, const struct report_hour *b)
-{
-	return a->rules_id == b->rules_id && strcmp(a->table_id, b->table_id) == 0 && strcmp(a->dealer, b->dealer) == 0;
-}
-
 /* The slot of the row's series (empty when new); grows the table as needed. */
 static struct series *
 series_slot(struct summary *sm, const struct report_hour *row, struct pb_error *err)
@@ -309,7 +301,7 @@ series_slot(struct summary *sm, const struct report_hour *row, struct pb_error *
 		sm->series_cap = cap;
 	}
 	for (i = series_hash(row) & (sm->series_cap - 1); sm->series[i].row.hour != 0; i = (i + 1) & (sm->series_cap - 1))
-		if (same_series(&sm->series[i].row, row))
+		if (report_same_series(&sm->series[i].row, row))
 			return &sm->series[i];
 	sm->series_count++;
 	return &sm->series[i];
