@@ -201,96 +201,116 @@ summary_csv_row(struct csv *c, const char *row, const json_t *g)
 	csv_end_row(c);
 }
 
-/* Named columns of an array of objects; amount columns name the field they format. */
+/* The summary: a header row, a row per group, then the totals. */
 static void
-list_csv(struct csv *c, const json_t *arr, const char *const *fields, const char *const *amount_of,
-    const char *free_text_field)
+summary_csv(struct csv *c, const json_t *report)
+{
+	const json_t *g;
+	size_t i;
+
+	csv_text(c, "row", false);
+	for (size_t k = 0; k < sizeof(SUMMARY_COLUMNS) / sizeof(SUMMARY_COLUMNS[0]); k++)
+		csv_text(c, SUMMARY_COLUMNS[k].header, false);
+	csv_end_row(c);
+	json_array_foreach(json_object_get(report, "groups"), i, g)
+		summary_csv_row(c, "group", g);
+	if (json_object_get(report, "totals") != NULL)
+		summary_csv_row(c, "totals", json_object_get(report, "totals"));
+}
+
+/* A column of a list: the field of that name, or (amount_of) that field's cents as an amount. */
+struct list_column {
+	const char *header;
+	const char *amount_of;
+};
+
+#define COLUMNS(a) (a), sizeof(a) / sizeof((a)[0])
+
+static const struct list_column PAYOUT_COLUMNS[] = {
+	{"round", NULL}, {"table", NULL}, {"seat", NULL}, {"wager", NULL}, {"stake", NULL}, {"net", NULL},
+	{"net_amount", "net"}, {"hand", NULL}, {"cards", NULL}, {"dealer", NULL}, {"at", NULL},
+};
+
+static const struct list_column EXCEPTION_COLUMNS[] = {
+	{"at", NULL}, {"table", NULL}, {"round", NULL}, {"kind", NULL}, {"detail", NULL}, {"seat", NULL},
+	{"wager", NULL}, {"stake", NULL}, {"net", NULL}, {"short", NULL}, {"event", NULL}, {"source", NULL},
+};
+
+static const struct list_column BANKER_COLUMNS[] = {
+	{"table", NULL}, {"banker_seat", NULL}, {"rounds", NULL}, {"banker_result", NULL},
+	{"banker_result_amount", "banker_result"}, {"banks_exhausted", NULL}, {"returned_for_coverage", NULL},
+	{"unpaid_short", NULL}, {"seat_fees", NULL}, {"banker_fees", NULL},
+};
+
+/* An array of objects: a header row, then a row per object; free_text names the field a person typed, if any. */
+static void
+list_csv(struct csv *c, const json_t *arr, const struct list_column *cols, size_t ncols, const char *free_text)
 {
 	size_t i;
 	const json_t *o;
 
+	for (size_t f = 0; f < ncols; f++)
+		csv_text(c, cols[f].header, false);
+	csv_end_row(c);
 	json_array_foreach(arr, i, o) {
-		for (int f = 0; fields[f] != NULL; f++) {
-			if (amount_of[f] != NULL)
-				csv_amount(c, json_object_get(o, amount_of[f]));
+		for (size_t f = 0; f < ncols; f++) {
+			if (cols[f].amount_of != NULL)
+				csv_amount(c, json_object_get(o, cols[f].amount_of));
 			else
-				csv_json(c, json_object_get(o, fields[f]),
-				    free_text_field != NULL && strcmp(fields[f], free_text_field) == 0);
+				csv_json(c, json_object_get(o, cols[f].header),
+				    free_text != NULL && strcmp(cols[f].header, free_text) == 0);
 		}
 		csv_end_row(c);
 	}
 }
 
+/* A copy of a banker row (or a table's total) with its table and banker_seat set, appended to rows. */
+static void
+banker_row(json_t *rows, const json_t *t, const json_t *b, json_t *seat)
+{
+	json_t *row = json_deep_copy(b);
+
+	json_object_set(row, "table", json_object_get(t, "table"));
+	json_object_set_new(row, "banker_seat", seat);
+	json_array_append_new(rows, row);
+}
+
+/* The banker report's rows: one per banker seat, then the table's total with banker_seat "all". */
+static void
+bankers_csv(struct csv *c, const json_t *report)
+{
+	json_t *rows = json_array(), *t, *b, *seat;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(report, "tables"), i, t) {
+		json_array_foreach(json_object_get(t, "bankers"), j, b) {
+			seat = json_object_get(b, "seat");
+			banker_row(rows, t, b, seat ? json_copy(seat) : json_null());
+		}
+		if (json_object_get(t, "total") != NULL)
+			banker_row(rows, t, json_object_get(t, "total"), json_string("all"));
+	}
+	list_csv(c, rows, COLUMNS(BANKER_COLUMNS), NULL);
+	json_decref(rows);
+}
+
 char *
 report_csv(enum report_kind kind, const json_t *report, size_t *len)
 {
-	static const char *const PAYOUT_FIELDS[] = {"round", "table", "seat", "wager", "stake", "net", "net_amount", "hand",
-		"cards", "dealer", "at", NULL};
-	static const char *const PAYOUT_AMOUNTS[] = {NULL, NULL, NULL, NULL, NULL, NULL, "net", NULL, NULL, NULL, NULL, NULL};
-	static const char *const EXCEPTION_FIELDS[] = {"at", "table", "round", "kind", "detail", "seat", "wager", "stake",
-		"net", "short", "event", "source", NULL};
-	static const char *const EXCEPTION_AMOUNTS[] = {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-		NULL, NULL};
 	struct csv c = {.row_start = true};
-	const char *const *header = NULL;
 
 	switch (kind) {
-	case REPORT_SUMMARY: {
-		const json_t *g;
-		size_t i;
-		csv_text(&c, "row", false);
-		for (size_t k = 0; k < sizeof(SUMMARY_COLUMNS) / sizeof(SUMMARY_COLUMNS[0]); k++)
-			csv_text(&c, SUMMARY_COLUMNS[k].header, false);
-		csv_end_row(&c);
-		json_array_foreach(json_object_get(report, "groups"), i, g)
-			summary_csv_row(&c, "group", g);
-		if (json_object_get(report, "totals") != NULL)
-			summary_csv_row(&c, "totals", json_object_get(report, "totals"));
+	case REPORT_SUMMARY:
+		summary_csv(&c, report);
 		break;
-	}
 	case REPORT_PAYOUTS:
-		header = PAYOUT_FIELDS;
-		for (int f = 0; header[f] != NULL; f++)
-			csv_text(&c, header[f], false);
-		csv_end_row(&c);
-		list_csv(&c, json_object_get(report, "payouts"), PAYOUT_FIELDS, PAYOUT_AMOUNTS, NULL);
+		list_csv(&c, json_object_get(report, "payouts"), COLUMNS(PAYOUT_COLUMNS), NULL);
 		break;
-	case REPORT_BANKERS: {
-		static const char *const BANKER_FIELDS[] = {"table", "banker_seat", "rounds", "banker_result", "banker_result_amount",
-			"banks_exhausted", "returned_for_coverage", "unpaid_short", "seat_fees", "banker_fees", NULL};
-		static const char *const BANKER_AMOUNTS[] = {NULL, NULL, NULL, NULL, "banker_result", NULL, NULL, NULL, NULL, NULL, NULL};
-		json_t *rowsj = json_array(), *t, *b;
-		size_t i, j;
-		header = BANKER_FIELDS;
-		for (int f = 0; header[f] != NULL; f++)
-			csv_text(&c, header[f], false);
-		csv_end_row(&c);
-		/* One row per banker seat, then the table's total with banker_seat "all". */
-		json_array_foreach(json_object_get(report, "tables"), i, t) {
-			json_t *all = json_object_get(t, "total");
-			json_array_foreach(json_object_get(t, "bankers"), j, b) {
-				json_t *row = json_deep_copy(b);
-				json_object_set(row, "table", json_object_get(t, "table"));
-				json_object_set_new(row, "banker_seat", json_object_get(b, "seat") ? json_copy(json_object_get(b, "seat")) : json_null());
-				json_array_append_new(rowsj, row);
-			}
-			if (all != NULL) {
-				json_t *row = json_deep_copy(all);
-				json_object_set(row, "table", json_object_get(t, "table"));
-				json_object_set_new(row, "banker_seat", json_string("all"));
-				json_array_append_new(rowsj, row);
-			}
-		}
-		list_csv(&c, rowsj, BANKER_FIELDS, BANKER_AMOUNTS, NULL);
-		json_decref(rowsj);
+	case REPORT_BANKERS:
+		bankers_csv(&c, report);
 		break;
-	}
 	case REPORT_EXCEPTIONS:
-		header = EXCEPTION_FIELDS;
-		for (int f = 0; header[f] != NULL; f++)
-			csv_text(&c, header[f], false);
-		csv_end_row(&c);
-		list_csv(&c, json_object_get(report, "exceptions"), EXCEPTION_FIELDS, EXCEPTION_AMOUNTS, "detail");
+		list_csv(&c, json_object_get(report, "exceptions"), COLUMNS(EXCEPTION_COLUMNS), "detail");
 		break;
 	}
 	if (c.oom) {
@@ -302,4 +322,3 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 	*len = c.len;
 	return c.buf;
 }
-

@@ -48,6 +48,17 @@ payout_hand(const struct report_payout *rp)
 	return json_string(hand3_category_name(HAND3_CATEGORY(hand3_value(rp->cards))));
 }
 
+/* One payout line as the report lists it. */
+static json_t *
+payout_json(const struct report_payout *r)
+{
+	return json_pack("{s:I,s:s,s:i,s:s,s:I,s:I,s:o,s:o,s:o,s:s}",
+	    "round", (json_int_t)r->round_id, "table", r->table_id, "seat", r->seat, "wager", wager_name(r->wager),
+	    "stake", (json_int_t)r->stake, "net", (json_int_t)r->net, "hand", payout_hand(r),
+	    "cards", r->has_cards ? cards_to_json(r->cards) : json_null(),
+	    "dealer", r->has_dealer ? cards_to_json(r->dealer) : json_null(), "at", r->at);
+}
+
 int
 pit_report_payouts(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err)
@@ -70,28 +81,17 @@ pit_report_payouts(struct pit *p, const struct actor *a, const struct report_que
 	if (store_report_payouts(p->store, scope, q->min_net, from, to, q->limit, rows, &n, err) < 0)
 		goto out;
 	arr = json_array();
-	for (int i = 0; i < n; i++) {
-		const struct report_payout *r = &rows[i];
-		json_array_append_new(arr, json_pack("{s:I,s:s,s:i,s:s,s:I,s:I,s:o,s:o,s:o,s:s}",
-		    "round", (json_int_t)r->round_id, "table", r->table_id, "seat", r->seat, "wager", wager_name(r->wager),
-		    "stake", (json_int_t)r->stake, "net", (json_int_t)r->net, "hand", payout_hand(r),
-		    "cards", r->has_cards ? cards_to_json(r->cards) : json_null(),
-		    "dealer", r->has_dealer ? cards_to_json(r->dealer) : json_null(), "at", r->at));
-	}
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, payout_json(&rows[i]));
 	*out = json_pack("{s:s,s:s,s:o,s:I,s:i,s:o}", "from", from, "to", to,
 	    "table", report_table_json(q), "min", (json_int_t)q->min_net, "limit", q->limit,
 	    "payouts", arr);
-	if (*out == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
-		goto out;
-	}
-	rc = 0;
+	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
 out:
 	free(rows);
 	free(scope);
 	return rc;
 }
-
 
 /* ---- exceptions ---- */
 
@@ -143,24 +143,50 @@ exception_json(const struct report_exception *e)
 	return o;
 }
 
+/* The significant-event codes listed, as the store's JSON array of GLOB patterns (malloc'd; NULL: no memory). */
+static char *
+exception_codes(void)
+{
+	json_t *pat = json_array();
+	char *codes;
+
+	for (int i = 0; EXCEPTION_CODE_PATTERNS[i] != NULL; i++)
+		json_array_append_new(pat, json_string(EXCEPTION_CODE_PATTERNS[i]));
+	codes = json_dumps(pat, JSON_COMPACT);
+	json_decref(pat);
+	return codes;
+}
+
+/* The first n exceptions of the list, sorted, as a JSON array; NULL when out of memory. */
+static json_t *
+exceptions_json(const struct report_exception_list *list, int n)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < n && arr != NULL; i++) {
+		json_t *e = exception_json(&list->items[i]);
+		if (e == NULL) {
+			json_decref(arr);
+			return NULL;
+		}
+		json_array_append_new(arr, e);
+	}
+	return arr;
+}
+
 int
 pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err)
 {
 	struct report_exception_list list = {0};
 	char from[PB_TIME_LEN], to[PB_TIME_LEN], *scope = NULL, *codes = NULL;
-	json_t *arr = NULL, *pat;
-	int rc = -1, n;
+	json_t *arr;
+	int rc = -1;
 
 	*out = NULL;
 	if (report_scope(p, a, q, &scope, err) < 0)
 		return -1;
-	pat = json_array();
-	for (int i = 0; EXCEPTION_CODE_PATTERNS[i] != NULL; i++)
-		json_array_append_new(pat, json_string(EXCEPTION_CODE_PATTERNS[i]));
-	codes = json_dumps(pat, JSON_COMPACT);
-	json_decref(pat);
-	if (codes == NULL) {
+	if ((codes = exception_codes()) == NULL) {
 		pb_fail(err, 500, "out_of_memory", "out of memory");
 		goto out;
 	}
@@ -173,27 +199,12 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 		goto out;
 	if (list.count > 0)
 		qsort(list.items, (size_t)list.count, sizeof(list.items[0]), cmp_exception);
-	n = list.count < q->limit ? list.count : q->limit;
-	arr = json_array();
-	for (int i = 0; i < n; i++) {
-		json_t *e = exception_json(&list.items[i]);
-		if (e == NULL) {
-			pb_fail(err, 500, "out_of_memory", "out of memory");
-			goto out;
-		}
-		json_array_append_new(arr, e);
-	}
-	*out = json_pack("{s:s,s:s,s:o,s:i,s:b,s:o}", "from", from, "to", to,
+	arr = exceptions_json(&list, list.count < q->limit ? list.count : q->limit);
+	*out = arr == NULL ? NULL : json_pack("{s:s,s:s,s:o,s:i,s:b,s:o}", "from", from, "to", to,
 	    "table", report_table_json(q), "limit", q->limit,
 	    "truncated", list.count > q->limit, "exceptions", arr);
-	arr = NULL;
-	if (*out == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
-		goto out;
-	}
-	rc = 0;
+	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
 out:
-	json_decref(arr);
 	report_exception_list_free(&list);
 	free(codes);
 	free(scope);
