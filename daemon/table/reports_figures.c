@@ -93,6 +93,11 @@ report_game_figures(const struct rules *r, const char *sha256, struct game_figur
 	return 0;
 }
 
+/*
+ * The figures of the game dealt under rules_id, kept in gl for the rest of
+ * the request: from the process cache by the rules' hash, else analysed
+ * once.  *out points into gl (valid until gl grows).
+ */
 static int
 game_figures_by_id(struct pit *p, struct game_list *gl, int64_t rules_id, const struct game_figures **out,
     struct pb_error *err)
