@@ -12,8 +12,8 @@
 
 #define DAY_S 86400LL
 
-static int64_t
-floor_div64(int64_t a, int64_t b)
+int64_t
+report_floor_div(int64_t a, int64_t b)
 {
 	int64_t q = a / b;
 
@@ -24,6 +24,12 @@ static int64_t
 clamp64(int64_t v, int64_t lo, int64_t hi)
 {
 	return v < lo ? lo : v > hi ? hi : v;
+}
+
+bool
+report_same_series(const struct report_hour *a, const struct report_hour *b)
+{
+	return a->rules_id == b->rules_id && strcmp(a->table_id, b->table_id) == 0 && strcmp(a->dealer, b->dealer) == 0;
 }
 
 bool
@@ -42,27 +48,32 @@ report_hour_play_ms(const struct report_hour *row, bool joined_before, bool join
 	return end > start ? end - start : 0;
 }
 
+/* The broken-down UTC time of the first second of the month holding t. */
+static void
+month_tm(int64_t t, struct tm *tm)
+{
+	time_t tt = (time_t)t;
+
+	gmtime_r(&tt, tm);
+	tm->tm_mday = 1;
+	tm->tm_hour = tm->tm_min = tm->tm_sec = 0;
+}
+
 int64_t
 report_month_start(int64_t t)
 {
-	time_t tt = (time_t)t;
 	struct tm tm;
 
-	gmtime_r(&tt, &tm);
-	tm.tm_mday = 1;
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	month_tm(t, &tm);
 	return (int64_t)timegm(&tm);
 }
 
 int64_t
 report_month_next(int64_t m)
 {
-	time_t tt = (time_t)m;
 	struct tm tm;
 
-	gmtime_r(&tt, &tm);
-	tm.tm_mday = 1;
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	month_tm(m, &tm);
 	if (++tm.tm_mon == 12) {
 		tm.tm_mon = 0;
 		tm.tm_year++;
@@ -108,18 +119,18 @@ cmp_series_time(const void *pa, const void *pb)
 	return a->hour < b->hour ? -1 : a->hour > b->hour;
 }
 
-static bool
-same_key(const struct report_hour *a, const struct report_hour *b)
+int
+report_sum_add(int64_t *sum, int64_t v, const char *overflow, struct pb_error *err)
 {
-	return a->rules_id == b->rules_id && strcmp(a->table_id, b->table_id) == 0 && strcmp(a->dealer, b->dealer) == 0;
+	if (__builtin_add_overflow(*sum, v, sum))
+		return pb_fail(err, 500, "report_overflow", "%s", overflow);
+	return 0;
 }
 
 static int
 add_checked(int64_t *a, int64_t b, struct pb_error *err)
 {
-	if (__builtin_add_overflow(*a, b, a))
-		return pb_fail(err, 500, "report_overflow", "a report roll-up sum exceeds 64 bits");
-	return 0;
+	return report_sum_add(a, b, "a report roll-up sum exceeds 64 bits", err);
 }
 
 /* Adds the sums (not the times) of src to dst. */
@@ -165,7 +176,7 @@ merge_and_put(struct store *s, struct report_hour *rows, size_t n, int kind, int
 		size_t j = i;
 
 		span_row(&out, &rows[i], kind, start);
-		for (; j < n && same_key(&rows[i], &rows[j]); j++) {
+		for (; j < n && report_same_series(&rows[i], &rows[j]); j++) {
 			if (add_sums(&out, &rows[j], err) < 0 || add_checked(&out.play_ms, rows[j].play_ms, err) < 0 ||
 			    add_checked(rows[j].hour == start ? &out.carry_ms : &out.play_ms, rows[j].carry_ms, err) < 0)
 				return -1;
@@ -199,7 +210,7 @@ build_day(struct store *s, int64_t day, struct pb_error *err)
 		size_t j = i;
 		bool any = false;
 
-		while (j < hours.count && same_key(&hours.items[i], &hours.items[j]))
+		while (j < hours.count && report_same_series(&hours.items[i], &hours.items[j]))
 			j++;
 		span_row(&out, &hours.items[i], REPORT_SPAN_DAY_DEALER, day);
 		for (size_t k = i; k < j; k++) {
@@ -294,7 +305,7 @@ advance_from(struct store *s, int64_t from_day, int64_t until_day, struct pb_err
 			return -1;
 		if (!found || next >= until_day)
 			break;
-		cur = floor_div64(next, DAY_S) * DAY_S;
+		cur = report_floor_div(next, DAY_S) * DAY_S;
 		if (build_day(s, cur, err) < 0)
 			return -1;
 		cur += DAY_S;
@@ -351,12 +362,20 @@ rebuild(struct store *s, int64_t day, int64_t days_before, struct pb_error *err)
 	return 0;
 }
 
+/* The UTC day (Unix seconds) holding a Unix-ms time, and the day the roll-ups have reached. */
+static int
+day_and_mark(struct store *s, int64_t ms, int64_t *day, int64_t *days_before, struct pb_error *err)
+{
+	*day = report_floor_div(report_floor_div(ms, 1000), DAY_S) * DAY_S;
+	return store_report_rollup_get(s, days_before, err);
+}
+
 int
 report_rollup_after_round(struct store *s, int64_t settled_ms, struct pb_error *err)
 {
-	int64_t day = floor_div64(floor_div64(settled_ms, 1000), DAY_S) * DAY_S, days_before;
+	int64_t day, days_before;
 
-	if (store_report_rollup_get(s, &days_before, err) < 0)
+	if (day_and_mark(s, settled_ms, &day, &days_before, err) < 0)
 		return -1;
 	if (day < days_before)
 		return day >= DAY_S ? rebuild(s, day, days_before, err) : 0;
@@ -368,9 +387,9 @@ report_rollup_after_round(struct store *s, int64_t settled_ms, struct pb_error *
 int
 report_rollup_catch_up(struct store *s, int64_t now_ms, struct pb_error *err)
 {
-	int64_t today = floor_div64(floor_div64(now_ms, 1000), DAY_S) * DAY_S, days_before;
+	int64_t today, days_before;
 
-	if (store_report_rollup_get(s, &days_before, err) < 0)
+	if (day_and_mark(s, now_ms, &today, &days_before, err) < 0)
 		return -1;
 	if (days_before >= today)
 		return 0;

@@ -24,6 +24,15 @@
 #define REPORT_HOUR_MS 3600000LL
 #define REPORT_JOIN_GAP_MS (15 * 60 * 1000LL)   /* a longer break between two hours is not play */
 
+/* a / b rounded toward minus infinity (b > 0): the day or hour holding a time before 1970 too. */
+int64_t report_floor_div(int64_t a, int64_t b);
+
+/* *sum += v; on overflow 500 report_overflow with the message `overflow` (*sum then holds the wrapped sum). */
+int report_sum_add(int64_t *sum, int64_t v, const char *overflow, struct pb_error *err);
+
+/* Whether two rows are of the same series: table, dealer and game (rules). */
+bool report_same_series(const struct report_hour *a, const struct report_hour *b);
+
 /* Whether play went on from the hour row `before` into the hour row `after` (same series). */
 bool report_joined(const struct report_hour *before, const struct report_hour *after);
 

@@ -1,0 +1,324 @@
+/*
+ * reports_csv.c - a report's JSON answer as CSV (RFC 4180, CRLF, a header
+ * row); the columns are documented in docs/reports.md.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table/reports_private.h"
+
+struct csv {
+	char *buf;
+	size_t len, cap;
+	bool oom;
+	bool row_start;
+};
+
+static void
+csv_raw(struct csv *c, const char *s, size_t n)
+{
+	if (c->oom)
+		return;
+	if (c->len + n + 1 > c->cap) {
+		size_t cap = c->cap ? c->cap : 4096;
+		char *nb;
+		while (c->len + n + 1 > cap)
+			cap *= 2;
+		if ((nb = realloc(c->buf, cap)) == NULL) {
+			c->oom = true;
+			return;
+		}
+		c->buf = nb;
+		c->cap = cap;
+	}
+	memcpy(c->buf + c->len, s, n);
+	c->len += n;
+	c->buf[c->len] = '\0';
+}
+
+static void
+csv_sep(struct csv *c)
+{
+	if (!c->row_start)
+		csv_raw(c, ",", 1);
+	c->row_start = false;
+}
+
+/*
+ * A text field, quoted when it holds a comma, quote, CR or LF (RFC 4180).
+ * free_text: a value a person typed (a void reason, an event's detail) that
+ * starts with = + - @ or a tab is prefixed with ' so that a spreadsheet
+ * shows it rather than evaluating it as a formula.
+ */
+static void
+csv_text(struct csv *c, const char *s, bool free_text)
+{
+	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+
+	csv_sep(c);
+	if (quote)
+		csv_raw(c, "\"", 1);
+	if (free_text && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0')
+		csv_raw(c, "'", 1);
+	for (const char *p = s; *p; p++) {
+		if (*p == '"')
+			csv_raw(c, "\"\"", 2);
+		else
+			csv_raw(c, p, 1);
+	}
+	if (quote)
+		csv_raw(c, "\"", 1);
+}
+
+static void
+csv_end_row(struct csv *c)
+{
+	csv_raw(c, "\r\n", 2);
+	c->row_start = true;
+}
+
+/* The shortest decimal that reads back as the same double. */
+static void
+format_real(double v, char *out, size_t outsz)
+{
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(out, outsz, "%.*g", prec, v);
+		if (strtod(out, NULL) == v)
+			return;
+	}
+}
+
+/* A JSON scalar as a field: null empty, integers exact, reals shortest, arrays of strings space-joined. */
+static void
+csv_json(struct csv *c, const json_t *v, bool free_text)
+{
+	char t[64];
+
+	if (v == NULL || json_is_null(v)) {
+		csv_sep(c);
+	} else if (json_is_integer(v)) {
+		snprintf(t, sizeof(t), "%lld", (long long)json_integer_value(v));
+		csv_text(c, t, false);
+	} else if (json_is_real(v)) {
+		format_real(json_real_value(v), t, sizeof(t));
+		csv_text(c, t, false);
+	} else if (json_is_string(v)) {
+		csv_text(c, json_string_value(v), free_text);
+	} else if (json_is_boolean(v)) {
+		csv_text(c, json_is_true(v) ? "true" : "false", false);
+	} else if (json_is_array(v)) {
+		struct csv part = {0};
+		size_t i;
+		json_t *x;
+		json_array_foreach(v, i, x) {
+			if (i > 0)
+				csv_raw(&part, " ", 1);
+			if (json_is_string(x))
+				csv_raw(&part, json_string_value(x), strlen(json_string_value(x)));
+		}
+		c->oom = c->oom || part.oom;
+		csv_text(c, part.buf ? part.buf : "", false);
+		free(part.buf);
+	} else {
+		csv_sep(c);
+	}
+}
+
+/* Cents as a decimal amount: 123456 -> "1234.56", -5 -> "-0.05"; empty for null. */
+static void
+csv_amount(struct csv *c, const json_t *v)
+{
+	char t[40];
+	long long cents, whole;
+
+	if (!json_is_integer(v)) {
+		csv_sep(c);
+		return;
+	}
+	cents = json_integer_value(v);
+	whole = cents / 100;
+	snprintf(t, sizeof(t), "%s%lld.%02lld", cents < 0 ? "-" : "", whole < 0 ? -whole : whole,
+	    cents % 100 < 0 ? -(cents % 100) : cents % 100);
+	csv_text(c, t, false);
+}
+
+/* The summary's columns: a JSON path of one or two keys, as an amount or as is. */
+static const struct summary_column {
+	const char *header;
+	const char *k1, *k2;
+	bool amount;
+} SUMMARY_COLUMNS[] = {
+	{"key", "key", NULL, false},
+	{"rounds", "rounds", NULL, false},
+	{"voids", "voids", NULL, false},
+	{"hands", "hands", NULL, false},
+	{"handle_ante", "handle", "ante", false},
+	{"handle_play", "handle", "play", false},
+	{"handle_pair_plus", "handle", "pair_plus", false},
+	{"handle_six_card", "handle", "six_card", false},
+	{"handle_total", "handle", "total", false},
+	{"house_win_ante", "house_win", "ante", false},
+	{"house_win_play", "house_win", "play", false},
+	{"house_win_pair_plus", "house_win", "pair_plus", false},
+	{"house_win_six_card", "house_win", "six_card", false},
+	{"house_win_ante_bonus", "house_win", "ante_bonus", false},
+	{"house_win_total", "house_win", "total", false},
+	{"hold", "hold", NULL, false},
+	{"theoretical_win", "theoretical_win", NULL, false},
+	{"theoretical_hold", "theoretical_hold", NULL, false},
+	{"hold_flag", "hold_flag", NULL, false},
+	{"win_interval_low", "win_interval", "low", false},
+	{"win_interval_high", "win_interval", "high", false},
+	{"hands_per_hour", "hands_per_hour", NULL, false},
+	{"average_bet", "average_bet", NULL, false},
+	{"play_seconds", "play_seconds", NULL, false},
+	{"handle_total_amount", "handle", "total", true},
+	{"house_win_total_amount", "house_win", "total", true},
+	{"theoretical_win_amount", "theoretical_win", NULL, true},
+};
+
+static const json_t *
+path_get(const json_t *o, const char *k1, const char *k2)
+{
+	const json_t *v = json_object_get(o, k1);
+
+	return k2 != NULL && json_is_object(v) ? json_object_get(v, k2) : (k2 != NULL ? NULL : v);
+}
+
+static void
+summary_csv_row(struct csv *c, const char *row, const json_t *g)
+{
+	csv_text(c, row, false);
+	for (size_t i = 0; i < sizeof(SUMMARY_COLUMNS) / sizeof(SUMMARY_COLUMNS[0]); i++) {
+		const struct summary_column *col = &SUMMARY_COLUMNS[i];
+		const json_t *v = path_get(g, col->k1, col->k2);
+		if (col->amount)
+			csv_amount(c, v);
+		else
+			csv_json(c, v, false);
+	}
+	csv_end_row(c);
+}
+
+/* The summary: a header row, a row per group, then the totals. */
+static void
+summary_csv(struct csv *c, const json_t *report)
+{
+	const json_t *g;
+	size_t i;
+
+	csv_text(c, "row", false);
+	for (size_t k = 0; k < sizeof(SUMMARY_COLUMNS) / sizeof(SUMMARY_COLUMNS[0]); k++)
+		csv_text(c, SUMMARY_COLUMNS[k].header, false);
+	csv_end_row(c);
+	json_array_foreach(json_object_get(report, "groups"), i, g)
+		summary_csv_row(c, "group", g);
+	if (json_object_get(report, "totals") != NULL)
+		summary_csv_row(c, "totals", json_object_get(report, "totals"));
+}
+
+/* A column of a list: the field of that name, or (amount_of) that field's cents as an amount. */
+struct list_column {
+	const char *header;
+	const char *amount_of;
+};
+
+#define COLUMNS(a) (a), sizeof(a) / sizeof((a)[0])
+
+static const struct list_column PAYOUT_COLUMNS[] = {
+	{"round", NULL}, {"table", NULL}, {"seat", NULL}, {"wager", NULL}, {"stake", NULL}, {"net", NULL},
+	{"net_amount", "net"}, {"hand", NULL}, {"cards", NULL}, {"dealer", NULL}, {"at", NULL},
+};
+
+static const struct list_column EXCEPTION_COLUMNS[] = {
+	{"at", NULL}, {"table", NULL}, {"round", NULL}, {"kind", NULL}, {"detail", NULL}, {"seat", NULL},
+	{"wager", NULL}, {"stake", NULL}, {"net", NULL}, {"short", NULL}, {"event", NULL}, {"source", NULL},
+};
+
+static const struct list_column BANKER_COLUMNS[] = {
+	{"table", NULL}, {"banker_seat", NULL}, {"rounds", NULL}, {"banker_result", NULL},
+	{"banker_result_amount", "banker_result"}, {"banks_exhausted", NULL}, {"returned_for_coverage", NULL},
+	{"unpaid_short", NULL}, {"seat_fees", NULL}, {"banker_fees", NULL},
+};
+
+/* An array of objects: a header row, then a row per object; free_text names the field a person typed, if any. */
+static void
+list_csv(struct csv *c, const json_t *arr, const struct list_column *cols, size_t ncols, const char *free_text)
+{
+	size_t i;
+	const json_t *o;
+
+	for (size_t f = 0; f < ncols; f++)
+		csv_text(c, cols[f].header, false);
+	csv_end_row(c);
+	json_array_foreach(arr, i, o) {
+		for (size_t f = 0; f < ncols; f++) {
+			if (cols[f].amount_of != NULL)
+				csv_amount(c, json_object_get(o, cols[f].amount_of));
+			else
+				csv_json(c, json_object_get(o, cols[f].header),
+				    free_text != NULL && strcmp(cols[f].header, free_text) == 0);
+		}
+		csv_end_row(c);
+	}
+}
+
+/* A copy of a banker row (or a table's total) with its table and banker_seat set, appended to rows. */
+static void
+banker_row(json_t *rows, const json_t *t, const json_t *b, json_t *seat)
+{
+	json_t *row = json_deep_copy(b);
+
+	json_object_set(row, "table", json_object_get(t, "table"));
+	json_object_set_new(row, "banker_seat", seat);
+	json_array_append_new(rows, row);
+}
+
+/* The banker report's rows: one per banker seat, then the table's total with banker_seat "all". */
+static void
+bankers_csv(struct csv *c, const json_t *report)
+{
+	json_t *rows = json_array(), *t, *b, *seat;
+	size_t i, j;
+
+	json_array_foreach(json_object_get(report, "tables"), i, t) {
+		json_array_foreach(json_object_get(t, "bankers"), j, b) {
+			seat = json_object_get(b, "seat");
+			banker_row(rows, t, b, seat ? json_copy(seat) : json_null());
+		}
+		if (json_object_get(t, "total") != NULL)
+			banker_row(rows, t, json_object_get(t, "total"), json_string("all"));
+	}
+	list_csv(c, rows, COLUMNS(BANKER_COLUMNS), NULL);
+	json_decref(rows);
+}
+
+char *
+report_csv(enum report_kind kind, const json_t *report, size_t *len)
+{
+	struct csv c = {.row_start = true};
+
+	switch (kind) {
+	case REPORT_SUMMARY:
+		summary_csv(&c, report);
+		break;
+	case REPORT_PAYOUTS:
+		list_csv(&c, json_object_get(report, "payouts"), COLUMNS(PAYOUT_COLUMNS), NULL);
+		break;
+	case REPORT_BANKERS:
+		bankers_csv(&c, report);
+		break;
+	case REPORT_EXCEPTIONS:
+		list_csv(&c, json_object_get(report, "exceptions"), COLUMNS(EXCEPTION_COLUMNS), "detail");
+		break;
+	}
+	if (c.oom) {
+		free(c.buf);
+		return NULL;
+	}
+	if (c.buf == NULL)
+		c.buf = strdup("");
+	*len = c.len;
+	return c.buf;
+}

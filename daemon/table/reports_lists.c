@@ -1,0 +1,212 @@
+/*
+ * reports_lists.c - the reports that list records rather than sum them:
+ * the largest payouts (with the hand each was paid on) and the exceptions
+ * (voids, coverage shorts, significant events), oldest first.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/hand3.h"
+#include "engine/hand6.h"
+#include "table/reports_private.h"
+
+/*
+ * Significant-event codes (schema 003) that the exceptions report lists,
+ * as SQLite GLOB patterns.  Add a code here when a new kind of refusal or
+ * alarm is recorded; docs/reports.md lists them.
+ */
+static const char *const EXCEPTION_CODE_PATTERNS[] = {
+	"*refused*",            /* refused steps, banker rotation refusals */
+	"*lockout*",            /* authentication lockouts */
+	"*locked_out*",
+	"integrity*",           /* integrity check failures, holds */
+	"*_integrity*",
+	"*tamper*",
+	"chain_*",
+	"checkpoint_failed",
+	"backup_failed",
+	NULL,
+};
+
+/* ---- the largest payouts ---- */
+
+/* The hand a line was paid on: best five of six for the six card bonus, else the seat's three cards. */
+static json_t *
+payout_hand(const struct report_payout *rp)
+{
+	if (!rp->has_cards)
+		return json_null();
+	if (rp->wager == WAGER_SIX_CARD) {
+		card_t six[6];
+		if (!rp->has_dealer)
+			return json_null();
+		memcpy(six, rp->cards, 3);
+		memcpy(six + 3, rp->dealer, 3);
+		return json_string(hand6_category_name(hand6_category(six)));
+	}
+	return json_string(hand3_category_name(HAND3_CATEGORY(hand3_value(rp->cards))));
+}
+
+/* One payout line as the report lists it. */
+static json_t *
+payout_json(const struct report_payout *r)
+{
+	return json_pack("{s:I,s:s,s:i,s:s,s:I,s:I,s:o,s:o,s:o,s:s}",
+	    "round", (json_int_t)r->round_id, "table", r->table_id, "seat", r->seat, "wager", wager_name(r->wager),
+	    "stake", (json_int_t)r->stake, "net", (json_int_t)r->net, "hand", payout_hand(r),
+	    "cards", r->has_cards ? cards_to_json(r->cards) : json_null(),
+	    "dealer", r->has_dealer ? cards_to_json(r->dealer) : json_null(), "at", r->at);
+}
+
+int
+pit_report_payouts(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err)
+{
+	struct report_payout *rows = NULL;
+	char from[PB_TIME_LEN], to[PB_TIME_LEN], *scope = NULL;
+	json_t *arr;
+	int n = 0, rc = -1;
+
+	*out = NULL;
+	if (report_scope(p, a, q, &scope, err) < 0)
+		return -1;
+	rows = calloc((size_t)q->limit, sizeof(*rows));
+	if (rows == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto out;
+	}
+	pb_time_format_ms(q->from_ms, from);
+	pb_time_format_ms(q->to_ms, to);
+	if (store_report_payouts(p->store, scope, q->min_net, from, to, q->limit, rows, &n, err) < 0)
+		goto out;
+	arr = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, payout_json(&rows[i]));
+	*out = json_pack("{s:s,s:s,s:o,s:I,s:i,s:o}", "from", from, "to", to,
+	    "table", report_table_json(q), "min", (json_int_t)q->min_net, "limit", q->limit,
+	    "payouts", arr);
+	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+out:
+	free(rows);
+	free(scope);
+	return rc;
+}
+
+/* ---- exceptions ---- */
+
+static int
+cmp_exception(const void *a, const void *b)
+{
+	const struct report_exception *x = a, *y = b;
+	int c = strcmp(x->at, y->at);
+
+	if (c != 0)
+		return c;
+	if (x->round_id != y->round_id)
+		return x->round_id < y->round_id ? -1 : 1;
+	if (x->event_id != y->event_id)
+		return x->event_id < y->event_id ? -1 : 1;
+	if (x->seat != y->seat)
+		return x->seat < y->seat ? -1 : 1;
+	if (x->wager != y->wager)
+		return x->wager < y->wager ? -1 : 1;
+	return strcmp(x->kind, y->kind);
+}
+
+static json_t *
+exception_json(const struct report_exception *e)
+{
+	json_t *o = json_pack("{s:s,s:o,s:o,s:s}", "at", e->at,
+	    "table", e->table_id[0] ? json_string(e->table_id) : json_null(),
+	    "round", e->round_id ? json_integer(e->round_id) : json_null(), "kind", e->kind);
+	char detail[256];
+
+	if (o == NULL)
+		return NULL;
+	if (strcmp(e->kind, "coverage_short") == 0) {
+		snprintf(detail, sizeof(detail), "seat %d %s: a win of %lld was paid %lld; %lld short, the bank ran out", e->seat,
+		    wager_name(e->wager), (long long)(e->net + e->short_amount), (long long)e->net, (long long)e->short_amount);
+		json_object_set_new(o, "detail", json_string(detail));
+		json_object_set_new(o, "seat", json_integer(e->seat));
+		json_object_set_new(o, "wager", json_string(wager_name(e->wager)));
+		json_object_set_new(o, "stake", json_integer(e->stake));
+		json_object_set_new(o, "net", json_integer(e->net));
+		json_object_set_new(o, "short", json_integer(e->short_amount));
+	} else {
+		json_object_set_new(o, "detail", json_string(e->detail ? e->detail : ""));
+	}
+	if (e->event_id != 0) {
+		json_object_set_new(o, "event", json_integer(e->event_id));
+		json_object_set_new(o, "source", json_string(e->source));
+	}
+	return o;
+}
+
+/* The significant-event codes listed, as the store's JSON array of GLOB patterns (malloc'd; NULL: no memory). */
+static char *
+exception_codes(void)
+{
+	json_t *pat = json_array();
+	char *codes;
+
+	for (int i = 0; EXCEPTION_CODE_PATTERNS[i] != NULL; i++)
+		json_array_append_new(pat, json_string(EXCEPTION_CODE_PATTERNS[i]));
+	codes = json_dumps(pat, JSON_COMPACT);
+	json_decref(pat);
+	return codes;
+}
+
+/* The first n exceptions of the list, sorted, as a JSON array; NULL when out of memory. */
+static json_t *
+exceptions_json(const struct report_exception_list *list, int n)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < n && arr != NULL; i++) {
+		json_t *e = exception_json(&list->items[i]);
+		if (e == NULL) {
+			json_decref(arr);
+			return NULL;
+		}
+		json_array_append_new(arr, e);
+	}
+	return arr;
+}
+
+int
+pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err)
+{
+	struct report_exception_list list = {0};
+	char from[PB_TIME_LEN], to[PB_TIME_LEN], *scope = NULL, *codes = NULL;
+	json_t *arr;
+	int rc = -1;
+
+	*out = NULL;
+	if (report_scope(p, a, q, &scope, err) < 0)
+		return -1;
+	if ((codes = exception_codes()) == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto out;
+	}
+	pb_time_format_ms(q->from_ms, from);
+	pb_time_format_ms(q->to_ms, to);
+	/* Each source oldest first, one more than the limit: merged, cut, and "truncated" says so. */
+	if (store_report_voids(p->store, scope, from, to, q->limit + 1, &list, err) < 0 ||
+	    store_report_shorts(p->store, scope, from, to, q->limit + 1, &list, err) < 0 ||
+	    store_report_significant(p->store, scope, codes, from, to, q->limit + 1, &list, err) < 0)
+		goto out;
+	if (list.count > 0)
+		qsort(list.items, (size_t)list.count, sizeof(list.items[0]), cmp_exception);
+	arr = exceptions_json(&list, list.count < q->limit ? list.count : q->limit);
+	*out = arr == NULL ? NULL : json_pack("{s:s,s:s,s:o,s:i,s:b,s:o}", "from", from, "to", to,
+	    "table", report_table_json(q), "limit", q->limit,
+	    "truncated", list.count > q->limit, "exceptions", arr);
+	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+out:
+	report_exception_list_free(&list);
+	free(codes);
+	free(scope);
+	return rc;
+}

@@ -1,0 +1,77 @@
+/*
+ * reports_private.h - what the pieces of the reports share, and nothing
+ * else includes: the scope check (reports.c), the names of the groups
+ * (reports_query.c), the sums of one group and their figures
+ * (reports_figures.c), which the summary (reports_summary.c) fills.
+ * The public interface is table/reports.h.
+ */
+#ifndef PB_TABLE_REPORTS_PRIVATE_H
+#define PB_TABLE_REPORTS_PRIVATE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "store/reports.h"
+#include "table/reports.h"
+
+#define HOUR_MS 3600000LL
+#define DAY_MS 86400000LL
+#define KEY_MAX 48
+
+/* The name of a group as the query and the answer spell it ("hour", "day", ...). */
+const char *report_group_name(enum report_group g);
+
+/*
+ * Checks the role and the table, and builds the scope: a JSON array of the
+ * tables the report may read, or NULL (*scope) for every table.  The
+ * caller frees *scope.
+ */
+int report_scope(struct pit *p, const struct actor *a, const struct report_query *q, char **scope, struct pb_error *err);
+
+/* A Unix-ms time as the API writes it (new reference). */
+json_t *report_time_json(int64_t ms);
+
+/* The query's table as the answer shows it: its id, or null for every table (new reference). */
+json_t *report_table_json(const struct report_query *q);
+
+/* The handle and resolved lines of one game within a group: what theoretical win and variance need. */
+struct game_part {
+	int64_t rules_id;
+	int64_t handle[WAGER_COUNT];
+	int64_t lines[WAGER_COUNT];
+};
+
+/* The sums of one group. */
+struct group_acc {
+	char key[KEY_MAX];
+	int64_t rounds, voids, hands;
+	int64_t handle[WAGER_COUNT];
+	int64_t win[WAGER_COUNT];
+	int64_t play_ms;
+	struct game_part *parts;        /* in rules_id order */
+	int part_count;
+};
+
+/* The figures of the games of one request, by rules id; zeroed to start, report_game_list_free at the end. */
+struct game_list {
+	struct {
+		int64_t rules_id;
+		struct game_figures f;
+	} *items;
+	int count;
+	int cap;
+};
+
+void report_game_list_free(struct game_list *gl);
+
+/*
+ * A group's (or, without its key, the totals') figures as the API shows
+ * them: sums, hold, theoretical win and hold, the 95% interval of the win
+ * and its flag, hands per hour, average bet, play time.  The games' figures
+ * are looked up (and analysed once) through gl.  NULL with err on failure.
+ */
+json_t *report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool with_key,
+    struct pb_error *err);
+
+#endif

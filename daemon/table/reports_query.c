@@ -1,0 +1,206 @@
+/*
+ * reports_query.c - a report request: its parameters checked (400
+ * invalid_query naming the parameter), the time bounds with their
+ * defaults, the shifts, the group.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table/reports_private.h"
+#include "table/rollup.h"
+
+#define TZ_OFFSET_MAX 1080              /* minutes: +-18 h, as ISO 8601 allows */
+#define REPORT_GROUPS 5
+
+static const char *const GROUP_NAMES[REPORT_GROUPS] = {"hour", "day", "shift", "table", "dealer"};
+
+const char *
+report_group_name(enum report_group g)
+{
+	return (unsigned)g < REPORT_GROUPS ? GROUP_NAMES[g] : "";
+}
+
+static int
+invalid(struct pb_error *err, const char *fmt, const char *name, const char *value)
+{
+	return pb_fail(err, 400, "invalid_query", fmt, name, value ? value : "");
+}
+
+/* A decimal integer in [lo, hi], nothing else around it. */
+static int
+parse_integer(const char *s, int64_t lo, int64_t hi, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (s == NULL || *s == '\0' || isspace((unsigned char)*s))
+		return -1;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "06:00,14:00,22:00" into sorted minutes after midnight; duplicates refused. */
+static int
+parse_shifts(const char *text, struct report_query *q, struct pb_error *err)
+{
+	const char *p = text;
+
+	q->shift_count = 0;
+	for (;;) {
+		int h, m;
+
+		if (q->shift_count == REPORT_SHIFTS_MAX)
+			return invalid(err, "%s: at most 24 shift start times, e.g. 06:00,14:00,22:00 (got \"%.60s\")", "shifts", text);
+		if (!isdigit((unsigned char)p[0]) || !isdigit((unsigned char)p[1]) || p[2] != ':' ||
+		    !isdigit((unsigned char)p[3]) || !isdigit((unsigned char)p[4]) || (p[5] != ',' && p[5] != '\0'))
+			return invalid(err, "%s: local start times as HH:MM separated by commas, e.g. 06:00,14:00,22:00 (got \"%.60s\")",
+			    "shifts", text);
+		h = (p[0] - '0') * 10 + (p[1] - '0');
+		m = (p[3] - '0') * 10 + (p[4] - '0');
+		if (h > 23 || m > 59)
+			return invalid(err, "%s: %.60s: hours are 00..23 and minutes 00..59", "shifts", text);
+		q->shifts[q->shift_count++] = h * 60 + m;
+		if (p[5] == '\0')
+			break;
+		p += 6;
+	}
+	qsort(q->shifts, (size_t)q->shift_count, sizeof(q->shifts[0]), cmp_int);
+	for (int i = 1; i < q->shift_count; i++)
+		if (q->shifts[i] == q->shifts[i - 1])
+			return invalid(err, "%s: \"%.60s\" names the same start time twice", "shifts", text);
+	return 0;
+}
+
+/* One bound of the range; a date-only "to" is the end of that day. */
+static int
+parse_bound(const char *name, const char *text, bool is_to, int64_t *ms, struct pb_error *err)
+{
+	if (pb_time_parse(text, ms) < 0)
+		return invalid(err, "%s: \"%.40s\" is not an ISO 8601 UTC time such as 2026-11-21 or 2026-11-21T06:00Z", name, text);
+	if (is_to && strlen(text) == 10)
+		*ms += DAY_MS;
+	return 0;
+}
+
+/* The time zone offset and [from, to): by default the current day at tz_offset; whole hours for the summary. */
+static int
+parse_range(const struct report_params *rp, int64_t now_ms, struct report_query *q, struct pb_error *err)
+{
+	int64_t v;
+
+	if (rp->tz_offset != NULL) {
+		if (parse_integer(rp->tz_offset, -TZ_OFFSET_MAX, TZ_OFFSET_MAX, &v) < 0)
+			return invalid(err, "%s: minutes east of UTC, -1080..1080, e.g. -300 for UTC-05:00 (got \"%.20s\")",
+			    "tz_offset", rp->tz_offset);
+		q->tz_offset = (int)v;
+	}
+	q->from_ms = report_floor_div(now_ms + q->tz_offset * 60000LL, DAY_MS) * DAY_MS - q->tz_offset * 60000LL;
+	q->to_ms = q->from_ms + DAY_MS;
+	if (rp->from != NULL && parse_bound("from", rp->from, false, &q->from_ms, err) < 0)
+		return -1;
+	if (rp->to != NULL && parse_bound("to", rp->to, true, &q->to_ms, err) < 0)
+		return -1;
+	if (q->kind == REPORT_SUMMARY) {
+		/* The aggregates are hourly: widen to whole hours. */
+		q->from_ms = report_floor_div(q->from_ms, HOUR_MS) * HOUR_MS;
+		q->to_ms = report_floor_div(q->to_ms + HOUR_MS - 1, HOUR_MS) * HOUR_MS;
+	}
+	if (q->from_ms >= q->to_ms)
+		return pb_fail(err, 400, "invalid_query", "from must be before to");
+	return 0;
+}
+
+/*
+ * The summary's group and shifts, checked against the range (at most
+ * REPORT_HOUR_GROUPS_MAX hours) and against the hourly buckets (a day or
+ * shift must begin on a UTC hour).
+ */
+static int
+parse_group(const struct report_params *rp, struct report_query *q, struct pb_error *err)
+{
+	q->group = REPORT_GROUP_DAY;
+	if (rp->group != NULL) {
+		int g = -1;
+		for (int i = 0; i < REPORT_GROUPS; i++)
+			if (strcmp(rp->group, GROUP_NAMES[i]) == 0)
+				g = i;
+		if (g < 0)
+			return invalid(err, "%s: one of hour, day, shift, table, dealer (got \"%.20s\")", "group", rp->group);
+		q->group = (enum report_group)g;
+	}
+	if (parse_shifts(rp->shifts ? rp->shifts : REPORT_DEFAULT_SHIFTS, q, err) < 0)
+		return -1;
+	if (q->group == REPORT_GROUP_HOUR && (q->to_ms - q->from_ms) / HOUR_MS > REPORT_HOUR_GROUPS_MAX)
+		return pb_fail(err, 400, "invalid_query", "group=hour: at most %d hours at once; narrow from/to or group by day",
+		    REPORT_HOUR_GROUPS_MAX);
+	/* A bucket is a UTC hour: day and shift boundaries must fall on one. */
+	if (q->group == REPORT_GROUP_DAY && q->tz_offset % 60 != 0)
+		return pb_fail(err, 400, "invalid_query",
+		    "group=day: with tz_offset %d local midnight is not a UTC hour; the aggregates are hourly", q->tz_offset);
+	if (q->group == REPORT_GROUP_SHIFT)
+		for (int i = 0; i < q->shift_count; i++)
+			if (((q->shifts[i] - q->tz_offset) % 60 + 60) % 60 != 0)
+				return pb_fail(err, 400, "invalid_query",
+				    "shifts: the shift starting %02d:%02d local does not begin on a UTC hour at tz_offset %d; "
+				    "the aggregates are hourly", q->shifts[i] / 60, q->shifts[i] % 60, q->tz_offset);
+	return 0;
+}
+
+/* The number of items listed: 1..max, `dflt` when absent. */
+static int
+parse_limit(const char *text, int dflt, int max, struct report_query *q, struct pb_error *err)
+{
+	int64_t v;
+
+	q->limit = dflt;
+	if (text == NULL)
+		return 0;
+	if (parse_integer(text, 1, max, &v) < 0)
+		return pb_fail(err, 400, "invalid_query", "%s: 1..%d (got \"%.20s\")", "limit", max, text);
+	q->limit = (int)v;
+	return 0;
+}
+
+int
+report_query_parse(enum report_kind kind, const struct report_params *rp, int64_t now_ms,
+    struct report_query *q, struct pb_error *err)
+{
+	memset(q, 0, sizeof(*q));
+	q->kind = kind;
+	if (rp->table != NULL) {
+		if (!pb_valid_id(rp->table))
+			return invalid(err, "%s: \"%.40s\" is not a table id", "table", rp->table);
+		snprintf(q->table, sizeof(q->table), "%s", rp->table);
+	}
+	if (parse_range(rp, now_ms, q, err) < 0)
+		return -1;
+	switch (kind) {
+	case REPORT_SUMMARY:
+		return parse_group(rp, q, err);
+	case REPORT_PAYOUTS:
+		q->min_net = REPORT_PAYOUTS_DEFAULT_MIN;
+		if (rp->min != NULL && parse_integer(rp->min, 1, PB_MONEY_MAX * 1000, &q->min_net) < 0)
+			return invalid(err, "%s: the smallest net win listed, in cents, a positive integer (got \"%.20s\")", "min", rp->min);
+		return parse_limit(rp->limit, REPORT_PAYOUTS_DEFAULT_LIMIT, REPORT_PAYOUTS_MAX_LIMIT, q, err);
+	case REPORT_EXCEPTIONS:
+		return parse_limit(rp->limit, REPORT_EXCEPTIONS_DEFAULT_LIMIT, REPORT_EXCEPTIONS_MAX_LIMIT, q, err);
+	case REPORT_BANKERS:
+		break;
+	}
+	return 0;
+}

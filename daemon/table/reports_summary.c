@@ -1,0 +1,504 @@
+/*
+ * reports_summary.c - the summary: the per-hour aggregates (and their day
+ * and month roll-ups, rollup.h) read in one snapshot, each row's play time
+ * decided by its series, the rows summed into their groups (hour, day,
+ * shift, table or dealer) and the totals; reports_figures.c turns each
+ * group's sums into the figures the API shows.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "table/reports_private.h"
+#include "table/rollup.h"
+
+/* A series: one table, dealer and game; its latest row waits for the next hour's to know if play went on. */
+struct series {
+	struct report_hour row;
+	bool joined_before;                /* row continues the hour before it */
+};
+
+struct summary {
+	const struct report_query *q;
+	int64_t from_hour, to_hour;        /* Unix seconds: the rows reported */
+	struct group_acc *groups;
+	size_t count, cap;
+	size_t *slots;                     /* open addressing: group index + 1, 0 = empty */
+	size_t slot_cap;
+	struct group_acc totals;
+	struct series *series;             /* open addressing by table, dealer, game; hour 0 = empty */
+	size_t series_count, series_cap;
+	int64_t emit_from, emit_to;        /* hour rows outside are neighbours, read only for the joins */
+	int64_t spans_from;                /* the first roll-up start read: its carry is not the range's */
+	int64_t last_hour;                 /* hour, day, shift: the group of the last hour added */
+	size_t last_group;                 /* its index + 1 */
+};
+
+static uint64_t
+key_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}
+
+static int
+add_checked(int64_t *a, int64_t b, struct pb_error *err)
+{
+	return report_sum_add(a, b, "a report sum exceeds 64 bits; narrow the range", err);
+}
+
+/* Adds a row's sums (and play time) to a group. */
+static int
+acc_add(struct group_acc *g, const struct report_hour *row, int64_t play_ms, struct pb_error *err)
+{
+	struct game_part *part = NULL;
+	int rc = 0;
+
+	for (int i = 0; i < g->part_count; i++)
+		if (g->parts[i].rules_id == row->rules_id)
+			part = &g->parts[i];
+	if (part == NULL) {
+		struct game_part *n = realloc(g->parts, (size_t)(g->part_count + 1) * sizeof(*n));
+		if (n == NULL)
+			return pb_fail(err, 500, "out_of_memory", "out of memory");
+		g->parts = n;
+		/* Kept in rules_id order: the theoretical figures sum the games in that order, whatever the rows' order. */
+		int at = g->part_count;
+		while (at > 0 && g->parts[at - 1].rules_id > row->rules_id)
+			at--;
+		memmove(&g->parts[at + 1], &g->parts[at], (size_t)(g->part_count - at) * sizeof(*n));
+		g->part_count++;
+		part = &g->parts[at];
+		memset(part, 0, sizeof(*part));
+		part->rules_id = row->rules_id;
+	}
+	rc |= add_checked(&g->rounds, row->rounds, err);
+	rc |= add_checked(&g->voids, row->voids, err);
+	rc |= add_checked(&g->hands, row->hands, err);
+	rc |= add_checked(&g->play_ms, play_ms, err);
+	for (int w = 0; w < WAGER_COUNT; w++) {
+		rc |= add_checked(&g->handle[w], row->handle[w], err);
+		rc |= add_checked(&g->win[w], row->house_win[w], err);
+		rc |= add_checked(&part->handle[w], row->handle[w], err);
+		rc |= add_checked(&part->lines[w], row->lines[w], err);
+	}
+	return rc ? -1 : 0;
+}
+
+static void
+acc_free(struct group_acc *g)
+{
+	free(g->parts);
+	g->parts = NULL;
+	g->part_count = 0;
+}
+
+/* The group of this key, created when new. */
+static struct group_acc *
+group_get(struct summary *sm, const char *key, struct pb_error *err)
+{
+	size_t i;
+
+	if ((sm->count + 1) * 2 > sm->slot_cap) {
+		size_t cap = sm->slot_cap ? sm->slot_cap * 2 : 256;
+		size_t *slots = calloc(cap, sizeof(*slots));
+		if (slots == NULL) {
+			pb_fail(err, 500, "out_of_memory", "out of memory");
+			return NULL;
+		}
+		for (size_t g = 0; g < sm->count; g++) {
+			for (i = key_hash(sm->groups[g].key) & (cap - 1); slots[i] != 0; i = (i + 1) & (cap - 1))
+				;
+			slots[i] = g + 1;
+		}
+		free(sm->slots);
+		sm->slots = slots;
+		sm->slot_cap = cap;
+	}
+	for (i = key_hash(key) & (sm->slot_cap - 1); sm->slots[i] != 0; i = (i + 1) & (sm->slot_cap - 1))
+		if (strcmp(sm->groups[sm->slots[i] - 1].key, key) == 0)
+			return &sm->groups[sm->slots[i] - 1];
+	if (sm->count == sm->cap) {
+		size_t cap = sm->cap ? sm->cap * 2 : 64;
+		struct group_acc *n = realloc(sm->groups, cap * sizeof(*n));
+		if (n == NULL) {
+			pb_fail(err, 500, "out_of_memory", "out of memory");
+			return NULL;
+		}
+		sm->groups = n;
+		sm->cap = cap;
+	}
+	memset(&sm->groups[sm->count], 0, sizeof(sm->groups[0]));
+	snprintf(sm->groups[sm->count].key, KEY_MAX, "%s", key);
+	sm->slots[i] = sm->count + 1;
+	return &sm->groups[sm->count++];
+}
+
+static void
+utc_date(int64_t unix_s, struct tm *tm)
+{
+	time_t t = (time_t)unix_s;
+
+	gmtime_r(&t, tm);
+}
+
+/* The key of the group a UTC hour (Unix seconds) of a row belongs to. */
+static void
+group_key(const struct report_query *q, const struct report_hour *row, char key[KEY_MAX])
+{
+	struct tm tm;
+	int64_t local = row->hour + (int64_t)q->tz_offset * 60, day;
+	int tod, i;
+
+	switch (q->group) {
+	case REPORT_GROUP_HOUR:
+		utc_date(row->hour, &tm);
+		snprintf(key, KEY_MAX, "%04d-%02d-%02dT%02d:00Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour);
+		return;
+	case REPORT_GROUP_DAY:
+		utc_date(local, &tm);
+		snprintf(key, KEY_MAX, "%04d-%02d-%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
+		return;
+	case REPORT_GROUP_SHIFT:
+		day = report_floor_div(local, 86400) * 86400;
+		tod = (int)((local - day) / 60);
+		for (i = q->shift_count - 1; i >= 0 && q->shifts[i] > tod; i--)
+			;
+		if (i < 0) {
+			/* Before the day's first shift: the last shift of the day before. */
+			i = q->shift_count - 1;
+			day -= 86400;
+		}
+		utc_date(day, &tm);
+		snprintf(key, KEY_MAX, "%04d-%02d-%02d %02d:%02d-%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		    q->shifts[i] / 60, q->shifts[i] % 60, q->shifts[(i + 1) % q->shift_count] / 60,
+		    q->shifts[(i + 1) % q->shift_count] % 60);
+		return;
+	case REPORT_GROUP_TABLE:
+		snprintf(key, KEY_MAX, "%s", row->table_id);
+		return;
+	case REPORT_GROUP_DEALER:
+		snprintf(key, KEY_MAX, "%s", row->dealer);
+		return;
+	}
+	key[0] = '\0';
+}
+
+/*
+ * Adds a roll-up row's carry (play owed to the hour before the row's start)
+ * to the group of that hour: for groups by table or dealer the row's own,
+ * for groups by day the day before.
+ */
+static int
+summary_carry(struct summary *sm, const struct report_hour *row, struct pb_error *err)
+{
+	struct report_hour before = *row;
+	char key[KEY_MAX];
+	struct group_acc *g;
+
+	if (row->carry_ms == 0)
+		return 0;
+	before.hour = row->hour - 3600;
+	group_key(sm->q, &before, key);
+	if ((g = group_get(sm, key, err)) == NULL)
+		return -1;
+	if (add_checked(&g->play_ms, row->carry_ms, err) < 0)
+		return -1;
+	return add_checked(&sm->totals.play_ms, row->carry_ms, err);
+}
+
+/* A roll-up row's carry alone (the row itself lies after the range read from roll-ups). */
+static int
+summary_carry_only(void *arg, const struct report_hour *row, struct pb_error *err)
+{
+	return summary_carry(arg, row, err);
+}
+
+/*
+ * Adds one row to its group and to the totals.  Its play time is the part
+ * of its hour from its first round's opening to its last round's
+ * settlement, extended to the hour's start (end) when play went on from the
+ * hour before (into the hour after) with the same table, dealer and game.
+ */
+static int
+summary_add(struct summary *sm, const struct report_hour *row, int64_t play_ms, struct pb_error *err)
+{
+	char key[KEY_MAX];
+	struct group_acc *g;
+
+	if (sm->q->group <= REPORT_GROUP_SHIFT && sm->last_group > 0 && sm->last_hour == row->hour) {
+		g = &sm->groups[sm->last_group - 1];
+	} else {
+		group_key(sm->q, row, key);
+		if ((g = group_get(sm, key, err)) == NULL)
+			return -1;
+		sm->last_hour = row->hour;
+		sm->last_group = (size_t)(g - sm->groups) + 1;
+	}
+	if (acc_add(g, row, play_ms, err) < 0)
+		return -1;
+	return acc_add(&sm->totals, row, play_ms, err);
+}
+
+static int
+summary_emit(struct summary *sm, const struct report_hour *row, bool joined_before, bool joined_after,
+    struct pb_error *err)
+{
+	if (row->hour < sm->emit_from || row->hour >= sm->emit_to)
+		return 0;     /* a neighbour read only to see whether play went on */
+	return summary_add(sm, row, report_hour_play_ms(row, joined_before, joined_after), err);
+}
+
+/*
+ * A roll-up row (report_spans): its sums and play time, and its carry (the
+ * play owed to the hour before its start) unless it starts the roll-ups
+ * read, whose hour before lies outside them.
+ */
+static int
+summary_span(void *arg, const struct report_hour *row, struct pb_error *err)
+{
+	struct summary *sm = arg;
+
+	if (summary_add(sm, row, row->play_ms, err) < 0)
+		return -1;
+	if (row->hour != sm->spans_from && summary_carry(sm, row, err) < 0)
+		return -1;
+	return 0;
+}
+
+static uint64_t
+series_hash(const struct report_hour *r)
+{
+	return key_hash(r->table_id) * 31 + key_hash(r->dealer) * 7 + (uint64_t)r->rules_id;
+}
+
+/* The slot of the row's series (empty when new); grows the table as needed. */
+static struct series *
+series_slot(struct summary *sm, const struct report_hour *row, struct pb_error *err)
+{
+	size_t i;
+
+	if ((sm->series_count + 1) * 2 > sm->series_cap) {
+		size_t cap = sm->series_cap ? sm->series_cap * 2 : 256;
+		struct series *n = calloc(cap, sizeof(*n));
+		if (n == NULL) {
+			pb_fail(err, 500, "out_of_memory", "out of memory");
+			return NULL;
+		}
+		for (size_t k = 0; k < sm->series_cap; k++) {
+			if (sm->series[k].row.hour == 0)
+				continue;
+			for (i = series_hash(&sm->series[k].row) & (cap - 1); n[i].row.hour != 0; i = (i + 1) & (cap - 1))
+				;
+			n[i] = sm->series[k];
+		}
+		free(sm->series);
+		sm->series = n;
+		sm->series_cap = cap;
+	}
+	for (i = series_hash(row) & (sm->series_cap - 1); sm->series[i].row.hour != 0; i = (i + 1) & (sm->series_cap - 1))
+		if (report_same_series(&sm->series[i].row, row))
+			return &sm->series[i];
+	sm->series_count++;
+	return &sm->series[i];
+}
+
+/*
+ * The rows come in hour order.  Each waits in its series until the series'
+ * next row shows whether play went on into the following hour (that row
+ * is for the next hour and began within JOIN_GAP_MS of this one's last
+ * round); then it is added.  summary_flush adds the last of each series.
+ */
+static int
+summary_row(void *arg, const struct report_hour *row, struct pb_error *err)
+{
+	struct summary *sm = arg;
+	struct series *se;
+	bool joined = false;
+
+	if (row->hour <= 0)
+		return 0;     /* before 1970: not a time this record holds */
+	if ((se = series_slot(sm, row, err)) == NULL)
+		return -1;
+	if (se->row.hour != 0) {
+		joined = report_joined(&se->row, row);
+		if (summary_emit(sm, &se->row, se->joined_before, joined, err) < 0)
+			return -1;
+	}
+	se->row = *row;
+	se->joined_before = joined;
+	return 0;
+}
+
+static int
+summary_flush(struct summary *sm, struct pb_error *err)
+{
+	for (size_t i = 0; i < sm->series_cap; i++)
+		if (sm->series[i].row.hour != 0 && summary_emit(sm, &sm->series[i].row, sm->series[i].joined_before, false, err) < 0)
+			return -1;
+	return 0;
+}
+
+static int
+cmp_group(const void *a, const void *b)
+{
+	return strcmp(((const struct group_acc *)a)->key, ((const struct group_acc *)b)->key);
+}
+
+/* Reads hour rows [from, to) into the summary, emitting those in [emit_from, emit_to); then adds the series' last rows. */
+static int
+summary_hours(struct pit *p, const char *scope, struct summary *sm, int64_t from, int64_t to, int64_t emit_from,
+    int64_t emit_to, struct pb_error *err)
+{
+	int rc;
+
+	sm->emit_from = emit_from;
+	sm->emit_to = emit_to;
+	if ((rc = store_report_hours(p->store, scope, from, to, summary_row, sm, err)) != 0)
+		return rc;
+	if (summary_flush(sm, err) < 0)
+		return -1;
+	/* The next read starts new series: forget these. */
+	if (sm->series != NULL)
+		memset(sm->series, 0, sm->series_cap * sizeof(sm->series[0]));
+	sm->series_count = 0;
+	return 0;
+}
+
+/*
+ * Reads the rows of the range into the summary, in one read snapshot.
+ * Groupings that do not divide a day (table, dealer, and day at UTC) read
+ * the roll-ups (report_spans) of the whole days rolled up, months where
+ * whole months fit (not for day), and hours at the two ends:
+ *   hours [from, A), with A's first hour read only for the joins;
+ *   spans [A, B), each with its carry except the first;
+ *   the carry of day B (owed to B's hour before), then hours [B, to), with
+ *   the hour before B read only for the joins.
+ * B is before the last day rolled up, so that day B's carry exists.  Other
+ * groupings, and ranges without a whole day rolled up, read the hours.
+ */
+static int
+summary_read(struct pit *p, const struct report_query *q, const char *scope, struct summary *sm, struct pb_error *err)
+{
+	int64_t from = sm->from_hour, to = sm->to_hour, a, b, days_before, m1, m2;
+	bool by_dealer = q->group == REPORT_GROUP_DEALER, months = q->group != REPORT_GROUP_DAY;
+	bool spans = !q->hours_only && (q->group == REPORT_GROUP_TABLE || by_dealer ||
+	    (q->group == REPORT_GROUP_DAY && q->tz_offset == 0));
+	/* By dealer: over every table when the reader sees every table, else per table within the scope. */
+	int kind_day = !by_dealer ? REPORT_SPAN_DAY_TABLE : scope == NULL ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_DEALER;
+	int kind_month = !by_dealer ? REPORT_SPAN_MONTH_TABLE :
+	    scope == NULL ? REPORT_SPAN_MONTH_DEALER_ALL : REPORT_SPAN_MONTH_DEALER;
+	int rc = -1;
+
+	if (store_snapshot_begin(p->store, err) < 0)
+		return -1;
+	a = b = 0;
+	if (spans) {
+		if (store_report_rollup_get(p->store, &days_before, err) < 0)
+			goto out;
+		a = report_floor_div(from + 86399, 86400) * 86400;
+		if (a < 86400)
+			a = 86400;
+		b = report_floor_div(to, 86400) * 86400;
+		if (b > days_before - 86400)
+			b = days_before - 86400;
+	}
+	if (!spans || b <= a) {
+		rc = summary_hours(p, scope, sm, from - 3600, to + 3600, from, to, err);
+		goto out;
+	}
+	if (from < a && (rc = summary_hours(p, scope, sm, from - 3600, a + 3600, from, a, err)) != 0)
+		goto out;
+	sm->spans_from = a;
+	m1 = months ? report_month_start(a) : a;
+	if (m1 < a)
+		m1 = report_month_next(m1);
+	m2 = months ? report_month_start(b) : a;
+	if (m2 > m1) {
+		if ((rc = store_report_spans(p->store, scope, kind_day, a, m1, summary_span, sm, err)) != 0 ||
+		    (rc = store_report_spans(p->store, scope, kind_month, m1, m2, summary_span, sm, err)) != 0 ||
+		    (rc = store_report_spans(p->store, scope, kind_day, m2, b, summary_span, sm, err)) != 0)
+			goto out;
+	} else if ((rc = store_report_spans(p->store, scope, kind_day, a, b, summary_span, sm, err)) != 0) {
+		goto out;
+	}
+	if ((rc = store_report_spans(p->store, scope, kind_day, b, b + 86400, summary_carry_only, sm, err)) != 0)
+		goto out;
+	rc = summary_hours(p, scope, sm, b - 3600, to + 3600, b, to, err);
+out:
+	store_snapshot_end(p->store);
+	return rc;
+}
+
+static void
+summary_free(struct summary *sm)
+{
+	for (size_t i = 0; i < sm->count; i++)
+		acc_free(&sm->groups[i]);
+	free(sm->groups);
+	free(sm->slots);
+	free(sm->series);
+	acc_free(&sm->totals);
+}
+
+int
+pit_report_summary(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err)
+{
+	struct summary sm;
+	struct game_list gl = {0};
+	char *scope = NULL;
+	json_t *groups = NULL, *o = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	memset(&sm, 0, sizeof(sm));
+	if (report_scope(p, a, q, &scope, err) < 0)
+		return -1;
+	sm.q = q;
+	sm.from_hour = q->from_ms / 1000;
+	sm.to_hour = q->to_ms / 1000;
+	if (summary_read(p, q, scope, &sm, err) != 0)
+		goto out;
+	if (sm.count > 0)
+		qsort(sm.groups, sm.count, sizeof(sm.groups[0]), cmp_group);
+	groups = json_array();
+	for (size_t i = 0; i < sm.count; i++) {
+		json_t *g = report_group_json(p, &gl, &sm.groups[i], true, err);
+		if (g == NULL)
+			goto out;
+		json_array_append_new(groups, g);
+	}
+	if ((o = report_group_json(p, &gl, &sm.totals, false, err)) == NULL)
+		goto out;
+	*out = json_pack("{s:o,s:o,s:s,s:o,s:i,s:o,s:o}", "from", report_time_json(q->from_ms),
+	    "to", report_time_json(q->to_ms), "group", report_group_name(q->group), "table", report_table_json(q),
+	    "tz_offset", q->tz_offset, "groups", groups, "totals", o);
+	groups = o = NULL;
+	if (*out == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto out;
+	}
+	if (q->group == REPORT_GROUP_SHIFT) {
+		json_t *sh = json_array();
+		for (int i = 0; i < q->shift_count; i++) {
+			char t[8];
+			snprintf(t, sizeof(t), "%02d:%02d", q->shifts[i] / 60, q->shifts[i] % 60);
+			json_array_append_new(sh, json_string(t));
+		}
+		json_object_set_new(*out, "shifts", sh);
+	}
+	rc = 0;
+out:
+	json_decref(groups);
+	json_decref(o);
+	summary_free(&sm);
+	report_game_list_free(&gl);
+	free(scope);
+	return rc;
+}
+
