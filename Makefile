@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN     ?= 127.0.0.1:8080
 
-.PHONY: all deps build build-asan check check-asan demo bench fuzz crash soak clean
+.PHONY: all deps build build-asan check check-asan demo bench fuzz crash soak package install clean
 
 all: build
 
@@ -28,6 +28,18 @@ check: build build-asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --output-on-failure -j$(JOBS) -L 'unit|integration' -E 'slow'
 
+# The Debian package (prefix /usr): build-package/package/pitboss_VERSION_ARCH.deb.
+PACKAGE_BUILD ?= build-package
+package: deps
+	cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+	cmake --build $(PACKAGE_BUILD) -j$(JOBS) --target pitbossd pitboss man_pages debian_changelog
+	cd $(PACKAGE_BUILD) && cpack -G DEB
+
+# Installs the Release build under PREFIX (default /usr/local): binaries, page, man pages, unit, example config.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
 demo: build
 	@./tools/demo.sh $(BUILD) $(LISTEN)
 
@@ -45,4 +57,4 @@ soak: build
 	./tests/bench/soak.sh $(BUILD) 3600
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(PACKAGE_BUILD)

@@ -52,3 +52,7 @@ set_tests_properties(bench.http_smoke bench.load_smoke PROPERTIES LABELS bench-s
 add_test(NAME soak.short COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench/soak.sh ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(soak.short PROPERTIES LABELS soak
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOAK_INTERVAL=10;SOAK_RATE=1" TIMEOUT 300)
+
+# Install and package (tests/package/test_package.sh): cmake --install, the .deb, the unit's hardening.
+add_test(NAME package.install COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/package/test_package.sh ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR})
+set_tests_properties(package.install PROPERTIES LABELS package TIMEOUT 600)
