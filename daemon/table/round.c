@@ -17,12 +17,14 @@
 #include "engine/limits.h"
 #include "engine/settle.h"
 #include "store/audit.h"
-#include "table/audit.h"
 #include "table/banker.h"
+#include "table/chain.h"
 #include "table/input.h"
 #include "table/pit.h"
+#include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
+#include "table/view.h"
 
 static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
 
@@ -63,45 +65,6 @@ check_card_unused(const struct round_record *r, card_t c, const char *who, struc
 			}
 	}
 	return 0;
-}
-
-void
-round_engine_input(const struct round_record *r, struct round_input *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->rules = &r->rules;
-	in->seats = r->seats;
-	in->player_banked = r->player_banked;
-	in->banker_seat = r->banker_seat;
-	in->bank = r->bank;
-	for (int s = 1; s <= r->seats; s++) {
-		if (r->has_bet[s])
-			in->bets[s] = r->bets[s];
-		if (r->has_hand[s])
-			memcpy(in->hands[s], r->hands[s], 3);
-		else
-			memset(in->hands[s], CARD_NONE, 3);
-		in->decisions[s] = r->decisions[s];
-	}
-	if (r->has_hand[0])
-		memcpy(in->dealer, r->hands[0], 3);
-	else
-		memset(in->dealer, CARD_NONE, 3);
-}
-
-/* {"seats": {"1": 100}, "banker": 200, "total": 300} */
-json_t *
-collections_json(const struct collection_fees *f)
-{
-	json_t *seats = json_object();
-	char key[8];
-
-	for (int s = 1; s <= MAX_SEATS; s++)
-		if (f->seat_fee[s] > 0) {
-			snprintf(key, sizeof(key), "%d", s);
-			json_object_set_new(seats, key, json_integer(f->seat_fee[s]));
-		}
-	return json_pack("{s:o,s:I,s:I}", "seats", seats, "banker", (json_int_t)f->banker_fee, "total", (json_int_t)f->total);
 }
 
 /* Records the event of step (its type from the state machine) and releases body. */
