@@ -44,6 +44,22 @@ advance(struct round_record *r, enum round_step step)
 	r->state = round_step_next(step, r->state);
 }
 
+/*
+ * The step is allowed in the round's state and its body is an object with
+ * only the keys it knows; usage is the whole 400 message when the body is
+ * not an object.
+ */
+static int
+step_body(const struct round_record *r, enum round_step step, const json_t *body, const char *what,
+    const char *const *keys, const char *usage, struct pb_error *err)
+{
+	if (require_step(r, step, err) < 0)
+		return -1;
+	if (!json_is_object(body))
+		return pb_fail(err, 400, "invalid_body", "%s", usage);
+	return input_known_keys(body, what, keys, err);
+}
+
 /* Every card already dealt in the round, to refuse a card twice. */
 static int
 check_card_unused(const struct round_record *r, card_t c, const char *who, struct pb_error *err)
@@ -204,11 +220,8 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 	json_t *ev_hands;
 	char who[16];
 
-	if (require_step(r, STEP_DEAL, err) < 0)
-		return -1;
-	if (!json_is_object(body))
-		return pb_fail(err, 400, "invalid_body", "deal: the body is {\"hands\": {\"1\": [\"As\",\"Kd\",\"Qh\"]}, \"dealer\": [...]}");
-	if (input_known_keys(body, "deal", KEYS, err) < 0)
+	if (step_body(r, STEP_DEAL, body, "deal", KEYS,
+	    "deal: the body is {\"hands\": {\"1\": [\"As\",\"Kd\",\"Qh\"]}, \"dealer\": [...]}", err) < 0)
 		return -1;
 	hands = json_object_get(body, "hands");
 	dealer = json_object_get(body, "dealer");
@@ -268,11 +281,8 @@ step_decide(struct pit *p, const struct actor *a, struct round_record *r, const 
 	const json_t *sv, *av;
 	int seat, d;
 
-	if (require_step(r, STEP_DECIDE, err) < 0)
-		return -1;
-	if (!json_is_object(body))
-		return pb_fail(err, 400, "invalid_body", "decision: the body is {\"seat\": 1, \"action\": \"play\"} or \"fold\"");
-	if (input_known_keys(body, "decision", KEYS, err) < 0)
+	if (step_body(r, STEP_DECIDE, body, "decision", KEYS,
+	    "decision: the body is {\"seat\": 1, \"action\": \"play\"} or \"fold\"", err) < 0)
 		return -1;
 	sv = json_object_get(body, "seat");
 	av = json_object_get(body, "action");
@@ -464,6 +474,16 @@ pit_check_table_access(const struct actor *a, const char *table_id, bool write, 
 	return 0;
 }
 
+/* The answer of a step or an opening: the round as GET shows it (with its events, when asked), with status code. */
+static int
+answer_round(struct pit *p, const struct round_record *r, bool with_events, int code, json_t **out, int *status,
+    struct pb_error *err)
+{
+	*out = round_to_json(p, r, with_events, err);
+	*status = code;
+	return *out ? 0 : -1;
+}
+
 struct step_args {
 	int64_t round_id;
 	enum round_step step;
@@ -492,9 +512,7 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	pb_time_now(at);
 	if (apply_step(p, a, r, sa->step, sa->seat, sa->body, at, err) < 0)
 		goto out;
-	*out = round_to_json(p, r, false, err);
-	*status = 200;
-	rc = *out ? 0 : -1;
+	rc = answer_round(p, r, false, 200, out, status, err);
 out:
 	free(r);
 	return rc;
@@ -676,9 +694,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	    json_object_get(oa->body, "dealer") != NULL || json_object_get(oa->body, "decisions") != NULL;
 	if (whole && whole_round(p, a, r, oa->body, at, err) < 0)
 		goto out;
-	*out = round_to_json(p, r, whole, err);
-	*status = 201;
-	rc = *out ? 0 : -1;
+	rc = answer_round(p, r, whole, 201, out, status, err);
 out:
 	free(r);
 	return rc;
