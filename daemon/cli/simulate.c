@@ -937,18 +937,11 @@ seat_key(const char *k, int seats)
 
 /* Reads three cards from a JSON array, or from {"cards": [...]}; -1 when absent or bad. */
 static int
-cards_from_json(json_t *v, card_t out[3])
+answer_cards(json_t *v, card_t out[3])
 {
 	if (json_is_object(v))
 		v = json_object_get(v, "cards");
-	if (!json_is_array(v) || json_array_size(v) != 3)
-		return -1;
-	for (int i = 0; i < 3; i++) {
-		json_t *c = json_array_get(v, (size_t)i);
-		if (!json_is_string(c) || card_parse(json_string_value(c), &out[i], NULL) == -1)
-			return -1;
-	}
-	return 0;
+	return cards_from_json(v, out);
 }
 
 /*
@@ -1003,12 +996,12 @@ recover_round(struct worker *w, struct sim_table *t, const char *id)
 	obj = json_object_get(r, "hands");
 	json_object_foreach(obj, k, v) {
 		int seat = seat_key(k, t->seats);
-		if (seat == 0 || cards_from_json(v, p.hands[seat]) == -1)
+		if (seat == 0 || answer_cards(v, p.hands[seat]) == -1)
 			goto void_it;
 		p.hand_sent[seat] = true;
 	}
 	if ((v = json_object_get(r, "dealer")) != NULL && !json_is_null(v)) {
-		if (cards_from_json(v, p.dealer) == -1)
+		if (answer_cards(v, p.dealer) == -1)
 			goto void_it;
 		p.dealer_sent = true;
 	}

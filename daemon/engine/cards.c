@@ -73,3 +73,29 @@ card_format(card_t card, char out[3])
 	}
 	out[2] = '\0';
 }
+
+json_t *
+cards_to_json(const card_t c[3])
+{
+	json_t *a = json_array();
+	char t[3];
+
+	for (int i = 0; i < 3; i++) {
+		card_format(c[i], t);
+		json_array_append_new(a, json_string(t));
+	}
+	return a;
+}
+
+int
+cards_from_json(const json_t *v, card_t out[3])
+{
+	if (!json_is_array(v) || json_array_size(v) != 3)
+		return -1;
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *c = json_array_get(v, i);
+		if (!json_is_string(c) || card_parse(json_string_value(c), &out[i], NULL) < 0)
+			return -1;
+	}
+	return 0;
+}

@@ -8,6 +8,7 @@
 #ifndef PB_ENGINE_CARDS_H
 #define PB_ENGINE_CARDS_H
 
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -35,6 +36,17 @@ char rank_char(int rank);
 
 /* Parses one rank character ('2'..'A', case-insensitive, "10" is not accepted here). */
 int rank_from_char(char c);
+
+/* Three cards as JSON, in their canonical form: ["As", "Kd", "Qh"]. */
+json_t *cards_to_json(const card_t c[3]);
+
+/*
+ * Reads three cards from a JSON array of three card strings (what
+ * cards_to_json writes; the input forms card_parse accepts).  -1, with out
+ * partly written, when v is anything else; it says nothing of why (the
+ * callers that answer a request use table/input.c's input_three_cards).
+ */
+int cards_from_json(const json_t *v, card_t out[3]);
 
 /* A set of cards as a 64-bit mask, for duplicate detection. */
 typedef uint64_t card_set_t;

@@ -20,15 +20,59 @@
 
 #define ROUND_REASON_MAX 257
 
-/* The steps of a round in progress, as the dealer terminal sends them. */
+/*
+ * The steps of a round, as the dealer terminal sends them; STEP_OPEN, the
+ * step that creates the round, comes last so that the others keep their
+ * values.
+ */
 enum round_step {
-	STEP_BET_PUT, STEP_BET_DELETE, STEP_CLOSE, STEP_DEAL, STEP_DECIDE, STEP_REVEAL, STEP_SETTLE, STEP_VOID
+	STEP_BET_PUT, STEP_BET_DELETE, STEP_CLOSE, STEP_DEAL, STEP_DECIDE, STEP_REVEAL, STEP_SETTLE, STEP_VOID, STEP_OPEN
 };
+#define ROUND_STEP_COUNT (STEP_OPEN + 1)
 
 enum round_state { ROUND_BETTING = 0, ROUND_CLOSED, ROUND_DEALT, ROUND_REVEALED, ROUND_SETTLED, ROUND_VOID };
 
 /* The state's name as the API writes it ("betting", ... "void"); "unknown" out of range. */
 const char *round_state_name(enum round_state st);
+
+/* ---- the state machine, written once: the live steps and the replay both ask it ---- */
+
+/* A set of states, as bits. */
+#define ROUND_IN(st) (1u << (st))
+
+/*
+ * One step of the state machine: the event it records, the words the live
+ * path's refusal uses for it, the states it may be taken from (none: it
+ * opens a round that does not exist yet) and whether and where it moves the
+ * round.
+ */
+struct round_step_rule {
+	const char *event;        /* "bet_placed", ...: the type of the event the step records */
+	const char *doing;        /* "placing a bet": "... %s needs a round that is %s" */
+	unsigned from;            /* ROUND_IN(state) bits; 0 for STEP_OPEN */
+	bool moves;               /* false: the round stays in the state it was in */
+	enum round_state to;      /* the state it leaves the round in, when moves */
+};
+
+/* The rule of a step; NULL out of range. */
+const struct round_step_rule *round_step_rule(enum round_step step);
+
+/* The step whose event is type ("round_opened", ...), or -1 for a type no step records. */
+int round_step_by_event(const char *type);
+
+/* Whether step may be taken from a round in state st (STEP_OPEN: never, it needs no round). */
+bool round_step_allowed(enum round_step step, enum round_state st);
+
+/* The state a round in st is left in by step (st itself for a step that does not move it). */
+enum round_state round_step_next(enum round_step step, enum round_state st);
+
+/*
+ * Checks that round round_id, in state st, may take step.  Refuses with 409:
+ * round_final "round N is settled; nothing more can be done to it" when st is
+ * final, else wrong_state "round N is closed; <doing> needs a round that is
+ * <the first state the step may be taken from>".
+ */
+int round_step_check(enum round_step step, int64_t round_id, enum round_state st, struct pb_error *err);
 
 struct round_record {
 	int64_t id;

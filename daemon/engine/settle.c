@@ -273,8 +273,8 @@ settle_void_seat(const struct round_input *in, struct settlement *out, int seat)
 
 	if (b->ante > 0) {
 		add_line(out, seat, WAGER_ANTE, b->ante, RESULT_RETURNED, 0);
-		if (in->decisions[seat] == DECISION_PLAY)
-			add_line(out, seat, WAGER_PLAY, b->ante, RESULT_RETURNED, 0);
+		if (seat_play_stake(b, in->decisions[seat]) > 0)
+			add_line(out, seat, WAGER_PLAY, seat_play_stake(b, in->decisions[seat]), RESULT_RETURNED, 0);
 	}
 	if (b->pair_plus > 0)
 		add_line(out, seat, WAGER_PAIR_PLUS, b->pair_plus, RESULT_RETURNED, 0);
@@ -348,4 +348,10 @@ settle_round(const struct round_input *in, struct settlement *out, struct pb_err
 		s.players_net += s.lines[i].net;
 	*out = s;
 	return 0;
+}
+
+int64_t
+seat_play_stake(const struct seat_bet *b, enum decision d)
+{
+	return d == DECISION_PLAY ? b->ante : 0;
 }

@@ -73,6 +73,9 @@ struct settlement {
 /* True when the seat put up any wager. */
 bool seat_bet_any(const struct seat_bet *b);
 
+/* The seat's Play wager given its decision: the Ante when it plays, else 0. */
+int64_t seat_play_stake(const struct seat_bet *b, enum decision d);
+
 /*
  * Checks that the round is complete and consistent enough to settle: bets
  * non-negative and only on the table's seats, cards for every seat with a bet

@@ -72,19 +72,4 @@ int pit_round_open(struct pit *p, const struct actor *a, const struct idempotenc
 int pit_round_step(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t round_id,
     enum round_step step, int seat, const json_t *body, json_t **out, int *status, struct pb_error *err);
 
-/* The engine's view of a round record (cards not yet dealt are CARD_NONE). */
-void round_engine_input(const struct round_record *r, struct round_input *in);
-
-/* ["As", "Kd", "Qh"] */
-json_t *cards_to_json(const card_t c[3]);
-
-/* Payout lines as the API shows them, with bank_after and short on player-banked rounds. */
-json_t *payout_lines_json(const struct payout_line *lines, int n);
-
-/* The collection of a round as the API shows it. */
-json_t *collections_json(const struct collection_fees *f);
-
-/* The round as GET returns it: {"round": {...}}; with_events adds the timeline. */
-json_t *round_to_json(struct pit *p, const struct round_record *rec, bool with_events, struct pb_error *err);
-
 #endif

@@ -17,26 +17,47 @@
 #include "engine/limits.h"
 #include "engine/settle.h"
 #include "store/audit.h"
-#include "table/audit.h"
 #include "table/banker.h"
+#include "table/chain.h"
 #include "table/input.h"
 #include "table/pit.h"
+#include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
+#include "table/view.h"
 
 static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
 
 /* ---- helpers ---- */
 
+/* Refuses (409) a step the round's state does not allow, as the state machine (engine/round.h) says. */
 static int
-require_state(const struct round_record *r, enum round_state want, const char *step, struct pb_error *err)
+require_step(const struct round_record *r, enum round_step step, struct pb_error *err)
 {
-	if (r->state == want)
-		return 0;
-	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
-		return pb_fail(err, 409, "round_final", "round %lld is %s; nothing more can be done to it", (long long)r->id, round_state_name(r->state));
-	return pb_fail(err, 409, "wrong_state", "round %lld is %s; %s needs a round that is %s", (long long)r->id,
-	    round_state_name(r->state), step, round_state_name(want));
+	return round_step_check(step, r->id, r->state, err);
+}
+
+/* The round leaves the state it was in as the state machine says for step. */
+static void
+advance(struct round_record *r, enum round_step step)
+{
+	r->state = round_step_next(step, r->state);
+}
+
+/*
+ * The step is allowed in the round's state and its body is an object with
+ * only the keys it knows; usage is the whole 400 message when the body is
+ * not an object.
+ */
+static int
+step_body(const struct round_record *r, enum round_step step, const json_t *body, const char *what,
+    const char *const *keys, const char *usage, struct pb_error *err)
+{
+	if (require_step(r, step, err) < 0)
+		return -1;
+	if (!json_is_object(body))
+		return pb_fail(err, 400, "invalid_body", "%s", usage);
+	return input_known_keys(body, what, keys, err);
 }
 
 /* Every card already dealt in the round, to refuse a card twice. */
@@ -62,50 +83,12 @@ check_card_unused(const struct round_record *r, card_t c, const char *who, struc
 	return 0;
 }
 
-void
-round_engine_input(const struct round_record *r, struct round_input *in)
-{
-	memset(in, 0, sizeof(*in));
-	in->rules = &r->rules;
-	in->seats = r->seats;
-	in->player_banked = r->player_banked;
-	in->banker_seat = r->banker_seat;
-	in->bank = r->bank;
-	for (int s = 1; s <= r->seats; s++) {
-		if (r->has_bet[s])
-			in->bets[s] = r->bets[s];
-		if (r->has_hand[s])
-			memcpy(in->hands[s], r->hands[s], 3);
-		else
-			memset(in->hands[s], CARD_NONE, 3);
-		in->decisions[s] = r->decisions[s];
-	}
-	if (r->has_hand[0])
-		memcpy(in->dealer, r->hands[0], 3);
-	else
-		memset(in->dealer, CARD_NONE, 3);
-}
-
-/* {"seats": {"1": 100}, "banker": 200, "total": 300} */
-json_t *
-collections_json(const struct collection_fees *f)
-{
-	json_t *seats = json_object();
-	char key[8];
-
-	for (int s = 1; s <= MAX_SEATS; s++)
-		if (f->seat_fee[s] > 0) {
-			snprintf(key, sizeof(key), "%d", s);
-			json_object_set_new(seats, key, json_integer(f->seat_fee[s]));
-		}
-	return json_pack("{s:o,s:I,s:I}", "seats", seats, "banker", (json_int_t)f->banker_fee, "total", (json_int_t)f->total);
-}
-
+/* Records the event of step (its type from the state machine) and releases body. */
 static int
-event(struct pit *p, const struct round_record *r, const char *type, const char *at, const struct actor *a,
+event(struct pit *p, const struct round_record *r, enum round_step step, const char *at, const struct actor *a,
     json_t *body, struct pb_error *err)
 {
-	int rc = store_append_event(p->store, r->table_id, r->id, type, at, a->name, body, err);
+	int rc = store_append_event(p->store, r->table_id, r->id, round_step_rule(step)->event, at, a->name, body, err);
 	json_decref(body);
 	return rc;
 }
@@ -151,7 +134,7 @@ step_bet_put(struct pit *p, const struct actor *a, struct round_record *r, int s
 {
 	struct seat_bet b;
 
-	if (require_state(r, ROUND_BETTING, "placing a bet", err) < 0)
+	if (require_step(r, STEP_BET_PUT, err) < 0)
 		return -1;
 	if (seat < 1 || seat > r->seats)
 		return pb_fail(err, 422, "invalid_seat", "seat %d is not a seat of this table (1..%d)", seat, r->seats);
@@ -166,7 +149,7 @@ step_bet_put(struct pit *p, const struct actor *a, struct round_record *r, int s
 	snprintf(r->bet_at[seat], sizeof(r->bet_at[seat]), "%s", at);
 	if (store_bet_put(p->store, r->id, seat, &b, at, a->name, err) < 0)
 		return -1;
-	return event(p, r, "bet_placed", at, a, json_pack("{s:i,s:I,s:I,s:I}", "seat", seat, "ante", (json_int_t)b.ante,
+	return event(p, r, STEP_BET_PUT, at, a, json_pack("{s:i,s:I,s:I,s:I}", "seat", seat, "ante", (json_int_t)b.ante,
 	    "pair_plus", (json_int_t)b.pair_plus, "six_card", (json_int_t)b.six_card), err);
 }
 
@@ -174,7 +157,7 @@ static int
 step_bet_delete(struct pit *p, const struct actor *a, struct round_record *r, int seat, const char *at,
     struct pb_error *err)
 {
-	if (require_state(r, ROUND_BETTING, "taking a bet down", err) < 0)
+	if (require_step(r, STEP_BET_DELETE, err) < 0)
 		return -1;
 	if (seat < 1 || seat > r->seats)
 		return pb_fail(err, 422, "invalid_seat", "seat %d is not a seat of this table (1..%d)", seat, r->seats);
@@ -184,7 +167,7 @@ step_bet_delete(struct pit *p, const struct actor *a, struct round_record *r, in
 	memset(&r->bets[seat], 0, sizeof(r->bets[seat]));
 	if (store_bet_delete(p->store, r->id, seat, err) < 0)
 		return -1;
-	return event(p, r, "bet_removed", at, a, json_pack("{s:i}", "seat", seat), err);
+	return event(p, r, STEP_BET_DELETE, at, a, json_pack("{s:i}", "seat", seat), err);
 }
 
 /*
@@ -197,17 +180,17 @@ step_close(struct pit *p, const struct actor *a, struct round_record *r, const c
 {
 	bool any = false;
 
-	if (require_state(r, ROUND_BETTING, "closing betting", err) < 0)
+	if (require_step(r, STEP_CLOSE, err) < 0)
 		return -1;
 	for (int s = 1; s <= r->seats; s++)
 		any = any || r->has_bet[s];
 	if (!any)
 		return pb_fail(err, 422, "no_bets", "no seat has a bet in round %lld; place a bet or void the round", (long long)r->id);
-	r->state = ROUND_CLOSED;
+	advance(r, STEP_CLOSE);
 	snprintf(r->closed_at, sizeof(r->closed_at), "%s", at);
 	if (write_row && store_round_update(p->store, r, err) < 0)
 		return -1;
-	return event(p, r, "betting_closed", at, a, json_object(), err);
+	return event(p, r, STEP_CLOSE, at, a, json_object(), err);
 }
 
 /* Reads and records the dealer's three cards (at deal or at reveal). */
@@ -237,11 +220,8 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 	json_t *ev_hands;
 	char who[16];
 
-	if (require_state(r, ROUND_CLOSED, "dealing", err) < 0)
-		return -1;
-	if (!json_is_object(body))
-		return pb_fail(err, 400, "invalid_body", "deal: the body is {\"hands\": {\"1\": [\"As\",\"Kd\",\"Qh\"]}, \"dealer\": [...]}");
-	if (input_known_keys(body, "deal", KEYS, err) < 0)
+	if (step_body(r, STEP_DEAL, body, "deal", KEYS,
+	    "deal: the body is {\"hands\": {\"1\": [\"As\",\"Kd\",\"Qh\"]}, \"dealer\": [...]}", err) < 0)
 		return -1;
 	hands = json_object_get(body, "hands");
 	dealer = json_object_get(body, "dealer");
@@ -283,12 +263,12 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 		json_decref(ev_hands);
 		return -1;
 	}
-	r->state = ROUND_DEALT;
+	advance(r, STEP_DEAL);
 	if (write_row && store_round_update(p->store, r, err) < 0) {
 		json_decref(ev_hands);
 		return -1;
 	}
-	return event(p, r, "cards_dealt", at, a, r->has_hand[0]
+	return event(p, r, STEP_DEAL, at, a, r->has_hand[0]
 	    ? json_pack("{s:o,s:o}", "hands", ev_hands, "dealer", cards_to_json(r->hands[0]))
 	    : json_pack("{s:o}", "hands", ev_hands), err);
 }
@@ -301,11 +281,8 @@ step_decide(struct pit *p, const struct actor *a, struct round_record *r, const 
 	const json_t *sv, *av;
 	int seat, d;
 
-	if (require_state(r, ROUND_DEALT, "a play/fold decision", err) < 0)
-		return -1;
-	if (!json_is_object(body))
-		return pb_fail(err, 400, "invalid_body", "decision: the body is {\"seat\": 1, \"action\": \"play\"} or \"fold\"");
-	if (input_known_keys(body, "decision", KEYS, err) < 0)
+	if (step_body(r, STEP_DECIDE, body, "decision", KEYS,
+	    "decision: the body is {\"seat\": 1, \"action\": \"play\"} or \"fold\"", err) < 0)
 		return -1;
 	sv = json_object_get(body, "seat");
 	av = json_object_get(body, "action");
@@ -323,7 +300,7 @@ step_decide(struct pit *p, const struct actor *a, struct round_record *r, const 
 	r->decisions[seat] = (enum decision)d;
 	if (store_decision_put(p->store, r->id, seat, (enum decision)d, at, a->name, err) < 0)
 		return -1;
-	return event(p, r, "decision", at, a, json_pack("{s:i,s:s}", "seat", seat, "action", decision_name((enum decision)d)), err);
+	return event(p, r, STEP_DECIDE, at, a, json_pack("{s:i,s:s}", "seat", seat, "action", decision_name((enum decision)d)), err);
 }
 
 static int
@@ -341,7 +318,7 @@ step_reveal(struct pit *p, const struct actor *a, struct round_record *r, const 
 {
 	static const char *const KEYS[] = {"dealer", NULL};
 
-	if (require_state(r, ROUND_DEALT, "revealing the dealer's hand", err) < 0)
+	if (require_step(r, STEP_REVEAL, err) < 0)
 		return -1;
 	if (r->has_hand[0])
 		return pb_fail(err, 409, "dealer_already_dealt", "the dealer's cards were given at the deal; settle the round");
@@ -356,10 +333,10 @@ step_reveal(struct pit *p, const struct actor *a, struct round_record *r, const 
 	snprintf(r->dealt_at[0], sizeof(r->dealt_at[0]), "%s", at);
 	if (store_hand_put(p->store, r->id, 0, r->hands[0], at, err) < 0)
 		return -1;
-	r->state = ROUND_REVEALED;
+	advance(r, STEP_REVEAL);
 	if (store_round_update(p->store, r, err) < 0)
 		return -1;
-	return event(p, r, "dealer_revealed", at, a, json_pack("{s:o}", "dealer", cards_to_json(r->hands[0])), err);
+	return event(p, r, STEP_REVEAL, at, a, json_pack("{s:o}", "dealer", cards_to_json(r->hands[0])), err);
 }
 
 /* Computes the payouts through the engine and records them; the round becomes settled or void. */
@@ -385,7 +362,7 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	memcpy(r->payouts, set->lines, sizeof(set->lines[0]) * (size_t)set->line_count);
 	r->dealer_qualifies = set->dealer_qualifies;
 	r->players_net = set->players_net;
-	r->state = is_void ? ROUND_VOID : ROUND_SETTLED;
+	advance(r, is_void ? STEP_VOID : STEP_SETTLE);
 	snprintf(r->settled_at, sizeof(r->settled_at), "%s", at);
 	if (is_void)
 		snprintf(r->void_reason, sizeof(r->void_reason), "%s", reason);
@@ -409,7 +386,7 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 		if (r->collection.posted)
 			json_object_set_new(body, "collections", collections_json(&r->fees));
 	}
-	rc = event(p, r, is_void ? "round_voided" : "round_settled", at, a, body, err);
+	rc = event(p, r, is_void ? STEP_VOID : STEP_SETTLE, at, a, body, err);
 	if (rc == 0 && is_void) {
 		json_t *detail = json_pack("{s:I,s:s,s:s}", "round", (json_int_t)r->id, "reason", reason, "from_state", from_state);
 		rc = store_significant(p->store, a->name, "round_voided", r->table_id, detail, err);
@@ -426,8 +403,8 @@ out:
 static int
 step_settle(struct pit *p, const struct actor *a, struct round_record *r, const char *at, struct pb_error *err)
 {
-	if (r->state != ROUND_DEALT && r->state != ROUND_REVEALED)
-		return require_state(r, ROUND_DEALT, "settling", err);
+	if (require_step(r, STEP_SETTLE, err) < 0)
+		return -1;
 	if (decisions_pending(r, err) < 0)
 		return -1;
 	if (!r->has_hand[0])
@@ -442,8 +419,8 @@ step_void(struct pit *p, const struct actor *a, struct round_record *r, const js
 	static const char *const KEYS[] = {"reason", NULL};
 	const json_t *reason;
 
-	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
-		return require_state(r, ROUND_BETTING, "voiding", err);
+	if (require_step(r, STEP_VOID, err) < 0)
+		return -1;
 	if (!json_is_object(body) || input_known_keys(body, "void", KEYS, err) < 0) {
 		if (json_is_object(body))
 			return -1;
@@ -480,6 +457,7 @@ apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum ro
 	case STEP_REVEAL: return step_reveal(p, a, r, body, at, err);
 	case STEP_SETTLE: return step_settle(p, a, r, at, err);
 	case STEP_VOID: return step_void(p, a, r, body, at, err);
+	case STEP_OPEN: break;   /* not a step of a round that exists: pit_round_open */
 	}
 	return pb_fail(err, 500, "internal_error", "unknown step");
 }
@@ -494,6 +472,16 @@ pit_check_table_access(const struct actor *a, const char *table_id, bool write, 
 	if (a->token != NULL && !token_allows_table(a->token, table_id))
 		return pb_fail(err, 403, "forbidden", "token \"%s\" is not allowed at table %s", a->name, table_id);
 	return 0;
+}
+
+/* The answer of a step or an opening: the round as GET shows it (with its events, when asked), with status code. */
+static int
+answer_round(struct pit *p, const struct round_record *r, bool with_events, int code, json_t **out, int *status,
+    struct pb_error *err)
+{
+	*out = round_to_json(p, r, with_events, err);
+	*status = code;
+	return *out ? 0 : -1;
 }
 
 struct step_args {
@@ -524,9 +512,7 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	pb_time_now(at);
 	if (apply_step(p, a, r, sa->step, sa->seat, sa->body, at, err) < 0)
 		goto out;
-	*out = round_to_json(p, r, false, err);
-	*status = 200;
-	rc = *out ? 0 : -1;
+	rc = answer_round(p, r, false, 200, out, status, err);
 out:
 	free(r);
 	return rc;
@@ -673,6 +659,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	if (r == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	snprintf(r->table_id, sizeof(r->table_id), "%s", t->id);
+	advance(r, STEP_OPEN);
 	r->rules = *t->rules;
 	r->limits = ts.found ? ts.limits : t->limits;
 	r->seats = t->seats;
@@ -701,15 +688,13 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	}
 	if (r->collection.posted)
 		json_object_set_new(ev, "collection", collection_to_json(&r->collection));
-	if (event(p, r, "round_opened", at, a, ev, err) < 0)
+	if (event(p, r, STEP_OPEN, at, a, ev, err) < 0)
 		goto out;
 	whole = json_object_get(oa->body, "bets") != NULL || json_object_get(oa->body, "hands") != NULL ||
 	    json_object_get(oa->body, "dealer") != NULL || json_object_get(oa->body, "decisions") != NULL;
 	if (whole && whole_round(p, a, r, oa->body, at, err) < 0)
 		goto out;
-	*out = round_to_json(p, r, whole, err);
-	*status = 201;
-	rc = *out ? 0 : -1;
+	rc = answer_round(p, r, whole, 201, out, status, err);
 out:
 	free(r);
 	return rc;

@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "table/audit.h"
 #include "table/pit.h"
 
 /* Events read and checked per chunk of the background walk (about 10 ms of work). */
@@ -26,6 +25,37 @@
 
 /* The background walk's thread runs this much nicer than the daemon (Linux), below the HTTP workers. */
 #define STARTUP_WALK_NICE 10
+
+/* A chain the start-up check left for later: events 1..to of a table, to being its last checkpoint's event. */
+struct startup_backlog_entry {
+	char table_id[PB_ID_MAX];
+	int64_t to;
+};
+
+/* What the start-up check did, and what it left for the background walk. */
+struct startup_result {
+	int tables;                               /* tables with events */
+	int held;                                 /* put on hold */
+	int64_t events;                           /* events checked */
+	int64_t problems;                         /* problems found */
+	struct startup_backlog_entry *backlog;    /* malloc'd; backlog_count entries */
+	int backlog_count;
+	int64_t backlog_events;                   /* the sum of their `to` */
+};
+
+void startup_result_free(struct startup_result *r);
+
+/*
+ * The check at start: for each table, the last checkpoint's signature, that
+ * the signed event still has the signed hash, and the chain from it to the
+ * head.  With startup_check "full" the chain before the checkpoint is walked
+ * too: here when defer_full is false; when it is true it is left in
+ * out->backlog for the background walk.  A table that fails is put on hold
+ * and a significant event recorded (audit_hold_table, table/hold.h).
+ * Returns the number of tables put on hold, or -1 (out emptied) when the
+ * store could not be read or a hold could not be recorded.
+ */
+int audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, struct pb_error *err);
 
 enum startup_state { STARTUP_NONE = 0, STARTUP_RUNNING, STARTUP_DONE, STARTUP_FAILED, STARTUP_STOPPED };
 

@@ -1,5 +1,8 @@
 /*
- * view.c - rounds and tables as the API shows them.
+ * view.c - rounds and tables as the API shows them.  The JSON views of a
+ * round (payout lines, collections, the round itself) are called by the
+ * live steps too; they read the record and call nothing of the table layer
+ * above them.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,26 +10,13 @@
 
 #include "engine/hand3.h"
 #include "engine/tally.h"
-#include "table/pit.h"
 #include "store/audit.h"
-#include "table/audit.h"
+#include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
+#include "table/view.h"
 
 #define RECALL_MAX 200
-
-json_t *
-cards_to_json(const card_t c[3])
-{
-	json_t *a = json_array();
-	char t[3];
-
-	for (int i = 0; i < 3; i++) {
-		card_format(c[i], t);
-		json_array_append_new(a, json_string(t));
-	}
-	return a;
-}
 
 /*
  * One payout line, {"seq", "seat", "wager", "stake", "result", "net"} and,
@@ -69,6 +59,21 @@ payout_lines_json(const struct payout_line *lines, int n)
 	return arr;
 }
 
+/* {"seats": {"1": 100}, "banker": 200, "total": 300} */
+json_t *
+collections_json(const struct collection_fees *f)
+{
+	json_t *seats = json_object();
+	char key[8];
+
+	for (int s = 1; s <= MAX_SEATS; s++)
+		if (f->seat_fee[s] > 0) {
+			snprintf(key, sizeof(key), "%d", s);
+			json_object_set_new(seats, key, json_integer(f->seat_fee[s]));
+		}
+	return json_pack("{s:o,s:I,s:I}", "seats", seats, "banker", (json_int_t)f->banker_fee, "total", (json_int_t)f->total);
+}
+
 static json_t *
 opt_string(const char *s)
 {
@@ -97,7 +102,7 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 		if (r->has_bet[s])
 			json_object_set_new(bets, key, json_pack("{s:I,s:I,s:I,s:I,s:s}",
 			    "ante", (json_int_t)r->bets[s].ante,
-			    "play", (json_int_t)(r->decisions[s] == DECISION_PLAY ? r->bets[s].ante : 0),
+			    "play", (json_int_t)seat_play_stake(&r->bets[s], r->decisions[s]),
 			    "pair_plus", (json_int_t)r->bets[s].pair_plus,
 			    "six_card", (json_int_t)r->bets[s].six_card,
 			    "placed_at", r->bet_at[s]));

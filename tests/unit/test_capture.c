@@ -19,6 +19,7 @@
 
 #include "store/capture.h"
 #include "table/pit.h"
+#include "table/view.h"
 #include "temp_db.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_ENSURE_ASCII)   /* as the HTTP layer writes answers */

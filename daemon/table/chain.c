@@ -1,0 +1,241 @@
+/*
+ * chain.c - walking the chains and checking the checkpoints, and making
+ * checkpoints: signing a table's head when it moved.
+ */
+#include "table/chain.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "table/problem.h"
+
+#define CHAIN_BATCH 5000
+
+const char CHAIN_GENESIS[PB_SHA256_HEX_LEN] =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+
+/* The hash an event should carry given its stored prev_hash. */
+static void
+event_hash_of(const struct stored_event *e, char out[PB_SHA256_HEX_LEN])
+{
+	size_t len = 0;
+	char *canon = store_event_canonical(e->table_id, e->table_seq, e->round_id, e->type, e->at, e->actor, e->body, &len);
+
+	if (canon == NULL) {
+		out[0] = '\0';
+		return;
+	}
+	store_event_hash(e->prev_hash, canon, len, out);
+	free(canon);
+}
+
+void
+chain_check_event(const struct stored_event *e, bool canonical, json_t *problems)
+{
+	char h[PB_SHA256_HEX_LEN];
+	json_t *body;
+	char *canon;
+
+	event_hash_of(e, h);
+	if (strcmp(h, e->hash) != 0)
+		audit_problem(problems, e->table_id, e->round_id, e->table_seq,
+		    "event %lld (%s): its hash does not match its content; the event was altered after it was recorded",
+		    (long long)e->table_seq, e->type);
+	if (!canonical)
+		return;
+	body = json_loads(e->body, 0, NULL);
+	canon = body ? json_dumps(body, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+	if (canon == NULL || strcmp(canon, e->body) != 0)
+		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s): its body is not canonical JSON",
+		    (long long)e->table_seq, e->type);
+	free(canon);
+	json_decref(body);
+}
+void
+chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, const char *prev, int64_t to)
+{
+	memset(w, 0, sizeof(*w));
+	snprintf(w->table_id, sizeof(w->table_id), "%s", table_id);
+	snprintf(w->prev, sizeof(w->prev), "%s", prev);
+	w->next = from;
+	w->to = to;
+}
+
+/* Checks the events of one chunk, in chain order, against what the walk expects next. */
+static void
+chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *problems)
+{
+	for (int i = 0; i < evs->count; i++) {
+		const struct stored_event *e = &evs->events[i];
+		if (e->table_seq != w->next)
+			audit_problem(problems, w->table_id, e->round_id, e->table_seq, "events %lld to %lld are missing (deleted)",
+			    (long long)w->next, (long long)e->table_seq - 1);
+		if (strcmp(e->prev_hash, w->prev) != 0)
+			audit_problem(problems, w->table_id, e->round_id, e->table_seq,
+			    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or replaced)",
+			    (long long)e->table_seq);
+		chain_check_event(e, w->canonical, problems);
+		if (strcmp(e->type, "round_opened") == 0)
+			w->rounds_opened++;
+		snprintf(w->prev, sizeof(w->prev), "%s", e->hash);
+		w->next = e->table_seq + 1;
+		w->walked++;
+	}
+}
+
+int
+chain_walk_step(struct store *s, struct chain_walk *w, int max, json_t *problems, struct pb_error *err)
+{
+	struct event_list evs;
+	int64_t hi;
+
+	if (w->done)
+		return 0;
+	if (max < 1)
+		max = 1;
+	if (w->to > 0 && w->next > w->to) {
+		w->done = true;
+		return 0;
+	}
+	hi = w->next + max - 1;
+	if (w->to > 0 && hi > w->to)
+		hi = w->to;
+	if (store_events_range(s, w->table_id, w->next, hi, &evs, err) < 0)
+		return -1;
+	if (evs.count == 0) {
+		/* A gap of a whole chunk or more, or the end: look for anything further on. */
+		int64_t head;
+		char hh[PB_SHA256_HEX_LEN];
+
+		event_list_free(&evs);
+		if (store_chain_head(s, w->table_id, &head, hh, err) < 0)
+			return -1;
+		if (head < w->next) {
+			w->done = true;
+			return 0;
+		}
+		audit_problem(problems, w->table_id, 0, w->next, "events %lld to %lld are missing", (long long)w->next, (long long)hi);
+		w->next = hi + 1;
+	} else {
+		chain_walk_events(w, &evs, problems);
+		event_list_free(&evs);
+	}
+	if (w->to > 0 && w->next > w->to)
+		w->done = true;
+	return 0;
+}
+
+int64_t
+chain_walk_all(struct pit *p, const char *table_id, int64_t from, const char *prev_in, bool canonical, json_t *problems,
+    int64_t *rounds_seen, struct pb_error *err)
+{
+	struct chain_walk w;
+
+	chain_walk_init(&w, table_id, from, prev_in, 0);
+	w.canonical = canonical;
+	while (!w.done)
+		if (chain_walk_step(p->store, &w, CHAIN_BATCH, problems, err) < 0)
+			return -1;
+	if (rounds_seen != NULL)
+		*rounds_seen += w.rounds_opened;
+	return w.walked;
+}
+
+void
+chain_check_checkpoint(struct pit *p, const struct checkpoint *c, const char *want_key, json_t *problems)
+{
+	struct event_list evs;
+	struct pb_error err;
+
+	if (checkpoint_verify_signature(c, NULL) < 0)
+		audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld (%s at event %lld): the signature does not verify",
+		    (long long)c->id, c->table_id, (long long)c->table_seq);
+	else if (want_key != NULL && strcmp(want_key, c->public_key) != 0)
+		audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: signed by key %.16s..., not the expected key %.16s...",
+		    (long long)c->id, c->public_key, want_key);
+	if (store_events_range(p->store, c->table_id, c->table_seq, c->table_seq, &evs, &err) < 0)
+		return;
+	if (evs.count == 0)
+		audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: event %lld, signed as the chain head, is gone (the chain was truncated)",
+		    (long long)c->id, (long long)c->table_seq);
+	else if (strcmp(evs.events[0].hash, c->head_hash) != 0)
+		audit_problem(problems, c->table_id, 0, c->table_seq,
+		    "checkpoint %lld: event %lld no longer has the signed hash; the chain before the checkpoint was rewritten",
+		    (long long)c->id, (long long)c->table_seq);
+	event_list_free(&evs);
+}
+
+
+int
+audit_checkpoint_table(struct pit *p, const char *table_id, struct pb_error *err)
+{
+	struct checkpoint last, c;
+	bool found;
+
+	if (p->signer == NULL)
+		return 0;
+	memset(&c, 0, sizeof(c));
+	if (store_checkpoint_last(p->store, table_id, &last, &found, err) < 0 ||
+	    store_chain_head(p->store, table_id, &c.table_seq, c.head_hash, err) < 0)
+		return -1;
+	if (c.table_seq == 0 || (found && last.table_seq == c.table_seq))
+		return 0;
+	snprintf(c.table_id, sizeof(c.table_id), "%s", table_id);
+	pb_time_now(c.at);
+	signer_sign_checkpoint(p->signer, &c);
+	return store_checkpoint_put(p->store, &c, err);
+}
+
+int
+audit_checkpoint_all(struct pit *p, struct pb_error *err)
+{
+	char (*ids)[PB_ID_MAX] = calloc(CHAIN_TABLES_MAX, PB_ID_MAX);
+	int n = 0, rc = -1;
+
+	if (ids == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_begin(p->store, err) < 0)
+		goto out;
+	if (store_event_tables(p->store, ids, CHAIN_TABLES_MAX, &n, err) < 0)
+		goto rollback;
+	for (int i = 0; i < n; i++)
+		if (audit_checkpoint_table(p, ids[i], err) < 0)
+			goto rollback;
+	rc = store_commit(p->store, err);
+	goto out;
+rollback:
+	store_rollback(p->store);
+out:
+	free(ids);
+	return rc;
+}
+
+int
+pit_checkpoints(struct pit *p, const struct actor *a, const char *table_id, int64_t after, int limit, json_t **out,
+    struct pb_error *err)
+{
+	struct checkpoint *cps;
+	int n = 0;
+	json_t *arr;
+
+	(void)a;
+	if (limit < 1 || limit > 1000)
+		return pb_fail(err, 400, "invalid_query", "limit: must be 1..1000");
+	cps = calloc((size_t)limit, sizeof(*cps));
+	if (cps == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_checkpoints(p->store, table_id, after, limit, cps, &n, err) < 0) {
+		free(cps);
+		return -1;
+	}
+	arr = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, json_pack("{s:I,s:s,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)cps[i].id,
+		    "table", cps[i].table_id, "table_seq", (json_int_t)cps[i].table_seq, "head_hash", cps[i].head_hash,
+		    "at", cps[i].at, "public_key", cps[i].public_key, "signature", cps[i].signature));
+	free(cps);
+	*out = json_pack("{s:o,s:s,s:o}", "public_key", p->signer ? json_string(p->signer->public_hex) : json_null(),
+	    "message_format", "pitboss-checkpoint-v1\\n{table}\\n{table_seq}\\n{head_hash}\\n{at}", "checkpoints", arr);
+	return 0;
+}

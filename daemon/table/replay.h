@@ -1,0 +1,28 @@
+/*
+ * replay.h - a round rebuilt from its recorded events alone, and the
+ * engine's view of a round.  The events are checked against the round's
+ * state machine (engine/round.h), the same table the live steps ask.
+ */
+#ifndef PB_TABLE_REPLAY_H
+#define PB_TABLE_REPLAY_H
+
+#include <jansson.h>
+
+#include "engine/round.h"
+#include "engine/settle.h"
+#include "store/audit.h"
+
+/*
+ * Rebuilds a round from its events (the recorded payouts included).
+ * Problems in the events themselves (an unknown type, a step out of order,
+ * an unreadable body) are appended to problems when it is not NULL; the
+ * event is still applied as far as it can be read.  Fails with 404 when
+ * there are no events and 422 when none opens the round.
+ */
+int audit_round_from_events(const struct event_list *evs, struct round_record *rec, json_t *problems,
+    struct pb_error *err);
+
+/* The engine's view of a round record (cards not yet dealt are CARD_NONE). */
+void round_engine_input(const struct round_record *r, struct round_input *in);
+
+#endif
