@@ -1,4 +1,4 @@
-#include "table/config.h"
+#include "config/config.h"
 
 #include <jansson.h>
 #include <libgen.h>

@@ -1,0 +1,120 @@
+/*
+ * config.h - pitbossd's configuration file (API.md "Configuration"): listen
+ * address, database, games, tables, tokens, and the operational settings
+ * documented in docs/operations.md.
+ */
+#ifndef PB_CONFIG_CONFIG_H
+#define PB_CONFIG_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+#include "common/hash.h"
+#include "engine/collection.h"
+#include "engine/limits.h"
+#include "engine/rules.h"
+
+#include "common/ids.h"
+
+enum role { ROLE_DEALER = 0, ROLE_PITBOSS, ROLE_AUDITOR, ROLE_ADMIN };
+
+struct game_config {
+	char name[RULES_NAME_MAX];
+	struct rules rules;
+};
+
+struct banker_config {
+	int max_consecutive;   /* default 2 (seed 003) */
+	int64_t min_bank;
+	int64_t max_bank;      /* 0 = no maximum */
+};
+
+struct table_config {
+	char id[PB_ID_MAX];
+	char name[PB_NAME_MAX];
+	char game[RULES_NAME_MAX];
+	const struct rules *rules;     /* points into config->games */
+	int seats;
+	bool player_banked;
+	struct table_limits limits;
+	struct banker_config banker;
+	struct collection_schedule collection;   /* player-banked: the house's collection, if posted */
+	bool open;
+	char currency[4];              /* ISO 4217, default "USD" */
+	char sha256[PB_SHA256_HEX_LEN];/* of this entry's canonical JSON, to notice config changes */
+};
+
+struct token_config {
+	char name[PB_ID_MAX];
+	enum role role;
+	bool all_tables;               /* no "tables" key: every table */
+	char (*tables)[PB_ID_MAX];
+	size_t table_count;
+	uint8_t sha256[32];
+};
+
+#define CONFIG_IDEMPOTENCY_RETENTION_DEFAULT 86400u          /* 24 hours */
+#define CONFIG_IDEMPOTENCY_RETENTION_MIN 1u                  /* seconds; short ones are for tests */
+#define CONFIG_IDEMPOTENCY_RETENTION_MAX (366u * 86400u)     /* a year */
+
+struct config {
+	char path[4096];               /* the file it was read from */
+	char dir[4096];                /* its directory: relative paths start here */
+	char sha256[PB_SHA256_HEX_LEN];/* of the file's bytes */
+	char listen_host[256];
+	int listen_port;
+	char database[4096];
+	char web_root[4096];
+	char synchronous[8];           /* FULL (default), NORMAL, EXTRA */
+	size_t max_body_bytes;         /* 413 beyond; default 1 MiB */
+	unsigned threads;              /* HTTP worker threads; default 4 */
+	unsigned connection_limit;     /* default 512 */
+	unsigned connection_timeout;   /* seconds idle before a connection is closed; default 30 */
+	bool allow_demo_tokens_remote; /* refuse non-loopback listen with demo tokens unless set */
+	char tls_cert[4096];           /* PEM files; both set: serve HTTPS (libmicrohttpd with GnuTLS) */
+	char tls_key[4096];
+	char backup_dir[4096];         /* POST /api/v1/backups writes here; default: the database's directory + "/backups" */
+	char checkpoint_key[4096];     /* Ed25519 seed file; default: the database path + ".signing-key" */
+	unsigned checkpoint_every_rounds;   /* default 100 */
+	unsigned checkpoint_every_seconds;  /* default 300 */
+	bool startup_full_check;       /* rehash every event at start (default), or only since the last checkpoint */
+	unsigned startup_walk_pause_ms;/* "full": pause between chunks of the background walk before the checkpoints; default 0 (a yield) */
+	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
+	unsigned auth_lockout_seconds; /* default 900 */
+	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
+	struct game_config *games;
+	size_t game_count;
+	struct table_config *tables;
+	size_t table_count;
+	struct token_config *tokens;
+	size_t token_count;
+};
+
+/*
+ * Reads and checks a configuration file.  Every problem is reported with its
+ * place: "config/pitboss.json: tables[1].limits.ante.min: must be ...".
+ * Relative paths (games, database, web_root) are taken from the file's directory.
+ */
+struct config *config_load(const char *path, struct pb_error *err);
+
+void config_free(struct config *cfg);
+
+const struct table_config *config_table(const struct config *cfg, const char *id);
+
+/* The token whose SHA-256 matches, compared in constant time over all tokens; NULL if none. */
+const struct token_config *config_token_by_secret(const struct config *cfg, const char *secret, size_t len);
+
+/* True when the token may act on the table (its scope). */
+bool token_allows_table(const struct token_config *t, const char *table_id);
+
+const char *role_name(enum role r);
+
+/* True for the well-known demo tokens shipped in config/ (never to be used off loopback). */
+bool config_has_demo_tokens(const struct config *cfg);
+
+/* True for a valid id: 1..32 bytes of letters, digits, '_', '.', '-'. */
+bool pb_valid_id(const char *s);
+
+#endif
