@@ -192,7 +192,7 @@ check_table(const struct cfg_at *at, struct pb_error *err)
 static const char *const BANKINGS[] = {"house", "player", NULL};
 
 static const struct cfg_key TABLE_KEYS[] = {
-	{.name = "id", .type = CFG_ID, CFG_FIELD(struct table_config, id), .required = "required",
+	{.name = "id", .type = CFG_ID, CFG_FIELD(struct table_config, id), .required = "required", .reload = true,
 	 .describe = "the table's id in the API"},
 	{.name = "name", .type = CFG_TEXT, CFG_FIELD(struct table_config, name), .reload = true,
 	 .describe = "shown on the page; default: the id"},

@@ -24,10 +24,7 @@ cfg_resolve_path(const char *dir, const char *p, char *out, size_t outsz)
 void
 cfg_key_path(const char *path, const char *key, char *out, size_t outsz)
 {
-	if (path[0] == '\0')
-		snprintf(out, outsz, "%.40s", key);
-	else
-		snprintf(out, outsz, "%s.%.32s", path, key);
+	snprintf(out, outsz, path[0] == '\0' ? "%s%.40s" : "%s.%.32s", path, key);
 }
 
 const struct cfg_key *
