@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "store/store.h"
 #include "store/writer.h"
-#include "table/config.h"
+#include "config/config.h"
 
 #define METRIC_ROUTES 32
 #define METRIC_LATENCY_BUCKETS 12

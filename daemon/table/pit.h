@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "store/store.h"
-#include "table/config.h"
+#include "config/config.h"
 
 /* What every operation works with: this thread's database connection and the configuration in force. */
 struct signer;

@@ -36,7 +36,7 @@
 #include "bench_common.h"
 #include "cli/http_client.h"
 #include "table/audit.h"
-#include "table/config.h"
+#include "config/config.h"
 #include "table/pit.h"
 #include "table/signer.h"
 

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "table/config.h"
+#include "config/config.h"
 
 #ifndef PB_SOURCE_DIR
 #error "PB_SOURCE_DIR must be defined"

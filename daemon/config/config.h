@@ -1,10 +1,14 @@
 /*
  * config.h - pitbossd's configuration file (API.md "Configuration"): listen
  * address, database, games, tables, tokens, and the operational settings
- * documented in docs/operations.md.
+ * documented in docs/operations.md.  The layer of its own between engine and
+ * store: it depends on common and engine only.  What each key is (type,
+ * bounds, default, field, SIGHUP) is in the key tables of settings.c and
+ * entries.c, read by keys.c ("Configuration: where a new key goes" in the
+ * architecture notes of docs/).
  */
-#ifndef PB_TABLE_CONFIG_H
-#define PB_TABLE_CONFIG_H
+#ifndef PB_CONFIG_CONFIG_H
+#define PB_CONFIG_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>

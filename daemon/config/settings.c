@@ -1,0 +1,187 @@
+/*
+ * settings.c - the daemon's own settings as key tables (settings.h).  A new
+ * setting is a field in struct config (config.h), a row here, and a line in
+ * docs/operations.md; the reader, the messages and the docs check follow.
+ */
+#include "config/settings.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+_Static_assert(CONFIG_IDEMPOTENCY_RETENTION_DEFAULT == 86400u, "the default of idempotency.retention_seconds below");
+
+int
+config_parse_listen(const char *text, char *host, size_t hostsz, int *port)
+{
+	const char *colon = strrchr(text, ':');
+	char *end;
+	long p;
+	size_t hl;
+
+	if (colon == NULL)
+		return -1;
+	p = strtol(colon + 1, &end, 10);
+	if (*end != '\0' || p < 0 || p > 65535 || colon[1] == '\0')
+		return -1;
+	hl = (size_t)(colon - text);
+	if (text[0] == '[' && hl >= 2 && text[hl - 1] == ']') {
+		text++;
+		hl -= 2;
+	}
+	if (hl == 0 || hl >= hostsz)
+		return -1;
+	memcpy(host, text, hl);
+	host[hl] = '\0';
+	*port = (int)p;
+	return 0;
+}
+
+/* "listen": into listen_host and listen_port. */
+static int
+read_listen(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path, struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+
+	(void)k;
+	(void)path;
+	(void)err;
+	if (!json_is_string(v) ||
+	    config_parse_listen(json_string_value(v), cfg->listen_host, sizeof(cfg->listen_host), &cfg->listen_port) < 0)
+		return 1;
+	return 0;
+}
+
+/* "tls": both PEM files must be readable now, not at the first connection. */
+static int
+check_tls(const struct cfg_at *at, struct pb_error *err)
+{
+	const struct config *cfg = at->dst;
+
+	if (access(cfg->tls_cert, R_OK) != 0)
+		return pb_fail(err, 400, "invalid_config", "tls.cert: cannot read %s", cfg->tls_cert);
+	if (access(cfg->tls_key, R_OK) != 0)
+		return pb_fail(err, 400, "invalid_config", "tls.key: cannot read %s", cfg->tls_key);
+	return 0;
+}
+
+static const struct cfg_key TLS_KEYS[] = {
+	{.name = "cert", .type = CFG_PATH, CFG_FIELD(struct config, tls_cert), .required = "required",
+	 .describe = "the certificate chain, PEM"},
+	{.name = "key", .type = CFG_PATH, CFG_FIELD(struct config, tls_key), .required = "required",
+	 .describe = "the certificate's private key, PEM"},
+};
+
+static const struct cfg_section TLS = {
+	.name = "tls", .keys = TLS_KEYS, .count = CFG_COUNT(TLS_KEYS),
+	.must = "be {\"cert\": PEM_FILE, \"key\": PEM_FILE}", .noun = "tls", .strict = true, .check = check_tls,
+};
+
+static const char *const STARTUP_CHECKS[] = {"since_checkpoint", "full", NULL};
+
+static const struct cfg_key CHECKPOINT_KEYS[] = {
+	{.name = "key_file", .type = CFG_PATH, .min = 1, CFG_FIELD(struct config, checkpoint_key),
+	 .must = "be the path of the signing key's file",
+	 .describe = "the Ed25519 seed that signs checkpoints; default: the database path + \".signing-key\""},
+	{.name = "every_rounds", .type = CFG_INT, .min = 1, .max = 1000000,
+	 CFG_FIELD(struct config, checkpoint_every_rounds), .def = "100", .reload = true,
+	 .describe = "a checkpoint after every N rounds of a table"},
+	{.name = "every_seconds", .type = CFG_INT, .min = 1, .max = 86400,
+	 CFG_FIELD(struct config, checkpoint_every_seconds), .def = "300", .reload = true,
+	 .describe = "a checkpoint of each moved chain every N seconds"},
+	{.name = "startup_check", .type = CFG_CHOICE, .choices = STARTUP_CHECKS,
+	 CFG_FIELD(struct config, startup_full_check), .def = "\"full\"", .must = "be \"full\" or \"since_checkpoint\"",
+	 .describe = "\"full\": every chain, the part before the last checkpoint in the background"},
+	{.name = "startup_walk_pause_ms", .type = CFG_INT, .min = 0, .max = 10000,
+	 CFG_FIELD(struct config, startup_walk_pause_ms), .def = "0",
+	 .describe = "the background walk's pause between chunks"},
+};
+
+static const struct cfg_section CHECKPOINT = {
+	.name = "checkpoint", .keys = CHECKPOINT_KEYS, .count = CFG_COUNT(CHECKPOINT_KEYS),
+	.must = "be {\"key_file\", \"every_rounds\", \"every_seconds\"}", .noun = "checkpoint",
+};
+
+static const struct cfg_key AUTH_KEYS[] = {
+	{.name = "max_failures", .type = CFG_INT, .min = 1, .max = 5, CFG_FIELD(struct config, auth_max_failures),
+	 .def = "5", .reload = true, .describe = "failed sign-ins per client address before a lockout"},
+	{.name = "lockout_seconds", .type = CFG_INT, .min = 1, .max = 86400,
+	 CFG_FIELD(struct config, auth_lockout_seconds), .def = "900", .reload = true,
+	 .describe = "how long a locked-out address waits"},
+};
+
+static const struct cfg_section AUTH = {
+	.name = "auth", .keys = AUTH_KEYS, .count = CFG_COUNT(AUTH_KEYS),
+	.must = "be {\"max_failures\", \"lockout_seconds\"}", .noun = "auth",
+};
+
+static const struct cfg_key IDEMPOTENCY_KEYS[] = {
+	{.name = "retention_seconds", .type = CFG_INT, .min = CONFIG_IDEMPOTENCY_RETENTION_MIN,
+	 .max = CONFIG_IDEMPOTENCY_RETENTION_MAX, CFG_FIELD(struct config, idempotency_retention_seconds),
+	 .def = "86400", .reload = true,
+	 .describe = "how long the stored answer to an Idempotency-Key is kept"},
+};
+
+static const struct cfg_section IDEMPOTENCY = {
+	.name = "idempotency", .keys = IDEMPOTENCY_KEYS, .count = CFG_COUNT(IDEMPOTENCY_KEYS),
+	.must = "be {\"retention_seconds\": SECONDS}, e.g. 86400", .noun = "idempotency",
+};
+
+static const char *const SYNCHRONOUS[] = {"FULL", "NORMAL", "EXTRA", NULL};
+
+static const struct cfg_key SETTINGS_KEYS[] = {
+	{.name = "listen", .type = CFG_CUSTOM, .read = read_listen, .def = "\"127.0.0.1:8080\"",
+	 .must = "be \"ADDRESS:PORT\", e.g. \"127.0.0.1:8080\" or \"[::1]:8080\"",
+	 .describe = "the address and port to listen on"},
+	{.name = "database", .type = CFG_PATH, .min = 1, CFG_FIELD(struct config, database), .def = "\"pitboss.db\"",
+	 .must = "be the path of the SQLite file", .describe = "the SQLite file"},
+	{.name = "web_root", .type = CFG_PATH, CFG_FIELD(struct config, web_root), .def = "\"../web\"",
+	 .must = "be the directory of the page's files", .reload = true, .describe = "the page's files"},
+	{.name = "synchronous", .type = CFG_WORD, .choices = SYNCHRONOUS, CFG_FIELD(struct config, synchronous),
+	 .def = "\"FULL\"", .must = "be \"FULL\" (default), \"EXTRA\" or \"NORMAL\"",
+	 .describe = "SQLite's synchronous setting"},
+	{.name = "max_body_bytes", .type = CFG_INT, .min = 1024, .max = 64LL * 1024 * 1024,
+	 CFG_FIELD(struct config, max_body_bytes), .def = "1048576", .describe = "a larger request body gets 413"},
+	{.name = "threads", .type = CFG_INT, .min = 1, .max = 256, CFG_FIELD(struct config, threads), .def = "4",
+	 .describe = "HTTP worker threads"},
+	{.name = "connection_limit", .type = CFG_INT, .min = 1, .max = 65536, CFG_FIELD(struct config, connection_limit),
+	 .def = "512", .describe = "open connections at once"},
+	{.name = "connection_timeout", .type = CFG_INT, .min = 1, .max = 3600,
+	 CFG_FIELD(struct config, connection_timeout), .def = "30", .describe = "seconds before an idle connection is closed"},
+	{.name = "tls", .type = CFG_SECTION, .section = &TLS, .describe = "serve HTTPS with these PEM files"},
+	{.name = "auth", .type = CFG_SECTION, .section = &AUTH, .reload = true, .describe = "lockout after failed sign-ins"},
+	{.name = "checkpoint", .type = CFG_SECTION, .section = &CHECKPOINT, .describe = "signed checkpoints"},
+	{.name = "idempotency", .type = CFG_SECTION, .section = &IDEMPOTENCY, .reload = true,
+	 .describe = "stored answers to Idempotency-Keys"},
+	{.name = "backup_dir", .type = CFG_PATH, .min = 1, CFG_FIELD(struct config, backup_dir),
+	 .must = "be a directory path", .reload = true, .describe = "where POST /api/v1/backups writes"},
+	{.name = "allow_demo_tokens_remote", .type = CFG_BOOL, CFG_FIELD(struct config, allow_demo_tokens_remote),
+	 .def = "false", .reload = true, .describe = "allow the demo tokens on a non-loopback address"},
+	{.name = "games", .type = CFG_LATER, .reload = true, .describe = "name -> rules (config.c)"},
+	{.name = "tables", .type = CFG_LATER, .reload = true, .describe = "the tables (config/entries.c)"},
+	{.name = "tokens", .type = CFG_LATER, .reload = true, .describe = "the API tokens (config/entries.c)"},
+};
+
+/* The defaults that follow from other keys: the signing key lies beside the database. */
+static int
+settings_derived(const struct cfg_at *at, struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+
+	(void)err;
+	if (cfg->checkpoint_key[0] == '\0')
+		snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", cfg->database);
+	return 0;
+}
+
+const struct cfg_section config_settings = {
+	.name = "the top level", .keys = SETTINGS_KEYS, .count = CFG_COUNT(SETTINGS_KEYS),
+	.must = "be a JSON object", .noun = NULL, .check = settings_derived,
+};
+
+int
+settings_read(struct config *cfg, const json_t *root, struct pb_error *err)
+{
+	return cfg_read_section(&config_settings, root, "", cfg->dir, cfg, cfg, err);
+}
