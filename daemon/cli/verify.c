@@ -7,23 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "cli/commands.h"
 #include "engine/hand3.h"
 #include "store/audit.h"
 #include "table/audit.h"
 
-static struct store *
-open_read_only(const char *path, struct pb_error *err)
-{
-	struct store_options so = {0};
-
-	so.path = path;
-	so.read_only = true;
-	return store_open(&so, err);
-}
-
+/*
+ * `pitboss verify`: walks the chains, checkpoints and rounds of a database
+ * opened read-only and prints what it found.  Exit 0 intact, 1 altered or
+ * unreadable, 2 usage.
+ */
 int
 cmd_verify(int argc, char **argv)
 {
@@ -55,13 +48,8 @@ cmd_verify(int argc, char **argv)
 	}
 	if (db == NULL || optind != argc)
 		goto usage;
-	if (sodium_init() < 0)
+	if ((pit.store = cli_open_database("verify", db, true)) == NULL)
 		return 1;
-	pit.store = open_read_only(db, &err);
-	if (pit.store == NULL) {
-		fprintf(stderr, "pitboss verify: %s\n", err.message);
-		return 1;
-	}
 	if (audit_integrity(&pit, &scope, &out, &err) < 0) {
 		fprintf(stderr, "pitboss verify: %s\n", err.message);
 		store_free(pit.store);
@@ -186,6 +174,10 @@ print_round(const json_t *r, const json_t *verify)
 		printf("  PROBLEM: %s\n", json_string_value(json_object_get(p, "problem")));
 }
 
+/*
+ * `pitboss replay`: one round rebuilt from its events and verified, as text
+ * or as the API's JSON.  Exit 0 when it verifies, 1 otherwise, 2 usage.
+ */
 int
 cmd_replay(int argc, char **argv)
 {
@@ -212,13 +204,8 @@ cmd_replay(int argc, char **argv)
 	if (db == NULL || optind != argc - 1)
 		goto usage;
 	id = strtoll(argv[optind], NULL, 10);
-	if (sodium_init() < 0)
+	if ((pit.store = cli_open_database("replay", db, true)) == NULL)
 		return 1;
-	pit.store = open_read_only(db, &err);
-	if (pit.store == NULL) {
-		fprintf(stderr, "pitboss replay: %s\n", err.message);
-		return 1;
-	}
 	if (pit_round_get(&pit, &actor, id, &round, &err) < 0 || pit_round_verify(&pit, &actor, id, &verify, &err) < 0) {
 		fprintf(stderr, "pitboss replay: %s\n", err.message);
 		goto out;
