@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/analyze_format.h"
 #include "cli/commands.h"
-#include "engine/analyze.h"
 #include "engine/rules.h"
 
 static void

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "cli/commands.h"
 #include "store/audit.h"
 
+/*
+ * Copies the database to FILE and records the copy as a significant event.
+ * Exit 0 copied (a failed record is only reported), 1 failed, 2 usage.
+ */
 int
 cmd_backup(int argc, char **argv)
 {
@@ -19,7 +21,6 @@ cmd_backup(int argc, char **argv)
 		{"database", required_argument, NULL, 'd'}, {"to", required_argument, NULL, 't'}, {NULL, 0, NULL, 0},
 	};
 	const char *db = NULL, *to = NULL;
-	struct store_options so = {0};
 	struct store *s;
 	struct pb_error err;
 	json_t *detail;
@@ -35,14 +36,8 @@ cmd_backup(int argc, char **argv)
 	}
 	if (db == NULL || to == NULL || optind != argc)
 		goto usage;
-	if (sodium_init() < 0)
+	if ((s = cli_open_database("backup", db, false)) == NULL)
 		return 1;
-	so.path = db;
-	s = store_open(&so, &err);
-	if (s == NULL) {
-		fprintf(stderr, "pitboss backup: %s\n", err.message);
-		return 1;
-	}
 	if (store_backup(s, to, &err) < 0) {
 		fprintf(stderr, "pitboss backup: %s\n", err.message);
 		store_free(s);

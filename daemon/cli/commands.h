@@ -6,11 +6,18 @@
 #ifndef PB_CLI_COMMANDS_H
 #define PB_CLI_COMMANDS_H
 
+#include <stdbool.h>
+
+struct store;
+
 int cmd_analyze(int argc, char **argv);   /* cli/analyze.c */
 int cmd_simulate(int argc, char **argv);  /* cli/simulate.c */
 int cmd_verify(int argc, char **argv);    /* cli/verify.c */
 int cmd_replay(int argc, char **argv);    /* cli/verify.c */
 int cmd_token(int argc, char **argv);     /* cli/token.c */
 int cmd_backup(int argc, char **argv);    /* cli/backup.c */
+
+/* cli/database.c: the database of an offline command; NULL after saying why. */
+struct store *cli_open_database(const char *cmd, const char *path, bool read_only);
 
 #endif

@@ -14,6 +14,10 @@
 #include "cli/commands.h"
 #include "common/hash.h"
 
+/*
+ * Makes a token from 32 random bytes, prints it once with its configuration
+ * entry (name, role, SHA-256, tables), and wipes it.  Exit 0, or 2 usage.
+ */
 int
 cmd_token(int argc, char **argv)
 {

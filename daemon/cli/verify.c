@@ -7,23 +7,50 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sodium.h>
-
 #include "cli/commands.h"
 #include "engine/hand3.h"
 #include "store/audit.h"
 #include "table/audit.h"
 
-static struct store *
-open_read_only(const char *path, struct pb_error *err)
+/* The usage line of a command on stderr; returns the exit status 2. */
+static int
+usage(const char *line)
 {
-	struct store_options so = {0};
-
-	so.path = path;
-	so.read_only = true;
-	return store_open(&so, err);
+	fprintf(stderr, "usage: pitboss %s\n", line);
+	return 2;
 }
 
+/* The integrity report as text: the counts, one line per problem, the verdict. */
+static void
+print_integrity(const char *db, json_t *out)
+{
+	json_t *problems = json_object_get(out, "problems"), *checked = json_object_get(out, "checked"), *pr;
+	size_t i;
+
+	printf("%s: %lld tables, %lld events, %lld rounds, %lld checkpoints checked\n", db,
+	    (long long)json_integer_value(json_object_get(checked, "tables")),
+	    (long long)json_integer_value(json_object_get(checked, "events")),
+	    (long long)json_integer_value(json_object_get(checked, "rounds")),
+	    (long long)json_integer_value(json_object_get(checked, "checkpoints")));
+	json_array_foreach(problems, i, pr) {
+		json_t *round = json_object_get(pr, "round");
+		const char *table = json_string_value(json_object_get(pr, "table"));
+		if (table != NULL && table[0] != '\0')
+			printf("PROBLEM table %s", table);
+		else
+			printf("PROBLEM log");
+		if (round != NULL)
+			printf(" round %lld", (long long)json_integer_value(round));
+		printf(": %s\n", json_string_value(json_object_get(pr, "problem")));
+	}
+	printf("%s\n", json_array_size(problems) == 0 ? "OK: the record is intact" : "FAILED: the record was altered");
+}
+
+/*
+ * `pitboss verify`: walks the chains, checkpoints and rounds of a database
+ * opened read-only and prints what it found.  Exit 0 intact, 1 altered or
+ * unreadable, 2 usage.
+ */
 int
 cmd_verify(int argc, char **argv)
 {
@@ -38,8 +65,6 @@ cmd_verify(int argc, char **argv)
 	struct pb_error err;
 	struct pit pit = {0};
 	json_t *out = NULL, *problems;
-	size_t i;
-	json_t *pr;
 	int c, status;
 
 	optind = 1;
@@ -55,13 +80,8 @@ cmd_verify(int argc, char **argv)
 	}
 	if (db == NULL || optind != argc)
 		goto usage;
-	if (sodium_init() < 0)
+	if ((pit.store = cli_open_database("verify", db, true)) == NULL)
 		return 1;
-	pit.store = open_read_only(db, &err);
-	if (pit.store == NULL) {
-		fprintf(stderr, "pitboss verify: %s\n", err.message);
-		return 1;
-	}
 	if (audit_integrity(&pit, &scope, &out, &err) < 0) {
 		fprintf(stderr, "pitboss verify: %s\n", err.message);
 		store_free(pit.store);
@@ -73,32 +93,14 @@ cmd_verify(int argc, char **argv)
 		printf("%s\n", text);
 		free(text);
 	} else {
-		json_t *checked = json_object_get(out, "checked");
-		printf("%s: %lld tables, %lld events, %lld rounds, %lld checkpoints checked\n", db,
-		    (long long)json_integer_value(json_object_get(checked, "tables")),
-		    (long long)json_integer_value(json_object_get(checked, "events")),
-		    (long long)json_integer_value(json_object_get(checked, "rounds")),
-		    (long long)json_integer_value(json_object_get(checked, "checkpoints")));
-		json_array_foreach(problems, i, pr) {
-			json_t *round = json_object_get(pr, "round");
-			const char *table = json_string_value(json_object_get(pr, "table"));
-			if (table != NULL && table[0] != '\0')
-				printf("PROBLEM table %s", table);
-			else
-				printf("PROBLEM log");
-			if (round != NULL)
-				printf(" round %lld", (long long)json_integer_value(round));
-			printf(": %s\n", json_string_value(json_object_get(pr, "problem")));
-		}
-		printf("%s\n", json_array_size(problems) == 0 ? "OK: the record is intact" : "FAILED: the record was altered");
+		print_integrity(db, out);
 	}
 	status = json_array_size(problems) == 0 ? 0 : 1;
 	json_decref(out);
 	store_free(pit.store);
 	return status;
 usage:
-	fprintf(stderr, "usage: pitboss verify --database DB [--table T] [--from ROUND] [--public-key HEX] [--json]\n");
-	return 2;
+	return usage("verify --database DB [--table T] [--from ROUND] [--public-key HEX] [--json]");
 }
 
 static void
@@ -186,6 +188,10 @@ print_round(const json_t *r, const json_t *verify)
 		printf("  PROBLEM: %s\n", json_string_value(json_object_get(p, "problem")));
 }
 
+/*
+ * `pitboss replay`: one round rebuilt from its events and verified, as text
+ * or as the API's JSON.  Exit 0 when it verifies, 1 otherwise, 2 usage.
+ */
 int
 cmd_replay(int argc, char **argv)
 {
@@ -212,13 +218,8 @@ cmd_replay(int argc, char **argv)
 	if (db == NULL || optind != argc - 1)
 		goto usage;
 	id = strtoll(argv[optind], NULL, 10);
-	if (sodium_init() < 0)
+	if ((pit.store = cli_open_database("replay", db, true)) == NULL)
 		return 1;
-	pit.store = open_read_only(db, &err);
-	if (pit.store == NULL) {
-		fprintf(stderr, "pitboss replay: %s\n", err.message);
-		return 1;
-	}
 	if (pit_round_get(&pit, &actor, id, &round, &err) < 0 || pit_round_verify(&pit, &actor, id, &verify, &err) < 0) {
 		fprintf(stderr, "pitboss replay: %s\n", err.message);
 		goto out;
@@ -238,6 +239,5 @@ out:
 	store_free(pit.store);
 	return status;
 usage:
-	fprintf(stderr, "usage: pitboss replay --database DB [--json] ROUND\n");
-	return 2;
+	return usage("replay --database DB [--json] ROUND");
 }

@@ -17,7 +17,6 @@
 #ifndef PB_ENGINE_ANALYZE_H
 #define PB_ENGINE_ANALYZE_H
 
-#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -150,18 +149,11 @@ int analyze_player_hand(const struct rules *r, const card_t cards[3], struct han
 void analysis_format_net(int64_t net, char *out, size_t outsz);
 
 /*
- * The analysis as the API.md object (rules, hands, ante_play, pair_plus,
- * six_card_bonus; pair_plus and six_card_bonus only when the game has them),
- * plus the extensions "variance" per wager, ante_play "raised_hands" and
- * "highest_folded", pair_plus "wins" (by hand), "push" and "lose".  New reference; NULL only when out of memory.
+ * A pay as a net result in 1/ANALYSIS_NET_DEN units of the wager (0 for an
+ * absent pay); exact, since every pay's denominator divides ANALYSIS_NET_DEN.
  */
-json_t *analysis_to_json(const struct analysis *a);
+int64_t analysis_pay_units(struct pay p);
 
-/*
- * The analysis as readable tables (Event | Pays | Combinations | Probability |
- * Return, with totals), one per wager.  Returns a malloc'd NUL-terminated
- * string the caller frees, or NULL when out of memory.
- */
-char *analysis_format_text(const struct analysis *a);
+/* Printing an analysis (JSON, readable tables) is the command-line tool's: cli/analyze_format.c. */
 
 #endif

@@ -22,6 +22,12 @@
 #include "engine/hand6.h"
 #include "engine/rules.h"
 
+/*
+ * Printing the analysis is part of the `pitboss` binary, not of a library
+ * the unit tests link, so its source is compiled into this test directly.
+ */
+#include "cli/analyze_format.c"
+
 #ifndef PB_SOURCE_DIR
 #define PB_SOURCE_DIR "."
 #endif
