@@ -136,7 +136,7 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .describe = "the address and port to listen on"},
 	{.name = "database", .type = CFG_PATH, .min = 1, CFG_FIELD(struct config, database), .def = "\"pitboss.db\"",
 	 .must = "be the path of the SQLite file", .describe = "the SQLite file"},
-	{.name = "web_root", .type = CFG_PATH, CFG_FIELD(struct config, web_root), .def = "\"../web\"",
+	{.name = "web_root", .type = CFG_PATH, CFG_FIELD(struct config, web_root),
 	 .must = "be the directory of the page's files", .reload = true, .describe = "the page's files"},
 	{.name = "synchronous", .type = CFG_WORD, .choices = SYNCHRONOUS, CFG_FIELD(struct config, synchronous),
 	 .def = "\"FULL\"", .must = "be \"FULL\" (default), \"EXTRA\" or \"NORMAL\"",
@@ -163,13 +163,50 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	{.name = "tokens", .type = CFG_LATER, .reload = true, .describe = "the API tokens (config/entries.c)"},
 };
 
-/* The defaults that follow from other keys: the signing key lies beside the database. */
+#ifndef PB_WEB_ROOT_FROM_PREFIX
+#define PB_WEB_ROOT_FROM_PREFIX "share/pitboss/web"
+#endif
+#ifndef PB_INSTALLED_WEB_ROOT
+#define PB_INSTALLED_WEB_ROOT "/usr/share/pitboss/web"
+#endif
+
+void
+config_default_web_root(char *out, size_t n)
+{
+	char exe[4096], *slash;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len <= 0) {
+		snprintf(out, n, "%s", PB_INSTALLED_WEB_ROOT);
+		return;
+	}
+	exe[len] = '\0';
+#if defined(PB_BUILD_DIR) && defined(PB_SOURCE_DIR)
+	if (strncmp(exe, PB_BUILD_DIR "/", strlen(PB_BUILD_DIR) + 1) == 0) {
+		snprintf(out, n, "%s/web", PB_SOURCE_DIR);
+		return;
+	}
+#endif
+	slash = strrchr(exe, '/');
+	*slash = '\0';
+	snprintf(out, n, "%s/../%s", exe, PB_WEB_ROOT_FROM_PREFIX);
+	if (realpath(out, exe) != NULL)
+		snprintf(out, n, "%s", exe);
+}
+
+/*
+ * The defaults that follow from other keys or from where pitbossd runs: the
+ * signing key lies beside the database; the page is the one installed with
+ * the binary.
+ */
 static int
 settings_derived(const struct cfg_at *at, struct pb_error *err)
 {
 	struct config *cfg = at->dst;
 
 	(void)err;
+	if (cfg->web_root[0] == '\0')
+		config_default_web_root(cfg->web_root, sizeof(cfg->web_root));
 	if (cfg->checkpoint_key[0] == '\0')
 		snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", cfg->database);
 	return 0;

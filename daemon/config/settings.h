@@ -24,6 +24,14 @@ extern const struct cfg_section config_settings;
 int settings_read(struct config *cfg, const json_t *root, struct pb_error *err);
 
 /* Parses "HOST:PORT" or "[V6]:PORT" (also for pitbossd --listen); 0 or -1. */
+/*
+ * The page installed with this binary, the default web_root: the source
+ * tree's web/ when pitbossd runs from its build tree, else
+ * BINDIR/../share/pitboss/web (so an installed copy finds its page wherever
+ * its prefix is).
+ */
+void config_default_web_root(char *out, size_t n);
+
 int config_parse_listen(const char *text, char *host, size_t hostsz, int *port);
 
 #endif
