@@ -12,6 +12,7 @@
 
 #include "http/report_cache.h"
 #include "http/routes.h"
+#include "table/context.h"
 #include "table/startup.h"
 
 const char *const api_route_names[METRIC_ROUTES] = {
@@ -109,8 +110,43 @@ emit_startup_check(char **buf, size_t *len, size_t *cap)
 }
 
 void
-metrics_answer(struct app *app, struct http_answer *ans)
+handle_health(const struct route_call *c, struct http_answer *ans)
 {
+	(void)c;
+	ans->status = 200;
+	ans->json = json_pack("{s:s}", "status", "ok");
+}
+
+/* The group commit's counters, when writes go through one. */
+static void
+emit_writer(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct pit_writer_stats ws;
+
+	if (app->writer == NULL)
+		return;
+	pit_writer_stats(app->writer, &ws);
+	emit(buf, len, cap, "# HELP pitboss_write_groups_total Write transactions of the group commit (one COMMIT each).\n"
+	    "# TYPE pitboss_write_groups_total counter\npitboss_write_groups_total %llu\n"
+	    "# HELP pitboss_write_jobs_total Writes run in those transactions, each in its savepoint.\n"
+	    "# TYPE pitboss_write_jobs_total counter\npitboss_write_jobs_total %llu\n"
+	    "# HELP pitboss_write_jobs_failed_total Writes refused or lost with their group.\n"
+	    "# TYPE pitboss_write_jobs_failed_total counter\npitboss_write_jobs_failed_total %llu\n"
+	    "# HELP pitboss_write_groups_failed_total Write transactions whose COMMIT failed or that SQLite rolled back.\n"
+	    "# TYPE pitboss_write_groups_failed_total counter\npitboss_write_groups_failed_total %llu\n"
+	    "# HELP pitboss_write_group_largest Most writes committed together so far.\n"
+	    "# TYPE pitboss_write_group_largest gauge\npitboss_write_group_largest %llu\n"
+	    "# HELP pitboss_write_queued Writes waiting for the next group now.\n"
+	    "# TYPE pitboss_write_queued gauge\npitboss_write_queued %d\n",
+	    (unsigned long long)ws.groups, (unsigned long long)ws.jobs, (unsigned long long)ws.jobs_failed,
+	    (unsigned long long)ws.groups_failed, (unsigned long long)ws.largest_group, ws.queued);
+}
+
+/* GET /metrics in the Prometheus text format; no token needed. */
+void
+handle_metrics(const struct route_call *c, struct http_answer *ans)
+{
+	struct app *app = c->app;
 	size_t len = 0, cap = 8192;
 	char *buf = malloc(cap);
 	char wal[4200];
@@ -162,26 +198,8 @@ metrics_answer(struct app *app, struct http_answer *ans)
 	    "pitboss_report_cache_total{result=\"miss\"} %llu\n", (unsigned long long)hits, (unsigned long long)misses);
 	emit(&buf, &len, &cap, "# HELP pitboss_idempotency_pruned_total Stored Idempotency-Key answers deleted after their retention.\n"
 	    "# TYPE pitboss_idempotency_pruned_total counter\npitboss_idempotency_pruned_total %llu\n",
-	    (unsigned long long)store_idempotency_pruned_total());
-	if (app->writer != NULL) {
-		struct store_writer_stats ws;
-
-		store_writer_stats(app->writer, &ws);
-		emit(&buf, &len, &cap, "# HELP pitboss_write_groups_total Write transactions of the group commit (one COMMIT each).\n"
-		    "# TYPE pitboss_write_groups_total counter\npitboss_write_groups_total %llu\n"
-		    "# HELP pitboss_write_jobs_total Writes run in those transactions, each in its savepoint.\n"
-		    "# TYPE pitboss_write_jobs_total counter\npitboss_write_jobs_total %llu\n"
-		    "# HELP pitboss_write_jobs_failed_total Writes refused or lost with their group.\n"
-		    "# TYPE pitboss_write_jobs_failed_total counter\npitboss_write_jobs_failed_total %llu\n"
-		    "# HELP pitboss_write_groups_failed_total Write transactions whose COMMIT failed or that SQLite rolled back.\n"
-		    "# TYPE pitboss_write_groups_failed_total counter\npitboss_write_groups_failed_total %llu\n"
-		    "# HELP pitboss_write_group_largest Most writes committed together so far.\n"
-		    "# TYPE pitboss_write_group_largest gauge\npitboss_write_group_largest %llu\n"
-		    "# HELP pitboss_write_queued Writes waiting for the next group now.\n"
-		    "# TYPE pitboss_write_queued gauge\npitboss_write_queued %d\n",
-		    (unsigned long long)ws.groups, (unsigned long long)ws.jobs, (unsigned long long)ws.jobs_failed,
-		    (unsigned long long)ws.groups_failed, (unsigned long long)ws.largest_group, ws.queued);
-	}
+	    (unsigned long long)pit_idempotency_pruned_total());
+	emit_writer(app, &buf, &len, &cap);
 	snprintf(wal, sizeof(wal), "%s-wal", app->database);
 	emit(&buf, &len, &cap, "# HELP pitboss_database_bytes Size of the database file and its WAL.\n"
 	    "# TYPE pitboss_database_bytes gauge\npitboss_database_bytes{file=\"main\"} %lld\npitboss_database_bytes{file=\"wal\"} %lld\n",
