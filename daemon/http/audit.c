@@ -44,6 +44,15 @@ handle_integrity(const struct route_call *c, struct http_answer *ans)
 	answer_result(ans, rc, out, 200, &err);
 }
 
+/* ?after=N&limit=N of a paged list: -1 when either is not a non-negative integer. */
+static int
+read_page(const struct http_request *req, int64_t default_limit, int64_t *after, int64_t *limit)
+{
+	if (query_int(req, "after", 0, after) < 0 || query_int(req, "limit", default_limit, limit) < 0)
+		return -1;
+	return 0;
+}
+
 void
 handle_checkpoints(const struct route_call *c, struct http_answer *ans)
 {
@@ -52,7 +61,7 @@ handle_checkpoints(const struct route_call *c, struct http_answer *ans)
 	int64_t after, limit;
 	int rc;
 
-	if (query_int(c->req, "after", 0, &after) < 0 || query_int(c->req, "limit", 100, &limit) < 0)
+	if (read_page(c->req, 100, &after, &limit) < 0)
 		return answer_fail(ans, 400, "invalid_query", "after and limit must be non-negative integers");
 	rc = pit_checkpoints(c->pit, c->actor, query(c->req, "table"), after, (int)(limit > 1000 ? 1001 : limit), &out, &err);
 	answer_result(ans, rc, out, 200, &err);
@@ -66,8 +75,7 @@ handle_events(const struct route_call *c, struct http_answer *ans)
 	int64_t after, limit;
 	int rc;
 
-	if (query_int(c->req, "after", 0, &after) < 0 || query_int(c->req, "limit", 200, &limit) < 0 || limit < 1 ||
-	    limit > 1000)
+	if (read_page(c->req, 200, &after, &limit) < 0 || limit < 1 || limit > 1000)
 		return answer_fail(ans, 400, "invalid_query", "after: a sequence number; limit: 1..1000");
 	rc = pit_significant_events(c->pit, c->actor, after, (int)limit, &out, &err);
 	answer_result(ans, rc, out, 200, &err);
