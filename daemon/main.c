@@ -219,29 +219,176 @@ prune_idempotency(struct pruner *p, struct store *store, unsigned retention_seco
 	p->removed = 0;
 }
 
+/* What the daemon runs with between start and stop. */
+struct daemon_state {
+	struct options o;
+	struct app app;
+	struct store *store;           /* the main thread's connection: start-up, checkpoints, pruning, reloads */
+	struct signer *signer;
+	struct pit pit;
+	struct server *srv;
+	struct startup_result startup;
+	struct startup_walk *walk;
+};
+
+/* Blocks the signals the main loop waits for, before any worker starts: they are taken by this thread alone. */
+static void
+block_signals(sigset_t *sigs)
+{
+	sigemptyset(sigs);
+	sigaddset(sigs, SIGTERM);
+	sigaddset(sigs, SIGINT);
+	sigaddset(sigs, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/*
+ * Opens the database (the main thread's connection and the writer every
+ * API write goes through, store/writer.h), loads the checkpoint key, brings
+ * the tables in line with the configuration and checks the chains since
+ * their checkpoints.  Logs and returns -1 on the first failure.
+ */
+static int
+open_database(struct daemon_state *d)
+{
+	struct store_options so = {0};
+	struct pb_error err;
+
+	so.path = d->app.database;
+	so.synchronous = d->app.synchronous;
+	d->store = store_open(&so, &err);
+	if (d->store != NULL)
+		d->app.writer = store_writer_open(&so, &err);
+	if (d->app.writer != NULL)
+		d->signer = signer_load(d->app.cfg->checkpoint_key, &err);
+	if (d->signer == NULL) {
+		log_error("%s", err.message);
+		return -1;
+	}
+	d->app.signer = d->signer;
+	d->pit.store = d->store;
+	d->pit.cfg = d->app.cfg;
+	d->pit.signer = d->signer;
+	if (pit_sync_tables(&d->pit, &err) < 0) {
+		log_error("recording table settings: %s", err.message);
+		return -1;
+	}
+	significant(d->store, "daemon_started", d->app.cfg);
+	/* The checkpoints and the chains since them now; with "full", the chains before them once listening. */
+	startup_check_before_listening(&d->pit, &d->startup);
+	return 0;
+}
+
+/* Listens, and starts the background part of the start-up check. */
+static int
+start_serving(struct daemon_state *d)
+{
+	struct startup_walk_options walk_opts = {0};
+	struct pb_error err;
+
+	d->srv = server_start(&d->app, &err);
+	if (d->srv == NULL) {
+		log_error("%s", err.message);
+		return -1;
+	}
+	log_info("listening on %s:%d, database %s (schema %d, synchronous=%s), %zu tables, config sha256 %s",
+	    d->app.cfg->listen_host, d->app.cfg->listen_port, d->app.database, store_schema_version(d->store),
+	    d->app.synchronous, d->app.cfg->table_count, d->app.cfg->sha256);
+	walk_opts.database = d->app.database;
+	walk_opts.synchronous = d->app.synchronous;
+	walk_opts.pause_ms = d->app.cfg->startup_walk_pause_ms;
+	if (startup_walk_start(&walk_opts, &d->startup, &d->walk, &err) < 0)
+		log_error("start-up integrity check: %s", err.message);
+	return 0;
+}
+
+/* Between signals: every checkpoint_every_seconds a checkpoint of each moved chain head, and the pruning. */
+static void
+tick(struct daemon_state *d, int64_t *last_checkpoint_ms, struct pruner *pruner)
+{
+	struct pb_error err;
+	unsigned retention;
+
+	if (pb_time_now_ms() - *last_checkpoint_ms >= (int64_t)d->app.cfg->checkpoint_every_seconds * 1000) {
+		*last_checkpoint_ms = pb_time_now_ms();
+		pthread_rwlock_rdlock(&d->app.lock);
+		d->pit.cfg = d->app.cfg;
+		if (audit_checkpoint_all(&d->pit, &err) < 0)
+			log_error("checkpoint: %s", err.message);
+		pthread_rwlock_unlock(&d->app.lock);
+	}
+	/* Every min(retention / 10, 60 s) a pass drops the expired answers, a batch per tick. */
+	pthread_rwlock_rdlock(&d->app.lock);
+	retention = d->app.cfg->idempotency_retention_seconds;
+	pthread_rwlock_unlock(&d->app.lock);
+	if (pruner->backlog || pb_time_now_ms() - pruner->last_ms >= prune_interval_ms(retention)) {
+		if (!pruner->backlog)
+			pruner->last_ms = pb_time_now_ms();
+		prune_idempotency(pruner, d->store, retention);
+	}
+}
+
+/* Waits for signals: SIGHUP reloads, SIGTERM and SIGINT return; ticks in between. */
+static void
+serve_until_stopped(struct daemon_state *d, const sigset_t *sigs)
+{
+	struct pruner pruner = {0};
+	struct timespec wait;
+	int64_t last_checkpoint_ms = pb_time_now_ms();
+	int sig;
+
+	for (;;) {
+		wait.tv_sec = pruner.backlog ? 0 : 1;
+		wait.tv_nsec = pruner.backlog ? IDEMPOTENCY_PRUNE_GAP_MS * 1000000L : 0;
+		sig = sigtimedwait(sigs, NULL, &wait);
+		if (sig < 0) {
+			tick(d, &last_checkpoint_ms, &pruner);
+			continue;
+		}
+		if (sig == SIGHUP) {
+			reload(&d->app, &d->o, d->store);
+			continue;
+		}
+		log_info("signal %d: finishing requests in flight and stopping", sig);
+		return;
+	}
+}
+
+/* Stops serving and closes everything; after a clean run, a last checkpoint and the "daemon_stopped" event. */
+static void
+shut_down(struct daemon_state *d, bool clean)
+{
+	struct pb_error err;
+
+	startup_walk_free(d->walk);
+	startup_result_free(&d->startup);
+	server_stop(d->srv);
+	if (d->store != NULL && clean) {
+		d->pit.cfg = d->app.cfg;
+		if (audit_checkpoint_all(&d->pit, &err) < 0)
+			log_error("checkpoint at stop: %s", err.message);
+		significant(d->store, "daemon_stopped", NULL);
+	}
+	store_free(d->store);
+	store_writer_free(d->app.writer);
+	d->app.writer = NULL;
+	app_free(&d->app);
+	signer_free(d->signer);
+	if (clean)
+		log_info("stopped cleanly");
+}
+
+/* pitbossd: -t checks the configuration; otherwise detach (unless -f), open, serve until a signal, stop. */
 int
 main(int argc, char **argv)
 {
-	struct options o;
+	static struct daemon_state d;
 	struct pb_error err;
 	struct config *cfg;
-	struct app app;
-	struct store *store = NULL;
-	struct server *srv = NULL;
-	struct store_options so = {0};
-	struct pit pit = {0};
-	struct signer *signer = NULL;
-	struct startup_result startup = {0};
-	struct startup_walk_options walk_opts = {0};
-	struct startup_walk *walk = NULL;
 	sigset_t sigs;
-	struct timespec tick;
-	int64_t last_checkpoint_ms;
-	struct pruner pruner = {0};
-	unsigned retention;
-	int sig, status = 1;
 
-	if (parse_args(argc, argv, &o) < 0)
+	if (parse_args(argc, argv, &d.o) < 0)
 		return 2;
 	/* Before any JSON value exists: jansson's small blocks through per-thread free lists. */
 	json_alloc_init();
@@ -249,129 +396,34 @@ main(int argc, char **argv)
 		fprintf(stderr, "pitbossd: libsodium failed to initialise\n");
 		return 1;
 	}
-	cfg = load_config(&o, &err);
+	cfg = load_config(&d.o, &err);
 	if (cfg == NULL) {
 		fprintf(stderr, "pitbossd: %s\n", err.message);
 		return 1;
 	}
-	if (o.check_only) {
+	if (d.o.check_only) {
 		printf("%s: configuration ok (%zu games, %zu tables, %zu tokens)\n", cfg->path, cfg->game_count,
 		    cfg->table_count, cfg->token_count);
 		config_free(cfg);
 		return 0;
 	}
-	log_open("pitbossd", !o.foreground);
-	if (!o.foreground && daemon(1, 0) < 0) {
+	log_open("pitbossd", !d.o.foreground);
+	if (!d.o.foreground && daemon(1, 0) < 0) {
 		log_error("cannot detach");
 		config_free(cfg);
 		return 1;
 	}
-
-	/* Signals are taken by this thread alone: block them before any worker starts. */
-	sigemptyset(&sigs);
-	sigaddset(&sigs, SIGTERM);
-	sigaddset(&sigs, SIGINT);
-	sigaddset(&sigs, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
-	signal(SIGPIPE, SIG_IGN);
-
-	if (app_init(&app, cfg, &err) < 0) {
+	block_signals(&sigs);
+	if (app_init(&d.app, cfg, &err) < 0) {
 		log_error("%s", err.message);
 		config_free(cfg);
 		return 1;
 	}
-	so.path = app.database;
-	so.synchronous = app.synchronous;
-	store = store_open(&so, &err);
-	if (store == NULL) {
-		log_error("%s", err.message);
-		goto out;
+	if (open_database(&d) < 0 || start_serving(&d) < 0) {
+		shut_down(&d, false);
+		return 1;
 	}
-	/* The connection every write of the API goes through, committed in groups (store/writer.h). */
-	app.writer = store_writer_open(&so, &err);
-	if (app.writer == NULL) {
-		log_error("%s", err.message);
-		goto out;
-	}
-	signer = signer_load(app.cfg->checkpoint_key, &err);
-	if (signer == NULL) {
-		log_error("%s", err.message);
-		goto out;
-	}
-	app.signer = signer;
-	pit.store = store;
-	pit.cfg = app.cfg;
-	pit.signer = signer;
-	if (pit_sync_tables(&pit, &err) < 0) {
-		log_error("recording table settings: %s", err.message);
-		goto out;
-	}
-	significant(store, "daemon_started", app.cfg);
-	/* The checkpoints and the chains since them now; with "full", the chains before them once listening. */
-	startup_check_before_listening(&pit, &startup);
-	srv = server_start(&app, &err);
-	if (srv == NULL) {
-		log_error("%s", err.message);
-		goto out;
-	}
-	log_info("listening on %s:%d, database %s (schema %d, synchronous=%s), %zu tables, config sha256 %s",
-	    app.cfg->listen_host, app.cfg->listen_port, app.database, store_schema_version(store), app.synchronous,
-	    app.cfg->table_count, app.cfg->sha256);
-	walk_opts.database = app.database;
-	walk_opts.synchronous = app.synchronous;
-	walk_opts.pause_ms = app.cfg->startup_walk_pause_ms;
-	if (startup_walk_start(&walk_opts, &startup, &walk, &err) < 0)
-		log_error("start-up integrity check: %s", err.message);
-	last_checkpoint_ms = pb_time_now_ms();
-	for (;;) {
-		tick.tv_sec = pruner.backlog ? 0 : 1;
-		tick.tv_nsec = pruner.backlog ? IDEMPOTENCY_PRUNE_GAP_MS * 1000000L : 0;
-		sig = sigtimedwait(&sigs, NULL, &tick);
-		if (sig < 0) {
-			/* Every checkpoint_every_seconds, sign each chain head that moved. */
-			if (pb_time_now_ms() - last_checkpoint_ms >= (int64_t)app.cfg->checkpoint_every_seconds * 1000) {
-				last_checkpoint_ms = pb_time_now_ms();
-				pthread_rwlock_rdlock(&app.lock);
-				pit.cfg = app.cfg;
-				if (audit_checkpoint_all(&pit, &err) < 0)
-					log_error("checkpoint: %s", err.message);
-				pthread_rwlock_unlock(&app.lock);
-			}
-			/* Every min(retention / 10, 60 s) a pass drops the expired answers, a batch per tick. */
-			pthread_rwlock_rdlock(&app.lock);
-			retention = app.cfg->idempotency_retention_seconds;
-			pthread_rwlock_unlock(&app.lock);
-			if (pruner.backlog || pb_time_now_ms() - pruner.last_ms >= prune_interval_ms(retention)) {
-				if (!pruner.backlog)
-					pruner.last_ms = pb_time_now_ms();
-				prune_idempotency(&pruner, store, retention);
-			}
-			continue;
-		}
-		if (sig == SIGHUP) {
-			reload(&app, &o, store);
-			continue;
-		}
-		log_info("signal %d: finishing requests in flight and stopping", sig);
-		break;
-	}
-	status = 0;
-out:
-	startup_walk_free(walk);
-	startup_result_free(&startup);
-	server_stop(srv);
-	if (store != NULL && status == 0) {
-		pit.cfg = app.cfg;
-		if (audit_checkpoint_all(&pit, &err) < 0)
-			log_error("checkpoint at stop: %s", err.message);
-		significant(store, "daemon_stopped", NULL);
-	}
-	store_free(store);
-	store_writer_free(app.writer);
-	app.writer = NULL;
-	app_free(&app);
-	signer_free(signer);
-	if (status == 0)
-		log_info("stopped cleanly");
-	return status;
+	serve_until_stopped(&d, &sigs);
+	shut_down(&d, true);
+	return 0;
 }

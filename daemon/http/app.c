@@ -1,5 +1,8 @@
 #include "http/app.h"
+
+#include "common/timeutil.h"
 #include "http/report_cache.h"
+#include "table/context.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +11,7 @@
 static void
 free_thread_store(void *p)
 {
-	store_free(p);
+	pit_disconnect(p);
 }
 
 int
@@ -30,7 +33,7 @@ app_free(struct app *app)
 	struct store *s = pthread_getspecific(app->store_key);
 
 	if (s != NULL) {
-		store_free(s);
+		pit_disconnect(s);
 		pthread_setspecific(app->store_key, NULL);
 	}
 	pthread_key_delete(app->store_key);
@@ -46,13 +49,10 @@ struct store *
 app_thread_store(struct app *app, struct pb_error *err)
 {
 	struct store *s = pthread_getspecific(app->store_key);
-	struct store_options opt = {0};
 
 	if (s != NULL)
 		return s;
-	opt.path = app->database;
-	opt.synchronous = app->synchronous;
-	s = store_open(&opt, err);
+	s = pit_connect(app->database, app->synchronous, err);
 	if (s != NULL)
 		pthread_setspecific(app->store_key, s);
 	return s;

@@ -12,9 +12,11 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "store/store.h"
-#include "store/writer.h"
 #include "config/config.h"
+
+struct signer;
+struct store;
+struct store_writer;
 
 #define METRIC_ROUTES 32
 #define METRIC_LATENCY_BUCKETS 12

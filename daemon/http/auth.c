@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "store/audit.h"
+#include "table/context.h"
 
 #define AUTH_CLIENTS 256
 
@@ -61,7 +61,7 @@ client_slot(const char *addr, int64_t now)
 }
 
 int
-auth_authenticate(struct app *app, struct store *store, const struct http_request *req, struct actor *a,
+auth_authenticate(struct app *app, struct pit *pit, const struct http_request *req, struct actor *a,
     struct pb_error *err)
 {
 	const struct config *cfg = app->cfg;
@@ -114,12 +114,8 @@ auth_authenticate(struct app *app, struct store *store, const struct http_reques
 		}
 	}
 	pthread_mutex_unlock(&auth_lock);
-	if (store != NULL) {
-		struct pb_error ignored;
-		json_t *detail = json_pack("{s:s,s:i}", "client", addr, "failures", (int)failures);
-		store_significant(store, addr, locked_now ? "auth_lockout" : "auth_failure", NULL, detail, &ignored);
-		json_decref(detail);
-	}
+	if (pit->store != NULL)
+		pit_record_auth_failure(pit, addr, locked_now, failures);
 	if (locked_now)
 		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %u seconds", addr,
 		    cfg->auth_lockout_seconds);

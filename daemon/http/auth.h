@@ -9,7 +9,7 @@
 #include "http/http.h"
 
 /* Fills a from the Authorization header; 401, or 429 locked_out. */
-int auth_authenticate(struct app *app, struct store *store, const struct http_request *req, struct actor *a,
+int auth_authenticate(struct app *app, struct pit *pit, const struct http_request *req, struct actor *a,
     struct pb_error *err);
 
 #endif

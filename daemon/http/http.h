@@ -1,6 +1,6 @@
 /*
- * http.h - the HTTP layer: libmicrohttpd plumbing (server.c), routing and
- * handlers (api.c), the page's static files (static.c).
+ * http.h - the HTTP layer: libmicrohttpd plumbing (server.c), the route
+ * table and its handlers (routes.h), the page's static files (static.c).
  */
 #ifndef PB_HTTP_HTTP_H
 #define PB_HTTP_HTTP_H
@@ -31,7 +31,7 @@ struct http_answer {
 	char *text;                 /* malloc'd; freed by the server */
 	size_t text_len;
 	const char *content_type;
-	const char *allow;          /* for 405 */
+	char allow[32];             /* the Allow header of a 405; "" for none */
 	const char *disposition;    /* Content-Disposition, for CSV downloads */
 	const char *cache_control;
 	int route;                  /* metrics route index */
@@ -45,16 +45,10 @@ struct server *server_start(struct app *app, struct pb_error *err);
 /* Stops accepting, lets in-flight requests finish, joins the workers. */
 void server_stop(struct server *srv);
 
-/* Routes an API request (under /api/ or /metrics) and fills the answer. */
+/* Routes an API request (under /api/ or /metrics) and fills the answer (routes.c). */
 void api_dispatch(struct app *app, const struct http_request *req, struct http_answer *ans);
 
 /* Serves a file of the page from web_root; 404 when there is none. */
 void static_serve(struct app *app, const struct http_request *req, struct http_answer *ans);
-
-/* Fills ans with {"error": {"code", "message"}} from err. */
-void answer_error(struct http_answer *ans, const struct pb_error *err);
-
-/* Route names for /metrics, indexed by http_answer.route. */
-extern const char *const api_route_names[METRIC_ROUTES];
 
 #endif

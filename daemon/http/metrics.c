@@ -12,6 +12,7 @@
 
 #include "http/report_cache.h"
 #include "http/routes.h"
+#include "table/context.h"
 #include "table/startup.h"
 
 const char *const api_route_names[METRIC_ROUTES] = {
@@ -109,83 +110,126 @@ emit_startup_check(char **buf, size_t *len, size_t *cap)
 }
 
 void
-metrics_answer(struct app *app, struct http_answer *ans)
+handle_health(const struct route_call *c, struct http_answer *ans)
 {
-	size_t len = 0, cap = 8192;
-	char *buf = malloc(cap);
-	char wal[4200];
-	uint64_t cumulative = 0, hits, misses;
-	struct app_metrics *m = &app->metrics;
+	(void)c;
+	ans->status = 200;
+	ans->json = json_pack("{s:s}", "status", "ok");
+}
 
-	if (buf == NULL)
+/* The group commit's counters, when writes go through one. */
+static void
+emit_writer(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct pit_writer_stats ws;
+
+	if (app->writer == NULL)
 		return;
-	buf[0] = '\0';
-	emit(&buf, &len, &cap, "# HELP pitboss_http_requests_total HTTP requests by route and status class.\n"
+	pit_writer_stats(app->writer, &ws);
+	emit(buf, len, cap, "# HELP pitboss_write_groups_total Write transactions of the group commit (one COMMIT each).\n"
+	    "# TYPE pitboss_write_groups_total counter\npitboss_write_groups_total %llu\n"
+	    "# HELP pitboss_write_jobs_total Writes run in those transactions, each in its savepoint.\n"
+	    "# TYPE pitboss_write_jobs_total counter\npitboss_write_jobs_total %llu\n"
+	    "# HELP pitboss_write_jobs_failed_total Writes refused or lost with their group.\n"
+	    "# TYPE pitboss_write_jobs_failed_total counter\npitboss_write_jobs_failed_total %llu\n"
+	    "# HELP pitboss_write_groups_failed_total Write transactions whose COMMIT failed or that SQLite rolled back.\n"
+	    "# TYPE pitboss_write_groups_failed_total counter\npitboss_write_groups_failed_total %llu\n"
+	    "# HELP pitboss_write_group_largest Most writes committed together so far.\n"
+	    "# TYPE pitboss_write_group_largest gauge\npitboss_write_group_largest %llu\n"
+	    "# HELP pitboss_write_queued Writes waiting for the next group now.\n"
+	    "# TYPE pitboss_write_queued gauge\npitboss_write_queued %d\n",
+	    (unsigned long long)ws.groups, (unsigned long long)ws.jobs, (unsigned long long)ws.jobs_failed,
+	    (unsigned long long)ws.groups_failed, (unsigned long long)ws.largest_group, ws.queued);
+}
+
+/* Requests by route and status class, and the latency histogram. */
+static void
+emit_http(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct app_metrics *m = &app->metrics;
+	uint64_t cumulative = 0;
+
+	emit(buf, len, cap, "# HELP pitboss_http_requests_total HTTP requests by route and status class.\n"
 	    "# TYPE pitboss_http_requests_total counter\n");
 	for (int r = 0; r < ROUTE_COUNT; r++)
 		for (int c = 1; c <= 5; c++) {
 			uint64_t v = atomic_load(&m->requests[r][c]);
 			if (v > 0)
-				emit(&buf, &len, &cap, "pitboss_http_requests_total{route=\"%s\",status=\"%dxx\"} %llu\n",
+				emit(buf, len, cap, "pitboss_http_requests_total{route=\"%s\",status=\"%dxx\"} %llu\n",
 				    api_route_names[r] ? api_route_names[r] : "other", c, (unsigned long long)v);
 		}
-	emit(&buf, &len, &cap, "# HELP pitboss_http_request_duration_seconds Time from the first byte of a request to its answer.\n"
+	emit(buf, len, cap, "# HELP pitboss_http_request_duration_seconds Time from the first byte of a request to its answer.\n"
 	    "# TYPE pitboss_http_request_duration_seconds histogram\n");
 	for (int b = 0; b < METRIC_LATENCY_BUCKETS; b++) {
 		cumulative += atomic_load(&m->latency_us_bucket[b]);
-		emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n", LATENCY_BOUNDS_S[b],
+		emit(buf, len, cap, "pitboss_http_request_duration_seconds_bucket{le=\"%g\"} %llu\n", LATENCY_BOUNDS_S[b],
 		    (unsigned long long)cumulative);
 	}
 	cumulative += atomic_load(&m->latency_us_bucket[METRIC_LATENCY_BUCKETS]);
-	emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)cumulative);
-	emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_sum %.6f\n", (double)atomic_load(&m->latency_us_sum) / 1e6);
-	emit(&buf, &len, &cap, "pitboss_http_request_duration_seconds_count %llu\n", (unsigned long long)atomic_load(&m->latency_count));
-	emit(&buf, &len, &cap, "# HELP pitboss_rounds_total Rounds opened, settled and voided since start.\n"
+	emit(buf, len, cap, "pitboss_http_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n", (unsigned long long)cumulative);
+	emit(buf, len, cap, "pitboss_http_request_duration_seconds_sum %.6f\n", (double)atomic_load(&m->latency_us_sum) / 1e6);
+	emit(buf, len, cap, "pitboss_http_request_duration_seconds_count %llu\n", (unsigned long long)atomic_load(&m->latency_count));
+}
+
+/* Rounds recorded, refusals by code, authentication failures, the report cache, pruned idempotency answers. */
+static void
+emit_records(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct app_metrics *m = &app->metrics;
+	uint64_t hits, misses;
+
+	emit(buf, len, cap, "# HELP pitboss_rounds_total Rounds opened, settled and voided since start.\n"
 	    "# TYPE pitboss_rounds_total counter\n"
 	    "pitboss_rounds_total{event=\"opened\"} %llu\npitboss_rounds_total{event=\"settled\"} %llu\n"
 	    "pitboss_rounds_total{event=\"voided\"} %llu\n",
 	    (unsigned long long)atomic_load(&m->rounds_opened), (unsigned long long)atomic_load(&m->rounds_settled),
 	    (unsigned long long)atomic_load(&m->rounds_voided));
-	emit(&buf, &len, &cap, "# HELP pitboss_refusals_total Refused requests by status and error code.\n"
+	emit(buf, len, cap, "# HELP pitboss_refusals_total Refused requests by status and error code.\n"
 	    "# TYPE pitboss_refusals_total counter\n");
 	pthread_mutex_lock(&app->refusal_lock);
 	for (int i = 0; i < app->refusal_kinds; i++)
-		emit(&buf, &len, &cap, "pitboss_refusals_total{status=\"%d\",code=\"%s\"} %llu\n", app->refusals[i].status,
+		emit(buf, len, cap, "pitboss_refusals_total{status=\"%d\",code=\"%s\"} %llu\n", app->refusals[i].status,
 		    app->refusals[i].code, (unsigned long long)app->refusals[i].count);
 	pthread_mutex_unlock(&app->refusal_lock);
-	emit(&buf, &len, &cap, "# HELP pitboss_auth_failures_total Requests with an unknown token.\n"
+	emit(buf, len, cap, "# HELP pitboss_auth_failures_total Requests with an unknown token.\n"
 	    "# TYPE pitboss_auth_failures_total counter\npitboss_auth_failures_total %llu\n",
 	    (unsigned long long)atomic_load(&m->auth_failures));
 	report_cache_counters(&hits, &misses);
-	emit(&buf, &len, &cap, "# HELP pitboss_report_cache_total Report requests answered from a worker's cache (hit) or computed (miss).\n"
+	emit(buf, len, cap, "# HELP pitboss_report_cache_total Report requests answered from a worker's cache (hit) or computed (miss).\n"
 	    "# TYPE pitboss_report_cache_total counter\npitboss_report_cache_total{result=\"hit\"} %llu\n"
 	    "pitboss_report_cache_total{result=\"miss\"} %llu\n", (unsigned long long)hits, (unsigned long long)misses);
-	emit(&buf, &len, &cap, "# HELP pitboss_idempotency_pruned_total Stored Idempotency-Key answers deleted after their retention.\n"
+	emit(buf, len, cap, "# HELP pitboss_idempotency_pruned_total Stored Idempotency-Key answers deleted after their retention.\n"
 	    "# TYPE pitboss_idempotency_pruned_total counter\npitboss_idempotency_pruned_total %llu\n",
-	    (unsigned long long)store_idempotency_pruned_total());
-	if (app->writer != NULL) {
-		struct store_writer_stats ws;
+	    (unsigned long long)pit_idempotency_pruned_total());
+}
 
-		store_writer_stats(app->writer, &ws);
-		emit(&buf, &len, &cap, "# HELP pitboss_write_groups_total Write transactions of the group commit (one COMMIT each).\n"
-		    "# TYPE pitboss_write_groups_total counter\npitboss_write_groups_total %llu\n"
-		    "# HELP pitboss_write_jobs_total Writes run in those transactions, each in its savepoint.\n"
-		    "# TYPE pitboss_write_jobs_total counter\npitboss_write_jobs_total %llu\n"
-		    "# HELP pitboss_write_jobs_failed_total Writes refused or lost with their group.\n"
-		    "# TYPE pitboss_write_jobs_failed_total counter\npitboss_write_jobs_failed_total %llu\n"
-		    "# HELP pitboss_write_groups_failed_total Write transactions whose COMMIT failed or that SQLite rolled back.\n"
-		    "# TYPE pitboss_write_groups_failed_total counter\npitboss_write_groups_failed_total %llu\n"
-		    "# HELP pitboss_write_group_largest Most writes committed together so far.\n"
-		    "# TYPE pitboss_write_group_largest gauge\npitboss_write_group_largest %llu\n"
-		    "# HELP pitboss_write_queued Writes waiting for the next group now.\n"
-		    "# TYPE pitboss_write_queued gauge\npitboss_write_queued %d\n",
-		    (unsigned long long)ws.groups, (unsigned long long)ws.jobs, (unsigned long long)ws.jobs_failed,
-		    (unsigned long long)ws.groups_failed, (unsigned long long)ws.largest_group, ws.queued);
-	}
+/* The database file and its WAL on disk. */
+static void
+emit_database(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	char wal[4200];
+
 	snprintf(wal, sizeof(wal), "%s-wal", app->database);
-	emit(&buf, &len, &cap, "# HELP pitboss_database_bytes Size of the database file and its WAL.\n"
+	emit(buf, len, cap, "# HELP pitboss_database_bytes Size of the database file and its WAL.\n"
 	    "# TYPE pitboss_database_bytes gauge\npitboss_database_bytes{file=\"main\"} %lld\npitboss_database_bytes{file=\"wal\"} %lld\n",
 	    file_size(app->database), file_size(wal));
+}
+
+/* GET /metrics in the Prometheus text format; no token needed. */
+void
+handle_metrics(const struct route_call *c, struct http_answer *ans)
+{
+	struct app *app = c->app;
+	size_t len = 0, cap = 8192;
+	char *buf = malloc(cap);
+
+	if (buf == NULL)
+		return;
+	buf[0] = '\0';
+	emit_http(app, &buf, &len, &cap);
+	emit_records(app, &buf, &len, &cap);
+	emit_writer(app, &buf, &len, &cap);
+	emit_database(app, &buf, &len, &cap);
 	emit_startup_check(&buf, &len, &cap);
 	emit(&buf, &len, &cap, "# HELP pitboss_uptime_seconds Seconds since pitbossd started.\n"
 	    "# TYPE pitboss_uptime_seconds gauge\npitboss_uptime_seconds %lld\n",

@@ -107,7 +107,7 @@ report_cache_free(struct report_cache *c)
 static bool
 stamp_equal(const struct report_cache_stamp *a, const struct report_cache_stamp *b)
 {
-	return a->store == b->store && store_data_state_equal(&a->data, &b->data) && strcmp(a->config, b->config) == 0;
+	return a->store == b->store && pit_data_state_equal(&a->data, &b->data) && strcmp(a->config, b->config) == 0;
 }
 
 /* Empties the cache when the stamp is not the one its answers were made under. */

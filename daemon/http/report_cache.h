@@ -7,7 +7,7 @@
  * Each libmicrohttpd pool thread has its own SQLite connection and its own
  * cache, in thread-specific data: no locks.  An answer is valid while its
  * stamp holds: the same connection, the same data state of that connection
- * (store/state.h: nothing committed since, by anyone) and the same
+ * (table/context.h: nothing committed since, by anyone) and the same
  * configuration file.  A different stamp empties the whole cache.  The
  * cache is an LRU bounded by a number of entries and a total of bytes;
  * answers larger than a per-answer limit, and answers that are not 2xx,
@@ -26,7 +26,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "store/state.h"
+#include "table/context.h"
 
 #define REPORT_CACHE_ENTRIES 32
 #define REPORT_CACHE_BYTES ((size_t)4 << 20)          /* per thread */
@@ -45,7 +45,7 @@ struct cached_answer {
 /* What the answers in a cache are valid for. */
 struct report_cache_stamp {
 	const void *store;                 /* the connection the data state was read from */
-	struct store_data_state data;
+	struct pit_data_state data;
 	char config[PB_SHA256_HEX_LEN];    /* the configuration file's SHA-256 */
 };
 

@@ -15,8 +15,9 @@
 
 #include "common/json_text.h"
 #include "http/report_cache.h"
+#include "http/request.h"
 #include "http/routes.h"
-#include "store/state.h"
+#include "table/context.h"
 #include "table/reports.h"
 
 #define REPORT_KEY_MAX 4096
@@ -24,11 +25,10 @@
 /* Content-Disposition outlives the handler (the server sends it after we return), per thread. */
 static _Thread_local char disposition[REPORT_CACHE_DISPOSITION_MAX];
 
-static const char *
-query(const struct http_request *req, const char *name)
-{
-	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
-}
+static const char *const NAMES[] = {
+	[REPORT_SUMMARY] = "summary", [REPORT_PAYOUTS] = "payouts", [REPORT_EXCEPTIONS] = "exceptions",
+	[REPORT_BANKERS] = "bankers",
+};
 
 /* A cache key being built: tagged, length-prefixed fields, so no two requests' fields run together. */
 struct report_key {
@@ -116,7 +116,7 @@ report_stamp(struct pit *pit, struct report_cache_stamp *stamp, struct pb_error 
 	memset(stamp, 0, sizeof(*stamp));
 	stamp->store = pit->store;
 	snprintf(stamp->config, sizeof(stamp->config), "%s", pit->cfg->sha256);
-	return store_data_state(pit->store, &stamp->data, err);
+	return pit_data_state(pit, &stamp->data, err);
 }
 
 /* Fills the answer with a copy of a rendered one (the server frees the copy). */
@@ -149,64 +149,21 @@ render_json(const json_t *out, size_t *len)
 }
 
 
-/*
- * Answers /api/v1/reports/<name>; returns false for any other path so the
- * caller may try its other routes.  A checked request is looked up in this
- * thread's cache first; a computed 2xx answer is kept there.
- */
-bool
-reports_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, struct http_answer *ans)
+/* The report's format and query from the query string; 400 invalid_query when they are not one. */
+static int
+read_report_query(const struct http_request *req, enum report_kind kind, const char **format, struct report_query *q,
+    struct http_answer *ans)
 {
-	static const char *const NAMES[] = {"summary", "payouts", "exceptions", "bankers"};
-	struct report_key key;
-	struct report_cache_stamp stamp;
-	struct report_cache *cache;
-	struct cached_answer rendered;
 	struct report_params rp;
-	struct report_query q;
 	struct pb_error err;
-	const char *format;
-	enum report_kind kind = REPORT_SUMMARY;
-	json_t *out = NULL;
-	bool found = false, cacheable;
-	char *text, day[PB_TIME_LEN];
-	size_t len = 0;
 
-	(void)app;
-	memset(&err, 0, sizeof(err));
-	if (n < 1 || strcmp(seg[0], "reports") != 0)
-		return false;
-	ans->route = ROUTE_REPORTS;
-	for (size_t i = 0; n == 2 && i < sizeof(NAMES) / sizeof(NAMES[0]); i++)
-		if (strcmp(seg[1], NAMES[i]) == 0) {
-			kind = (enum report_kind)i;
-			found = true;
-		}
-	if (!found) {
-		pb_fail(&err, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers)", req->path);
-		answer_error(ans, &err);
-		return true;
+	*format = query(req, "format");
+	if (*format != NULL && strcmp(*format, "json") != 0 && strcmp(*format, "csv") != 0) {
+		answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", *format);
+		return -1;
 	}
-	if (strcmp(req->method, "GET") != 0 && strcmp(req->method, "HEAD") != 0) {
-		pb_fail(&err, 405, "method_not_allowed", "use GET here");
-		answer_error(ans, &err);
-		ans->allow = "GET";
-		return true;
-	}
-	if (a->role == ROLE_DEALER) {
-		pb_fail(&err, 403, "forbidden", "reports are for the pitboss, auditor and admin roles");
-		answer_error(ans, &err);
-		return true;
-	}
-	format = query(req, "format");
-	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-		pb_fail(&err, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
-		answer_error(ans, &err);
-		return true;
-	}
-	if (format == NULL)
-		format = "json";
+	if (*format == NULL)
+		*format = "json";
 	rp.table = query(req, "table");
 	rp.from = query(req, "from");
 	rp.to = query(req, "to");
@@ -215,61 +172,94 @@ reports_route(struct app *app, struct pit *pit, const struct actor *a, const str
 	rp.tz_offset = query(req, "tz_offset");
 	rp.min = query(req, "min");
 	rp.limit = query(req, "limit");
-	if (report_query_parse(kind, &rp, pb_time_now_ms(), &q, &err) < 0) {
+	if (report_query_parse(kind, &rp, pb_time_now_ms(), q, &err) < 0) {
 		answer_error(ans, &err);
-		return true;
+		return -1;
 	}
+	return 0;
+}
 
-	/*
-	 * The stamp is read before the report: a commit that lands while it is
-	 * computed changes the state, so the next request misses rather than
-	 * being answered with what was read before that commit.
-	 */
-	cache = report_cache_thread();
-	cacheable = cache != NULL && report_key(&key, NAMES[kind], format, &q, a, req) &&
-	    report_stamp(pit, &stamp, &(struct pb_error){0}) == 0;
+/*
+ * Computes the report and renders it (into out, the body malloc'd): JSON,
+ * or CSV with its Content-Disposition, pitboss-summary-2026-11-21-T1.csv
+ * (the report, the range's first day, the table).
+ */
+static int
+render_report(const struct route_call *c, enum report_kind kind, const char *format, const struct report_query *q,
+    struct cached_answer *out, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *report = NULL;
+	char *text, day[PB_TIME_LEN];
+	size_t len = 0;
+
+	if (pit_report(c->pit, c->actor, q, &report, &err) < 0) {
+		answer_error(ans, &err);
+		return -1;
+	}
+	memset(out, 0, sizeof(*out));
+	out->status = 200;
+	if (strcmp(format, "json") == 0) {
+		text = render_json(report, &len);
+		out->content_type = "application/json";
+	} else {
+		text = report_csv(kind, report, &len);
+		out->content_type = "text/csv; charset=utf-8";
+		pb_time_format_ms(q->from_ms, day);
+		day[10] = '\0';
+		snprintf(disposition, sizeof(disposition), "attachment; filename=\"pitboss-%s-%s%s%s.csv\"", NAMES[kind], day,
+		    q->table[0] ? "-" : "", q->table);
+		out->disposition = disposition;
+	}
+	json_decref(report);
+	if (text == NULL) {
+		answer_fail(ans, 500, "out_of_memory", "out of memory");
+		return -1;
+	}
+	out->body = text;
+	out->body_len = len;
+	return 0;
+}
+
+/*
+ * GET /api/v1/reports/<name> (the route's arg is the kind).  A checked
+ * request is looked up in this thread's cache first; a computed 2xx answer
+ * is kept there.  The stamp is read before the report: a commit that lands
+ * while it is computed changes the state, so the next request misses
+ * rather than being answered with what was read before that commit.
+ */
+void
+handle_report(const struct route_call *c, struct http_answer *ans)
+{
+	enum report_kind kind = (enum report_kind)c->route->arg;
+	struct report_key key;
+	struct report_cache_stamp stamp;
+	struct report_cache *cache = report_cache_thread();
+	struct cached_answer rendered;
+	struct report_query q;
+	struct pb_error err;
+	const char *format;
+	bool cacheable;
+
+	if (read_report_query(c->req, kind, &format, &q, ans) < 0)
+		return;
+	cacheable = cache != NULL && report_key(&key, NAMES[kind], format, &q, c->actor, c->req) &&
+	    report_stamp(c->pit, &stamp, &(struct pb_error){0}) == 0;
 	if (cacheable && report_cache_get(cache, &stamp, key.buf, key.len, &rendered)) {
 		report_cache_note(true);
 		if (answer_rendered(ans, &rendered, &err) < 0)
 			answer_error(ans, &err);
-		return true;
+		return;
 	}
 	report_cache_note(false);
-
-	if (pit_report(pit, a, &q, &out, &err) < 0) {
-		answer_error(ans, &err);
-		return true;
-	}
-	memset(&rendered, 0, sizeof(rendered));
-	rendered.status = 200;
-	if (strcmp(format, "json") == 0) {
-		text = render_json(out, &len);
-		rendered.content_type = "application/json";
-	} else {
-		text = report_csv(kind, out, &len);
-		rendered.content_type = "text/csv; charset=utf-8";
-		/* pitboss-summary-2026-11-21-T1.csv: the report, the range's first day, the table. */
-		pb_time_format_ms(q.from_ms, day);
-		day[10] = '\0';
-		snprintf(disposition, sizeof(disposition), "attachment; filename=\"pitboss-%s-%s%s%s.csv\"", NAMES[kind], day,
-		    q.table[0] ? "-" : "", q.table);
-		rendered.disposition = disposition;
-	}
-	json_decref(out);
-	if (text == NULL) {
-		pb_fail(&err, 500, "out_of_memory", "out of memory");
-		answer_error(ans, &err);
-		return true;
-	}
-	rendered.body = text;
-	rendered.body_len = len;
+	if (render_report(c, kind, format, &q, &rendered, ans) < 0)
+		return;
 	/* Not kept (out of memory) only costs the next request a computation. */
 	if (cacheable)
 		report_cache_put(cache, &stamp, key.buf, key.len, &rendered, &(struct pb_error){0});
 	ans->status = rendered.status;
-	ans->text = text;
-	ans->text_len = len;
+	ans->text = (char *)rendered.body;
+	ans->text_len = rendered.body_len;
 	ans->content_type = rendered.content_type;
 	ans->disposition = rendered.disposition;
-	return true;
 }

@@ -1,14 +1,25 @@
 /*
- * routes.h - route indexes for /metrics, and the route groups that live in
- * their own files (reports, audit, bankers).  Each *_route function answers
- * and returns true when the path is one of its own, else returns false.
+ * routes.h - the API's routes as one table (routes.c): each a method, a
+ * path pattern, the /metrics route it counts under, the operation it is
+ * (table/access.h), flags and its handler.  Handlers live with their
+ * subject: tables.c, rounds.c, audit.c, reports.c, metrics.c.
+ *
+ * A pattern's segments are literals or parameters: {table} (any id; the
+ * pit says whether there is such a table), {round} (a positive id, else
+ * 404 round_not_found), {round_text} (the segment as sent: GET verify reads
+ * it with strtoll, as it always has) and {seat} (1..9, else 422
+ * invalid_seat).  Patterns are disjoint: a path has at most one pattern,
+ * whose routes (one per method) make the Allow list of a 405.
  */
 #ifndef PB_HTTP_ROUTES_H
 #define PB_HTTP_ROUTES_H
 
+#include "http/answer.h"
 #include "http/http.h"
+#include "table/access.h"
 
-enum route {
+/* Route indexes for /metrics (their names: api_route_names). */
+enum route_metric {
 	ROUTE_OTHER = 0,
 	ROUTE_HEALTH,
 	ROUTE_METRICS,
@@ -30,34 +41,73 @@ enum route {
 	ROUTE_COUNT
 };
 
-/* /api/v1/tables/{t}/<more>: routes beyond the core ones (bankers, ...). */
-bool table_extra_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
+/* Route flags. */
+#define RT_PUBLIC     0x01u   /* no token: answered before authentication */
+#define RT_AUTHORIZE  0x02u   /* the operation's roles are checked here, before the handler reads anything */
+#define RT_BODY       0x04u   /* the handler takes the parsed JSON body */
+#define RT_IDEMPOTENT 0x08u   /* the handler takes the Idempotency-Key */
+#define RT_HEAD       0x10u   /* HEAD is served as GET (not listed in Allow) */
 
-/* /api/v1/rounds/{id}/<more>: verify, ... */
-bool round_extra_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, int64_t round_id, struct http_answer *ans);
+/* One call of a handler: who asks, the request, and what the route's pattern parsed from the path. */
+struct route_call {
+	struct app *app;
+	struct pit *pit;                  /* NULL on RT_PUBLIC routes */
+	const struct actor *actor;        /* NULL on RT_PUBLIC routes */
+	const struct http_request *req;
+	const struct route *route;
+	const char *table;                /* {table} */
+	const char *round_text;           /* {round_text} */
+	int64_t round;                    /* {round} */
+	int seat;                         /* {seat} */
+	const json_t *body;               /* RT_BODY: never NULL */
+	const struct idempotency *idem;   /* RT_IDEMPOTENT */
+};
 
-/* Everything else under /api/v1: reports, events, integrity, checkpoints. */
-bool other_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
+typedef void (*route_handler)(const struct route_call *c, struct http_answer *ans);
 
-/* Verify, integrity, checkpoints, significant events, acknowledging a hold (audit.c). */
-bool audit_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
+struct route {
+	const char *method;
+	const char *pattern;
+	enum route_metric metric;
+	enum pit_operation op;
+	unsigned flags;
+	route_handler handler;
+	int arg;                          /* the handler's own: a round step, a report kind, open or close */
+};
 
-/* GET /api/v1/reports/{summary,payouts,exceptions,bankers}, JSON or CSV (reports.c). */
-bool reports_route(struct app *app, struct pit *pit, const struct actor *a, const struct http_request *req,
-    char seg[][PB_NAME_MAX], int n, struct http_answer *ans);
+extern const struct route api_routes[];
+extern const size_t api_route_count;
 
-/* GET /api/v1/tables/{t}/bankers (bankers.c). */
-bool bankers_route(struct pit *pit, const struct actor *a, const struct http_request *req, const char *table_id,
-    struct http_answer *ans);
+/* Route names for /metrics, indexed by http_answer.route. */
+extern const char *const api_route_names[METRIC_ROUTES];
 
-/* GET /metrics in Prometheus text format. */
-void metrics_answer(struct app *app, struct http_answer *ans);
-
-/* Counts a refused request by its error code (for /metrics). */
+/* metrics.c */
+void handle_health(const struct route_call *c, struct http_answer *ans);
+void handle_metrics(const struct route_call *c, struct http_answer *ans);
 void record_refusal(struct app *app, const struct http_answer *ans);
+
+/* tables.c */
+void handle_tables(const struct route_call *c, struct http_answer *ans);
+void handle_table(const struct route_call *c, struct http_answer *ans);
+void handle_table_open(const struct route_call *c, struct http_answer *ans);
+void handle_table_limits(const struct route_call *c, struct http_answer *ans);
+void handle_table_rounds(const struct route_call *c, struct http_answer *ans);
+void handle_round_open(const struct route_call *c, struct http_answer *ans);
+void handle_table_bankers(const struct route_call *c, struct http_answer *ans);
+
+/* rounds.c */
+void handle_round(const struct route_call *c, struct http_answer *ans);
+void handle_round_step(const struct route_call *c, struct http_answer *ans);
+
+/* audit.c */
+void handle_round_verify(const struct route_call *c, struct http_answer *ans);
+void handle_integrity(const struct route_call *c, struct http_answer *ans);
+void handle_checkpoints(const struct route_call *c, struct http_answer *ans);
+void handle_events(const struct route_call *c, struct http_answer *ans);
+void handle_backup(const struct route_call *c, struct http_answer *ans);
+void handle_table_acknowledge(const struct route_call *c, struct http_answer *ans);
+
+/* reports.c */
+void handle_report(const struct route_call *c, struct http_answer *ans);
 
 #endif

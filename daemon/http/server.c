@@ -18,6 +18,7 @@
 
 #include "common/json_text.h"
 #include "common/timeutil.h"
+#include "http/answer.h"
 #include "http/http.h"
 
 struct server {
@@ -77,15 +78,6 @@ now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-void
-answer_error(struct http_answer *ans, const struct pb_error *err)
-{
-	json_decref(ans->json);
-	ans->status = err->status ? err->status : 500;
-	ans->json = json_pack("{s:{s:s,s:s}}", "error", "code", err->code[0] ? err->code : "internal_error",
-	    "message", err->message[0] ? err->message : "internal error");
-}
-
 static const uint64_t LATENCY_BOUNDS_US[METRIC_LATENCY_BUCKETS] = {
 	100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000, 1000000,
 };
@@ -137,7 +129,7 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ans->content_type ? ans->content_type : "text/plain; charset=utf-8");
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Cache-Control", ans->cache_control ? ans->cache_control : "no-store");
-	if (ans->allow != NULL)
+	if (ans->allow[0] != '\0')
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, ans->allow);
 	if (ans->disposition != NULL)
 		MHD_add_response_header(resp, "Content-Disposition", ans->disposition);
@@ -148,79 +140,76 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 	return rc;
 }
 
+/*
+ * The first call, with the headers: counts the request in flight and lets
+ * it go on (MHD_YES, *refused false), or refuses it at once without reading
+ * the body: too large, or the daemon is stopping.  A request is counted in
+ * in_flight before it looks at `stopping`, so the stop waits for every
+ * request it let through.
+ */
 static enum MHD_Result
-handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
-    const char *upload_data, size_t *upload_data_size, void **con_cls)
+begin_request(struct server *srv, struct MHD_Connection *conn, struct request_ctx *ctx)
 {
-	struct server *srv = cls;
-	struct request_ctx *ctx = *con_cls;
+	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	struct http_answer ans;
+	enum MHD_Result rc;
+
+	ctx->start_us = now_us();
+	atomic_fetch_add(&srv->in_flight, 1);
+	ctx->counted = true;
+	if (cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
+		ctx->too_large = true;
+	if (!ctx->too_large && !atomic_load(&srv->stopping))
+		return MHD_YES;
+	atomic_fetch_sub(&srv->in_flight, 1);
+	ctx->counted = false;
+	memset(&ans, 0, sizeof(ans));
+	if (ctx->too_large)
+		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
+	else
+		answer_fail(&ans, 503, "shutting_down", "pitbossd is stopping; nothing was recorded, retry shortly");
+	rc = send_answer(srv, conn, &ans);
+	json_decref(ans.json);
+	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
+	ctx->answered = true;
+	return rc;
+}
+
+/* Copies a chunk of the body; past max_body the rest is dropped and the request marked too large. */
+static enum MHD_Result
+read_chunk(struct server *srv, struct request_ctx *ctx, const char *data, size_t size)
+{
+	if (ctx->too_large)
+		return MHD_YES;
+	if (ctx->len + size > srv->max_body) {
+		ctx->too_large = true;
+		return MHD_YES;
+	}
+	if (ctx->len + size + 1 > ctx->cap) {
+		size_t cap = ctx->cap ? ctx->cap : 4096;
+		char *nb;
+		while (cap < ctx->len + size + 1)
+			cap *= 2;
+		nb = realloc(ctx->body, cap);
+		if (nb == NULL)
+			return MHD_NO;
+		ctx->body = nb;
+		ctx->cap = cap;
+	}
+	memcpy(ctx->body + ctx->len, data, size);
+	ctx->len += size;
+	ctx->body[ctx->len] = '\0';
+	return MHD_YES;
+}
+
+/* The last call: the whole body is in; the API or the page answers, under the configuration's read lock. */
+static enum MHD_Result
+answer_request(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method,
+    struct request_ctx *ctx)
+{
 	struct http_answer ans;
 	struct http_request req;
 	enum MHD_Result rc;
-
-	(void)version;
-	if (ctx == NULL) {
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		ctx = calloc(1, sizeof(*ctx));
-		if (ctx == NULL)
-			return MHD_NO;
-		ctx->start_us = now_us();
-		*con_cls = ctx;
-		atomic_fetch_add(&srv->in_flight, 1);
-		ctx->counted = true;
-		if (cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
-			ctx->too_large = true;
-		if (!ctx->too_large && !atomic_load(&srv->stopping))
-			return MHD_YES;
-		atomic_fetch_sub(&srv->in_flight, 1);
-		ctx->counted = false;
-		/*
-		 * Refuse at once, without reading the body: too large, or the
-		 * daemon is stopping.  A request is counted in in_flight before
-		 * it looks at `stopping`, so the stop waits for every request it
-		 * let through.
-		 */
-		memset(&ans, 0, sizeof(ans));
-		{
-			struct pb_error e;
-			if (ctx->too_large)
-				pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
-			else
-				pb_fail(&e, 503, "shutting_down", "pitbossd is stopping; nothing was recorded, retry shortly");
-			answer_error(&ans, &e);
-		}
-		rc = send_answer(srv, conn, &ans);
-		json_decref(ans.json);
-		record_metrics(srv->app, &ans, now_us() - ctx->start_us);
-		ctx->answered = true;
-		return rc;
-	}
-	if (*upload_data_size > 0) {
-		if (!ctx->too_large) {
-			if (ctx->len + *upload_data_size > srv->max_body) {
-				ctx->too_large = true;
-			} else {
-				if (ctx->len + *upload_data_size + 1 > ctx->cap) {
-					size_t cap = ctx->cap ? ctx->cap : 4096;
-					char *nb;
-					while (cap < ctx->len + *upload_data_size + 1)
-						cap *= 2;
-					nb = realloc(ctx->body, cap);
-					if (nb == NULL)
-						return MHD_NO;
-					ctx->body = nb;
-					ctx->cap = cap;
-				}
-				memcpy(ctx->body + ctx->len, upload_data, *upload_data_size);
-				ctx->len += *upload_data_size;
-				ctx->body[ctx->len] = '\0';
-			}
-		}
-		*upload_data_size = 0;
-		return MHD_YES;
-	}
-	if (ctx->answered)
-		return MHD_YES;
 
 	memset(&ans, 0, sizeof(ans));
 	memset(&req, 0, sizeof(req));
@@ -232,9 +221,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
 	req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
 	if (ctx->too_large) {
-		struct pb_error e;
-		pb_fail(&e, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
-		answer_error(&ans, &e);
+		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 	} else if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/metrics") == 0 || strcmp(url, "/api") == 0) {
 		pthread_rwlock_rdlock(&srv->app->lock);
 		api_dispatch(srv->app, &req, &ans);
@@ -249,6 +236,33 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	free(ans.text);
 	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
 	return rc;
+}
+
+/* libmicrohttpd's access handler: headers, then each body chunk, then one call with no data. */
+static enum MHD_Result
+handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
+    const char *upload_data, size_t *upload_data_size, void **con_cls)
+{
+	struct server *srv = cls;
+	struct request_ctx *ctx = *con_cls;
+	enum MHD_Result rc;
+
+	(void)version;
+	if (ctx == NULL) {
+		ctx = calloc(1, sizeof(*ctx));
+		if (ctx == NULL)
+			return MHD_NO;
+		*con_cls = ctx;
+		return begin_request(srv, conn, ctx);
+	}
+	if (*upload_data_size > 0) {
+		rc = read_chunk(srv, ctx, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return rc;
+	}
+	if (ctx->answered)
+		return MHD_YES;
+	return answer_request(srv, conn, url, method, ctx);
 }
 
 static void

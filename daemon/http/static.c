@@ -50,10 +50,7 @@ plain_path(const char *p)
 static void
 static_not_found(struct http_answer *ans)
 {
-	struct pb_error e;
-
-	pb_fail(&e, 404, "not_found", "no such page");
-	answer_error(ans, &e);
+	answer_fail(ans, 404, "not_found", "no such page");
 }
 
 void
@@ -69,10 +66,8 @@ static_serve(struct app *app, const struct http_request *req, struct http_answer
 
 	ans->route = ROUTE_STATIC;
 	if (strcmp(req->method, "GET") != 0 && strcmp(req->method, "HEAD") != 0) {
-		struct pb_error e;
-		pb_fail(&e, 405, "method_not_allowed", "use GET here");
-		answer_error(ans, &e);
-		ans->allow = "GET, HEAD";
+		answer_fail(ans, 405, "method_not_allowed", "use GET here");
+		snprintf(ans->allow, sizeof(ans->allow), "GET, HEAD");
 		return;
 	}
 	if (strcmp(path, "/") == 0)

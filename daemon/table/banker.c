@@ -123,8 +123,8 @@ pit_report_bankers(struct pit *p, const struct actor *a, const struct report_que
 	char from[PB_TIME_LEN], to[PB_TIME_LEN];
 	json_t *tables;
 
-	if (a->role == ROLE_DEALER)
-		return pb_fail(err, 403, "forbidden", "reports are for the pitboss, auditor and admin roles");
+	if (authorize(a, OP_REPORT_READ, NULL, err) < 0)
+		return -1;
 	if (q->table[0] != '\0') {
 		const struct table_config *t = config_table(p->cfg, q->table);
 		if (t == NULL)

@@ -1,6 +1,7 @@
 /*
  * hold.c - putting a table on integrity hold, and lifting it.
  */
+#include "table/access.h"
 #include "table/hold.h"
 
 #include <stdio.h>
@@ -47,8 +48,8 @@ pit_table_acknowledge(struct pit *p, const struct actor *a, const char *table_id
 
 	if (t == NULL)
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
-	if (a->role != ROLE_PITBOSS && a->role != ROLE_ADMIN)
-		return pb_fail(err, 403, "forbidden", "acknowledging an integrity failure is the pitboss role's");
+	if (authorize(a, OP_ACKNOWLEDGE, NULL, err) < 0)
+		return -1;
 	if (!json_is_string(note) || json_string_length(note) == 0 || json_string_length(note) > 500)
 		return pb_fail(err, 422, "note_required", "say what was found and done, as {\"note\": \"...\"} (1..500 bytes)");
 	if (store_begin(p->store, err) < 0)

@@ -26,8 +26,8 @@ report_scope(struct pit *p, const struct actor *a, const struct report_query *q,
 	json_t *arr;
 
 	*scope = NULL;
-	if (a->role == ROLE_DEALER)
-		return pb_fail(err, 403, "forbidden", "reports are for the pitboss, auditor and admin roles");
+	if (authorize(a, OP_REPORT_READ, NULL, err) < 0)
+		return -1;
 	if (q->table[0] != '\0') {
 		if (config_table(p->cfg, q->table) == NULL)
 			return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", q->table);

@@ -462,18 +462,6 @@ apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum ro
 	return pb_fail(err, 500, "internal_error", "unknown step");
 }
 
-/* ---- access ---- */
-
-int
-pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err)
-{
-	if (write && a->role == ROLE_AUDITOR)
-		return pb_fail(err, 403, "forbidden", "the auditor role reads only");
-	if (a->token != NULL && !token_allows_table(a->token, table_id))
-		return pb_fail(err, 403, "forbidden", "token \"%s\" is not allowed at table %s", a->name, table_id);
-	return 0;
-}
-
 /* The answer of a step or an opening: the round as GET shows it (with its events, when asked), with status code. */
 static int
 answer_round(struct pit *p, const struct round_record *r, bool with_events, int code, json_t **out, int *status,
@@ -505,10 +493,8 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		goto out;
 	if (pit_check_table_access(a, r->table_id, true, err) < 0 || pit_check_hold(p, r->table_id, err) < 0)
 		goto out;
-	if (sa->step != STEP_VOID && a->role == ROLE_PITBOSS) {
-		pb_fail(err, 403, "forbidden", "dealing a round is the dealer's; the pitboss role may void it");
+	if (authorize(a, sa->step == STEP_VOID ? OP_ROUND_VOID : OP_ROUND_STEP, NULL, err) < 0)
 		goto out;
-	}
 	pb_time_now(at);
 	if (apply_step(p, a, r, sa->step, sa->seat, sa->body, at, err) < 0)
 		goto out;
@@ -641,8 +627,8 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", oa->table_id);
 	if (pit_check_table_access(a, t->id, true, err) < 0)
 		return -1;
-	if (a->role == ROLE_PITBOSS)
-		return pb_fail(err, 403, "forbidden", "dealing a round is the dealer's");
+	if (authorize(a, OP_ROUND_OPEN, NULL, err) < 0)
+		return -1;
 	if (!json_is_object(oa->body))
 		return pb_fail(err, 400, "invalid_body", "the body is {} to open a round, or a whole round");
 	if (input_known_keys(oa->body, "round", KEYS, err) < 0)

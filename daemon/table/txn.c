@@ -108,20 +108,3 @@ fail:
 	*out = NULL;
 	return -1;
 }
-
-/* A table whose record failed its integrity check takes no writes until a pit boss acknowledges it. */
-int
-pit_check_hold(struct pit *p, const char *table_id, struct pb_error *err)
-{
-	char reason[300];
-	bool held;
-
-	if (store_table_hold_get(p->store, table_id, reason, sizeof(reason), &held, err) < 0)
-		return -1;
-	if (held)
-		return pb_fail(err, 409, "integrity_hold",
-		    "table %s is on hold: %s; a pit boss must look into it and acknowledge it (POST /api/v1/tables/%s/acknowledge)",
-		    table_id, reason, table_id);
-	return 0;
-}
-

@@ -12,6 +12,7 @@
 #ifndef PB_TABLE_TXN_H
 #define PB_TABLE_TXN_H
 
+#include "table/access.h"
 #include "table/pit.h"
 
 typedef int (*pit_write_fn)(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status,
@@ -19,11 +20,5 @@ typedef int (*pit_write_fn)(struct pit *p, const struct actor *a, void *arg, jso
 
 int pit_write(struct pit *p, const struct actor *a, const struct idempotency *idem, pit_write_fn fn, void *arg,
     json_t **out, int *status, struct pb_error *err);
-
-/* May this actor act on (write=true) or read this table?  403 otherwise. */
-int pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err);
-
-/* 409 integrity_hold when the table failed its start-up integrity check and no pit boss acknowledged it yet. */
-int pit_check_hold(struct pit *p, const char *table_id, struct pb_error *err);
 
 #endif

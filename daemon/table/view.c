@@ -304,9 +304,7 @@ do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, i
 
 	if (t == NULL)
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", ta->table_id);
-	if (a->role != ROLE_PITBOSS && a->role != ROLE_ADMIN)
-		return pb_fail(err, 403, "forbidden", "opening and closing tables and changing limits is the pitboss role's");
-	if (pit_check_table_access(a, t->id, true, err) < 0 || pit_check_hold(p, t->id, err) < 0)
+	if (authorize(a, OP_TABLE_CHANGE, t->id, err) < 0 || pit_check_hold(p, t->id, err) < 0)
 		return -1;
 	if (store_table_state_get(p->store, t->id, &ts, err) < 0)
 		return -1;

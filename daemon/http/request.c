@@ -1,0 +1,93 @@
+/*
+ * request.c - the request read at the edge (request.h).
+ */
+#include "http/request.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/hash.h"
+
+#define IDEMPOTENCY_KEY_MAX 128
+
+const char *
+query(const struct http_request *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+int
+query_int(const struct http_request *req, const char *name, int64_t def, int64_t *out)
+{
+	const char *v = query(req, name);
+	char *end;
+	long long n;
+
+	*out = def;
+	if (v == NULL)
+		return 0;
+	n = strtoll(v, &end, 10);
+	if (*v == '\0' || *end != '\0' || n < 0)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+int
+parse_id(const char *s, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	if (s == NULL || *s < '0' || *s > '9')
+		return -1;
+	v = strtoll(s, &end, 10);
+	if (*end != '\0' || v <= 0)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+json_t *
+parse_body(const struct http_request *req, struct pb_error *err)
+{
+	json_error_t jerr;
+	json_t *v;
+	size_t i;
+
+	for (i = 0; i < req->body_len && isspace((unsigned char)req->body[i]); i++)
+		;
+	if (i == req->body_len)
+		return json_object();
+	v = json_loadb(req->body, req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+	if (v == NULL)
+		pb_fail(err, 400, "malformed_json", "the body is not valid JSON: %s (line %d, column %d)", jerr.text, jerr.line, jerr.column);
+	return v;
+}
+
+int
+read_idempotency(const struct http_request *req, struct idempotency *idem, struct pb_error *err)
+{
+	char *buf;
+	size_t n;
+
+	idem->key = req->idempotency_key;
+	if (idem->key == NULL)
+		return 0;
+	n = strlen(idem->key);
+	if (n == 0 || n > IDEMPOTENCY_KEY_MAX)
+		return pb_fail(err, 400, "invalid_idempotency_key", "Idempotency-Key: 1..%d printable characters", IDEMPOTENCY_KEY_MAX);
+	for (size_t i = 0; i < n; i++)
+		if (!isprint((unsigned char)idem->key[i]))
+			return pb_fail(err, 400, "invalid_idempotency_key", "Idempotency-Key: 1..%d printable characters", IDEMPOTENCY_KEY_MAX);
+	buf = malloc(strlen(req->method) + strlen(req->path) + req->body_len + 3);
+	if (buf == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	n = (size_t)sprintf(buf, "%s %s\n", req->method, req->path);
+	memcpy(buf + n, req->body, req->body_len);
+	pb_sha256_hex(buf, n + req->body_len, idem->request_hash);
+	free(buf);
+	return 0;
+}

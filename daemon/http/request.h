@@ -1,0 +1,27 @@
+/*
+ * request.h - reading a request at the edge: the query string, ids, the
+ * JSON body and the Idempotency-Key.  Each refusal says what to fix.
+ */
+#ifndef PB_HTTP_REQUEST_H
+#define PB_HTTP_REQUEST_H
+
+#include <stdint.h>
+
+#include "http/http.h"
+
+/* A query argument as received (decoded), or NULL. */
+const char *query(const struct http_request *req, const char *name);
+
+/* A non-negative integer query argument, or def when absent; -1 when malformed. */
+int query_int(const struct http_request *req, const char *name, int64_t def, int64_t *out);
+
+/* A positive decimal id (a path segment or a query value); -1 when it is not one. */
+int parse_id(const char *s, int64_t *out);
+
+/* The body as one JSON value (an empty body is {}); NULL with 400 malformed_json. */
+json_t *parse_body(const struct http_request *req, struct pb_error *err);
+
+/* The Idempotency-Key header (400 when malformed) and the hash of the request it protects. */
+int read_idempotency(const struct http_request *req, struct idempotency *idem, struct pb_error *err);
+
+#endif

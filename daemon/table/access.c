@@ -1,0 +1,68 @@
+/*
+ * access.c - the roles of each operation, a token's table scope, the
+ * integrity hold (access.h).
+ */
+#include "table/access.h"
+
+#include "store/audit.h"
+#include "table/pit.h"
+
+#define R(role) (1u << (role))
+
+/* Each operation: the roles that may do it, whether it writes, and the refusal of the others. */
+static const struct {
+	unsigned roles;
+	bool write;
+	const char *refusal;
+} OPERATIONS[OP_COUNT] = {
+	[OP_READ] = {R(ROLE_DEALER) | R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_ADMIN), false, NULL},
+	[OP_AUDIT_READ] = {R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_ADMIN), false,
+	    "this is for the pitboss, auditor and admin roles"},
+	[OP_REPORT_READ] = {R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_ADMIN), false,
+	    "reports are for the pitboss, auditor and admin roles"},
+	[OP_BACKUP] = {R(ROLE_ADMIN), false, "backups are the admin role's"},
+	[OP_ACKNOWLEDGE] = {R(ROLE_PITBOSS) | R(ROLE_ADMIN), true, "acknowledging an integrity failure is the pitboss role's"},
+	[OP_TABLE_CHANGE] = {R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "opening and closing tables and changing limits is the pitboss role's"},
+	[OP_ROUND_OPEN] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's"},
+	[OP_ROUND_STEP] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's; the pitboss role may void it"},
+	[OP_ROUND_VOID] = {R(ROLE_DEALER) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true, "voiding a round is the dealer's and the pitboss role's"},
+};
+
+int
+authorize(const struct actor *a, enum pit_operation op, const char *table_id, struct pb_error *err)
+{
+	if (op < 0 || op >= OP_COUNT)
+		return pb_fail(err, 500, "internal_error", "unknown operation");
+	if ((OPERATIONS[op].roles & R(a->role)) == 0)
+		return pb_fail(err, 403, "forbidden", "%s", OPERATIONS[op].refusal);
+	if (table_id != NULL)
+		return pit_check_table_access(a, table_id, OPERATIONS[op].write, err);
+	return 0;
+}
+
+int
+pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err)
+{
+	if (write && a->role == ROLE_AUDITOR)
+		return pb_fail(err, 403, "forbidden", "the auditor role reads only");
+	if (a->token != NULL && !token_allows_table(a->token, table_id))
+		return pb_fail(err, 403, "forbidden", "token \"%s\" is not allowed at table %s", a->name, table_id);
+	return 0;
+}
+
+/* A table whose record failed its integrity check takes no writes until a pit boss acknowledges it. */
+int
+pit_check_hold(struct pit *p, const char *table_id, struct pb_error *err)
+{
+	char reason[300];
+	bool held;
+
+	if (store_table_hold_get(p->store, table_id, reason, sizeof(reason), &held, err) < 0)
+		return -1;
+	if (held)
+		return pb_fail(err, 409, "integrity_hold",
+		    "table %s is on hold: %s; a pit boss must look into it and acknowledge it (POST /api/v1/tables/%s/acknowledge)",
+		    table_id, reason, table_id);
+	return 0;
+}

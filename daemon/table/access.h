@@ -1,0 +1,48 @@
+/*
+ * access.h - who may do what: a token's table scope, the integrity hold on
+ * a table, and the roles each operation of the pit is for.
+ *
+ * The operations are named once, with the roles allowed and the exact
+ * refusal (403 forbidden) a caller of another role gets.  The table layer
+ * authorizes its own operations, so a direct caller (simulate --direct, a
+ * unit test) meets the same refusals; the HTTP route table names the
+ * operation of each route and checks at the edge those whose refusal comes
+ * before anything else is read (reports, the audit reads, backups).
+ */
+#ifndef PB_TABLE_ACCESS_H
+#define PB_TABLE_ACCESS_H
+
+#include <stdbool.h>
+
+#include "common/error.h"
+
+struct actor;
+struct pit;
+
+enum pit_operation {
+	OP_READ = 0,        /* tables, rounds, checkpoints, verify: any role (within its table scope) */
+	OP_AUDIT_READ,      /* the integrity report and the significant events */
+	OP_REPORT_READ,     /* the reports, JSON or CSV */
+	OP_BACKUP,          /* a copy of the database */
+	OP_ACKNOWLEDGE,     /* lifting an integrity hold */
+	OP_TABLE_CHANGE,    /* opening, closing a table, changing its limits */
+	OP_ROUND_OPEN,      /* opening a round, or recording a whole one */
+	OP_ROUND_STEP,      /* bets, close, deal, decisions, reveal, settle */
+	OP_ROUND_VOID,      /* voiding a round */
+	OP_COUNT
+};
+
+/*
+ * May this actor do op?  403 forbidden with the operation's message when
+ * its role may not; then, when table_id is not NULL, the table access of
+ * pit_check_table_access (writing for the operations that write).
+ */
+int authorize(const struct actor *a, enum pit_operation op, const char *table_id, struct pb_error *err);
+
+/* May this actor act on (write=true) or read this table?  403 otherwise. */
+int pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err);
+
+/* 409 integrity_hold when the table failed its start-up integrity check and no pit boss acknowledged it yet. */
+int pit_check_hold(struct pit *p, const char *table_id, struct pb_error *err);
+
+#endif

@@ -1,0 +1,65 @@
+/*
+ * context.h - what pitbossd's front end (http/, main.c) needs of the layers
+ * below the table, asked of the table: a worker thread's connection, the
+ * data state a rendered answer is valid for, the writer's counters, the
+ * stored answers pruned, and the significant events of the front end's own
+ * (authentication failures) and their list.
+ */
+#ifndef PB_TABLE_CONTEXT_H
+#define PB_TABLE_CONTEXT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+struct actor;
+struct pit;
+struct store;
+struct store_writer;
+
+/* A read-write connection to the database (migrated on open); NULL with err filled. */
+struct store *pit_connect(const char *database, const char *synchronous, struct pb_error *err);
+void pit_disconnect(struct store *s);
+
+/*
+ * Whether the database changed as p's connection sees it (store/state.h):
+ * two states of the same connection are equal when nothing was committed
+ * in between, by anyone.
+ */
+struct pit_data_state {
+	int64_t data_version;
+	int64_t own_changes;
+};
+
+int pit_data_state(struct pit *p, struct pit_data_state *out, struct pb_error *err);
+bool pit_data_state_equal(const struct pit_data_state *a, const struct pit_data_state *b);
+
+/* The group commit's counters (store/writer.h), for /metrics. */
+struct pit_writer_stats {
+	uint64_t groups;
+	uint64_t jobs;
+	uint64_t jobs_failed;
+	uint64_t groups_failed;
+	uint64_t largest_group;
+	int queued;
+};
+
+void pit_writer_stats(struct store_writer *w, struct pit_writer_stats *out);
+
+/* Stored Idempotency-Key answers deleted after their retention since start. */
+uint64_t pit_idempotency_pruned_total(void);
+
+/*
+ * Records a failed sign-in from client (auth_failure, or auth_lockout when
+ * it locked the address out) as a significant event; a failure to record
+ * it is ignored, as the answer is a refusal already.
+ */
+void pit_record_auth_failure(struct pit *p, const char *client, bool locked_out, unsigned failures);
+
+/* GET /events: {"events": [...]} after seq `after`, at most limit; the pitboss, auditor and admin roles. */
+int pit_significant_events(struct pit *p, const struct actor *a, int64_t after, int limit, json_t **out,
+    struct pb_error *err);
+
+#endif
