@@ -1,24 +1,31 @@
 /*
- * json_text.c - JSON text as jansson's json_dumps(JSON_COMPACT |
- * JSON_ENSURE_ASCII [| JSON_SORT_KEYS]) writes it (json_text.h), written
- * directly into one growing buffer.  The rules copied from jansson 2.14's
- * dump.c: keys in insertion order, or with JSON_SORT_KEYS ordered by memcmp
- * over the shorter length, then the shorter first; strings escape '"',
- * '\\', \b \f \n \r \t by name, other code points below 0x20 and every one
- * above 0x7F as \uXXXX (capital hex; a surrogate pair above the BMP); '/'
- * and 0x7F as they are; integers "%lld".  Anything else goes to json_dumps
- * itself, so the text stays its text.
+ * json_text.c - compact, ASCII-only JSON text written directly into one
+ * growing buffer (json_text.h): the canonical form of an event body
+ * (docs/audit.md, "The canonical form"), and the same writer with keys in
+ * insertion order for answers.  The bytes are those jansson 2.14's
+ * json_dumps(JSON_COMPACT | JSON_ENSURE_ASCII [| JSON_SORT_KEYS]) writes
+ * for the same value (tests/unit/test_canonical.c checks both that and
+ * fixed byte vectors), but no byte of the canonical form comes from
+ * jansson: keys sorted bytewise over their UTF-8 (memcmp over the shorter
+ * length, then the shorter first); strings escape '"', '\\', \b \f \n \r
+ * \t by name, other code points below 0x20 and every one above 0x7F as
+ * \uXXXX (capital hex; a surrogate pair above the BMP); '/' and 0x7F as
+ * they are; integers in decimal; reals as "%.17g" with jansson's touches.
+ * The canonical form refuses what it does not cover (text that is not
+ * UTF-8, nesting deeper than JSON_TEXT_MAX_DEPTH, a loop); an answer hands
+ * those to json_dumps.
  */
 #include "common/json_text.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define CANON_MAX_DEPTH 64      /* deeper (or a loop): json_dumps decides */
 #define CANON_SMALL_KEYS 32
 
-enum { CANON_OK = 0, CANON_FALLBACK = 1, CANON_NOMEM = -1 };
+/* Why a text was not written: outside the canonical form (CANON_NOT_UTF8, CANON_TOO_DEEP) or not at all. */
+enum { CANON_OK = 0, CANON_NOT_UTF8 = 1, CANON_TOO_DEEP = 2, CANON_REFUSED = -2, CANON_NOMEM = -1 };
 
 struct out {
 	char *p;
@@ -130,7 +137,7 @@ put_string(struct out *o, const char *str, size_t n)
 		o->len += run;
 		run = 0;
 		if ((len = utf8_next(s + i, n - i, &cp)) == 0)
-			return CANON_FALLBACK;
+			return CANON_NOT_UTF8;
 		i += len;
 		d = o->p + o->len;
 		switch (cp) {
@@ -171,6 +178,44 @@ put_integer(struct out *o, json_int_t v)
 	if (v < 0)
 		*--d = '-';
 	return put(o, d, (size_t)(e - d));
+}
+
+/*
+ * A real as jansson 2.14 writes it (strconv.c, jsonp_dtostr): "%.17g" in
+ * the C locale, ".0" appended when there is neither '.' nor 'e', and the
+ * exponent without '+' and without leading zeros.  jansson holds no NaN
+ * or infinity.
+ */
+static int
+put_real(struct out *o, double v)
+{
+	char b[48], *e;
+	int n = snprintf(b, sizeof(b) - 3, "%.17g", v);
+	size_t len;
+
+	if (n < 0 || (size_t)n >= sizeof(b) - 3)
+		return CANON_REFUSED;
+	len = (size_t)n;
+	for (size_t i = 0; i < len; i++)
+		if (b[i] == ',')               /* a decimal comma, were a locale ever set */
+			b[i] = '.';
+	if (strchr(b, '.') == NULL && strchr(b, 'e') == NULL) {
+		memcpy(b + len, ".0", 3);
+		len += 2;
+	}
+	if ((e = strchr(b, 'e')) != NULL) {
+		char *start = e + 1, *end = e + 2;
+
+		if (*start == '-')
+			start++;
+		while (*end == '0')
+			end++;
+		if (end != start) {
+			memmove(start, end, len - (size_t)(end - b) + 1);
+			len -= (size_t)(end - start);
+		}
+	}
+	return put(o, b, len);
 }
 
 static int
@@ -246,11 +291,11 @@ put_value(struct out *o, const json_t *v, int depth)
 	case JSON_TRUE: return put(o, "true", 4);
 	case JSON_FALSE: return put(o, "false", 5);
 	case JSON_INTEGER: return put_integer(o, json_integer_value(v));
-	case JSON_REAL: return CANON_FALLBACK;
+	case JSON_REAL: return put_real(o, json_real_value(v));
 	case JSON_STRING: return put_string(o, json_string_value(v), json_string_length(v));
 	case JSON_ARRAY:
-		if (depth >= CANON_MAX_DEPTH)
-			return CANON_FALLBACK;
+		if (depth >= JSON_TEXT_MAX_DEPTH)
+			return CANON_TOO_DEEP;
 		rc = put(o, "[", 1);
 		for (size_t i = 0; i < json_array_size(v) && rc == CANON_OK; i++) {
 			if (i > 0)
@@ -260,44 +305,73 @@ put_value(struct out *o, const json_t *v, int depth)
 		}
 		return rc == CANON_OK ? put(o, "]", 1) : rc;
 	case JSON_OBJECT:
-		if (depth >= CANON_MAX_DEPTH)
-			return CANON_FALLBACK;
+		if (depth >= JSON_TEXT_MAX_DEPTH)
+			return CANON_TOO_DEEP;
 		return put_object(o, v, depth);
 	}
-	return CANON_FALLBACK;
+	return CANON_REFUSED;
+}
+
+/*
+ * The text of v (an object or an array) in a malloc'd buffer, its length
+ * in *len; CANON_OK, or why not (nothing allocated then).
+ */
+static int
+write_text(const json_t *v, bool sort_keys, char **text, size_t *len)
+{
+	struct out o = {NULL, 0, 0, sort_keys};
+	int rc;
+
+	if (!json_is_object(v) && !json_is_array(v))
+		return CANON_REFUSED;
+	rc = put_value(&o, v, 0);
+	if (rc == CANON_OK)
+		rc = put(&o, "", 1);          /* the terminating NUL */
+	if (rc != CANON_OK) {
+		free(o.p);
+		return rc;
+	}
+	*text = o.p;
+	*len = o.len - 1;
+	return CANON_OK;
 }
 
 char *
 json_text(const json_t *v, bool sort_keys, size_t *len)
 {
-	struct out o = {NULL, 0, 0, sort_keys};
 	size_t flags = JSON_COMPACT | JSON_ENSURE_ASCII | (sort_keys ? JSON_SORT_KEYS : 0);
-	char *text;
-	int rc;
+	size_t n = 0;
+	char *text = NULL;
+	int rc = write_text(v, sort_keys, &text, &n);
 
-	if (!json_is_object(v) && !json_is_array(v))
+	/*
+	 * Outside the canonical form, an answer keeps jansson's bytes: deeper
+	 * than anything pitbossd builds (or a loop: NULL), or not UTF-8 (NULL
+	 * for a string; for a key, jansson 2.14 writes the key's opening quote
+	 * and goes on).
+	 */
+	if (rc == CANON_TOO_DEEP || rc == CANON_NOT_UTF8) {
+		text = json_dumps(v, flags);
+		n = text ? strlen(text) : 0;
+	} else if (rc != CANON_OK) {
 		return NULL;
-	rc = put_value(&o, v, 0);
-	if (rc == CANON_OK)
-		rc = put(&o, "", 1);          /* the terminating NUL */
-	if (rc == CANON_OK) {
-		if (len != NULL)
-			*len = o.len - 1;
-		return o.p;
 	}
-	free(o.p);
-	if (rc != CANON_FALLBACK)
-		return NULL;
-	text = json_dumps(v, flags);
 	if (text != NULL && len != NULL)
-		*len = strlen(text);
+		*len = n;
 	return text;
 }
 
 char *
-canonical_json(const json_t *body)
+canonical_text(const json_t *body, size_t *len)
 {
-	return json_text(body, true, NULL);
+	size_t n = 0;
+	char *text = NULL;
+
+	if (write_text(body, true, &text, &n) != CANON_OK)
+		return NULL;
+	if (len != NULL)
+		*len = n;
+	return text;
 }
 
 char *

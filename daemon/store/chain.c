@@ -119,7 +119,7 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 	if (chain_head(s, table_id, &seq, prev, err) < 0)
 		return -1;
 	seq++;
-	text = canonical_json(body);       /* json_dumps(SORT_KEYS | COMPACT | ENSURE_ASCII)'s bytes */
+	text = canonical_text(body, NULL);       /* docs/audit.md, "The canonical form" */
 	if (text == NULL)
 		return pb_fail(err, 500, "internal_error", "cannot encode an event");
 	canon = store_event_canonical(table_id, seq, round_id, type, at, actor, text, &len);

@@ -16,16 +16,13 @@ export function clearToken() {
   try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* storage unavailable */ }
 }
 
-/** An answer other than 2xx. `missing` is true when the route itself does not exist (yet). */
+/** An answer other than 2xx (status 0: the server could not be reached). */
 export class ApiError extends Error {
   constructor(status, code, message, path) {
     super(message || `HTTP ${status}`);
     this.status = status;
     this.code = code;
     this.path = path;
-  }
-  get missing() {
-    return this.status === 404 && (this.code === 'not_found' || !this.code);
   }
   get unreachable() {
     return this.status === 0;
@@ -99,7 +96,7 @@ export function tables() {
 }
 export async function loadTables() {
   const body = await get('/tables');
-  tablesCache = body.tables || [];
+  tablesCache = body.tables;
   return tablesCache;
 }
 export function currencyOf(tableId) {

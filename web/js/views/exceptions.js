@@ -3,24 +3,17 @@
 import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {label, when, money} from '../format.js';
-import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton} from './common.js';
+import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton} from '../common.js';
 
 export const name = 'exceptions';
 
-/** Detail may be text or an object: show objects as "key: value" pairs. */
-export function detailText(d) {
-  if (d === null || d === undefined) return '';
-  if (typeof d !== 'object') return String(d);
-  return Object.entries(d).map(([k, v]) => `${label(k)}: ${v !== null && typeof v === 'object' ? JSON.stringify(v) : v}`).join(' · ');
-}
-
-/** An exception's detail; a short bank is told in money rather than cents. */
+/** An exception's detail (text, docs/reports.md); a short bank is told in money rather than cents. */
 function describe(x) {
-  if (x.kind === 'coverage_short' && Number.isFinite(x.short)) {
+  if (x.kind === 'coverage_short') {
     const cur = api.currencyOf(x.table);
     return `Seat ${x.seat} ${label(x.wager)}: a win of ${money(x.net + x.short, cur)} was paid ${money(x.net, cur)}; ${money(x.short, cur)} short, the bank ran out.`;
   }
-  return detailText(x.detail) + (x.source ? ` (${x.source})` : '');
+  return x.detail + (x.source ? ` (${x.source})` : '');
 }
 
 export async function render(main, params, ctx) {
@@ -52,9 +45,9 @@ export async function render(main, params, ctx) {
     try {
       const b = await api.get('/reports/exceptions' + query());
       if (!ctx.alive()) return;
-      const list = [...(b.exceptions || [])].reverse();
+      const list = [...b.exceptions].reverse();
       body.replaceChildren(
-        b.truncated ? note('warn', `Only the first ${b.limit ?? list.length} exceptions of this range are listed; narrow the range to see the rest.`) : '',
+        b.truncated ? note('warn', `Only the first ${b.limit} exceptions of this range are listed; narrow the range to see the rest.`) : '',
         h('p', {class: 'muted small'}, `${list.length} exception${list.length === 1 ? '' : 's'}, newest first.`),
         dataTable([
         {label: 'Time', rowHeader: true, render: x => when(x.at, 'short')},

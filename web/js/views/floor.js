@@ -1,27 +1,13 @@
 // floor.js - every table at a glance, refreshed every 5 seconds in place.
 import * as api from '../api.js';
-import {h, note, section, replaceIfChanged} from '../dom.js';
-import {money, moneyCell, int, percent, whenText} from '../format.js';
-import {pageHeader, statusBadge, stateBadge, holdFlag, holdBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from './common.js';
+import {h, section, replaceIfChanged} from '../dom.js';
+import {money, moneyCell, int, whenText} from '../format.js';
+import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from '../common.js';
+import {holdCell, holdText, theoHoldText} from '../figures.js';
 
 export const name = 'floor';
 
 const POLL_MS = 5000;
-const SUMMARY_RETRY_MS = 60000;
-
-/** Hold as a fraction: the report's own figure, else win over handle. */
-export function holdOf(g) {
-  if (!g) return null;
-  if (Number.isFinite(g.hold)) return g.hold;
-  const handle = g.handle?.total, win = g.house_win?.total;
-  return handle ? win / handle : null;
-}
-
-export function theoHoldOf(g) {
-  if (Number.isFinite(g?.theoretical_hold)) return g.theoretical_hold;
-  const handle = g?.handle?.total;
-  return handle && Number.isFinite(g.theoretical_win) ? g.theoretical_win / handle : null;
-}
 
 const COLUMNS = [
   {key: 'table', label: 'Table'},
@@ -60,21 +46,21 @@ function cellsFor(t, latest, g, rot) {
   } else {
     banker = h('span', {class: 'muted'}, 'House');
   }
-  const hold = holdOf(g), theoHold = theoHoldOf(g);
+  // g: the table's group in today's summary report; none when it has no round today.
   return {
     table: h('span', {class: 'stack'}, h('a', {href: `#/table/${encodeURIComponent(t.id)}`, class: 'table-id'}, t.id),
       h('small', {class: 'muted'}, t.name)),
-    status: h('span', {class: 'stack'}, statusBadge(t.status), holdBadge(t)),
+    status: h('span', {class: 'stack'}, statusBadge(t.status)),
     current,
     banker,
     rounds: h('span', {class: 'stack end'}, h('span', null, g ? int(g.rounds) : '—'),
       g?.voids ? h('small', {class: 'muted'}, `${int(g.voids)} void${g.voids === 1 ? '' : 's'}`) : null),
-    handle: h('span', null, g ? money(g.handle?.total, cur) : '—'),
-    win: g ? moneyCell(g.house_win?.total, cur, {signed: true}) : h('span', null, '—'),
-    hold: h('span', {class: 'stack end'}, h('span', null, g ? percent(hold) : '—'), g?.hold_flag ? holdFlag(g.hold_flag) : null),
-    theo: g && Number.isFinite(g.theoretical_win)
+    handle: h('span', null, g ? money(g.handle.total, cur) : '—'),
+    win: g ? moneyCell(g.house_win.total, cur, {signed: true}) : h('span', null, '—'),
+    hold: g ? holdCell(g) : h('span', {class: 'stack end'}, h('span', null, '—')),
+    theo: g
       ? h('span', {class: 'stack end'}, h('span', null, money(g.theoretical_win, cur)),
-        theoHold !== null ? h('small', {class: 'muted'}, `${percent(theoHold)} hold`) : null)
+        g.theoretical_hold !== null ? h('small', {class: 'muted'}, `${theoHoldText(g)} hold`) : null)
       : h('span', null, '—'),
   };
 }
@@ -96,7 +82,7 @@ export async function render(main, params, ctx) {
 
   let tbody = null, ids = '';
   const rows = new Map();
-  let summaryMissingAt = 0, summaryErr = null, byTable = new Map(), totals = null;
+  let summaryErr = null, byTable = new Map(), totals = null;
 
   function build(tables) {
     tbody = h('tbody');
@@ -138,12 +124,9 @@ export async function render(main, params, ctx) {
     const latestP = Promise.allSettled(tables.map(t => api.get(`/tables/${encodeURIComponent(t.id)}/rounds?limit=1`)));
     const rotP = Promise.allSettled(tables.map(t => t.banking === 'player'
       ? api.get(`/tables/${encodeURIComponent(t.id)}/bankers?limit=1`) : Promise.resolve(null)));
-    let summaryP = null;
-    if (!summaryMissingAt || Date.now() - summaryMissingAt > SUMMARY_RETRY_MS) {
-      summaryP = api.get('/reports/summary' + api.qs({group: 'table', from, to, tz_offset: tzOffset()})).then(
-        b => { summaryErr = null; summaryMissingAt = 0; byTable = new Map((b.groups || []).map(g => [String(g.key), g])); totals = b.totals || null; },
-        e => { summaryErr = e; if (e.missing) summaryMissingAt = Date.now(); byTable = new Map(); totals = null; });
-    }
+    const summaryP = api.get('/reports/summary' + api.qs({group: 'table', from, to, tz_offset: tzOffset()})).then(
+      b => { summaryErr = null; byTable = new Map(b.groups.map(g => [g.key, g])); totals = b.totals; },
+      e => { summaryErr = e; byTable = new Map(); totals = null; });
     const [latest, rots] = await Promise.all([latestP, rotP, summaryP]);
     if (!ctx.alive()) return;
     errorArea.replaceChildren();
@@ -151,7 +134,7 @@ export async function render(main, params, ctx) {
     const key = tables.map(t => t.id).join('|');
     if (key !== ids) { build(tables); ids = key; }
     tables.forEach((t, i) => {
-      const l = latest[i].status === 'fulfilled' ? latest[i].value.rounds?.[0] : null;
+      const l = latest[i].status === 'fulfilled' ? latest[i].value.rounds[0] : null;
       const rot = rots[i].status === 'fulfilled' ? rots[i].value : null;
       const cells = cellsFor(t, l, byTable.get(t.id), rot);
       const row = rows.get(t.id);
@@ -162,31 +145,17 @@ export async function render(main, params, ctx) {
     const currencies = [...new Set(tables.map(t => t.currency))];
     const open = tables.filter(t => t.status === 'open').length;
     const inPlay = tables.filter(t => t.current_round).length;
-    let tot = totals;
-    if (!tot && byTable.size) {
-      tot = {rounds: 0, handle: {total: 0}, house_win: {total: 0}, theoretical_win: 0};
-      for (const g of byTable.values()) {
-        tot.rounds += g.rounds || 0;
-        tot.handle.total += g.handle?.total || 0;
-        tot.house_win.total += g.house_win?.total || 0;
-        tot.theoretical_win += g.theoretical_win || 0;
-      }
-    }
+    const tot = totals;
     const cur = currencies[0] || 'USD';
     const single = currencies.length <= 1;
     replaceIfChanged(kpis, h('div', {class: 'kpi-row'},
       kpi('Tables open', `${open} of ${tables.length}`, `${inPlay} with a round in progress`),
       kpi('Rounds today', tot ? int(tot.rounds) : '—'),
-      kpi('Handle today', tot && single ? money(tot.handle?.total, cur) : '—'),
-      kpi('House win today', tot && single ? money(tot.house_win?.total, cur, {signed: true}) : '—'),
-      kpi('Hold today', tot ? percent(holdOf(tot)) : '—',
-        tot && Number.isFinite(tot.theoretical_win) && single ? `theoretical ${percent(theoHoldOf(tot))}` : null)));
+      kpi('Handle today', tot && single ? money(tot.handle.total, cur) : '—'),
+      kpi('House win today', tot && single ? money(tot.house_win.total, cur, {signed: true}) : '—'),
+      kpi('Hold today', tot ? holdText(tot) : '—', tot && single ? `theoretical ${theoHoldText(tot)}` : null)));
 
-    replaceIfChanged(reportArea, summaryErr
-      ? (summaryErr.missing
-        ? note('info', 'Today\u2019s rounds, handle, win and hold come from the summary report, which this server does not offer yet. They appear here by themselves once it does.')
-        : errorNote(summaryErr, 'Today\u2019s figures') || h('div'))
-      : h('div'));
+    replaceIfChanged(reportArea, summaryErr ? errorNote(summaryErr, 'Today\u2019s figures') || h('div') : h('div'));
     live.ok();
   }
 

@@ -2,10 +2,10 @@
 // range and grouping, and the large payouts list.
 import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
-import {money, moneyCell, int, percent, label, when, whenText, miniCards, toMinor, minorDigits} from '../format.js';
+import {money, moneyCell, int, label, when, whenText, miniCards, toMinor, minorDigits} from '../format.js';
 import {barChart} from '../chart.js';
-import {pageHeader, errorNote, holdFlag, localDate, dayStartISO, dayEndISO, addDays, csvButton, tzOffset} from './common.js';
-import {holdOf, theoHoldOf} from './floor.js';
+import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton, tzOffset} from '../common.js';
+import {holdCell, holdText, theoHoldText} from '../figures.js';
 
 export const name = 'reports';
 
@@ -106,7 +106,7 @@ export async function render(main, params, ctx) {
       return;
     }
     if (!ctx.alive()) return;
-    const groups = b.groups || [];
+    const groups = b.groups;
     if (!groups.length) {
       sumBody.replaceChildren(h('p', {class: 'empty'}, 'No rounds in this range.'));
       return;
@@ -118,40 +118,40 @@ export async function render(main, params, ctx) {
       {label: 'Rounds', num: true, render: g => int(g.rounds)},
       {label: 'Voids', num: true, render: g => int(g.voids)},
       {label: 'Hands', num: true, render: g => int(g.hands)},
-      {label: 'Handle', num: true, render: g => money(g.handle?.total, currencyFor(g))},
-      {label: 'House win', num: true, render: g => moneyCell(g.house_win?.total, currencyFor(g), {signed: true})},
-      {label: 'Hold', num: true, render: g => h('span', {class: 'stack end'}, percent(holdOf(g), true), holdFlag(g.hold_flag))},
+      {label: 'Handle', num: true, render: g => money(g.handle.total, currencyFor(g))},
+      {label: 'House win', num: true, render: g => moneyCell(g.house_win.total, currencyFor(g), {signed: true})},
+      {label: 'Hold', num: true, render: g => holdCell(g, true)},
       {label: 'Theoretical win', num: true, render: g => h('span', {class: 'stack end'}, money(g.theoretical_win, currencyFor(g)),
         g.win_interval ? h('small', {class: 'muted', title: 'The range the win is expected to fall in; outside it the hold is flagged'},
           `${money(g.win_interval.low, currencyFor(g))} to ${money(g.win_interval.high, currencyFor(g))}`) : null)},
-      {label: 'Theo. hold', num: true, render: g => percent(theoHoldOf(g), true)},
-      {label: 'Hands / hour', num: true, render: g => Number.isFinite(g.hands_per_hour) ? int(Math.round(g.hands_per_hour)) : '—'},
+      {label: 'Theo. hold', num: true, render: g => theoHoldText(g, true)},
+      {label: 'Hands / hour', num: true, render: g => g.hands_per_hour !== null ? int(Math.round(g.hands_per_hour)) : '—'},
       {label: 'Average bet', num: true, render: g => money(g.average_bet, currencyFor(g))},
     ];
     const chartCur = [...currencies][0];
     const chart = barChart(groups.map(g => ({
       label: state.group === 'table' ? String(g.key)
         : state.group === 'hour' ? whenText(String(g.key), state.from === state.to ? 'hour' : 'short') : String(g.key),
-      value: g.house_win?.total ?? null,
-      ref: Number.isFinite(g.theoretical_win) ? g.theoretical_win : null,
-      title: `${keyLabel(state.group, g.key)}: house win ${money(g.house_win?.total, currencyFor(g), {signed: true})}, hold ${percent(holdOf(g))}`,
+      value: g.house_win.total,
+      ref: g.theoretical_win,
+      title: `${keyLabel(state.group, g.key)}: house win ${money(g.house_win.total, currencyFor(g), {signed: true})}, hold ${holdText(g)}`,
     })), {fmt: v => money(Math.round(v), chartCur), title: 'House win by ' + state.group, valueLabel: 'House win',
       refLabel: 'Theoretical win', width: sumBody.clientWidth - 32, description: `${groups.length} groups from ${state.from} to ${state.to}`});
 
     const tot = b.totals;
-    const breakdown = tot && tot.handle ? dataTable([
+    const breakdown = dataTable([
       {label: 'Wager', rowHeader: true, render: w => label(w)},
-      {label: 'Handle', num: true, render: w => w === 'ante_bonus' ? h('span', {class: 'muted'}, 'n/a') : money(tot.handle?.[w], chartCur)},
-      {label: 'House win', num: true, render: w => moneyCell(tot.house_win?.[w], chartCur, {signed: true})},
-    ], WAGERS.filter(w => tot.handle?.[w] !== undefined || tot.house_win?.[w] !== undefined), {caption: 'Totals by wager'}) : null;
+      {label: 'Handle', num: true, render: w => w === 'ante_bonus' ? h('span', {class: 'muted'}, 'n/a') : money(tot.handle[w], chartCur)},
+      {label: 'House win', num: true, render: w => moneyCell(tot.house_win[w], chartCur, {signed: true})},
+    ], WAGERS, {caption: 'Totals by wager'});
 
     sumBody.replaceChildren(
       tzFor() === undefined && (state.group === 'day' || state.group === 'shift')
         ? note('info', 'Your time zone is not a whole number of hours from UTC, so days and shifts here are UTC days and shifts.') : '',
       mixed ? note('info', 'The tables use different currencies; the chart and totals mix them and are for orientation only.') : '',
       chart,
-      dataTable(cols, groups, {caption: 'Summary report', foot: tot || null}),
-      breakdown ? h('details', {class: 'chart-data'}, h('summary', null, 'Totals by wager'), breakdown) : '');
+      dataTable(cols, groups, {caption: 'Summary report', foot: tot}),
+      h('details', {class: 'chart-data'}, h('summary', null, 'Totals by wager'), breakdown));
   }
 
   async function loadPayouts() {
@@ -159,7 +159,7 @@ export async function render(main, params, ctx) {
     try {
       const b = await api.get('/reports/payouts' + payQuery());
       if (!ctx.alive()) return;
-      const list = b.payouts || [];
+      const list = b.payouts;
       payList.replaceChildren(dataTable([
         {label: 'Time', rowHeader: true, render: p => when(p.at, 'short')},
         {label: 'Table', render: p => h('a', {href: `#/table/${encodeURIComponent(p.table)}`}, p.table)},

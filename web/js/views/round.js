@@ -4,7 +4,7 @@
 import * as api from '../api.js';
 import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, label, when, cards, miniCards, int} from '../format.js';
-import {pageHeader, stateBadge, errorNote} from './common.js';
+import {pageHeader, stateBadge, errorNote} from '../common.js';
 
 export const name = 'round';
 
@@ -16,15 +16,15 @@ function resultBadge(r) {
 }
 
 function seatNet(round, seat) {
-  return (round.payouts || []).filter(p => p.seat === seat).reduce((a, p) => a + p.net, 0);
+  return round.payouts.filter(p => p.seat === seat).reduce((a, p) => a + p.net, 0);
 }
 
 function seatBox(round, seat, cur) {
-  const bet = round.bets?.[seat];
-  const hand = round.hands?.[seat];
-  const decision = round.decisions?.[seat];
+  const bet = round.bets[seat];
+  const hand = round.hands[seat];
+  const decision = round.decisions[seat];
   const isBanker = round.banker && round.banker.seat === Number(seat);
-  const hasPayout = (round.payouts || []).some(p => p.seat === Number(seat));
+  const hasPayout = round.payouts.some(p => p.seat === Number(seat));
   const net = seatNet(round, Number(seat));
   return h('article', {class: `seat${isBanker ? ' seat-banker' : ''}${decision === 'fold' ? ' seat-folded' : ''}`, 'data-seat': seat,
     'aria-labelledby': `seat-${seat}-title`},
@@ -42,40 +42,41 @@ function seatBox(round, seat, cur) {
   fee(round, seat, isBanker) ? h('p', {class: 'seat-net'}, 'Collection ', h('span', null, money(fee(round, seat, isBanker), cur))) : null);
 }
 
-/** The house's collection (fee) from a seat or the banker, on player-banked tables. */
+/** The house's collection (fee) from a seat or the banker, on player-banked tables (a seat with no action pays none). */
 function fee(round, seat, isBanker) {
   const c = round.collections;
   if (!c) return 0;
-  return (c.seats?.[seat] || 0) + (isBanker ? c.banker || 0 : 0);
+  return (c.seats[seat] || 0) + (isBanker ? c.banker : 0);
 }
 
+/** One event of the timeline in words; the types and bodies are those of docs/audit.md. */
 function eventSummary(ev, cur) {
-  const b = ev.body || {};
+  const b = ev.body;
   switch (ev.type) {
     case 'round_opened':
-      return [`Round ${b.round_no ?? ''} opened`, b.banker ? ` · banker seat ${b.banker.seat}, bank ${money(b.banker.bank, cur)}` : ''];
+      return [`Round ${b.round_no} opened`, b.banker ? ` · banker seat ${b.banker.seat}, bank ${money(b.banker.bank, cur)}` : ''];
     case 'bet_placed':
       return [`Seat ${b.seat}: `, WAGERS.filter(w => b[w]).map(w => `${label(w)} ${money(b[w], cur)}`).join(', ') || 'no wager'];
-    case 'bet_removed': case 'bet_deleted': case 'bet_withdrawn':
+    case 'bet_removed':
       return [`Seat ${b.seat}: bet taken down`];
     case 'betting_closed':
       return ['No more bets'];
     case 'cards_dealt': {
-      const seats = Object.keys(b.hands || {});
+      const seats = Object.keys(b.hands);
       return [h('span', {class: 'stack-inline'},
         seats.map(s => h('span', {class: 'ev-hand'}, `Seat ${s} `, miniCards(b.hands[s]))),
         b.dealer ? h('span', {class: 'ev-hand'}, 'Dealer ', miniCards(b.dealer)) : null)];
     }
     case 'decision':
       return [`Seat ${b.seat} ${b.action === 'play' ? 'plays' : b.action === 'fold' ? 'folds' : b.action}`];
-    case 'dealer_revealed': case 'revealed': case 'dealer_reveal':
-      return ['Dealer shows ', miniCards(b.dealer || b.cards)];
+    case 'dealer_revealed':
+      return ['Dealer shows ', miniCards(b.dealer)];
     case 'round_settled':
-      return [`Settled: ${(b.payouts || []).length} payout lines; players net ${money(b.players_net, cur, {signed: true})}`,
+      return [`Settled: ${b.payouts.length} payout lines; players net ${money(b.players_net, cur, {signed: true})}`,
         b.bank_end !== undefined ? `; bank at the end ${money(b.bank_end, cur)}` : '',
         b.dealer_qualifies !== undefined ? (b.dealer_qualifies ? '; dealer qualifies' : '; dealer does not qualify') : ''];
     case 'round_voided':
-      return [`Voided: ${b.reason || ''}`];
+      return [`Voided: ${b.reason}`];
     default: {
       const parts = Object.entries(b).filter(([, v]) => v === null || typeof v !== 'object').map(([k, v]) => `${label(k)}: ${v}`);
       return [parts.join(' · ')];
@@ -83,13 +84,14 @@ function eventSummary(ev, cur) {
   }
 }
 
+/** GET /rounds/{id}/verify: {round, ok, problems: [{table, round, problem}]}. */
 function verifyView(v) {
-  const problems = v.problems || [];
+  const problems = v.problems;
   if (v.ok && !problems.length) {
     return note('ok', h('strong', null, 'Verified. '), 'Replayed from its recorded events under the rules in force: every payout recomputes and the integrity chain holds.');
   }
   return note('error', h('strong', null, v.ok ? 'Verified with remarks:' : 'Verification failed:'),
-    h('ul', {class: 'problems'}, problems.map(p => h('li', null, typeof p === 'string' ? p : (p.message || p.detail || JSON.stringify(p))))));
+    h('ul', {class: 'problems'}, problems.map(p => h('li', null, p.problem))));
 }
 
 export async function render(main, params, ctx) {
@@ -111,7 +113,7 @@ export async function render(main, params, ctx) {
   main.append(pageHeader(`Round ${r.id}`, {
     crumbs: [['Floor', '#/floor'], [r.table, `#/table/${encodeURIComponent(r.table)}`], [`Round ${r.id}`]],
     sub: h('span', {class: 'inline-list'}, stateBadge(r.state),
-      ` ${api.tableName(r.table)} · round no. ${r.round_no} · ${banked ? 'player-banked' : 'house-banked'} · rules “${r.rules?.name ?? '—'}”`),
+      ` ${api.tableName(r.table)} · round no. ${r.round_no} · ${banked ? 'player-banked' : 'house-banked'} · rules “${r.rules.name}”`),
   }));
 
   if (r.state === 'void') main.append(note('warn', h('strong', null, 'Void round. '), `Every wager was returned. Reason: ${r.void_reason || 'not given'}.`));
@@ -132,8 +134,8 @@ export async function render(main, params, ctx) {
         d.qualifies ? 'Qualifies' : 'Does not qualify') : null),
     d ? cards(d.cards, {label: 'Dealer cards', size: 'lg'}) : h('p', {class: 'muted no-cards'}, 'Not revealed'),
     d ? h('p', {class: 'hand-name'}, label(d.hand)) : null,
-    r.rules?.dealer_qualifier ? h('p', {class: 'muted small'}, `Qualifies with ${r.rules.dealer_qualifier} high or better`) : null);
-  const seatNos = [...new Set([...Object.keys(r.bets || {}), ...Object.keys(r.hands || {}),
+    h('p', {class: 'muted small'}, `Qualifies with ${r.rules.dealer_qualifier} high or better`));
+  const seatNos = [...new Set([...Object.keys(r.bets), ...Object.keys(r.hands),
     ...(r.banker ? [String(r.banker.seat)] : [])])].map(Number).sort((a, b) => a - b);
   feltBody.append(h('div', {class: 'felt'},
     h('div', {class: 'felt-dealer'}, dealerBox),
@@ -157,7 +159,7 @@ export async function render(main, params, ctx) {
   payBody.append(
     banked && r.banker ? h('p', {class: 'muted small'}, `Paid from the seat after the banker’s (seat ${r.banker.seat}), clockwise; the bank starts at ${money(r.banker.bank, cur)}.`)
       : h('p', {class: 'muted small'}, 'In payout order: from the dealer’s left, clockwise.'),
-    dataTable(pcols, r.payouts || [], {caption: 'Payouts in payout order', empty: r.state === 'settled' || r.state === 'void' ? 'No payout lines.' : 'Not settled yet.',
+    dataTable(pcols, r.payouts, {caption: 'Payouts in payout order', empty: r.state === 'settled' || r.state === 'void' ? 'No payout lines.' : 'Not settled yet.',
       rowClass: p => p.short ? 'row-short' : null}));
   if (r.totals) {
     const tt = r.totals;
@@ -176,13 +178,13 @@ export async function render(main, params, ctx) {
   const [verSec, verBody] = section('Verification', {id: 'round-verify'});
   verBody.append(h('p', {class: 'muted'}, 'Replaying…'));
   const [evSec, evBody] = section('Event timeline', {id: 'round-events'});
-  const events = r.events || [];
+  const events = r.events;
   evBody.append(events.length ? h('ol', {class: 'timeline'}, events.map(ev => h('li', {class: `ev ev-${ev.type}`},
     h('div', {class: 'ev-time'}, when(ev.at, 'ms')),
     h('div', {class: 'ev-main'},
       h('span', {class: 'ev-type'}, label(ev.type)),
       h('span', {class: 'ev-text'}, ...eventSummary(ev, cur))),
-    h('div', {class: 'ev-meta muted'}, ev.actor ? `by ${ev.actor}` : '', ev.hash ? h('code', {title: `event hash ${ev.hash}`}, ` ${ev.hash.slice(0, 10)}…`) : null))))
+    h('div', {class: 'ev-meta muted'}, `by ${ev.actor}`, h('code', {title: `event hash ${ev.hash}`}, ` ${ev.hash.slice(0, 10)}…`)))))
     : h('p', {class: 'empty'}, 'No events recorded.'));
   main.append(verSec, evSec);
 

@@ -2,56 +2,22 @@
 // rotation (player-banked) and game recall (recent rounds, paged).
 import * as api from '../api.js';
 import {h, note, section, dataTable, facts} from '../dom.js';
-import {money, moneyCell, percent, label, when, whenText, cardsText, miniCards, int} from '../format.js';
+import {money, moneyCell, percent, label, when, whenText, miniCards, int} from '../format.js';
 import {barChart} from '../chart.js';
-import {pageHeader, statusBadge, stateBadge, errorNote, holdFlag, holdBadge, tzOffset} from './common.js';
-import {holdOf, theoHoldOf} from './floor.js';
+import {pageHeader, statusBadge, stateBadge, errorNote, tzOffset} from '../common.js';
+import {holdBar, holdCell, holdText, theoHoldText} from '../figures.js';
 
 export const name = 'table';
 
 const PAGE = 15;
 
 function limitsTable(limits, cur) {
-  const rows = ['ante', 'pair_plus', 'six_card'].map(w => ({w, l: limits?.[w]}));
+  const rows = ['ante', 'pair_plus', 'six_card'].map(w => ({w, l: limits[w]}));
   return dataTable([
     {label: 'Wager', render: r => label(r.w), rowHeader: true},
     {label: 'Minimum', num: true, render: r => r.l ? money(r.l.min, cur) : '—'},
     {label: 'Maximum', num: true, render: r => r.l ? money(r.l.max, cur) : h('span', {class: 'muted'}, 'not offered')},
   ], rows, {caption: 'Table limits'});
-}
-
-/** Consecutive rounds with the same banker seat, from newest-first rounds. */
-function rotationFromRounds(rounds) {
-  const runs = [];
-  for (const r of [...rounds].reverse()) {
-    if (!r.banker) continue;
-    const last = runs[runs.length - 1];
-    if (last && last.seat === r.banker.seat) {
-      last.rounds++;
-      last.to = r;
-    } else {
-      runs.push({seat: r.banker.seat, bank: r.banker.bank, from: r, to: r, rounds: 1});
-    }
-  }
-  return runs.reverse();
-}
-
-/** Renders any list of banker stints without assuming more than plain fields. */
-function bankersTable(list, cur) {
-  const moneyKeys = /bank|net|win|amount|stake/;
-  const keys = [...new Set(list.flatMap(o => Object.keys(o)))].filter(k => typeof list[0][k] !== 'object' || list[0][k] === null);
-  return dataTable(keys.map(k => ({
-    label: label(k),
-    num: typeof list[0][k] === 'number' && !/seat|round/.test(k),
-    render: o => {
-      const v = o[k];
-      if (v === null || v === undefined) return '—';
-      if (typeof v === 'number' && moneyKeys.test(k)) return money(v, cur);
-      if (typeof v === 'string' && /_at$|^at$|^from$|^to$|since|until/.test(k)) return when(v, 'short');
-      if (/round/.test(k) && typeof v === 'number') return h('a', {href: `#/round/${v}`}, `#${v}`);
-      return String(v);
-    },
-  })), list, {caption: 'Banker rotation'});
 }
 
 export async function render(main, params, ctx) {
@@ -67,11 +33,11 @@ export async function render(main, params, ctx) {
     return;
   }
   if (!ctx.alive()) return;
-  const cur = t.currency || 'USD';
+  const cur = t.currency;
   const banked = t.banking === 'player';
   main.append(pageHeader(`${t.id} · ${t.name}`, {
     crumbs: [['Floor', '#/floor'], [t.id]],
-    sub: h('span', {class: 'inline-list'}, statusBadge(t.status), holdBadge(t), ` ${label(t.game)} game · ${banked ? 'player-banked' : 'house-banked'} · ${t.seats} seats · ${cur}`),
+    sub: h('span', {class: 'inline-list'}, statusBadge(t.status), ` ${label(t.game)} game · ${banked ? 'player-banked' : 'house-banked'} · ${t.seats} seats · ${cur}`),
   }));
 
   // Facts and limits side by side.
@@ -79,9 +45,9 @@ export async function render(main, params, ctx) {
   factsBody.append(facts([
     ['Current round', t.current_round ? h('a', {href: `#/round/${t.current_round}`}, `Round ${t.current_round}`) : 'None in progress'],
     ['Game', label(t.game)],
-    ['Dealer qualifies with', t.rules?.dealer_qualifier ? `${t.rules.dealer_qualifier} high or better` : '—'],
-    ['Pair Plus', t.rules?.pair_plus ? (t.rules.pair_plus_mode === 'must_beat_dealer' ? 'must beat the dealer' : 'standard') : 'not offered'],
-    banked ? ['Banker rules', `at most ${t.banker?.max_consecutive ?? '—'} rounds in a row; bank ${money(t.banker?.min_bank, cur)}${t.banker?.max_bank ? ` to ${money(t.banker.max_bank, cur)}` : ' or more'}`] : null,
+    ['Dealer qualifies with', `${t.rules.dealer_qualifier} high or better`],
+    ['Pair Plus', t.rules.pair_plus ? (t.rules.pair_plus_mode === 'must_beat_dealer' ? 'must beat the dealer' : 'standard') : 'not offered'],
+    banked ? ['Banker rules', `at most ${t.banker.max_consecutive} rounds in a row; bank ${money(t.banker.min_bank, cur)}${t.banker.max_bank ? ` to ${money(t.banker.max_bank, cur)}` : ' or more'}`] : null,
   ]));
   const [limSec, limBody] = section('Limits', {id: 'table-limits'});
   limBody.append(limitsTable(t.limits, cur));
@@ -100,44 +66,39 @@ export async function render(main, params, ctx) {
     try {
       const b = await api.get('/reports/summary' + api.qs({table: t.id, group: 'hour', from: from.toISOString(), to: to.toISOString(), tz_offset: tzOffset()}));
       if (!ctx.alive()) return;
-      const groups = b.groups || [];
+      const groups = b.groups;
       if (!groups.length) {
         holdBody.replaceChildren(h('p', {class: 'empty'}, 'No settled rounds in this period.'));
         return;
       }
       // Every hour of the period gets a slot, so the time axis is even; hours without play stay empty.
+      // An hour's key is the UTC instant it starts at ("2026-11-21T08:00Z").
       const byHour = new Map(groups.map(g => [Date.parse(g.key), g]));
-      const slots = [];
-      if (groups.every(g => Number.isFinite(Date.parse(g.key)))) {
-        for (let ms = from.getTime(); ms < to.getTime(); ms += 3600e3) slots.push({ms, g: byHour.get(ms) || null});
-      } else {
-        for (const g of groups) slots.push({ms: null, g});
+      const items = [];
+      for (let ms = from.getTime(); ms < to.getTime(); ms += 3600e3) {
+        const g = byHour.get(ms), key = new Date(ms).toISOString();
+        const hourLabel = whenText(key, hours > 48 ? 'short' : 'hour');
+        items.push(g ? holdBar(g, hourLabel,
+          `${whenText(key, 'short')}: hold ${holdText(g)} on ${money(g.handle.total, cur)} handle, win ${money(g.house_win.total, cur, {signed: true})}`)
+          : {label: hourLabel, value: null, ref: null});
       }
-      const items = slots.map(({ms, g}) => {
-        const key = ms !== null ? new Date(ms).toISOString() : String(g.key);
-        const hourLabel = ms !== null ? whenText(key, hours > 48 ? 'short' : 'hour') : key;
-        return g ? {
-          label: hourLabel, value: holdOf(g), ref: theoHoldOf(g),
-          title: `${whenText(key, 'short')}: hold ${percent(holdOf(g))} on ${money(g.handle?.total, cur)} handle, win ${money(g.house_win?.total, cur, {signed: true})}`,
-        } : {label: hourLabel, value: null, ref: null};
-      });
       const tot = b.totals;
       holdBody.replaceChildren(
-        tot ? facts([
-          ['Rounds', int(tot.rounds)], ['Handle', money(tot.handle?.total, cur)],
-          ['Win', money(tot.house_win?.total, cur, {signed: true})], ['Hold', percent(holdOf(tot))],
-          ['Theoretical', Number.isFinite(tot.theoretical_win) ? `${money(tot.theoretical_win, cur)} (${percent(theoHoldOf(tot))})` : '—'],
-        ]) : null,
+        facts([
+          ['Rounds', int(tot.rounds)], ['Handle', money(tot.handle.total, cur)],
+          ['Win', money(tot.house_win.total, cur, {signed: true})], ['Hold', holdText(tot)],
+          ['Theoretical', `${money(tot.theoretical_win, cur)} (${theoHoldText(tot)})`],
+        ]),
         barChart(items, {fmt: v => percent(v), title: `Hold by hour at ${t.id}`, valueLabel: 'Hold',
           refLabel: 'Theoretical hold', width: holdBody.clientWidth - 32, description: `${groups.length} hours with play in the last ${hours} hours`}),
         h('details', {class: 'chart-data'}, h('summary', null, 'Show the figures'),
           dataTable([
             {label: 'Hour', render: g => when(g.key, 'short'), rowHeader: true},
             {label: 'Rounds', num: true, render: g => int(g.rounds)},
-            {label: 'Handle', num: true, render: g => money(g.handle?.total, cur)},
-            {label: 'Win', num: true, render: g => moneyCell(g.house_win?.total, cur, {signed: true})},
-            {label: 'Hold', num: true, render: g => h('span', null, percent(holdOf(g)), ' ', holdFlag(g.hold_flag))},
-            {label: 'Theoretical hold', num: true, render: g => percent(theoHoldOf(g))},
+            {label: 'Handle', num: true, render: g => money(g.handle.total, cur)},
+            {label: 'Win', num: true, render: g => moneyCell(g.house_win.total, cur, {signed: true})},
+            {label: 'Hold', num: true, render: g => holdCell(g)},
+            {label: 'Theoretical hold', num: true, render: g => theoHoldText(g)},
           ], groups, {caption: 'Hold by hour'})));
     } catch (e) {
       if (ctx.alive()) holdBody.replaceChildren(errorNote(e, 'Hold over time (summary report)') || '');
@@ -147,7 +108,7 @@ export async function render(main, params, ctx) {
   loadHold();
 
   // Banker rotation (player-banked tables).
-  let bankersBody = null, bankersFallback = false, bankersData = null;
+  let bankersBody = null, bankersData = null;
   if (banked) {
     const [bSec, bBody] = section('Banker rotation', {id: 'table-bankers'});
     bankersBody = bBody;
@@ -157,13 +118,7 @@ export async function render(main, params, ctx) {
       bankersData = b;
       renderBankers();
     }, e => {
-      if (!ctx.alive()) return;
-      if (e.missing) {
-        bankersFallback = true;
-        renderRotationFallback();
-      } else {
-        bBody.replaceChildren(errorNote(e, 'Banker rotation') || '');
-      }
+      if (ctx.alive()) bBody.replaceChildren(errorNote(e, 'Banker rotation') || '');
     });
   }
 
@@ -174,23 +129,24 @@ export async function render(main, params, ctx) {
   const [recSec, recBody] = section('Recent rounds', {id: 'table-rounds', actions: refreshBtn});
   main.append(recSec);
 
-  // GET /tables/{t}/bankers: {current: {seat, consecutive, must_pass, next_seat}|null,
+  // GET /tables/{t}/bankers (docs/api.md): {max_consecutive, min_bank,
+  // current: {seat, consecutive, must_pass, next_seat}|null,
   // history: [{round, seat, kind: bank|declined, at, consecutive}]}, newest first.
+  // The bank column reads the rounds on the page of recent rounds.
   function renderBankers() {
     const b = bankersData;
     if (!bankersBody || !b) return;
-    const list = Array.isArray(b) ? b : (b.history || b.bankers || Object.values(b).find(Array.isArray) || []);
+    const list = b.history;
     const c = b.current;
     const byRound = new Map(pager.rounds.map(r => [r.id, r]));
-    const known = list.length && 'round' in list[0] && 'seat' in list[0];
     bankersBody.replaceChildren(
       c ? facts([
         ['Banker now', `Seat ${c.seat}`],
-        ['In a row', `${c.consecutive} of at most ${b.max_consecutive ?? t.banker?.max_consecutive ?? '—'}`],
+        ['In a row', `${c.consecutive} of at most ${b.max_consecutive}`],
         ['Next', c.must_pass ? h('span', null, h('span', {'aria-hidden': 'true'}, '⚠ '), `must pass; offered to seat ${c.next_seat} next`) : `may bank again; else seat ${c.next_seat}`],
-        ['Minimum bank', money(b.min_bank ?? t.banker?.min_bank, cur)],
+        ['Minimum bank', money(b.min_bank, cur)],
       ]) : h('p', {class: 'muted'}, 'No banker has held the bank yet.'),
-      !list.length ? '' : known ? dataTable([
+      !list.length ? '' : dataTable([
         {label: 'Round', rowHeader: true, render: x => h('a', {href: `#/round/${x.round}`}, `#${x.round}`)},
         {label: 'Seat', num: true, render: x => int(x.seat)},
         {label: 'Turn', render: x => x.kind === 'declined'
@@ -202,25 +158,7 @@ export async function render(main, params, ctx) {
           return r?.banker && x.kind !== 'declined' ? `${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)}` : '—';
         }},
         {label: 'At', render: x => when(x.at, 'short')},
-      ], list, {caption: 'Banker rotation, newest first'}) : bankersTable(list, cur));
-  }
-
-  function renderRotationFallback() {
-    if (bankersData) renderBankers();
-    if (!bankersBody || !bankersFallback) return;
-    const runs = rotationFromRounds(pager.rounds);
-    bankersBody.replaceChildren(
-      note('info', 'The rotation history (', h('code', null, 'GET /tables/' + t.id + '/bankers'),
-        ') is not available on this server yet; shown here is the rotation read from the rounds on the page below.'),
-      runs.length ? dataTable([
-        {label: 'Banker', render: r => `Seat ${r.seat}`, rowHeader: true},
-        {label: 'Rounds', render: r => r.rounds === 1 ? h('a', {href: `#/round/${r.from.id}`}, `#${r.from.id}`)
-          : h('span', null, h('a', {href: `#/round/${r.from.id}`}, `#${r.from.id}`), ' – ', h('a', {href: `#/round/${r.to.id}`}, `#${r.to.id}`))},
-        {label: 'Count', num: true, render: r => int(r.rounds)},
-        {label: 'Opening bank', num: true, render: r => money(r.bank, cur)},
-        {label: 'Bank at the end', num: true, render: r => money(r.to.banker?.bank_end, cur)},
-        {label: 'From', render: r => when(r.from.opened_at, 'short')},
-      ], runs, {caption: 'Banker rotation'}) : h('p', {class: 'empty'}, 'No banked rounds on this page.'));
+      ], list, {caption: 'Banker rotation, newest first'}));
   }
 
   async function loadRounds(focusPage = null) {
@@ -228,14 +166,14 @@ export async function render(main, params, ctx) {
     try {
       const b = await api.get(`/tables/${encodeURIComponent(t.id)}/rounds` + api.qs({limit: PAGE, before: pager.before}));
       if (!ctx.alive()) return;
-      pager.rounds = b.rounds || [];
-      pager.next = b.next_before ?? null;
+      pager.rounds = b.rounds;
+      pager.next = b.next_before;
       const cols = [
         {label: 'Round', rowHeader: true, render: r => h('a', {href: `#/round/${r.id}`, 'data-round': r.id}, `#${r.id}`)},
         {label: 'No.', num: true, render: r => int(r.round_no)},
         {label: 'Opened', render: r => when(r.opened_at, 'short')},
         {label: 'State', render: r => stateBadge(r.state)},
-        {label: 'Seats', num: true, render: r => int(Object.keys(r.bets || {}).length)},
+        {label: 'Seats', num: true, render: r => int(Object.keys(r.bets).length)},
         {label: 'Dealer', render: r => r.dealer ? miniCards(r.dealer.cards) : h('span', {class: 'muted'}, '—')},
         {label: 'Handle', num: true, render: r => r.totals ? money(r.totals.handle, cur) : '—'},
         {label: banked ? 'Banker win' : 'House win', num: true, render: r => r.totals ? moneyCell(r.totals.house_win, cur, {signed: true}) : '—'},
@@ -251,7 +189,7 @@ export async function render(main, params, ctx) {
       recBody.replaceChildren(
         dataTable(cols, pager.rounds, {caption: `Rounds at ${t.id}, newest first`, empty: 'No rounds at this table yet.'}),
         h('nav', {class: 'pager', 'aria-label': 'Round pages'}, newest, newer, h('span', {class: 'muted page-no', 'aria-live': 'polite'}, `Page ${page}`), older));
-      renderRotationFallback();
+      renderBankers();
       // Keep keyboard focus on the pager after a page change.
       if (focusPage) {
         const order = {older: ['older', 'newer'], newer: ['newer', 'older'], newest: ['older', 'newest']}[focusPage] || [];

@@ -1,7 +1,8 @@
-// common.js - pieces several views share: headers, badges, error notes,
-// date ranges and a poller that never overlaps itself.
-import {h, note} from '../dom.js';
-import {label} from '../format.js';
+// common.js - pieces every view shares: headers, badges, error notes,
+// date ranges and a poller that never overlaps itself.  Views import from
+// here and from the other modules of js/, never from each other.
+import {h, note} from './dom.js';
+import {label} from './format.js';
 
 /** The page title with breadcrumbs above it. crumbs: [[text, href], ...]. */
 export function pageHeader(title, {crumbs = [], sub, actions} = {}) {
@@ -11,14 +12,6 @@ export function pageHeader(title, {crumbs = [], sub, actions} = {}) {
     h('div', {class: 'page-title'},
       h('div', null, h('h1', {tabindex: '-1'}, title), sub ? h('p', {class: 'sub'}, sub) : null),
       actions ? h('div', {class: 'page-actions'}, actions) : null));
-}
-
-/** An integrity hold on a table (when the daemon reports one). */
-export function holdBadge(t) {
-  const held = t && (t.hold || t.integrity_hold || t.on_hold);
-  if (!held) return null;
-  return h('span', {class: 'badge badge-hold', title: typeof held === 'string' ? held : 'Integrity hold: rounds refused until acknowledged'},
-    h('span', {'aria-hidden': 'true'}, '⚠ '), 'Integrity hold');
 }
 
 /** Open/closed table status: a shape and a word, never colour alone. */
@@ -34,25 +27,12 @@ export function stateBadge(state) {
     h('span', {class: 'dot', 'aria-hidden': 'true'}, STATE_ICON[state] || '•'), label(state));
 }
 
-/** high/low hold flag from the summary report. */
-export function holdFlag(flag) {
-  if (!flag) return '';
-  const high = flag === 'high';
-  return h('span', {class: `badge flag-${flag}`, title: high ? 'Hold above the expected range' : 'Hold below the expected range'},
-    h('span', {'aria-hidden': 'true'}, high ? '▲ ' : '▼ '), high ? 'High' : label(flag));
-}
-
 /**
  * The note for a failed request, or null on 401 (the app is already back at
- * sign-in). A missing route (404 not_found) means "this server does not
- * offer it yet".
+ * sign-in).
  */
 export function errorNote(e, what) {
   if (e?.status === 401 || e?.name === 'AbortError') return null;
-  if (e?.missing) {
-    return note('info', h('strong', null, `${what}: not available. `),
-      'This server does not offer it yet; the section fills in by itself once it does.');
-  }
   if (e?.status === 403) return note('warn', `${what}: your token is not allowed to read this.`);
   if (e?.unreachable) return note('error', `${what}: the server cannot be reached. Retrying…`);
   return note('error', `${what}: ${e?.message || e}`);
@@ -149,7 +129,7 @@ export function csvButton(text, pathFn, fallbackName, api) {
       status.textContent = 'Downloaded.';
     } catch (e) {
       if (e.status === 401) return;
-      status.textContent = e.missing ? 'CSV is not available on this server yet.' : `Download failed: ${e.message}`;
+      status.textContent = `Download failed: ${e.message}`;
     } finally {
       btn.disabled = false;
     }
