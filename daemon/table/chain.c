@@ -2,6 +2,7 @@
  * chain.c - walking the chains and checking the checkpoints, and making
  * checkpoints: signing a table's head when it moved.
  */
+#include "common/json_text.h"
 #include "table/chain.h"
 
 #include <stdio.h>
@@ -45,13 +46,14 @@ chain_check_event(const struct stored_event *e, bool canonical, json_t *problems
 	if (!canonical)
 		return;
 	body = json_loads(e->body, 0, NULL);
-	canon = body ? json_dumps(body, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII) : NULL;
+	canon = body ? canonical_text(body, NULL) : NULL;
 	if (canon == NULL || strcmp(canon, e->body) != 0)
 		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s): its body is not canonical JSON",
 		    (long long)e->table_seq, e->type);
 	free(canon);
 	json_decref(body);
 }
+
 void
 chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, const char *prev, int64_t to)
 {
