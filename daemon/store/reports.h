@@ -50,16 +50,6 @@ typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct p
 int store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err);
 
-/*
- * For store/ only: the text of a column into a fixed buffer (truncated),
- * and the sums of a report row read from consecutive columns starting at
- * col (rounds, voids, hands, handle x4, house win x5, lines x5), in the
- * order report_hours and report_spans both keep them; returns the column
- * after them.
- */
-void store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col);
-int store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row);
-
 /* The kinds of report_spans rows (schema 006). */
 enum {
 	REPORT_SPAN_DAY_DEALER = 1,
