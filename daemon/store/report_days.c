@@ -10,38 +10,23 @@
 #include "store/reports.h"
 #include "store/store_int.h"
 
-/* A row of STMT_REPORT_SPANS (columns as SPAN_COLUMNS in sql.c). */
+/* A row of STMT_REPORT_SPANS (columns as SPAN_READ_COLUMNS in sql.c: start in row->hour). */
 static void
 read_span(sqlite3_stmt *st, struct report_hour *row)
 {
-	int col;
+	int col = store_report_row_read(st, row);
 
-	row->span = sqlite3_column_int(st, 0);
-	row->hour = sqlite3_column_int64(st, 1);
-	store_column_text(row->table_id, sizeof(row->table_id), st, 2);
-	store_column_text(row->dealer, sizeof(row->dealer), st, 3);
-	row->rules_id = sqlite3_column_int64(st, 4);
-	col = store_report_sums_read(st, 5, row);
 	row->play_ms = sqlite3_column_int64(st, col++);
-	row->carry_ms = sqlite3_column_int64(st, col);
+	row->carry_ms = sqlite3_column_int64(st, col++);
+	row->span = sqlite3_column_int(st, col);
 }
 
 int
 store_report_spans(struct store *s, const char *tables, int kind, int64_t from, int64_t to,
     report_hour_fn fn, void *arg, struct pb_error *err)
 {
-	struct store_query q;
-
-	if (store_query(&q, s, STMT_REPORT_SPANS, "reading the report roll-ups", err) < 0)
-		return -1;
-	sqlite3_bind_int(q.st, 1, kind);
-	sqlite3_bind_int64(q.st, 2, from);
-	sqlite3_bind_int64(q.st, 3, to);
-	if (tables != NULL)
-		sqlite3_bind_text(q.st, 4, tables, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(q.st, 4);
-	return store_report_walk(&q, read_span, fn, arg);
+	return store_report_rows(s, STMT_REPORT_SPANS, "reading the report roll-ups", from, to, tables, kind, read_span,
+	    fn, arg, err);
 }
 
 int

@@ -20,8 +20,13 @@ bind_scope(sqlite3_stmt *st, int col, const char *tables)
 		sqlite3_bind_null(st, col);
 }
 
-int
-store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
+/*
+ * The sums of a report row from consecutive columns starting at col
+ * (rounds, voids, hands, handle x4, house win x5, lines x5); returns the
+ * column after them.
+ */
+static int
+report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
 {
 	row->rounds = sqlite3_column_int64(st, col++);
 	row->voids = sqlite3_column_int64(st, col++);
@@ -36,8 +41,18 @@ store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
 }
 
 int
-store_report_walk(struct store_query *q, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn,
-    void *arg)
+store_report_row_read(sqlite3_stmt *st, struct report_hour *row)
+{
+	store_column_text(row->table_id, sizeof(row->table_id), st, 0);
+	row->hour = sqlite3_column_int64(st, 1);
+	store_column_text(row->dealer, sizeof(row->dealer), st, 2);
+	row->rules_id = sqlite3_column_int64(st, 3);
+	return report_sums_read(st, 4, row);
+}
+
+/* Calls fn for each row of q, read into a zeroed report_hour by read; fn's non-zero return stops the walk. */
+static int
+report_walk(struct store_query *q, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn, void *arg)
 {
 	struct report_hour row;
 	int stop = 0;
@@ -53,17 +68,28 @@ store_report_walk(struct store_query *q, void (*read)(sqlite3_stmt *, struct rep
 	return stop;
 }
 
+int
+store_report_rows(struct store *s, enum stmt_id id, const char *what, int64_t from, int64_t to, const char *tables,
+    int kind, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn, void *arg, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, id, what, err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, from);
+	sqlite3_bind_int64(q.st, 2, to);
+	bind_scope(q.st, 3, tables);
+	if (kind != 0)
+		sqlite3_bind_int(q.st, 4, kind);
+	return report_walk(&q, read, fn, arg);
+}
+
 /* A row of STMT_REPORT_HOURS. */
 static void
 read_hour(sqlite3_stmt *st, struct report_hour *row)
 {
-	int col;
+	int col = store_report_row_read(st, row);
 
-	store_column_text(row->table_id, sizeof(row->table_id), st, 0);
-	row->hour = sqlite3_column_int64(st, 1);
-	store_column_text(row->dealer, sizeof(row->dealer), st, 2);
-	row->rules_id = sqlite3_column_int64(st, 3);
-	col = store_report_sums_read(st, 4, row);
 	row->first_ms = sqlite3_column_int64(st, col++);
 	row->last_ms = sqlite3_column_int64(st, col);
 }
@@ -72,14 +98,8 @@ int
 store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err)
 {
-	struct store_query q;
-
-	if (store_query(&q, s, STMT_REPORT_HOURS, "reading the report aggregates", err) < 0)
-		return -1;
-	sqlite3_bind_int64(q.st, 1, from_hour);
-	sqlite3_bind_int64(q.st, 2, to_hour);
-	bind_scope(q.st, 3, tables);
-	return store_report_walk(&q, read_hour, fn, arg);
+	return store_report_rows(s, STMT_REPORT_HOURS, "reading the report aggregates", from_hour, to_hour, tables, 0,
+	    read_hour, fn, arg, err);
 }
 
 /* The stored rules' hash (and, when j is given, their parsed JSON); 500 when there are none. */
@@ -221,7 +241,7 @@ exceptions_walk(struct store_query *q, int detail_col, void (*fill)(sqlite3_stmt
 	return store_query_end(q);
 }
 
-/* Binds [from, to), the table scope and the limit: ?1 .. ?4 of the void and shortfall queries. */
+/* Binds [from, to), the table scope and the limit: ?1 .. ?4 of the exception queries. */
 static void
 bind_range_scope(sqlite3_stmt *st, const char *from, const char *to, const char *tables, int max)
 {
@@ -320,10 +340,7 @@ store_report_significant(struct store *s, const char *tables, const char *codes,
 		return 0;
 	if (store_query(&q, s, STMT_REPORT_SIGNIFICANT, "reading significant events", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, codes, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
-	bind_scope(q.st, 4, tables);
-	sqlite3_bind_int(q.st, 5, max);
+	bind_range_scope(q.st, from, to, tables, max);
+	sqlite3_bind_text(q.st, 5, codes, -1, SQLITE_STATIC);
 	return exceptions_walk(&q, 5, fill_significant, out);
 }

@@ -13,11 +13,17 @@
 /* The columns of a checkpoint row as audit.c reads them (read_checkpoint). */
 #define CHECKPOINT_COLUMNS "id, table_id, table_seq, head_hash, at, public_key, signature"
 
-/* A report_spans row, in the order report_days.c reads and binds it. */
+/* A report_spans row, in the order report_days.c binds it. */
 #define SPAN_COLUMNS "kind, start, table_id, dealer, rules_id, rounds, voids, hands, " \
 	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
 	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
 	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms"
+
+/* A report_spans row as report_days.c reads it: key and sums in the order of report_hours, then its own. */
+#define SPAN_READ_COLUMNS "table_id, start, dealer, rules_id, rounds, voids, hands, " \
+	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
+	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
+	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms, kind"
 
 /* The report_hours rows recomputed from the rounds and payout lines (store_report_hours_verify). */
 #define RECOMPUTED_HOURS \
@@ -245,14 +251,14 @@ static const char *const SQL[STMT_COUNT] = {
 	    "ORDER BY r.settled_at, p.round_id, p.seq LIMIT ?4",
 	[STMT_HAS_TABLE] = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
 	[STMT_REPORT_SIGNIFICANT] = "SELECT id, at, source, code, table_id, detail FROM significant_events "
-	    "WHERE at >= ?2 AND at < ?3 "
-	    "AND EXISTS (SELECT 1 FROM json_each(?1) p WHERE significant_events.code GLOB p.value) "
-	    "AND (?4 IS NULL OR table_id IN (SELECT value FROM json_each(?4))) "
-	    "ORDER BY at, id LIMIT ?5",
+	    "WHERE at >= ?1 AND at < ?2 "
+	    "AND EXISTS (SELECT 1 FROM json_each(?5) p WHERE significant_events.code GLOB p.value) "
+	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY at, id LIMIT ?4",
 
 	/* report_days.c */
-	[STMT_REPORT_SPANS] = "SELECT " SPAN_COLUMNS " FROM report_spans WHERE kind = ?1 AND start >= ?2 "
-	    "AND start < ?3 AND (?4 IS NULL OR table_id IN (SELECT value FROM json_each(?4))) "
+	[STMT_REPORT_SPANS] = "SELECT " SPAN_READ_COLUMNS " FROM report_spans WHERE kind = ?4 AND start >= ?1 "
+	    "AND start < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
 	    "ORDER BY start, table_id, dealer, rules_id",
 	[STMT_REPORT_SPAN_PUT] = "INSERT OR REPLACE INTO report_spans (" SPAN_COLUMNS ") VALUES "
 	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",

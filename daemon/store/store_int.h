@@ -135,19 +135,20 @@ struct report_hour;
 typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct pb_error *err);
 
 /*
- * The sums of a report row read from consecutive columns starting at col
- * (rounds, voids, hands, handle x4, house win x5, lines x5), in the order
- * report_hours and report_spans both keep them; returns the column after
- * them.
+ * The key and sums of a report row, read from column 0 on: table, hour (or
+ * a span's start), dealer, rules, then rounds, voids, hands, handle x4,
+ * house win x5, lines x5, the order report_hours and report_spans both
+ * keep (sql.c selects them so).  Returns the column after them.
  */
-int store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row);
+int store_report_row_read(sqlite3_stmt *st, struct report_hour *row);
 
 /*
- * Calls fn for each row of q (bound by the caller), read into a zeroed
- * report_hour by read; a non-zero return of fn stops the walk and is
- * returned.  Ends q.
+ * Runs the report statement id with ?1 from, ?2 to, ?3 the table scope
+ * (a JSON array of ids, or NULL for all) and, when kind is not 0, ?4 kind;
+ * calls fn for each row, read into a zeroed report_hour by read.  A
+ * non-zero return of fn stops the walk and is returned.
  */
-int store_report_walk(struct store_query *q, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn,
-    void *arg);
+int store_report_rows(struct store *s, enum stmt_id id, const char *what, int64_t from, int64_t to, const char *tables,
+    int kind, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn, void *arg, struct pb_error *err);
 
 #endif
