@@ -29,6 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "store/reports.h"
 #include "store/sql.h"
 #include "store/store.h"
 
@@ -131,8 +132,6 @@ int store_cards_parse(const char *text, card_t out[3]);
 
 /* ---- report rows (reports.c) ---- */
 
-struct report_hour;
-typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct pb_error *err);
 
 /*
  * The key and sums of a report row, read from column 0 on: table, hour (or
