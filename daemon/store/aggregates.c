@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "engine/tally.h"
-#include "store/store.h"
+#include "store/store_int.h"
 
 /* Unix milliseconds of one of the record's times; -1 when unreadable. */
 static int64_t
@@ -33,8 +33,9 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	struct round_tally t;
 	int64_t opened_ms, settled_ms;
 	bool settled = rec->state == ROUND_SETTLED;
+	struct store_query q;
 	sqlite3_stmt *st;
-	int rc, col;
+	int col;
 
 	if (rec->state != ROUND_SETTLED && rec->state != ROUND_VOID)
 		return 0;
@@ -44,26 +45,9 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 		return pb_fail(err, 500, "internal_error", "round %lld: unreadable opened_at/settled_at for the report aggregates",
 		    (long long)rec->id);
 	tally_round(rec, &t);
-	st = store_stmt(s, "INSERT INTO report_hours (table_id, hour, dealer, rules_id, rounds, voids, hands, "
-	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
-	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
-	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms) "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-	    "ON CONFLICT (hour, table_id, dealer, rules_id) DO UPDATE SET "
-	    "rounds = rounds + excluded.rounds, voids = voids + excluded.voids, hands = hands + excluded.hands, "
-	    "handle_ante = handle_ante + excluded.handle_ante, handle_play = handle_play + excluded.handle_play, "
-	    "handle_pair_plus = handle_pair_plus + excluded.handle_pair_plus, "
-	    "handle_six_card = handle_six_card + excluded.handle_six_card, "
-	    "win_ante = win_ante + excluded.win_ante, win_play = win_play + excluded.win_play, "
-	    "win_pair_plus = win_pair_plus + excluded.win_pair_plus, win_six_card = win_six_card + excluded.win_six_card, "
-	    "win_ante_bonus = win_ante_bonus + excluded.win_ante_bonus, "
-	    "lines_ante = lines_ante + excluded.lines_ante, lines_play = lines_play + excluded.lines_play, "
-	    "lines_pair_plus = lines_pair_plus + excluded.lines_pair_plus, "
-	    "lines_six_card = lines_six_card + excluded.lines_six_card, "
-	    "lines_ante_bonus = lines_ante_bonus + excluded.lines_ante_bonus, "
-	    "first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms)", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_HOUR_ADD, "adding a round to the report aggregates", err) < 0)
 		return -1;
+	st = q.st;
 	sqlite3_bind_text(st, 1, rec->table_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, settled_ms / 3600000 * 3600);
 	sqlite3_bind_text(st, 3, rec->opened_by, -1, SQLITE_STATIC);
@@ -80,9 +64,5 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 		sqlite3_bind_int64(st, col++, t.lines[w]);
 	sqlite3_bind_int64(st, col++, opened_ms);
 	sqlite3_bind_int64(st, col, settled_ms);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "adding a round to the report aggregates");
-	return 0;
+	return store_query_done(&q);
 }

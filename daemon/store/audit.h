@@ -1,7 +1,9 @@
 /*
- * audit.h - the store's side of tamper evidence: reading the event chain
- * back raw, signed checkpoints, the significant-events log, and the hold on a
- * table whose record failed its check.
+ * audit.h - the store's side of tamper evidence (audit.c): reading the
+ * event chain back raw, signed checkpoints, the significant-events log, the
+ * check of the report aggregates, and the hold on a table whose record
+ * failed its check.  What is verified, and what a failure means, is decided
+ * in daemon/table/; these functions only read and write rows.
  */
 #ifndef PB_STORE_AUDIT_H
 #define PB_STORE_AUDIT_H
@@ -29,6 +31,8 @@ struct event_list {
 
 void event_list_free(struct event_list *l);
 
+/* ---- the chain read back ---- */
+
 /* Events of a table with table_seq in [from, to] (to 0 = the head), in chain order. */
 int store_events_range(struct store *s, const char *table_id, int64_t from, int64_t to, struct event_list *out,
     struct pb_error *err);
@@ -40,9 +44,11 @@ int store_round_events_raw(struct store *s, int64_t round_id, struct event_list 
 int store_event_before(struct store *s, const char *table_id, int64_t table_seq, struct stored_event *out,
     bool *found, struct pb_error *err);
 
-/* The ids of every table that has events, and of its chain head. */
+/* A table's chain head: its last table_seq and hash (0 and the genesis hash when it has no events). */
 int store_chain_head(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN],
     struct pb_error *err);
+
+/* The ids of every table that has events (at most max), in id order. */
 int store_event_tables(struct store *s, char (*ids)[PB_ID_MAX], int max, int *count, struct pb_error *err);
 
 /* Round ids of a table (or all tables when table_id is NULL) from from_id on, ascending. */
@@ -67,10 +73,13 @@ struct checkpoint {
 	char signature[129];
 };
 
+/* Records a signed checkpoint of a table's chain head, in the caller's transaction. */
 int store_checkpoint_put(struct store *s, const struct checkpoint *c, struct pb_error *err);
+
+/* The table's newest checkpoint (found=false when it has none). */
 int store_checkpoint_last(struct store *s, const char *table_id, struct checkpoint *out, bool *found,
     struct pb_error *err);
-/* Checkpoints with id > after, oldest first, at most max. */
+/* Checkpoints with id > after (of one table, or of all when table_id is NULL), oldest first, at most max. */
 int store_checkpoints(struct store *s, const char *table_id, int64_t after, int max, struct checkpoint *out,
     int *count, struct pb_error *err);
 
@@ -100,7 +109,10 @@ int store_report_hours_verify(struct store *s, char (*out)[200], int max, int *c
 
 /* ---- integrity hold ---- */
 
+/* Sets (reason) or lifts (NULL) the hold on a table whose record failed its check. */
 int store_table_hold(struct store *s, const char *table_id, const char *reason, struct pb_error *err);
+
+/* Whether the table is held, and why (truncated to reasonsz). */
 int store_table_hold_get(struct store *s, const char *table_id, char *reason, size_t reasonsz, bool *held,
     struct pb_error *err);
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "store/store.h"
+#include "store/store_int.h"
 
 int
 store_backup(struct store *s, const char *dest_path, struct pb_error *err)
@@ -40,7 +40,7 @@ store_backup(struct store *s, const char *dest_path, struct pb_error *err)
 		unlink(dest_path);
 		return -1;
 	}
-	rc = sqlite3_exec(dest, "PRAGMA journal_mode = DELETE", NULL, NULL, NULL);
+	rc = sqlite3_exec(dest, store_sql_text(STMT_JOURNAL_DELETE), NULL, NULL, NULL);
 	sqlite3_close(dest);
 	return rc == SQLITE_OK ? 0 : pb_fail(err, 500, "backup_failed", "cannot finish %s", dest_path);
 }

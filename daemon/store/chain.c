@@ -11,7 +11,7 @@
 #include <sodium.h>
 
 #include "common/json_text.h"
-#include "store/store.h"
+#include "store/store_int.h"
 
 static const char GENESIS[PB_SHA256_HEX_LEN] =
     "0000000000000000000000000000000000000000000000000000000000000000";
@@ -78,26 +78,20 @@ store_event_hash(const char *prev_hash, const char *canonical, size_t len, char 
 static int
 chain_head(struct store *s, const char *table_id, int64_t *seq, char prev[PB_SHA256_HEX_LEN], struct pb_error *err)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct store_query q;
 
 	if (store_head_cached(s, table_id, seq, prev))
 		return 0;
 	*seq = 0;
 	memcpy(prev, GENESIS, PB_SHA256_HEX_LEN);
-	st = store_stmt(s, "SELECT table_seq, hash FROM events WHERE table_id = ? ORDER BY table_seq DESC LIMIT 1", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_CHAIN_HEAD, "reading the chain head", err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, table_id, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(st, 0);
-		snprintf(prev, PB_SHA256_HEX_LEN, "%s", (const char *)sqlite3_column_text(st, 1));
-	} else if (rc != SQLITE_DONE) {
-		store_fail(s, err, "reading the chain head");
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	if (store_query_next(&q)) {
+		*seq = sqlite3_column_int64(q.st, 0);
+		snprintf(prev, PB_SHA256_HEX_LEN, "%s", (const char *)sqlite3_column_text(q.st, 1));
 	}
-	sqlite3_reset(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+	return store_query_end(&q);
 }
 
 /*
@@ -109,7 +103,7 @@ int
 store_append_event(struct store *s, const char *table_id, int64_t round_id, const char *type,
     const char *at, const char *actor, const json_t *body, struct pb_error *err)
 {
-	sqlite3_stmt *st;
+	struct store_query q;
 	int64_t seq;
 	char prev[PB_SHA256_HEX_LEN], hash[PB_SHA256_HEX_LEN];
 	char *text = NULL, *canon = NULL;
@@ -128,28 +122,22 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 		goto out;
 	}
 	store_event_hash(prev, canon, len, hash);
-	st = store_stmt(s, "INSERT INTO events (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_EVENT_INSERT, "appending an event", err) < 0)
 		goto out;
-	sqlite3_bind_text(st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, seq);
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 2, seq);
 	if (round_id > 0)
-		sqlite3_bind_int64(st, 3, round_id);
+		sqlite3_bind_int64(q.st, 3, round_id);
 	else
-		sqlite3_bind_null(st, 3);
-	sqlite3_bind_text(st, 4, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, prev, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 9, hash, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		store_fail(s, err, "appending an event");
-		sqlite3_reset(st);
+		sqlite3_bind_null(q.st, 3);
+	sqlite3_bind_text(q.st, 4, type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 7, text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 8, prev, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 9, hash, -1, SQLITE_STATIC);
+	if (store_query_done(&q) < 0)
 		goto out;
-	}
-	sqlite3_reset(st);
 	store_head_remember(s, table_id, seq, hash);
 	if (round_id > 0)
 		store_capture_add(s, round_id, seq, type, at, actor, body, hash);
@@ -160,36 +148,33 @@ out:
 	return rc;
 }
 
+/* A round created in the open transaction gives its events from memory (store_capture_start), others read them. */
 json_t *
 store_round_events(struct store *s, int64_t round_id, struct pb_error *err)
 {
-	sqlite3_stmt *st;
+	struct store_query q;
 	json_t *arr;
-	int seq = 0, rc;
+	int seq = 0;
 
-	/* A round created in the open transaction: its events are all in memory (store_capture_start). */
 	if ((arr = store_captured_events(s, round_id)) != NULL)
 		return arr;
-	st = store_stmt(s, "SELECT table_seq, type, at, actor, body, hash FROM events WHERE round_id = ? ORDER BY table_seq", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_ROUND_EVENTS, "reading a round's events", err) < 0)
 		return NULL;
-	sqlite3_bind_int64(st, 1, round_id);
+	sqlite3_bind_int64(q.st, 1, round_id);
 	arr = json_array();
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		json_t *body = json_loads((const char *)sqlite3_column_text(st, 4), 0, NULL);
+	while (store_query_next(&q)) {
+		json_t *body = json_loads((const char *)sqlite3_column_text(q.st, 4), 0, NULL);
 		json_array_append_new(arr, json_pack("{s:i,s:I,s:s,s:s,s:s,s:o,s:s}",
 		    "seq", ++seq,
-		    "table_seq", (json_int_t)sqlite3_column_int64(st, 0),
-		    "type", (const char *)sqlite3_column_text(st, 1),
-		    "at", (const char *)sqlite3_column_text(st, 2),
-		    "actor", (const char *)sqlite3_column_text(st, 3),
+		    "table_seq", (json_int_t)sqlite3_column_int64(q.st, 0),
+		    "type", (const char *)sqlite3_column_text(q.st, 1),
+		    "at", (const char *)sqlite3_column_text(q.st, 2),
+		    "actor", (const char *)sqlite3_column_text(q.st, 3),
 		    "body", body ? body : json_null(),
-		    "hash", (const char *)sqlite3_column_text(st, 5)));
+		    "hash", (const char *)sqlite3_column_text(q.st, 5)));
 	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
+	if (store_query_end(&q) < 0) {
 		json_decref(arr);
-		store_fail(s, err, "reading a round's events");
 		return NULL;
 	}
 	return arr;

@@ -8,91 +8,69 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store.h"
+#include "store/store_int.h"
 
 /* Rows deleted by store_idempotency_prune() since the process started, for /metrics. */
 static atomic_uint_fast64_t pruned_total;
 
+/* The stored answer for (actor, key); 422 idempotency_key_reused when it was for another request. */
 int
 store_idempotency_get(struct store *s, const char *actor, const char *key, const char *request_hash,
     bool *found, int *status, char **response, struct pb_error *err)
 {
-	sqlite3_stmt *st;
-	int rc;
+	struct store_query q;
 
 	*found = false;
-	st = store_stmt(s, "SELECT request_hash, status, response FROM idempotency WHERE actor = ? AND key = ?", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_IDEMPOTENCY_GET, "reading an idempotency key", err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		if (strcmp((const char *)sqlite3_column_text(st, 0), request_hash) != 0) {
-			sqlite3_reset(st);
+	sqlite3_bind_text(q.st, 1, actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, key, -1, SQLITE_STATIC);
+	if (store_query_next(&q)) {
+		if (strcmp((const char *)sqlite3_column_text(q.st, 0), request_hash) != 0) {
+			store_query_end(&q);
 			return pb_fail(err, 422, "idempotency_key_reused",
 			    "Idempotency-Key \"%.64s\" was already used for a different request; use a new key for a new request", key);
 		}
 		*found = true;
-		*status = sqlite3_column_int(st, 1);
-		*response = strdup((const char *)sqlite3_column_text(st, 2));
-	} else if (rc != SQLITE_DONE) {
-		sqlite3_reset(st);
-		return store_fail(s, err, "reading an idempotency key");
+		*status = sqlite3_column_int(q.st, 1);
+		*response = strdup((const char *)sqlite3_column_text(q.st, 2));
 	}
-	sqlite3_reset(st);
-	return 0;
+	return store_query_end(&q);
 }
 
 int
 store_idempotency_put(struct store *s, const char *actor, const char *key, const char *request_hash,
     int status, const char *response, const char *at, struct pb_error *err)
 {
-	sqlite3_stmt *st;
-	int rc = 0;
+	struct store_query q;
 
-	st = store_stmt(s, "INSERT INTO idempotency (actor, key, request_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?)", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_IDEMPOTENCY_INSERT, "storing an idempotency key", err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, request_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 4, status);
-	sqlite3_bind_text(st, 5, response, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, at, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		rc = store_fail(s, err, "storing an idempotency key");
-	sqlite3_reset(st);
-	return rc;
+	sqlite3_bind_text(q.st, 1, actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, request_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 4, status);
+	sqlite3_bind_text(q.st, 5, response, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, at, -1, SQLITE_STATIC);
+	return store_query_done(&q);
 }
 
 /* Deletes one batch, the oldest first, in its own transaction; *n is how many went. */
 static int
 prune_batch(struct store *s, const char *before, int batch, int *n, struct pb_error *err)
 {
-	sqlite3_stmt *st;
+	struct store_query q;
 
 	*n = 0;
 	if (store_begin(s, err) < 0)
 		return -1;
-	/*
-	 * The subquery reads only idempotency_created_at, whose entries hold the
-	 * rowid (schema/008 made idempotency a rowid table), not the rows; each
-	 * row is then found by its rowid.
-	 */
-	st = store_stmt(s, "DELETE FROM idempotency WHERE rowid IN "
-	    "(SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_IDEMPOTENCY_PRUNE, "deleting expired idempotency keys", err) < 0)
 		goto fail;
-	sqlite3_bind_text(st, 1, before, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, batch);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		store_fail(s, err, "deleting expired idempotency keys");
-		sqlite3_reset(st);
+	sqlite3_bind_text(q.st, 1, before, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, batch);
+	if (store_query_done(&q) < 0)
 		goto fail;
-	}
 	*n = sqlite3_changes(store_db(s));
-	sqlite3_reset(st);
 	if (store_commit(s, err) < 0) {
 		*n = 0;
 		return -1;

@@ -8,63 +8,37 @@
 #include <string.h>
 
 #include "store/reports.h"
+#include "store/store_int.h"
 
-#define SPAN_COLUMNS "kind, start, table_id, dealer, rules_id, rounds, voids, hands, " \
-	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
-	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
-	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms"
+/* A row of STMT_REPORT_SPANS (columns as SPAN_READ_COLUMNS in sql.c: start in row->hour). */
+static void
+read_span(sqlite3_stmt *st, struct report_hour *row)
+{
+	int col = store_report_row_read(st, row);
+
+	row->play_ms = sqlite3_column_int64(st, col++);
+	row->carry_ms = sqlite3_column_int64(st, col++);
+	row->span = sqlite3_column_int(st, col);
+}
 
 int
 store_report_spans(struct store *s, const char *tables, int kind, int64_t from, int64_t to,
     report_hour_fn fn, void *arg, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT " SPAN_COLUMNS " FROM report_spans WHERE kind = ?1 AND start >= ?2 "
-	    "AND start < ?3 AND (?4 IS NULL OR table_id IN (SELECT value FROM json_each(?4))) "
-	    "ORDER BY start, table_id, dealer, rules_id", err);
-	struct report_hour row;
-	int rc, stop = 0;
-
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int(st, 1, kind);
-	sqlite3_bind_int64(st, 2, from);
-	sqlite3_bind_int64(st, 3, to);
-	if (tables != NULL)
-		sqlite3_bind_text(st, 4, tables, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 4);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int col;
-
-		memset(&row, 0, sizeof(row));
-		row.span = sqlite3_column_int(st, 0);
-		row.hour = sqlite3_column_int64(st, 1);
-		store_column_text(row.table_id, sizeof(row.table_id), st, 2);
-		store_column_text(row.dealer, sizeof(row.dealer), st, 3);
-		row.rules_id = sqlite3_column_int64(st, 4);
-		col = store_report_sums_read(st, 5, &row);
-		row.play_ms = sqlite3_column_int64(st, col++);
-		row.carry_ms = sqlite3_column_int64(st, col);
-		if ((stop = fn(arg, &row, err)) != 0)
-			break;
-	}
-	sqlite3_reset(st);
-	if (stop != 0)
-		return stop;
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "reading the report roll-ups");
-	return 0;
+	return store_report_rows(s, STMT_REPORT_SPANS, "reading the report roll-ups", from, to, tables, kind, read_span,
+	    fn, arg, err);
 }
 
 int
 store_report_span_put(struct store *s, const struct report_hour *row, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "INSERT OR REPLACE INTO report_spans (" SPAN_COLUMNS ") VALUES "
-	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err);
-	int rc, col = 9;
+	struct store_query q;
+	sqlite3_stmt *st;
+	int col = 9;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_SPAN_PUT, "writing a report roll-up", err) < 0)
 		return -1;
+	st = q.st;
 	sqlite3_bind_int(st, 1, row->span);
 	sqlite3_bind_int64(st, 2, row->hour);
 	sqlite3_bind_text(st, 3, row->table_id, -1, SQLITE_STATIC);
@@ -81,107 +55,73 @@ store_report_span_put(struct store *s, const struct report_hour *row, struct pb_
 		sqlite3_bind_int64(st, col++, row->lines[w]);
 	sqlite3_bind_int64(st, col++, row->play_ms);
 	sqlite3_bind_int64(st, col, row->carry_ms);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "writing a report roll-up");
-	return 0;
+	return store_query_done(&q);
 }
 
 int
 store_report_spans_delete(struct store *s, int kind, int64_t start, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "DELETE FROM report_spans WHERE kind = ? AND start = ?", err);
-	int rc;
+	struct store_query q;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_SPANS_DELETE, "clearing a report roll-up", err) < 0)
 		return -1;
-	sqlite3_bind_int(st, 1, kind);
-	sqlite3_bind_int64(st, 2, start);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "clearing a report roll-up");
-	return 0;
+	sqlite3_bind_int(q.st, 1, kind);
+	sqlite3_bind_int64(q.st, 2, start);
+	return store_query_done(&q);
 }
 
 int
 store_report_rollup_get(struct store *s, int64_t *days_before, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT days_before FROM report_rollup WHERE id = 1", err);
-	int rc;
+	struct store_query q;
+	bool found;
 
 	*days_before = 0;
-	if (st == NULL)
+	if (store_query(&q, s, STMT_ROLLUP_GET, "reading the report roll-up mark", err) < 0)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*days_before = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(s, err, "reading the report roll-up mark");
-	return 0;
+	return store_query_int64(&q, days_before, &found);
 }
 
 int
 store_report_rollup_set(struct store *s, int64_t days_before, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "UPDATE report_rollup SET days_before = ? WHERE id = 1", err);
-	int rc;
+	struct store_query q;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_ROLLUP_SET, "writing the report roll-up mark", err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, days_before);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "writing the report roll-up mark");
-	return 0;
+	sqlite3_bind_int64(q.st, 1, days_before);
+	return store_query_done(&q);
 }
 
 int
 store_report_hours_next(struct store *s, int64_t at, int64_t *hour, bool *found, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT hour FROM report_hours WHERE hour >= ? ORDER BY hour LIMIT 1", err);
-	int rc;
+	struct store_query q;
 
 	*found = false;
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_HOURS_NEXT, "reading the report aggregates", err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, at);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		*hour = sqlite3_column_int64(st, 0);
-		*found = true;
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(s, err, "reading the report aggregates");
-	return 0;
+	sqlite3_bind_int64(q.st, 1, at);
+	return store_query_int64(&q, hour, found);
 }
 
 int
 store_snapshot_begin(struct store *s, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "BEGIN DEFERRED", err);
-	int rc;
+	struct store_query q;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_BEGIN_DEFERRED, "starting a read transaction", err) < 0)
 		return -1;
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "starting a read transaction");
-	return 0;
+	return store_query_done(&q);
 }
 
+/* COMMIT of the read transaction; nothing to report when it fails (nothing was written). */
 void
 store_snapshot_end(struct store *s)
 {
-	sqlite3_stmt *st = store_stmt(s, "COMMIT", NULL);
+	struct store_query q;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_COMMIT, "ending a read transaction", NULL) < 0)
 		return;
-	sqlite3_step(st);
-	sqlite3_reset(st);
+	store_query_done(&q);
 }

@@ -8,19 +8,7 @@
 #include <string.h>
 
 #include "store/reports.h"
-
-void
-store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	size_t n = t ? (size_t)sqlite3_column_bytes(st, col) : 0;
-
-	if (n >= dstsz)
-		n = dstsz - 1;
-	if (n > 0)
-		memcpy(dst, t, n);
-	dst[n] = '\0';
-}
+#include "store/store_int.h"
 
 /* Binds a table scope (JSON array text) or NULL. */
 static void
@@ -32,26 +20,13 @@ bind_scope(sqlite3_stmt *st, int col, const char *tables)
 		sqlite3_bind_null(st, col);
 }
 
-/* "AsKdQh" into three cards; -1 when malformed. */
+/*
+ * The sums of a report row from consecutive columns starting at col
+ * (rounds, voids, hands, handle x4, house win x5, lines x5); returns the
+ * column after them.
+ */
 static int
-cards_from_text(const unsigned char *text, card_t out[3])
-{
-	char one[3];
-
-	if (text == NULL || strlen((const char *)text) != 6)
-		return -1;
-	for (int i = 0; i < 3; i++) {
-		one[0] = (char)text[2 * i];
-		one[1] = (char)text[2 * i + 1];
-		one[2] = '\0';
-		if (card_parse(one, &out[i], NULL) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-int
-store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
+report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
 {
 	row->rounds = sqlite3_column_int64(st, col++);
 	row->voids = sqlite3_column_int64(st, col++);
@@ -66,89 +41,105 @@ store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
 }
 
 int
+store_report_row_read(sqlite3_stmt *st, struct report_hour *row)
+{
+	store_column_text(row->table_id, sizeof(row->table_id), st, 0);
+	row->hour = sqlite3_column_int64(st, 1);
+	store_column_text(row->dealer, sizeof(row->dealer), st, 2);
+	row->rules_id = sqlite3_column_int64(st, 3);
+	return report_sums_read(st, 4, row);
+}
+
+/* Calls fn for each row of q, read into a zeroed report_hour by read; fn's non-zero return stops the walk. */
+static int
+report_walk(struct store_query *q, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn, void *arg)
+{
+	struct report_hour row;
+	int stop = 0;
+
+	while (store_query_next(q)) {
+		memset(&row, 0, sizeof(row));
+		read(q->st, &row);
+		if ((stop = fn(arg, &row, q->err)) != 0)
+			break;
+	}
+	if (store_query_end(q) < 0)
+		return -1;
+	return stop;
+}
+
+int
+store_report_rows(struct store *s, enum stmt_id id, const char *what, int64_t from, int64_t to, const char *tables,
+    int kind, void (*read)(sqlite3_stmt *, struct report_hour *), report_hour_fn fn, void *arg, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, id, what, err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, from);
+	sqlite3_bind_int64(q.st, 2, to);
+	bind_scope(q.st, 3, tables);
+	if (kind != 0)
+		sqlite3_bind_int(q.st, 4, kind);
+	return report_walk(&q, read, fn, arg);
+}
+
+/* A row of STMT_REPORT_HOURS. */
+static void
+read_hour(sqlite3_stmt *st, struct report_hour *row)
+{
+	int col = store_report_row_read(st, row);
+
+	row->first_ms = sqlite3_column_int64(st, col++);
+	row->last_ms = sqlite3_column_int64(st, col);
+}
+
+int
 store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT table_id, hour, dealer, rules_id, rounds, voids, hands, "
-	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
-	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
-	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms "
-	    "FROM report_hours WHERE hour >= ?1 AND hour < ?2 "
-	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
-	    "ORDER BY hour, table_id, dealer, rules_id", err);
-	struct report_hour row = {0};
-	int rc, stop = 0;
+	return store_report_rows(s, STMT_REPORT_HOURS, "reading the report aggregates", from_hour, to_hour, tables, 0,
+	    read_hour, fn, arg, err);
+}
 
-	if (st == NULL)
+/* The stored rules' hash (and, when j is given, their parsed JSON); 500 when there are none. */
+static int
+rules_row(struct store *s, enum stmt_id id, int64_t rules_id, char sha256[PB_SHA256_HEX_LEN], json_t **j,
+    struct pb_error *err)
+{
+	struct store_query q;
+	bool row;
+
+	if (store_query(&q, s, id, "reading stored rules", err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, from_hour);
-	sqlite3_bind_int64(st, 2, to_hour);
-	bind_scope(st, 3, tables);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int col;
-
-		store_column_text(row.table_id, sizeof(row.table_id), st, 0);
-		row.hour = sqlite3_column_int64(st, 1);
-		store_column_text(row.dealer, sizeof(row.dealer), st, 2);
-		row.rules_id = sqlite3_column_int64(st, 3);
-		col = store_report_sums_read(st, 4, &row);
-		row.first_ms = sqlite3_column_int64(st, col++);
-		row.last_ms = sqlite3_column_int64(st, col);
-		row.span = 0;
-		row.play_ms = row.carry_ms = 0;
-		if ((stop = fn(arg, &row, err)) != 0)
-			break;
+	sqlite3_bind_int64(q.st, 1, rules_id);
+	if ((row = store_query_next(&q))) {
+		store_column_text(sha256, PB_SHA256_HEX_LEN, q.st, 0);
+		if (j != NULL)
+			*j = json_loads((const char *)sqlite3_column_text(q.st, 1), 0, NULL);
 	}
-	sqlite3_reset(st);
-	if (stop != 0)
-		return stop;
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "reading the report aggregates");
+	if (store_query_end(&q) < 0)
+		return -1;
+	if (!row)
+		return pb_fail(err, 500, "storage_error", "rules %lld: no such stored rules", (long long)rules_id);
 	return 0;
 }
 
 int
 store_rules_sha256(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_LEN], struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT sha256 FROM rules_sets WHERE id = ?", err);
-	int rc;
-
-	if (st == NULL)
-		return -1;
-	sqlite3_bind_int64(st, 1, rules_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		store_column_text(sha256, PB_SHA256_HEX_LEN, st, 0);
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return pb_fail(err, 500, "storage_error", "rules %lld: no such stored rules", (long long)rules_id);
-	if (rc != SQLITE_ROW)
-		return store_fail(s, err, "reading stored rules");
-	return 0;
+	return rules_row(s, STMT_RULES_SHA256, rules_id, sha256, NULL, err);
 }
 
 int
 store_rules_get(struct store *s, int64_t rules_id, struct rules *out, char sha256[PB_SHA256_HEX_LEN],
     struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT sha256, rules_json FROM rules_sets WHERE id = ?", err);
 	json_t *j = NULL;
 	struct pb_error sub;
-	int rc;
 
-	if (st == NULL)
+	if (rules_row(s, STMT_RULES_GET, rules_id, sha256, &j, err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, rules_id);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		store_column_text(sha256, PB_SHA256_HEX_LEN, st, 0);
-		j = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-	}
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
-		return pb_fail(err, 500, "storage_error", "rules %lld: no such stored rules", (long long)rules_id);
-	if (rc != SQLITE_ROW)
-		return store_fail(s, err, "reading stored rules");
 	if (j == NULL || rules_from_json(j, out, &sub) < 0) {
 		json_decref(j);
 		return pb_fail(err, 500, "storage_error", "rules %lld: the stored rules are unreadable", (long long)rules_id);
@@ -157,56 +148,42 @@ store_rules_get(struct store *s, int64_t rules_id, struct rules *out, char sha25
 	return 0;
 }
 
+/* A row of STMT_REPORT_PAYOUTS. */
+static void
+read_payout(sqlite3_stmt *st, struct report_payout *p)
+{
+	int w = wager_from_name((const char *)sqlite3_column_text(st, 3));
+
+	memset(p, 0, sizeof(*p));
+	p->round_id = sqlite3_column_int64(st, 0);
+	store_column_text(p->table_id, sizeof(p->table_id), st, 1);
+	p->seat = sqlite3_column_int(st, 2);
+	p->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
+	p->stake = sqlite3_column_int64(st, 4);
+	p->net = sqlite3_column_int64(st, 5);
+	store_column_text(p->at, sizeof(p->at), st, 6);
+	p->has_cards = store_cards_parse((const char *)sqlite3_column_text(st, 7), p->cards) == 0;
+	p->has_dealer = store_cards_parse((const char *)sqlite3_column_text(st, 8), p->dealer) == 0;
+}
+
+/* Reads the payouts_net index in net order (why it is written so: sql.c). */
 int
 store_report_payouts(struct store *s, const char *tables, int64_t min_net, const char *from, const char *to,
     int max, struct report_payout *out, int *count, struct pb_error *err)
 {
-	/*
-	 * "p.net > 0" makes the partial index payouts_net usable; CROSS JOIN
-	 * keeps payouts the outer loop, so lines are read largest first and
-	 * the walk stops at the limit.  "p.net >= ?1" must come first: without
-	 * statistics SQLite bounds the range by the first of two equal-cost
-	 * lower bounds, and bounded by "net > 0" the walk would read every
-	 * winning line of the record when fewer than the limit qualify
-	 * (tests/unit/test_reports.c counts the steps).
-	 */
-	sqlite3_stmt *st = store_stmt(s, "SELECT p.round_id, r.table_id, p.seat, p.wager, p.stake, p.net, r.settled_at, "
-	    "h.cards, d.cards FROM payouts p INDEXED BY payouts_net "
-	    "CROSS JOIN rounds r ON r.id = p.round_id "
-	    "LEFT JOIN hands h ON h.round_id = p.round_id AND h.seat = p.seat "
-	    "LEFT JOIN hands d ON d.round_id = p.round_id AND d.seat = 0 "
-	    "WHERE p.net >= ?1 AND p.net > 0 AND r.state = 'settled' AND r.settled_at >= ?2 AND r.settled_at < ?3 "
-	    "AND (?4 IS NULL OR r.table_id IN (SELECT value FROM json_each(?4))) "
-	    "ORDER BY p.net DESC, p.round_id DESC, p.seq LIMIT ?5", err);
-	int rc;
+	struct store_query q;
 
 	*count = 0;
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_PAYOUTS, "reading the largest payouts", err) < 0)
 		return -1;
-	sqlite3_bind_int64(st, 1, min_net);
-	sqlite3_bind_text(st, 2, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, to, -1, SQLITE_STATIC);
-	bind_scope(st, 4, tables);
-	sqlite3_bind_int(st, 5, max);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
-		struct report_payout *p = &out[(*count)++];
-		int w = wager_from_name((const char *)sqlite3_column_text(st, 3));
-
-		memset(p, 0, sizeof(*p));
-		p->round_id = sqlite3_column_int64(st, 0);
-		store_column_text(p->table_id, sizeof(p->table_id), st, 1);
-		p->seat = sqlite3_column_int(st, 2);
-		p->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
-		p->stake = sqlite3_column_int64(st, 4);
-		p->net = sqlite3_column_int64(st, 5);
-		store_column_text(p->at, sizeof(p->at), st, 6);
-		p->has_cards = cards_from_text(sqlite3_column_text(st, 7), p->cards) == 0;
-		p->has_dealer = cards_from_text(sqlite3_column_text(st, 8), p->dealer) == 0;
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE && rc != SQLITE_ROW)
-		return store_fail(s, err, "reading the largest payouts");
-	return 0;
+	sqlite3_bind_int64(q.st, 1, min_net);
+	sqlite3_bind_text(q.st, 2, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
+	bind_scope(q.st, 4, tables);
+	sqlite3_bind_int(q.st, 5, max);
+	while (store_query_next(&q) && *count < max)
+		read_payout(q.st, &out[(*count)++]);
+	return store_query_end(&q);
 }
 
 void
@@ -243,138 +220,127 @@ exception_add(struct report_exception_list *l, const char *detail)
 	return e;
 }
 
-int
-store_report_voids(struct store *s, const char *tables, const char *from, const char *to, int max,
-    struct report_exception_list *out, struct pb_error *err)
+/*
+ * Appends an exception for each row of q (bound by the caller), its detail
+ * from column detail_col (none when -1), the rest filled by fill; ends q.
+ */
+static int
+exceptions_walk(struct store_query *q, int detail_col, void (*fill)(sqlite3_stmt *, struct report_exception *),
+    struct report_exception_list *out)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT id, table_id, settled_at, void_reason FROM rounds INDEXED BY rounds_void "
-	    "WHERE state = 'void' AND settled_at >= ?1 AND settled_at < ?2 "
-	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
-	    "ORDER BY settled_at, id LIMIT ?4", err);
-	int rc;
+	while (store_query_next(q)) {
+		const char *detail = detail_col < 0 ? NULL : (const char *)sqlite3_column_text(q->st, detail_col);
+		struct report_exception *e = exception_add(out, detail);
 
-	if (st == NULL)
-		return -1;
+		if (e == NULL) {
+			store_query_end(q);
+			return pb_fail(q->err, 500, "out_of_memory", "out of memory");
+		}
+		fill(q->st, e);
+	}
+	return store_query_end(q);
+}
+
+/* Binds [from, to), the table scope and the limit: ?1 .. ?4 of the exception queries. */
+static void
+bind_range_scope(sqlite3_stmt *st, const char *from, const char *to, const char *tables, int max)
+{
 	sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
 	bind_scope(st, 3, tables);
 	sqlite3_bind_int(st, 4, max);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_exception *e = exception_add(out, (const char *)sqlite3_column_text(st, 3));
+}
 
-		if (e == NULL) {
-			sqlite3_reset(st);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
-		}
-		e->round_id = sqlite3_column_int64(st, 0);
-		store_column_text(e->table_id, sizeof(e->table_id), st, 1);
-		store_column_text(e->at, sizeof(e->at), st, 2);
-		snprintf(e->kind, sizeof(e->kind), "void");
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "reading void rounds");
-	return 0;
+/* A row of STMT_REPORT_VOIDS (its void_reason is the detail). */
+static void
+fill_void(sqlite3_stmt *st, struct report_exception *e)
+{
+	e->round_id = sqlite3_column_int64(st, 0);
+	store_column_text(e->table_id, sizeof(e->table_id), st, 1);
+	store_column_text(e->at, sizeof(e->at), st, 2);
+	snprintf(e->kind, sizeof(e->kind), "void");
+}
+
+int
+store_report_voids(struct store *s, const char *tables, const char *from, const char *to, int max,
+    struct report_exception_list *out, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_REPORT_VOIDS, "reading void rounds", err) < 0)
+		return -1;
+	bind_range_scope(q.st, from, to, tables, max);
+	return exceptions_walk(&q, 3, fill_void, out);
+}
+
+/* A row of STMT_REPORT_SHORTS. */
+static void
+fill_short(sqlite3_stmt *st, struct report_exception *e)
+{
+	int w;
+
+	e->round_id = sqlite3_column_int64(st, 0);
+	store_column_text(e->table_id, sizeof(e->table_id), st, 1);
+	store_column_text(e->at, sizeof(e->at), st, 2);
+	snprintf(e->kind, sizeof(e->kind), "coverage_short");
+	e->seat = sqlite3_column_int(st, 3);
+	w = wager_from_name((const char *)sqlite3_column_text(st, 4));
+	e->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
+	e->stake = sqlite3_column_int64(st, 5);
+	e->net = sqlite3_column_int64(st, 6);
+	e->short_amount = sqlite3_column_int64(st, 7);
 }
 
 int
 store_report_shorts(struct store *s, const char *tables, const char *from, const char *to, int max,
     struct report_exception_list *out, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT p.round_id, r.table_id, r.settled_at, p.seat, p.wager, p.stake, p.net, p.short "
-	    "FROM payouts p INDEXED BY payouts_short CROSS JOIN rounds r ON r.id = p.round_id "
-	    "WHERE p.short IS NOT NULL AND r.settled_at >= ?1 AND r.settled_at < ?2 "
-	    "AND (?3 IS NULL OR r.table_id IN (SELECT value FROM json_each(?3))) "
-	    "ORDER BY r.settled_at, p.round_id, p.seq LIMIT ?4", err);
-	int rc;
+	struct store_query q;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_SHORTS, "reading coverage shortfalls", err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
-	bind_scope(st, 3, tables);
-	sqlite3_bind_int(st, 4, max);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_exception *e = exception_add(out, NULL);
-		int w;
-
-		if (e == NULL) {
-			sqlite3_reset(st);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
-		}
-		e->round_id = sqlite3_column_int64(st, 0);
-		store_column_text(e->table_id, sizeof(e->table_id), st, 1);
-		store_column_text(e->at, sizeof(e->at), st, 2);
-		snprintf(e->kind, sizeof(e->kind), "coverage_short");
-		e->seat = sqlite3_column_int(st, 3);
-		w = wager_from_name((const char *)sqlite3_column_text(st, 4));
-		e->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
-		e->stake = sqlite3_column_int64(st, 5);
-		e->net = sqlite3_column_int64(st, 6);
-		e->short_amount = sqlite3_column_int64(st, 7);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "reading coverage shortfalls");
-	return 0;
+	bind_range_scope(q.st, from, to, tables, max);
+	return exceptions_walk(&q, -1, fill_short, out);
 }
 
 /* True when the database has a table of this name (a later migration's). */
 static int
 has_table(struct store *s, const char *name, bool *found, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", err);
-	int rc;
+	struct store_query q;
+	int64_t one;
 
-	if (st == NULL)
+	if (store_query(&q, s, STMT_HAS_TABLE, "reading the schema", err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return store_fail(s, err, "reading the schema");
-	*found = rc == SQLITE_ROW;
-	return 0;
+	sqlite3_bind_text(q.st, 1, name, -1, SQLITE_STATIC);
+	return store_query_int64(&q, &one, found);
+}
+
+/* A row of STMT_REPORT_SIGNIFICANT (its detail is the event's). */
+static void
+fill_significant(sqlite3_stmt *st, struct report_exception *e)
+{
+	e->event_id = sqlite3_column_int64(st, 0);
+	store_column_text(e->at, sizeof(e->at), st, 1);
+	store_column_text(e->source, sizeof(e->source), st, 2);
+	store_column_text(e->kind, sizeof(e->kind), st, 3);
+	store_column_text(e->table_id, sizeof(e->table_id), st, 4);
 }
 
 int
 store_report_significant(struct store *s, const char *tables, const char *codes, const char *from,
     const char *to, int max, struct report_exception_list *out, struct pb_error *err)
 {
-	sqlite3_stmt *st;
+	struct store_query q;
 	bool found = false;
-	int rc;
 
 	if (has_table(s, "significant_events", &found, err) < 0)
 		return -1;
 	if (!found)
 		return 0;
-	st = store_stmt(s, "SELECT id, at, source, code, table_id, detail FROM significant_events "
-	    "WHERE at >= ?2 AND at < ?3 AND EXISTS (SELECT 1 FROM json_each(?1) p WHERE significant_events.code GLOB p.value) "
-	    "AND (?4 IS NULL OR table_id IN (SELECT value FROM json_each(?4))) "
-	    "ORDER BY at, id LIMIT ?5", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_REPORT_SIGNIFICANT, "reading significant events", err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, codes, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, to, -1, SQLITE_STATIC);
-	bind_scope(st, 4, tables);
-	sqlite3_bind_int(st, 5, max);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct report_exception *e = exception_add(out, (const char *)sqlite3_column_text(st, 5));
-
-		if (e == NULL) {
-			sqlite3_reset(st);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
-		}
-		e->event_id = sqlite3_column_int64(st, 0);
-		store_column_text(e->at, sizeof(e->at), st, 1);
-		store_column_text(e->source, sizeof(e->source), st, 2);
-		store_column_text(e->kind, sizeof(e->kind), st, 3);
-		store_column_text(e->table_id, sizeof(e->table_id), st, 4);
-	}
-	sqlite3_reset(st);
-	if (rc != SQLITE_DONE)
-		return store_fail(s, err, "reading significant events");
-	return 0;
+	bind_range_scope(q.st, from, to, tables, max);
+	sqlite3_bind_text(q.st, 5, codes, -1, SQLITE_STATIC);
+	return exceptions_walk(&q, 5, fill_significant, out);
 }

@@ -2,7 +2,8 @@
  * reports.h - the store's side of the reports: the per-hour aggregates
  * (report_hours, schema/004_reports.sql), the largest payouts, and the
  * exceptions (void rounds, coverage shortfalls, significant events).
- * Rows only; grouping, hold and theoretical win are in table/reports.c.
+ * Rows only; grouping, hold and theoretical win are in table/reports.c,
+ * what a round adds to handle and win in engine/tally.h.
  *
  * Table scopes are passed as a JSON array of table ids (bound as one
  * parameter and read with json_each), or NULL for every table.
@@ -13,6 +14,8 @@
 #define PB_STORE_REPORTS_H
 
 #include "store/store.h"
+
+/* ---- the hourly aggregates (reports.c) ---- */
 
 /* One row of report_hours: the sums of one table's rounds of one hour, dealer and game. */
 struct report_hour {
@@ -50,15 +53,7 @@ typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct p
 int store_report_hours(struct store *s, const char *tables, int64_t from_hour, int64_t to_hour,
     report_hour_fn fn, void *arg, struct pb_error *err);
 
-/*
- * For store/ only: the text of a column into a fixed buffer (truncated),
- * and the sums of a report row read from consecutive columns starting at
- * col (rounds, voids, hands, handle x4, house win x5, lines x5), in the
- * order report_hours and report_spans both keep them; returns the column
- * after them.
- */
-void store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col);
-int store_report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row);
+/* ---- day and month roll-ups, read snapshots (report_days.c) ---- */
 
 /* The kinds of report_spans rows (schema 006). */
 enum {
@@ -97,6 +92,8 @@ int store_report_hours_next(struct store *s, int64_t at, int64_t *hour, bool *fo
  */
 int store_snapshot_begin(struct store *s, struct pb_error *err);
 void store_snapshot_end(struct store *s);
+
+/* ---- stored rules, largest payouts, exceptions (reports.c) ---- */
 
 /* The SHA-256 of a stored rules object's canonical JSON (cheap: no parsing). */
 int store_rules_sha256(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_LEN], struct pb_error *err);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/store.h"
+#include "store/store_int.h"
 
 /*
  * The id of the stored copy of r, inserting it when new.  Every round asks
@@ -19,7 +19,7 @@ store_rules_id(struct store *s, const struct rules *r, int64_t *id, struct pb_er
 	json_t *j;
 	char *text;
 	char hash[PB_SHA256_HEX_LEN];
-	sqlite3_stmt *st;
+	struct store_query q;
 	int rc = -1;
 
 	if (store_rules_cached(s, r, id))
@@ -30,28 +30,22 @@ store_rules_id(struct store *s, const struct rules *r, int64_t *id, struct pb_er
 	if (text == NULL)
 		return pb_fail(err, 500, "internal_error", "cannot encode the rules");
 	pb_sha256_hex(text, strlen(text), hash);
-	st = store_stmt(s, "INSERT INTO rules_sets (sha256, rules_json) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_RULES_INSERT, "storing the rules", err) < 0)
 		goto out;
-	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		store_fail(s, err, "storing the rules");
-		sqlite3_reset(st);
+	sqlite3_bind_text(q.st, 1, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, text, -1, SQLITE_STATIC);
+	if (store_query_done(&q) < 0)
 		goto out;
-	}
-	sqlite3_reset(st);
-	st = store_stmt(s, "SELECT id FROM rules_sets WHERE sha256 = ?", err);
-	if (st == NULL)
+	if (store_query(&q, s, STMT_RULES_ID, "reading the rules id", err) < 0)
 		goto out;
-	sqlite3_bind_text(st, 1, hash, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		store_fail(s, err, "reading the rules id");
-		sqlite3_reset(st);
+	sqlite3_bind_text(q.st, 1, hash, -1, SQLITE_STATIC);
+	if (!store_query_next(&q)) {
+		store_fail(s, err, q.what);     /* before the reset: its message names the step */
+		store_query_end(&q);
 		goto out;
 	}
-	*id = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
+	*id = sqlite3_column_int64(q.st, 0);
+	store_query_end(&q);
 	store_rules_remember(s, r, *id);
 	rc = 0;
 out:

@@ -2,6 +2,7 @@
  * state.c - the connection's view of "has the database changed" (state.h).
  */
 #include "store/state.h"
+#include "store/store_int.h"
 
 #include <string.h>
 
@@ -12,18 +13,12 @@
 int
 store_data_state(struct store *s, struct store_data_state *out, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, "PRAGMA data_version", err);
-	int rc;
+	struct store_query q;
 
 	memset(out, 0, sizeof(*out));
-	if (st == NULL)
+	if (store_query(&q, s, STMT_DATA_VERSION, "reading the data version", err) < 0 ||
+	    store_query_int64(&q, &out->data_version, NULL) < 0)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		out->data_version = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW)
-		return store_fail(s, err, "reading the data version");
 	out->own_changes = (int64_t)sqlite3_total_changes64(store_db(s));
 	return 0;
 }

@@ -3,7 +3,7 @@
  * process's queue of writers), the cache of prepared statements, and the
  * small per-connection caches of the write path (chain heads, rules ids).
  */
-#include "store/store.h"
+#include "store/store_int.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -15,21 +15,8 @@
 #include "store/capture.h"
 #include "store/migrations.h"
 
-#define STMT_CACHE_MAX 96
 #define HEAD_CACHE_MAX 8
 #define RULES_CACHE_MAX 8
-
-static const char SQL_BEGIN[] = "BEGIN IMMEDIATE";
-static const char SQL_COMMIT[] = "COMMIT";
-static const char SQL_ROLLBACK[] = "ROLLBACK";
-static const char SQL_SAVEPOINT[] = "SAVEPOINT pb_job";
-static const char SQL_RELEASE[] = "RELEASE pb_job";
-static const char SQL_ROLLBACK_TO[] = "ROLLBACK TO pb_job";
-
-struct cached_stmt {
-	const char *sql;        /* the caller's string literal: compared by address first */
-	sqlite3_stmt *stmt;
-};
 
 /* A table's chain head as appended in the current write transaction. */
 struct cached_head {
@@ -50,8 +37,7 @@ struct store {
 	bool read_only;
 	bool writing;           /* holds the process's write turn (store_begin .. commit/rollback) */
 	int busy_timeout_ms;
-	int stmt_count;
-	struct cached_stmt stmts[STMT_CACHE_MAX];
+	sqlite3_stmt *stmts[STMT_COUNT];   /* by name (sql.h), prepared on first use */
 	int head_count;
 	struct cached_head heads[HEAD_CACHE_MAX];
 	int rules_count;
@@ -167,35 +153,26 @@ store_fail(struct store *s, struct pb_error *err, const char *what)
 	return pb_fail(err, 500, "storage_error", "%s: %s", what, s && s->db ? sqlite3_errmsg(s->db) : "no database");
 }
 
+/*
+ * The statement named id: an index into the connection's array, prepared
+ * the first time.  On the write path of every round, so nothing here
+ * searches.
+ */
 sqlite3_stmt *
-store_stmt(struct store *s, const char *sql, struct pb_error *err)
+store_stmt(struct store *s, enum stmt_id id, struct pb_error *err)
 {
-	sqlite3_stmt *st;
-	int found = -1;
+	sqlite3_stmt *st = s->stmts[id];
 
-	/* Callers pass string literals: match by address over all entries first, by text only then. */
-	for (int i = 0; i < s->stmt_count && found < 0; i++)
-		if (s->stmts[i].sql == sql)
-			found = i;
-	for (int i = 0; i < s->stmt_count && found < 0; i++)
-		if (strcmp(s->stmts[i].sql, sql) == 0)
-			found = i;
-	if (found >= 0) {
-		st = s->stmts[found].stmt;
+	if (st != NULL) {
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 		return st;
 	}
-	if (sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v3(s->db, store_sql_text(id), -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
 		store_fail(s, err, "preparing a statement");
 		return NULL;
 	}
-	if (s->stmt_count < STMT_CACHE_MAX) {
-		s->stmts[s->stmt_count].sql = sql;
-		s->stmts[s->stmt_count].stmt = st;
-		s->stmt_count++;
-	}
-	/* A full cache never happens with the fixed set of queries; the statement would leak. */
+	s->stmts[id] = st;
 	return st;
 }
 
@@ -244,7 +221,7 @@ store_schema_version(struct store *s)
 {
 	int v = -1;
 
-	pragma_int(s, "PRAGMA user_version", &v);
+	pragma_int(s, store_sql_text(STMT_USER_VERSION), &v);
 	return v;
 }
 
@@ -257,9 +234,10 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 {
 	int version = 0, app = 0, objects = 0, latest = store_schema_latest();
 
-	if (pragma_int(s, "PRAGMA application_id", &app) < 0 || pragma_int(s, "PRAGMA user_version", &version) < 0)
+	if (pragma_int(s, store_sql_text(STMT_APPLICATION_ID), &app) < 0 ||
+	    pragma_int(s, store_sql_text(STMT_USER_VERSION), &version) < 0)
 		return pb_fail(err, 500, "storage_error", "%s: cannot read the schema version: %s", path, sqlite3_errmsg(s->db));
-	pragma_int(s, "SELECT count(*) FROM sqlite_master", &objects);
+	pragma_int(s, store_sql_text(STMT_SCHEMA_OBJECTS), &objects);
 	if (app != 0 && app != PB_APPLICATION_ID)
 		return pb_fail(err, 500, "not_a_pitboss_database", "%s is the database of another application (application_id %d)", path, app);
 	if (app == 0 && objects > 0)
@@ -279,16 +257,16 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 
 		if (m->version <= version)
 			continue;
-		if (exec_sql(s, "BEGIN IMMEDIATE", err) < 0)
+		if (exec_sql(s, store_sql_text(STMT_BEGIN), err) < 0)
 			return -1;
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
 		if (exec_sql(s, m->sql, err) < 0 || exec_sql(s, pragma, err) < 0) {
 			char msg[PB_ERROR_MESSAGE_MAX];
 			snprintf(msg, sizeof(msg), "migration %s failed: %s", m->name, err ? err->message : "");
-			exec_sql(s, "ROLLBACK", NULL);
+			exec_sql(s, store_sql_text(STMT_ROLLBACK), NULL);
 			return pb_fail(err, 500, "migration_failed", "%s", msg);
 		}
-		if (exec_sql(s, "COMMIT", err) < 0)
+		if (exec_sql(s, store_sql_text(STMT_COMMIT), err) < 0)
 			return -1;
 	}
 	return 0;
@@ -320,7 +298,7 @@ store_open(const struct store_options *opt, struct pb_error *err)
 		pb_fail(err, 500, "storage_error", "synchronous must be FULL, EXTRA or NORMAL");
 		goto fail;
 	}
-	if (!opt->read_only && exec_sql(s, "PRAGMA journal_mode = WAL", err) < 0)
+	if (!opt->read_only && exec_sql(s, store_sql_text(STMT_JOURNAL_WAL), err) < 0)
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF", sync);
 	if (exec_sql(s, sql, err) < 0)
@@ -347,8 +325,8 @@ store_free(struct store *s)
 	/* A transaction left open (a caller's bug) must not keep the other writers of the process waiting. */
 	if (s->db != NULL && s->writing)
 		store_rollback(s);
-	for (int i = 0; i < s->stmt_count; i++)
-		sqlite3_finalize(s->stmts[i].stmt);
+	for (int i = 0; i < STMT_COUNT; i++)
+		sqlite3_finalize(s->stmts[i]);
 	sqlite3_close(s->db);
 	capture_free(&s->capture);
 	free(s);
@@ -378,20 +356,15 @@ forget_transaction(struct store *s, bool committed)
 		s->rules_next = 0;
 }
 
-/* Runs BEGIN, COMMIT or ROLLBACK through its prepared statement. */
+/* Runs BEGIN, COMMIT, ROLLBACK or a savepoint's statement; a failure names the statement. */
 static int
-step_tx(struct store *s, const char *sql, struct pb_error *err)
+step_tx(struct store *s, enum stmt_id id, struct pb_error *err)
 {
-	sqlite3_stmt *st = store_stmt(s, sql, err);
-	int rc;
+	struct store_query q;
 
-	if (st == NULL)
+	if (store_query(&q, s, id, store_sql_text(id), err) < 0)
 		return -1;
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_DONE)
-		store_fail(s, err, sql);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return store_query_done(&q);
 }
 
 /*
@@ -412,7 +385,7 @@ store_begin(struct store *s, struct pb_error *err)
 		s->writing = took = true;
 	}
 	forget_transaction(s, false);
-	if (step_tx(s, SQL_BEGIN, err) < 0) {
+	if (step_tx(s, STMT_BEGIN, err) < 0) {
 		if (took) {
 			s->writing = false;
 			write_turn_give();
@@ -426,7 +399,7 @@ store_begin(struct store *s, struct pb_error *err)
 int
 store_commit(struct store *s, struct pb_error *err)
 {
-	if (step_tx(s, SQL_COMMIT, err) < 0) {
+	if (step_tx(s, STMT_COMMIT, err) < 0) {
 		store_rollback(s);
 		return -1;
 	}
@@ -443,7 +416,7 @@ void
 store_rollback(struct store *s)
 {
 	if (!sqlite3_get_autocommit(s->db))
-		step_tx(s, SQL_ROLLBACK, NULL);
+		step_tx(s, STMT_ROLLBACK, NULL);
 	forget_transaction(s, false);
 	if (s->writing) {
 		s->writing = false;
@@ -462,14 +435,14 @@ store_savepoint_begin(struct store *s, struct pb_error *err)
 	if (!s->writing || sqlite3_get_autocommit(s->db))
 		return pb_fail(err, 500, "internal_error", "a savepoint needs the open transaction of store_begin");
 	capture_reset(&s->capture);
-	return step_tx(s, SQL_SAVEPOINT, err);
+	return step_tx(s, STMT_SAVEPOINT, err);
 }
 
 /* Keeps the savepoint's changes in the transaction (RELEASE). */
 int
 store_savepoint_release(struct store *s, struct pb_error *err)
 {
-	int rc = step_tx(s, SQL_RELEASE, err);
+	int rc = step_tx(s, STMT_RELEASE, err);
 
 	capture_reset(&s->capture);
 	return rc;
@@ -490,7 +463,7 @@ store_savepoint_rollback(struct store *s, struct pb_error *err)
 	forget_transaction(s, false);
 	if (sqlite3_get_autocommit(s->db))
 		return pb_fail(err, 500, "storage_error", "the transaction was rolled back by SQLite: %s", sqlite3_errmsg(s->db));
-	if (step_tx(s, SQL_ROLLBACK_TO, err) < 0 || step_tx(s, SQL_RELEASE, err) < 0)
+	if (step_tx(s, STMT_ROLLBACK_TO, err) < 0 || step_tx(s, STMT_RELEASE, err) < 0)
 		return -1;
 	return 0;
 }

@@ -1,13 +1,28 @@
 /*
- * store.h - the SQLite record: open and migrate, transactions, the
- * hash-chained event log, rounds and their derived rows, idempotency.
- * The only code that speaks SQL.  One struct store per thread.
+ * store.h - the SQLite record, the map of daemon/store/: open and migrate,
+ * transactions, the hash-chained event log, rounds and their derived rows,
+ * idempotency.  The only code that speaks SQL.  One struct store per
+ * thread.  Every function returns 0 (or a pointer) on success and -1 (or
+ * NULL) with err filled on failure; a storage failure is 500
+ * storage_error.  No SQLite type shows here: the statements, the step
+ * helpers and the raw handle are in the private store_int.h.
+ *
+ * The sibling headers, one per subsystem:
+ *   audit.h       raw reads of the chain, checkpoints, significant events,
+ *                 holds (audit.c)
+ *   reports.h     report aggregates and roll-ups, largest payouts,
+ *                 exceptions (reports.c, report_days.c)
+ *   state.h       "has the database changed" for answer caches (state.c)
+ *   writer.h      the process's write connection and group commit (writer.c)
+ *   migrations.h  the schema compiled in (schema/NNN_*.sql)
+ * and, for daemon/store/ only: store_int.h (SQLite, the step helpers,
+ * the per-connection caches: store.c, query.c), sql.h (every statement's
+ * name; their text in sql.c), capture.h (capture.c).
  */
 #ifndef PB_STORE_STORE_H
 #define PB_STORE_STORE_H
 
 #include <jansson.h>
-#include <sqlite3.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -23,6 +38,8 @@
 #include "engine/settle.h"
 
 #define PB_APPLICATION_ID 1347634002 /* 'PBSR' */
+
+/* ---- the connection and its transactions (store.c) ---- */
 
 struct store;
 
@@ -64,67 +81,20 @@ void store_rollback(struct store *s);
  * write group (writer.h).  store_savepoint_begin fails unless this
  * connection holds such a transaction.  store_savepoint_release keeps the
  * job's changes in the transaction; store_savepoint_rollback undoes them
- * and forgets the caches below, and returns -1 when the whole transaction
- * is lost (the caller must then store_rollback).
+ * and forgets the per-connection caches (store_int.h), and returns -1 when
+ * the whole transaction is lost (the caller must then store_rollback).
  */
 int store_savepoint_begin(struct store *s, struct pb_error *err);
 int store_savepoint_release(struct store *s, struct pb_error *err);
 int store_savepoint_rollback(struct store *s, struct pb_error *err);
 
-/* The raw handle, for the backup API and tests; not for queries outside store/. */
-sqlite3 *store_db(struct store *s);
-
-/* A prepared statement kept for the life of the connection (reset, bindings cleared). */
-sqlite3_stmt *store_stmt(struct store *s, const char *sql, struct pb_error *err);
-
-/* Fills err from the connection's last SQLite error (500 storage_error). */
-int store_fail(struct store *s, struct pb_error *err, const char *what);
+/* ---- online backup (backup.c) ---- */
 
 /*
  * Copies the whole database to dest_path with SQLite's online backup API: a
  * consistent snapshot, taken while pitbossd keeps writing (backup.c).
  */
 int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
-
-/*
- * Caches of the write path, per connection, for store/ only.  A table's
- * chain head as appended in the open transaction (store_begin's); forgotten
- * at every begin, commit and rollback, and at every ROLLBACK TO of a
- * savepoint (store_savepoint_rollback, which forgets the pending rules ids
- * and the captured events as well).
- */
-bool store_head_cached(struct store *s, const char *table_id, int64_t *seq, char hash[PB_SHA256_HEX_LEN]);
-void store_head_remember(struct store *s, const char *table_id, int64_t seq, const char hash[PB_SHA256_HEX_LEN]);
-
-/*
- * The rules_sets id of rules byte-for-byte equal to r.  An id learnt inside
- * the open transaction is used only in it until it commits, and forgotten
- * if it rolls back (the row may be gone and its id given to other rules).
- */
-bool store_rules_cached(struct store *s, const struct rules *r, int64_t *id);
-void store_rules_remember(struct store *s, const struct rules *r, int64_t id);
-
-/*
- * The events of a round created in the open transaction (store_begin's),
- * kept in memory as they are appended (capture.c): store_round_create
- * starts the capture, store_append_event feeds it, every begin, commit and
- * rollback forgets it.  store_captured_events gives the round's events as
- * store_round_events would read them back, or NULL when it holds no
- * complete list of that round's events (the caller then reads them).
- * A body appended must not be changed afterwards: the capture keeps a
- * reference to it.
- */
-void store_capture_start(struct store *s, int64_t round_id);
-void store_capture_add(struct store *s, int64_t round_id, int64_t table_seq, const char *type, const char *at,
-    const char *actor, const json_t *body, const char hash[PB_SHA256_HEX_LEN]);
-json_t *store_captured_events(struct store *s, int64_t round_id);
-
-/*
- * Forgets the caches above.  For whoever replaces the database under an
- * open connection (sqlite3_deserialize in the fuzz harness); pitbossd
- * never does.
- */
-void store_caches_reset(struct store *s);
 
 /* ---- the event chain (chain.c) ---- */
 
@@ -150,7 +120,7 @@ void store_event_hash(const char *prev_hash, const char *canonical, size_t len, 
 /* The events of a round in order, as [{"seq","table_seq","type","at","actor","body","hash"}]. */
 json_t *store_round_events(struct store *s, int64_t round_id, struct pb_error *err);
 
-/* ---- rules in force (rules.c) ---- */
+/* ---- rules in force (rules_store.c) ---- */
 
 /* The id of the stored copy of these rules, inserting it when new. */
 int store_rules_id(struct store *s, const struct rules *r, int64_t *id, struct pb_error *err);
@@ -169,7 +139,6 @@ int store_table_state_put(struct store *s, const char *table_id, const struct ta
     struct pb_error *err);
 
 /* ---- rounds (rounds.c) ---- */
-
 
 /* Inserts a new round (state betting) and fills rec->id and rec->round_no. */
 int store_round_create(struct store *s, struct round_record *rec, struct pb_error *err);

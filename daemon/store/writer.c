@@ -10,6 +10,7 @@
  * next group.  While a leader flushes a COMMIT the next group gathers.
  */
 #include "store/writer.h"
+#include "store/store_int.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -60,7 +61,7 @@ store_writer_open(const struct store_options *opt, struct pb_error *err)
 	 * spilled to a temporary file past 64 KiB unless temporary storage is
 	 * memory; a whole round changes about that much.
 	 */
-	if (sqlite3_exec(store_db(w->store), "PRAGMA temp_store = MEMORY", NULL, NULL, NULL) != SQLITE_OK) {
+	if (sqlite3_exec(store_db(w->store), store_sql_text(STMT_TEMP_STORE_MEMORY), NULL, NULL, NULL) != SQLITE_OK) {
 		store_fail(w->store, err, "PRAGMA temp_store");
 		store_writer_free(w);
 		return NULL;

@@ -35,6 +35,7 @@
 
 #include "bench_common.h"
 #include "cli/http_client.h"
+#include "store/store_int.h"
 #include "table/audit.h"
 #include "config/config.h"
 #include "table/pit.h"

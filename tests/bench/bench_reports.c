@@ -40,6 +40,7 @@
 
 #include "common/hash.h"
 #include "engine/settle.h"
+#include "store/store_int.h"
 #include "table/pit.h"
 #include "table/input.h"
 #include "table/reports.h"

@@ -40,6 +40,7 @@
 #include <sodium.h>
 
 #include "store/store.h"
+#include "store/store_int.h"
 #include "table/audit.h"
 #include "table/pit.h"
 

@@ -1,7 +1,8 @@
 /*
  * temp_db.h - a per-process database path under /tmp for the store tests,
  * its removal with the WAL and shared-memory files, and two plain-SQLite
- * helpers that fail the test on error.  Header only: each test is its own
+ * helpers that fail the test on error (on store_db's raw handle, from the
+ * store's private header).  Header only: each test is its own
  * binary; include it after <cmocka.h>.
  */
 #ifndef PB_TEST_TEMP_DB_H
@@ -10,6 +11,8 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <unistd.h>
+
+#include "store/store_int.h"    /* store_db: the raw handle of a store */
 
 /* "/tmp/pb-test-<tag>-<pid>.db" into path, with any leftover file removed. */
 static inline void

@@ -33,6 +33,7 @@
 #include "engine/hand6.h"
 #include "store/migrations.h"
 #include "store/reports.h"
+#include "store/store_int.h"
 #include "table/pit.h"
 #include "table/reports.h"
 

@@ -25,6 +25,7 @@
 
 #include "common/hash.h"
 #include "store/reports.h"
+#include "store/store_int.h"
 #include "table/pit.h"
 #include "table/reports.h"
 #include "table/rollup.h"

@@ -1,6 +1,7 @@
 /*
  * test_store.c - the SQLite layer: migrations on empty, old, newer and
- * foreign databases; append-only triggers; the event chain; idempotency.
+ * foreign databases; append-only triggers; the event chain; idempotency;
+ * every named statement of the store.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -78,7 +79,6 @@ test_previous_version_is_upgraded(void **state)
 {
 	struct pb_error err;
 	struct store *s;
-	sqlite3_stmt *st;
 	int n = 0;
 
 	(void)state;
@@ -90,17 +90,11 @@ test_previous_version_is_upgraded(void **state)
 	s = open_db(&err);
 	assert_non_null(s);
 	assert_int_equal(store_schema_version(s), store_schema_latest());
-	st = store_stmt(s, "SELECT count(*) FROM rounds WHERE table_id = 'T1' AND collection_json IS NULL", &err);
-	assert_non_null(st);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	n = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
+	n = db_int(store_db(s), "SELECT count(*) FROM rounds WHERE table_id = 'T1' AND collection_json IS NULL");
 	assert_int_equal(n, 1);
 	/* The tables of later migrations exist. */
-	st = store_stmt(s, "SELECT count(*) FROM sqlite_master WHERE name IN ('banker_turns', 'collections', 'significant_events', 'checkpoints')", &err);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	assert_int_equal(sqlite3_column_int(st, 0), 4);
-	sqlite3_reset(st);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM sqlite_master WHERE name IN ('banker_turns', 'collections', "
+	    "'significant_events', 'checkpoints')"), 4);
 	store_free(s);
 }
 
@@ -238,6 +232,30 @@ test_idempotency(void **state)
 	store_free(s);
 }
 
+/* Every named statement (sql.c) has a text and prepares against the newest schema, and is kept: asked twice, the same. */
+static void
+test_every_statement_prepares(void **state)
+{
+	struct pb_error err;
+	struct store *s;
+
+	(void)state;
+	s = open_db(&err);
+	assert_non_null(s);
+	for (int id = 0; id < STMT_COUNT; id++) {
+		sqlite3_stmt *st;
+
+		if (store_sql_text((enum stmt_id)id) == NULL)
+			fail_msg("statement %d has no text", id);
+		st = store_stmt(s, (enum stmt_id)id, &err);
+		if (st == NULL)
+			fail_msg("statement %d (%s): %s", id, store_sql_text((enum stmt_id)id), err.message);
+		assert_ptr_equal(store_stmt(s, (enum stmt_id)id, &err), st);
+	}
+	assert_null(store_sql_text(STMT_COUNT));
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -249,6 +267,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_event_chain, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_only_triggers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_statement_prepares, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -296,16 +296,15 @@ load_rules(const char *game, struct rules *r)
 static void
 assert_rules_row(struct store *s, int64_t id, const struct rules *r)
 {
-	struct pb_error err;
-	sqlite3_stmt *st = store_stmt(s, "SELECT rules_json FROM rules_sets WHERE id = ?", &err);
+	sqlite3_stmt *st = NULL;
 	json_t *j = rules_to_json(r);
 	char *want = json_dumps(j, JSON_SORT_KEYS | JSON_COMPACT);
 
-	assert_non_null(st);
+	assert_int_equal(sqlite3_prepare_v2(store_db(s), "SELECT rules_json FROM rules_sets WHERE id = ?", -1, &st, NULL), SQLITE_OK);
 	sqlite3_bind_int64(st, 1, id);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	assert_string_equal((const char *)sqlite3_column_text(st, 0), want);
-	sqlite3_reset(st);
+	sqlite3_finalize(st);
 	free(want);
 	json_decref(j);
 }
@@ -313,15 +312,7 @@ assert_rules_row(struct store *s, int64_t id, const struct rules *r)
 static int
 count_rows(struct store *s, const char *sql)
 {
-	struct pb_error err;
-	sqlite3_stmt *st = store_stmt(s, sql, &err);
-	int n;
-
-	assert_non_null(st);
-	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
-	n = sqlite3_column_int(st, 0);
-	sqlite3_reset(st);
-	return n;
+	return db_int(store_db(s), sql);
 }
 
 /* A cached rules id is one whose row committed: an id inserted by a rolled-back transaction is not reused. */

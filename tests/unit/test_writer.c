@@ -105,16 +105,20 @@ static int
 row_job(struct store *s, void *arg, struct pb_error *err)
 {
 	struct row_job *j = arg;
-	sqlite3_stmt *st = store_stmt(s, "INSERT INTO wtest (who, i) VALUES (?, ?)", err);
+	sqlite3_stmt *st = NULL;
+	int rc;
 
 	atomic_store(&j->started, true);
-	if (st == NULL)
-		return -1;
+	if (sqlite3_prepare_v2(store_db(s), "INSERT INTO wtest (who, i) VALUES (?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return store_fail(s, err, "preparing a statement");
 	sqlite3_bind_int(st, 1, j->who);
 	sqlite3_bind_int(st, 2, j->i);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return store_fail(s, err, "inserting");
-	sqlite3_reset(st);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_DONE)
+		store_fail(s, err, "inserting");
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return -1;
 	if (j->orphan && sqlite3_exec(store_db(s), "INSERT INTO wchild (pid) VALUES (999)", NULL, NULL, NULL) != SQLITE_OK)
 		return store_fail(s, err, "inserting a child");
 	if (j->wait_for_queued > 0)

@@ -1,0 +1,276 @@
+/*
+ * sql.c - the text of every fixed statement of the store (sql.h), in the
+ * order of the files that run them.  Values are always bound (?, ?N); no
+ * text here is ever completed with printf.
+ */
+#include "store/sql.h"
+
+#include <stddef.h>
+
+/* The columns of an event row as audit.c reads them (read_event). */
+#define EVENT_COLUMNS "table_id, table_seq, coalesce(round_id, 0), type, at, actor, body, prev_hash, hash, id"
+
+/* The columns of a checkpoint row as audit.c reads them (read_checkpoint). */
+#define CHECKPOINT_COLUMNS "id, table_id, table_seq, head_hash, at, public_key, signature"
+
+/* A report_spans row, in the order report_days.c binds it. */
+#define SPAN_COLUMNS "kind, start, table_id, dealer, rules_id, rounds, voids, hands, " \
+	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
+	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
+	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms"
+
+/* A report_spans row as report_days.c reads it: key and sums in the order of report_hours, then its own. */
+#define SPAN_READ_COLUMNS "table_id, start, dealer, rules_id, rounds, voids, hands, " \
+	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
+	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
+	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms, kind"
+
+/* The report_hours rows recomputed from the rounds and payout lines (store_report_hours_verify). */
+#define RECOMPUTED_HOURS \
+	"SELECT r.table_id AS table_id, CAST(strftime('%s', r.settled_at) AS INTEGER) / 3600 * 3600 AS hour, " \
+	"r.opened_by AS dealer, r.rules_id AS rules_id, sum(r.state = 'settled') AS rounds, sum(r.state = 'void') AS voids, " \
+	"sum(CASE WHEN r.state = 'settled' THEN (SELECT count(*) FROM bets b WHERE b.round_id = r.id) ELSE 0 END) AS hands, " \
+	"coalesce(sum(p.handle_ante), 0), coalesce(sum(p.handle_play), 0), coalesce(sum(p.handle_pair_plus), 0), " \
+	"coalesce(sum(p.handle_six_card), 0), coalesce(sum(p.win_ante), 0), coalesce(sum(p.win_play), 0), " \
+	"coalesce(sum(p.win_pair_plus), 0), coalesce(sum(p.win_six_card), 0), coalesce(sum(p.win_ante_bonus), 0), " \
+	"coalesce(sum(p.lines_ante), 0), coalesce(sum(p.lines_play), 0), coalesce(sum(p.lines_pair_plus), 0), " \
+	"coalesce(sum(p.lines_six_card), 0), coalesce(sum(p.lines_ante_bonus), 0) " \
+	"FROM rounds r LEFT JOIN (SELECT round_id, " \
+	"sum(CASE WHEN wager = 'ante' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_ante, " \
+	"sum(CASE WHEN wager = 'play' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_play, " \
+	"sum(CASE WHEN wager = 'pair_plus' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_pair_plus, " \
+	"sum(CASE WHEN wager = 'six_card' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_six_card, " \
+	"-sum(CASE WHEN wager = 'ante' THEN net ELSE 0 END) AS win_ante, -sum(CASE WHEN wager = 'play' THEN net ELSE 0 END) AS win_play, " \
+	"-sum(CASE WHEN wager = 'pair_plus' THEN net ELSE 0 END) AS win_pair_plus, " \
+	"-sum(CASE WHEN wager = 'six_card' THEN net ELSE 0 END) AS win_six_card, " \
+	"-sum(CASE WHEN wager = 'ante_bonus' THEN net ELSE 0 END) AS win_ante_bonus, " \
+	"sum(wager = 'ante' AND result <> 'returned') AS lines_ante, sum(wager = 'play' AND result <> 'returned') AS lines_play, " \
+	"sum(wager = 'pair_plus' AND result <> 'returned') AS lines_pair_plus, " \
+	"sum(wager = 'six_card' AND result <> 'returned') AS lines_six_card, " \
+	"sum(wager = 'ante_bonus' AND result <> 'returned') AS lines_ante_bonus FROM payouts GROUP BY round_id) p " \
+	"ON p.round_id = r.id WHERE r.state IN ('settled', 'void') GROUP BY 1, 2, 3, 4"
+
+/* The report_hours rows as stored, in the columns of RECOMPUTED_HOURS. */
+#define STORED_HOURS \
+	"SELECT table_id, hour, dealer, rules_id, rounds, voids, hands, handle_ante, handle_play, handle_pair_plus, " \
+	"handle_six_card, win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, lines_ante, lines_play, " \
+	"lines_pair_plus, lines_six_card, lines_ante_bonus FROM report_hours"
+
+static const char *const SQL[STMT_COUNT] = {
+	/* store.c */
+	[STMT_BEGIN] = "BEGIN IMMEDIATE",
+	[STMT_COMMIT] = "COMMIT",
+	[STMT_ROLLBACK] = "ROLLBACK",
+	[STMT_SAVEPOINT] = "SAVEPOINT pb_job",
+	[STMT_RELEASE] = "RELEASE pb_job",
+	[STMT_ROLLBACK_TO] = "ROLLBACK TO pb_job",
+	[STMT_USER_VERSION] = "PRAGMA user_version",
+	[STMT_APPLICATION_ID] = "PRAGMA application_id",
+	[STMT_SCHEMA_OBJECTS] = "SELECT count(*) FROM sqlite_master",
+	[STMT_JOURNAL_WAL] = "PRAGMA journal_mode = WAL",
+
+	/* writer.c, backup.c (on the copy), state.c */
+	[STMT_TEMP_STORE_MEMORY] = "PRAGMA temp_store = MEMORY",
+	[STMT_JOURNAL_DELETE] = "PRAGMA journal_mode = DELETE",
+	[STMT_DATA_VERSION] = "PRAGMA data_version",
+
+	/* chain.c */
+	[STMT_CHAIN_HEAD] = "SELECT table_seq, hash FROM events WHERE table_id = ? ORDER BY table_seq DESC LIMIT 1",
+	[STMT_EVENT_INSERT] = "INSERT INTO events (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[STMT_ROUND_EVENTS] = "SELECT table_seq, type, at, actor, body, hash FROM events WHERE round_id = ? ORDER BY table_seq",
+
+	/* rules_store.c */
+	[STMT_RULES_INSERT] = "INSERT INTO rules_sets (sha256, rules_json) VALUES (?, ?) ON CONFLICT (sha256) DO NOTHING",
+	[STMT_RULES_ID] = "SELECT id FROM rules_sets WHERE sha256 = ?",
+
+	/* tables.c */
+	[STMT_TABLE_STATE_GET] = "SELECT status, limits_json, config_sha256 FROM table_state WHERE table_id = ?",
+	[STMT_TABLE_STATE_PUT] = "INSERT INTO table_state (table_id, status, limits_json, config_sha256, updated_at) "
+	    "VALUES (?, ?, ?, ?, ?) "
+	    "ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, limits_json = excluded.limits_json, "
+	    "config_sha256 = excluded.config_sha256, updated_at = excluded.updated_at",
+
+	/* rounds.c */
+	[STMT_ROUND_NEXT_NO] = "SELECT coalesce(max(round_no), 0) + 1 FROM rounds WHERE table_id = ?",
+	[STMT_ROUND_INSERT] = "INSERT INTO rounds (table_id, round_no, state, rules_id, limits_json, seats, banking, "
+	    "banker_seat, bank, opened_at, opened_by, collection_json) VALUES (?, ?, 'betting', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[STMT_ROUND_HAS_EVENTS] = "SELECT 1 FROM events WHERE round_id = ? LIMIT 1",
+	[STMT_ROUND_CURRENT] = "SELECT id FROM rounds WHERE table_id = ? AND state NOT IN ('settled', 'void') "
+	    "ORDER BY id DESC LIMIT 1",
+	[STMT_ROUND_GET] = "SELECT r.table_id, r.round_no, r.state, r.rules_id, r.limits_json, r.seats, r.banking, "
+	    "r.banker_seat, r.bank, r.opened_at, r.opened_by, r.closed_at, r.settled_at, r.void_reason, "
+	    "r.dealer_qualifies, r.players_net, s.rules_json, r.collection_json "
+	    "FROM rounds r JOIN rules_sets s ON s.id = r.rules_id WHERE r.id = ?",
+	[STMT_ROUND_BETS] = "SELECT seat, ante, pair_plus, six_card, placed_at, placed_by FROM bets WHERE round_id = ? "
+	    "ORDER BY seat",
+	[STMT_ROUND_HANDS] = "SELECT seat, cards, dealt_at, hand FROM hands WHERE round_id = ? ORDER BY seat",
+	[STMT_ROUND_DECISIONS] = "SELECT seat, action, decided_at, decided_by FROM decisions WHERE round_id = ? ORDER BY seat",
+	[STMT_ROUND_PAYOUTS] = "SELECT seq, seat, wager, stake, result, net, bank_after, short FROM payouts "
+	    "WHERE round_id = ? ORDER BY seq",
+	[STMT_ROUND_BANKER_TURNS] = "SELECT seat, kind, coalesce(consecutive, 0) FROM banker_turns WHERE round_id = ? "
+	    "ORDER BY id",
+	[STMT_ROUND_COLLECTIONS] = "SELECT seat, fee FROM collections WHERE round_id = ?",
+	[STMT_ROUND_UPDATE] = "UPDATE rounds SET state = ?, closed_at = ?, settled_at = ?, void_reason = ?, "
+	    "dealer_qualifies = ?, players_net = ? WHERE id = ?",
+	[STMT_BET_PUT] = "INSERT INTO bets (round_id, seat, ante, pair_plus, six_card, placed_at, placed_by) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (round_id, seat) DO UPDATE SET ante = excluded.ante, "
+	    "pair_plus = excluded.pair_plus, six_card = excluded.six_card, placed_at = excluded.placed_at, "
+	    "placed_by = excluded.placed_by",
+	[STMT_BET_DELETE] = "DELETE FROM bets WHERE round_id = ? AND seat = ?",
+	[STMT_HAND_INSERT] = "INSERT INTO hands (round_id, seat, cards, hand, dealt_at) VALUES (?, ?, ?, ?, ?)",
+	[STMT_DECISION_INSERT] = "INSERT INTO decisions (round_id, seat, action, decided_at, decided_by) "
+	    "VALUES (?, ?, ?, ?, ?)",
+	[STMT_PAYOUT_INSERT] = "INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net, bank_after, short) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[STMT_TABLE_ROUNDS] = "SELECT id FROM rounds WHERE table_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
+
+	/* bankers.c */
+	[STMT_BANKER_TURN_INSERT] = "INSERT INTO banker_turns (table_id, round_id, seat, kind, consecutive, at) "
+	    "VALUES (?, ?, ?, ?, ?, ?)",
+	[STMT_BANKER_LAST] = "SELECT b.seat, b.consecutive FROM banker_turns b JOIN rounds r ON r.id = b.round_id "
+	    "WHERE b.table_id = ? AND b.kind = 'bank' AND r.state <> 'void' ORDER BY b.id DESC LIMIT 1",
+	[STMT_BANKER_TURNS] = "SELECT id, round_id, seat, kind, coalesce(consecutive, 0), at FROM banker_turns "
+	    "WHERE table_id = ? ORDER BY id DESC LIMIT ?",
+	[STMT_COLLECTION_INSERT] = "INSERT INTO collections (round_id, seat, fee) VALUES (?, ?, ?)",
+	[STMT_BANKER_REPORT] = "SELECT r.banker_seat, count(*), coalesce(sum(-r.players_net), 0), "
+	    "coalesce(sum(EXISTS (SELECT 1 FROM payouts p WHERE p.round_id = r.id AND p.bank_after = 0)), 0), "
+	    "coalesce(sum((SELECT coalesce(sum(p.stake), 0) FROM payouts p WHERE p.round_id = r.id "
+	    "AND p.result = 'returned' AND p.wager <> 'ante_bonus')), 0), "
+	    "coalesce(sum((SELECT coalesce(sum(p.short), 0) FROM payouts p WHERE p.round_id = r.id)), 0), "
+	    "coalesce(sum((SELECT coalesce(sum(c.fee), 0) FROM collections c WHERE c.round_id = r.id AND c.seat > 0)), 0), "
+	    "coalesce(sum((SELECT coalesce(sum(c.fee), 0) FROM collections c WHERE c.round_id = r.id AND c.seat = 0)), 0) "
+	    "FROM rounds r WHERE r.table_id = ?1 AND r.state = 'settled' AND r.banking = 'player' "
+	    "AND r.settled_at >= ?2 AND r.settled_at < ?3 GROUP BY r.banker_seat",
+	[STMT_BANKER_VOIDS] = "SELECT count(*) FROM rounds WHERE table_id = ? AND state = 'void' AND settled_at >= ? "
+	    "AND settled_at < ?",
+
+	/* aggregates.c */
+	[STMT_REPORT_HOUR_ADD] = "INSERT INTO report_hours (table_id, hour, dealer, rules_id, rounds, voids, hands, "
+	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
+	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
+	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+	    "ON CONFLICT (hour, table_id, dealer, rules_id) DO UPDATE SET "
+	    "rounds = rounds + excluded.rounds, voids = voids + excluded.voids, hands = hands + excluded.hands, "
+	    "handle_ante = handle_ante + excluded.handle_ante, handle_play = handle_play + excluded.handle_play, "
+	    "handle_pair_plus = handle_pair_plus + excluded.handle_pair_plus, "
+	    "handle_six_card = handle_six_card + excluded.handle_six_card, "
+	    "win_ante = win_ante + excluded.win_ante, win_play = win_play + excluded.win_play, "
+	    "win_pair_plus = win_pair_plus + excluded.win_pair_plus, win_six_card = win_six_card + excluded.win_six_card, "
+	    "win_ante_bonus = win_ante_bonus + excluded.win_ante_bonus, "
+	    "lines_ante = lines_ante + excluded.lines_ante, lines_play = lines_play + excluded.lines_play, "
+	    "lines_pair_plus = lines_pair_plus + excluded.lines_pair_plus, "
+	    "lines_six_card = lines_six_card + excluded.lines_six_card, "
+	    "lines_ante_bonus = lines_ante_bonus + excluded.lines_ante_bonus, "
+	    "first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms)",
+
+	/* idempotency.c */
+	[STMT_IDEMPOTENCY_GET] = "SELECT request_hash, status, response FROM idempotency WHERE actor = ? AND key = ?",
+	[STMT_IDEMPOTENCY_INSERT] = "INSERT INTO idempotency (actor, key, request_hash, status, response, created_at) "
+	    "VALUES (?, ?, ?, ?, ?, ?)",
+	/*
+	 * The subquery reads only idempotency_created_at, whose entries hold the
+	 * rowid (schema/008 made idempotency a rowid table), not the rows; each
+	 * row is then found by its rowid.
+	 */
+	[STMT_IDEMPOTENCY_PRUNE] = "DELETE FROM idempotency WHERE rowid IN "
+	    "(SELECT rowid FROM idempotency WHERE created_at < ? ORDER BY created_at LIMIT ?)",
+
+	/* audit.c */
+	[STMT_EVENTS_RANGE] = "SELECT " EVENT_COLUMNS " FROM events WHERE table_id = ? AND table_seq >= ? "
+	    "AND table_seq <= ? ORDER BY table_seq",
+	[STMT_EVENTS_OF_ROUND] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id = ? ORDER BY table_seq",
+	[STMT_EVENT_BEFORE] = "SELECT " EVENT_COLUMNS " FROM events WHERE table_id = ? AND table_seq < ? "
+	    "ORDER BY table_seq DESC LIMIT 1",
+	/*
+	 * One index probe per table (each the next table_id after the last),
+	 * where SELECT DISTINCT would scan the whole index: a second or two at
+	 * 10^7 events, at every start.
+	 */
+	[STMT_EVENT_TABLES] = "WITH RECURSIVE t(id) AS (SELECT min(table_id) FROM events UNION ALL "
+	    "SELECT (SELECT min(table_id) FROM events WHERE table_id > t.id) FROM t WHERE t.id IS NOT NULL) "
+	    "SELECT id FROM t WHERE id IS NOT NULL",
+	[STMT_ROUND_IDS] = "SELECT id FROM rounds WHERE (?1 IS NULL OR table_id = ?1) AND id >= ?2 ORDER BY id",
+	[STMT_ROUND_COUNTS] = "SELECT (SELECT count(*) FROM bets WHERE round_id = ?1), "
+	    "(SELECT count(*) FROM hands WHERE round_id = ?1), (SELECT count(*) FROM decisions WHERE round_id = ?1), "
+	    "(SELECT count(*) FROM payouts WHERE round_id = ?1), (SELECT count(*) FROM collections WHERE round_id = ?1)",
+	[STMT_CHECKPOINT_INSERT] = "INSERT INTO checkpoints (table_id, table_seq, head_hash, at, public_key, signature) "
+	    "VALUES (?, ?, ?, ?, ?, ?)",
+	[STMT_CHECKPOINT_LAST] = "SELECT " CHECKPOINT_COLUMNS " FROM checkpoints WHERE table_id = ? ORDER BY id DESC LIMIT 1",
+	[STMT_CHECKPOINTS_AFTER] = "SELECT " CHECKPOINT_COLUMNS " FROM checkpoints "
+	    "WHERE (?1 IS NULL OR table_id = ?1) AND id > ?2 ORDER BY id LIMIT ?3",
+	[STMT_SIGNIFICANT_HEAD] = "SELECT hash FROM significant_events ORDER BY id DESC LIMIT 1",
+	[STMT_SIGNIFICANT_INSERT] = "INSERT INTO significant_events (at, source, code, table_id, detail, prev_hash, hash) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[STMT_SIGNIFICANT_LIST] = "SELECT id, at, source, code, table_id, detail, hash FROM significant_events "
+	    "WHERE id > ? ORDER BY id LIMIT ?",
+	[STMT_SIGNIFICANT_WALK] = "SELECT id, at, source, code, coalesce(table_id, ''), detail, prev_hash, hash "
+	    "FROM significant_events ORDER BY id",
+	[STMT_TABLE_HOLD_SET] = "UPDATE table_state SET integrity_hold = ? WHERE table_id = ?",
+	[STMT_TABLE_HOLD_GET] = "SELECT integrity_hold FROM table_state WHERE table_id = ?",
+	[STMT_REPORT_HOURS_VERIFY] = "SELECT DISTINCT '', table_id, hour, dealer FROM ("
+	    "SELECT table_id, hour, dealer FROM (" RECOMPUTED_HOURS " EXCEPT " STORED_HOURS ") UNION "
+	    "SELECT table_id, hour, dealer FROM (" STORED_HOURS " EXCEPT " RECOMPUTED_HOURS ")) ORDER BY 2, 3, 4 LIMIT ?",
+
+	/* reports.c */
+	[STMT_REPORT_HOURS] = "SELECT table_id, hour, dealer, rules_id, rounds, voids, hands, "
+	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
+	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
+	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms "
+	    "FROM report_hours WHERE hour >= ?1 AND hour < ?2 "
+	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY hour, table_id, dealer, rules_id",
+	[STMT_RULES_SHA256] = "SELECT sha256 FROM rules_sets WHERE id = ?",
+	[STMT_RULES_GET] = "SELECT sha256, rules_json FROM rules_sets WHERE id = ?",
+	/*
+	 * "p.net > 0" makes the partial index payouts_net usable; CROSS JOIN
+	 * keeps payouts the outer loop, so lines are read largest first and
+	 * the walk stops at the limit.  "p.net >= ?1" must come first: without
+	 * statistics SQLite bounds the range by the first of two equal-cost
+	 * lower bounds, and bounded by "net > 0" the walk would read every
+	 * winning line of the record when fewer than the limit qualify
+	 * (tests/unit/test_reports.c counts the steps).
+	 */
+	[STMT_REPORT_PAYOUTS] = "SELECT p.round_id, r.table_id, p.seat, p.wager, p.stake, p.net, r.settled_at, "
+	    "h.cards, d.cards FROM payouts p INDEXED BY payouts_net "
+	    "CROSS JOIN rounds r ON r.id = p.round_id "
+	    "LEFT JOIN hands h ON h.round_id = p.round_id AND h.seat = p.seat "
+	    "LEFT JOIN hands d ON d.round_id = p.round_id AND d.seat = 0 "
+	    "WHERE p.net >= ?1 AND p.net > 0 AND r.state = 'settled' AND r.settled_at >= ?2 AND r.settled_at < ?3 "
+	    "AND (?4 IS NULL OR r.table_id IN (SELECT value FROM json_each(?4))) "
+	    "ORDER BY p.net DESC, p.round_id DESC, p.seq LIMIT ?5",
+	[STMT_REPORT_VOIDS] = "SELECT id, table_id, settled_at, void_reason FROM rounds INDEXED BY rounds_void "
+	    "WHERE state = 'void' AND settled_at >= ?1 AND settled_at < ?2 "
+	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY settled_at, id LIMIT ?4",
+	[STMT_REPORT_SHORTS] = "SELECT p.round_id, r.table_id, r.settled_at, p.seat, p.wager, p.stake, p.net, p.short "
+	    "FROM payouts p INDEXED BY payouts_short CROSS JOIN rounds r ON r.id = p.round_id "
+	    "WHERE p.short IS NOT NULL AND r.settled_at >= ?1 AND r.settled_at < ?2 "
+	    "AND (?3 IS NULL OR r.table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY r.settled_at, p.round_id, p.seq LIMIT ?4",
+	[STMT_HAS_TABLE] = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+	[STMT_REPORT_SIGNIFICANT] = "SELECT id, at, source, code, table_id, detail FROM significant_events "
+	    "WHERE at >= ?1 AND at < ?2 "
+	    "AND EXISTS (SELECT 1 FROM json_each(?5) p WHERE significant_events.code GLOB p.value) "
+	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY at, id LIMIT ?4",
+
+	/* report_days.c */
+	[STMT_REPORT_SPANS] = "SELECT " SPAN_READ_COLUMNS " FROM report_spans WHERE kind = ?4 AND start >= ?1 "
+	    "AND start < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY start, table_id, dealer, rules_id",
+	[STMT_REPORT_SPAN_PUT] = "INSERT OR REPLACE INTO report_spans (" SPAN_COLUMNS ") VALUES "
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[STMT_REPORT_SPANS_DELETE] = "DELETE FROM report_spans WHERE kind = ? AND start = ?",
+	[STMT_ROLLUP_GET] = "SELECT days_before FROM report_rollup WHERE id = 1",
+	[STMT_ROLLUP_SET] = "UPDATE report_rollup SET days_before = ? WHERE id = 1",
+	[STMT_REPORT_HOURS_NEXT] = "SELECT hour FROM report_hours WHERE hour >= ? ORDER BY hour LIMIT 1",
+	[STMT_BEGIN_DEFERRED] = "BEGIN DEFERRED",
+};
+
+const char *
+store_sql_text(enum stmt_id id)
+{
+	return (unsigned)id < STMT_COUNT ? SQL[id] : NULL;
+}
