@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/store.h"
 #include "table/reports.h"
 #include "table/txn.h"
 

@@ -3,6 +3,7 @@
  * checkpoints: signing a table's head when it moved.
  */
 #include "common/json_text.h"
+#include "store/store.h"
 #include "table/chain.h"
 
 #include <stdio.h>

@@ -14,12 +14,13 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "store/store.h"
+#include "common/hash.h"
 #include "config/config.h"
+#include "engine/round.h"
 
 /* What every operation works with: this thread's database connection and the configuration in force. */
 struct signer;
-
+struct store;
 struct store_writer;
 
 struct pit {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "engine/analyze.h"
+#include "store/store.h"
 #include "table/reports_private.h"
 
 #define HOLD_Z 1.96                     /* two-sided 95% */

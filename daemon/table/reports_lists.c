@@ -9,6 +9,7 @@
 
 #include "engine/hand3.h"
 #include "engine/hand6.h"
+#include "store/store.h"
 #include "table/reports_private.h"
 
 /*

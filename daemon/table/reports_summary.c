@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/store.h"
 #include "table/reports_private.h"
 #include "table/rollup.h"
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "store/store.h"
 #include "table/rollup.h"
 
 #define DAY_S 86400LL

@@ -5,6 +5,7 @@
  * checkpoints, and the progress that GET /api/v1/integrity and /metrics
  * show.
  */
+#include "store/store.h"
 #include "table/startup.h"
 
 #include <errno.h>

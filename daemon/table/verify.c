@@ -3,6 +3,7 @@
  * through the engine, the derived rows against the events) and the whole
  * record (audit_integrity).
  */
+#include "store/store.h"
 #include "table/verify.h"
 
 #include <stdio.h>

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "store/capture.h"
+#include "store/store.h"
 #include "table/pit.h"
 #include "table/view.h"
 #include "temp_db.h"

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store/store.h"
 #include "table/pit.h"
 
 struct fixture {
