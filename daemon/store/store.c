@@ -356,15 +356,22 @@ forget_transaction(struct store *s, bool committed)
 		s->rules_next = 0;
 }
 
-/* Runs BEGIN, COMMIT, ROLLBACK or a savepoint's statement; a failure names the statement. */
+/*
+ * Runs BEGIN, COMMIT, ROLLBACK or a savepoint's statement; a failure names
+ * the statement.  Stepped here, not through query.c's helpers, which stand
+ * on this file.
+ */
 static int
 step_tx(struct store *s, enum stmt_id id, struct pb_error *err)
 {
-	struct store_query q;
+	sqlite3_stmt *st = store_stmt(s, id, err);
+	int rc;
 
-	if (store_query(&q, s, id, store_sql_text(id), err) < 0)
+	if (st == NULL)
 		return -1;
-	return store_query_done(&q);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : store_fail(s, err, store_sql_text(id));
 }
 
 /*

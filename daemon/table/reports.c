@@ -1,6 +1,7 @@
 /*
- * reports.c - the reports' front: who may read them and which tables
- * (the scope every report reads within), and the report of a kind.
+ * reports.c - the reports' common ground: who may read them and which
+ * tables (the scope every report reads within), and the JSON of a time and
+ * of the table asked for.  It calls no report: each report calls it.
  *
  * The pieces, by subsystem:
  *   reports_query.c    the request: parameters, time bounds, shifts
@@ -9,6 +10,7 @@
  *   reports_lists.c    the largest payouts and the exceptions
  *   reports_csv.c      every report as CSV
  *   banker.c           the banker report (player-banked tables)
+ *   reports_kind.c     the report of a kind (pit_report)
  * docs/reports.md says how every figure is computed; keep the two in step.
  */
 #include <stdlib.h>
@@ -61,16 +63,4 @@ json_t *
 report_table_json(const struct report_query *q)
 {
 	return q->table[0] ? json_string(q->table) : json_null();
-}
-
-int
-pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out, struct pb_error *err)
-{
-	switch (q->kind) {
-	case REPORT_SUMMARY: return pit_report_summary(p, a, q, out, err);
-	case REPORT_PAYOUTS: return pit_report_payouts(p, a, q, out, err);
-	case REPORT_EXCEPTIONS: return pit_report_exceptions(p, a, q, out, err);
-	case REPORT_BANKERS: return pit_report_bankers(p, a, q, out, err);
-	}
-	return pb_fail(err, 500, "internal_error", "unknown report");
 }

@@ -1,0 +1,17 @@
+/*
+ * reports_kind.c - the report of a kind (table/reports.h pit_report): the
+ * one place that knows every report, above them all.
+ */
+#include "table/reports_private.h"
+
+int
+pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out, struct pb_error *err)
+{
+	switch (q->kind) {
+	case REPORT_SUMMARY: return pit_report_summary(p, a, q, out, err);
+	case REPORT_PAYOUTS: return pit_report_payouts(p, a, q, out, err);
+	case REPORT_EXCEPTIONS: return pit_report_exceptions(p, a, q, out, err);
+	case REPORT_BANKERS: return pit_report_bankers(p, a, q, out, err);
+	}
+	return pb_fail(err, 500, "internal_error", "unknown report");
+}
