@@ -1,0 +1,23 @@
+/*
+ * version.c - the build's version (version.h), compiled in by CMake.
+ */
+#include "common/version.h"
+
+#ifndef PB_VERSION
+#define PB_VERSION "unknown"
+#endif
+#ifndef PB_GIT_COMMIT
+#define PB_GIT_COMMIT ""
+#endif
+
+const char *
+pb_version(void)
+{
+	return PB_VERSION;
+}
+
+const char *
+pb_version_long(void)
+{
+	return PB_GIT_COMMIT[0] ? PB_VERSION " (git " PB_GIT_COMMIT ")" : PB_VERSION;
+}

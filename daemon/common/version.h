@@ -1,0 +1,14 @@
+/*
+ * version.h - the version of this build of pitboss: the project's version
+ * (CMakeLists.txt) and, when built from a git checkout, the commit.
+ */
+#ifndef PB_COMMON_VERSION_H
+#define PB_COMMON_VERSION_H
+
+/* "0.1.0" */
+const char *pb_version(void);
+
+/* "0.1.0 (git 1a2b3c4)", or the version alone when the commit is not known. */
+const char *pb_version_long(void);
+
+#endif
