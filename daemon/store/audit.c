@@ -41,7 +41,11 @@ read_event(sqlite3_stmt *st, struct stored_event *e)
 	e->id = sqlite3_column_int64(st, 9);
 }
 
-/* Appends every row of the query (bound by the caller) to out, then ends the query. */
+/*
+ * Appends every row of the query (bound by the caller) to out, then ends the
+ * query.  On failure (a read error part way, as on a damaged file, or out of
+ * memory) out is emptied: the caller has nothing to free.
+ */
 static int
 collect(struct store_query *q, struct event_list *out)
 {
@@ -51,6 +55,7 @@ collect(struct store_query *q, struct event_list *out)
 			struct stored_event *n = realloc(out->events, (size_t)cap * sizeof(*n));
 			if (n == NULL) {
 				store_query_end(q);
+				event_list_free(out);
 				return pb_fail(q->err, 500, "out_of_memory", "out of memory");
 			}
 			out->events = n;
@@ -58,7 +63,11 @@ collect(struct store_query *q, struct event_list *out)
 		}
 		read_event(q->st, &out->events[out->count++]);
 	}
-	return store_query_end(q);
+	if (store_query_end(q) < 0) {
+		event_list_free(out);
+		return -1;
+	}
+	return 0;
 }
 
 int

@@ -33,7 +33,11 @@ void event_list_free(struct event_list *l);
 
 /* ---- the chain read back ---- */
 
-/* Events of a table with table_seq in [from, to] (to 0 = the head), in chain order. */
+/*
+ * Events of a table with table_seq in [from, to] (to 0 = the head), in chain
+ * order.  On failure (a read error part way through, as on a damaged file)
+ * out is left empty: nothing to free.  The same holds for the round's events.
+ */
 int store_events_range(struct store *s, const char *table_id, int64_t from, int64_t to, struct event_list *out,
     struct pb_error *err);
 

@@ -256,6 +256,69 @@ test_every_statement_prepares(void **state)
 	store_free(s);
 }
 
+/*
+ * A damaged file: a leaf page of the events table in the middle of the
+ * chain overwritten.  Reading the chain fails part way (500 storage_error)
+ * and leaves nothing behind to free (the sanitizer run catches a leak).
+ */
+static void
+test_damaged_events_read(void **state)
+{
+	struct pb_error err;
+	struct store *s;
+	struct event_list evs;
+	json_t *body;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t page = 0, page_size;
+	int leaves = 0, i;
+	char filler[300];
+	FILE *f;
+
+	(void)state;
+	s = open_db(&err);
+	assert_non_null(s);
+	memset(filler, 'x', sizeof(filler) - 1);
+	filler[sizeof(filler) - 1] = '\0';
+	body = json_pack("{s:s}", "filler", filler);
+	assert_int_equal(store_begin(s, &err), 0);
+	for (i = 0; i < 2000; i++)
+		assert_int_equal(store_append_event(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	json_decref(body);
+	store_free(s);
+
+	/* the middle leaf of the events table, in the b-tree's own order */
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	page_size = db_int(db, "PRAGMA page_size");
+	leaves = (int)db_int(db, "SELECT count(*) FROM dbstat WHERE name = 'events' AND pagetype = 'leaf'");
+	assert_true(leaves > 10);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT pageno FROM dbstat WHERE name = 'events' AND pagetype = 'leaf' "
+	    "ORDER BY path LIMIT 1 OFFSET ?", -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_int(st, 1, leaves / 2);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	page = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	assert_int_equal(sqlite3_close(db), SQLITE_OK);
+
+	f = fopen(dbpath, "r+b");
+	assert_non_null(f);
+	assert_int_equal(fseek(f, (long)((page - 1) * page_size), SEEK_SET), 0);
+	for (i = 0; i < page_size; i++)
+		fputc(0xA5, f);
+	fclose(f);
+
+	s = open_db(&err);
+	assert_non_null(s);
+	memset(&evs, 0x5A, sizeof(evs));
+	assert_int_equal(store_events_range(s, "T1", 1, 0, &evs, &err), -1);
+	assert_int_equal(err.status, 500);
+	assert_string_equal(err.code, "storage_error");
+	assert_int_equal(evs.count, 0);
+	assert_null(evs.events);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -268,6 +331,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_append_only_triggers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_statement_prepares, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_damaged_events_read, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
