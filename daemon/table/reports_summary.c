@@ -189,7 +189,7 @@ group_key(struct summary *sm, const struct report_hour *row, char key[KEY_MAX], 
 {
 	const struct report_query *q = sm->q;
 	struct tm tm;
-	int64_t local = q->cal != NULL ? tz_local_of(q->cal->tz, row->hour) : row->hour + (int64_t)q->tz_offset * 60, day;
+	int64_t local, day;
 	int tod, i;
 
 	*order = 0;
@@ -197,6 +197,7 @@ group_key(struct summary *sm, const struct report_hour *row, char key[KEY_MAX], 
 		zone_key(sm, row->hour, key, order);
 		return;
 	}
+	local = q->cal != NULL ? tz_local_of(q->cal->tz, row->hour) : row->hour + (int64_t)q->tz_offset * 60;
 	switch (q->group) {
 	case REPORT_GROUP_HOUR:
 		utc_date(row->hour, &tm);
