@@ -51,6 +51,7 @@ config_free(struct config *cfg)
 	free(cfg->tokens);
 	free(cfg->tables);
 	free(cfg->games);
+	tz_free(cfg->property.tz);
 	free(cfg);
 }
 

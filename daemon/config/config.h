@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/gaming_day.h"
 #include "common/hash.h"
 #include "engine/collection.h"
 #include "engine/limits.h"
@@ -59,6 +60,20 @@ struct token_config {
 	uint8_t sha256[32];
 };
 
+#define CONFIG_ZONE_OFFSETS_MAX 16
+#define CONFIG_CHIPS_MAX 32
+
+/* "property": who the floor is, and its calendar (its zone, gaming day and shifts) for the reports. */
+struct property_config {
+	char id[PB_ID_MAX];            /* default "main"; the central tier will key on it */
+	char name[PB_NAME_MAX];        /* default: the id */
+	char time_zone[TZ_NAME_MAX];   /* an IANA name, default "UTC" */
+	struct tz *tz;                 /* the zone loaded; owned, freed by config_free */
+	struct gaming_calendar calendar;   /* calendar.tz == tz; shift_count 0: none configured */
+	int offset_count;              /* the distinct UTC offsets the zone uses since 1970 */
+	int32_t offsets[CONFIG_ZONE_OFFSETS_MAX];   /* seconds east of UTC */
+};
+
 #define CONFIG_IDEMPOTENCY_RETENTION_DEFAULT 86400u          /* 24 hours */
 #define CONFIG_IDEMPOTENCY_RETENTION_MIN 1u                  /* seconds; short ones are for tests */
 #define CONFIG_IDEMPOTENCY_RETENTION_MAX (366u * 86400u)     /* a year */
@@ -88,6 +103,9 @@ struct config {
 	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
 	unsigned auth_lockout_seconds; /* default 900 */
 	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
+	struct property_config property;
+	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
+	size_t chip_count;
 	struct game_config *games;
 	size_t game_count;
 	struct table_config *tables;

@@ -5,6 +5,8 @@
  */
 #include "config/settings.h"
 
+#include "config/property.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,12 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .must = "be a directory path", .reload = true, .describe = "where POST /api/v1/backups writes"},
 	{.name = "allow_demo_tokens_remote", .type = CFG_BOOL, CFG_FIELD(struct config, allow_demo_tokens_remote),
 	 .def = "false", .reload = true, .describe = "allow the demo tokens on a non-loopback address"},
+	{.name = "property", .type = CFG_SECTION, .section = &config_property, CFG_FIELD(struct config, property),
+	 .reload = true,
+	 .describe = "the property: its id, name, time zone, gaming day and shifts"},
+	{.name = "chips", .type = CFG_CUSTOM, .read = config_read_chips, .def = "[100, 500, 2500, 10000, 50000, 100000, 500000]",
+	 .must = "be an array of 1 to 32 chip denominations in cents, ascending, e.g. [100, 500, 2500]", .reload = true,
+	 .describe = "the property's chip denominations, in cents"},
 	{.name = "games", .type = CFG_LATER, .reload = true, .describe = "name -> rules (config.c)"},
 	{.name = "tables", .type = CFG_LATER, .reload = true, .describe = "the tables (config/entries.c)"},
 	{.name = "tokens", .type = CFG_LATER, .reload = true, .describe = "the API tokens (config/entries.c)"},
@@ -197,19 +205,18 @@ config_default_web_root(char *out, size_t n)
 /*
  * The defaults that follow from other keys or from where pitbossd runs: the
  * signing key lies beside the database; the page is the one installed with
- * the binary.
+ * the binary.  Then the property's calendar, in its zone (property.c).
  */
 static int
 settings_derived(const struct cfg_at *at, struct pb_error *err)
 {
 	struct config *cfg = at->dst;
 
-	(void)err;
 	if (cfg->web_root[0] == '\0')
 		config_default_web_root(cfg->web_root, sizeof(cfg->web_root));
 	if (cfg->checkpoint_key[0] == '\0')
 		snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", cfg->database);
-	return 0;
+	return property_finish(cfg, err);
 }
 
 const struct cfg_section config_settings = {

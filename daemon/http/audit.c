@@ -33,6 +33,8 @@ handle_integrity(const struct route_call *c, struct http_answer *ans)
 	json_t *out = NULL;
 	int rc;
 
+	if (query_only(c->req, (const char *const[]){"table", "from_round", NULL}, ans) < 0)
+		return;
 	scope.table_id = query(c->req, "table");
 	if (query_int(c->req, "from_round", 0, &scope.from_round) < 0)
 		return answer_fail(ans, 400, "invalid_query", "from_round: must be a round id");
@@ -61,6 +63,8 @@ handle_checkpoints(const struct route_call *c, struct http_answer *ans)
 	int64_t after, limit;
 	int rc;
 
+	if (query_only(c->req, (const char *const[]){"table", "after", "limit", NULL}, ans) < 0)
+		return;
 	if (read_page(c->req, 100, &after, &limit) < 0)
 		return answer_fail(ans, 400, "invalid_query", "after and limit must be non-negative integers");
 	rc = pit_checkpoints(c->pit, c->actor, query(c->req, "table"), after, (int)(limit > 1000 ? 1001 : limit), &out, &err);
@@ -75,6 +79,8 @@ handle_events(const struct route_call *c, struct http_answer *ans)
 	int64_t after, limit;
 	int rc;
 
+	if (query_only(c->req, (const char *const[]){"after", "limit", NULL}, ans) < 0)
+		return;
 	if (read_page(c->req, 200, &after, &limit) < 0 || limit < 1 || limit > 1000)
 		return answer_fail(ans, 400, "invalid_query", "after: a sequence number; limit: 1..1000");
 	rc = pit_significant_events(c->pit, c->actor, after, (int)limit, &out, &err);

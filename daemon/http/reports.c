@@ -149,14 +149,29 @@ render_json(const json_t *out, size_t *len)
 }
 
 
-/* The report's format and query from the query string; 400 invalid_query when they are not one. */
+/* The query parameters each report takes; any other is refused (400 unknown_parameter). */
+static const char *const PARAMS[][9] = {
+	[REPORT_SUMMARY] = {"table", "from", "to", "group", "shifts", "tz_offset", "format", NULL},
+	[REPORT_PAYOUTS] = {"table", "from", "to", "min", "limit", "tz_offset", "format", NULL},
+	[REPORT_EXCEPTIONS] = {"table", "from", "to", "limit", "tz_offset", "format", NULL},
+	[REPORT_BANKERS] = {"table", "from", "to", "tz_offset", "format", NULL},
+};
+
+/*
+ * The report's format and query from the query string, its days those of
+ * the property's calendar; 400 unknown_parameter for a parameter the report
+ * does not take, 400 invalid_query for a value that is not one.
+ */
 static int
-read_report_query(const struct http_request *req, enum report_kind kind, const char **format, struct report_query *q,
+read_report_query(const struct route_call *c, enum report_kind kind, const char **format, struct report_query *q,
     struct http_answer *ans)
 {
+	const struct http_request *req = c->req;
 	struct report_params rp;
 	struct pb_error err;
 
+	if (query_only(req, PARAMS[kind], ans) < 0)
+		return -1;
 	*format = query(req, "format");
 	if (*format != NULL && strcmp(*format, "json") != 0 && strcmp(*format, "csv") != 0) {
 		answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", *format);
@@ -172,6 +187,7 @@ read_report_query(const struct http_request *req, enum report_kind kind, const c
 	rp.tz_offset = query(req, "tz_offset");
 	rp.min = query(req, "min");
 	rp.limit = query(req, "limit");
+	rp.property = &c->pit->cfg->property;
 	if (report_query_parse(kind, &rp, pb_time_now_ms(), q, &err) < 0) {
 		answer_error(ans, &err);
 		return -1;
@@ -241,7 +257,7 @@ handle_report(const struct route_call *c, struct http_answer *ans)
 	const char *format;
 	bool cacheable;
 
-	if (read_report_query(c->req, kind, &format, &q, ans) < 0)
+	if (read_report_query(c, kind, &format, &q, ans) < 0)
 		return;
 	cacheable = cache != NULL && report_key(&key, NAMES[kind], format, &q, c->actor, c->req) &&
 	    report_stamp(c->pit, &stamp, &(struct pb_error){0}) == 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/hash.h"
+#include "http/answer.h"
 
 #define IDEMPOTENCY_KEY_MAX 128
 
@@ -16,6 +17,45 @@ const char *
 query(const struct http_request *req, const char *name)
 {
 	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+struct query_check {
+	const char *const *names;
+	const char *unknown;        /* the first argument not among names */
+};
+
+/* MHD_get_connection_values callback: stops at the first unknown argument. */
+static enum MHD_Result
+query_known(void *cls, enum MHD_ValueKind kind, const char *name, const char *value)
+{
+	struct query_check *qc = cls;
+
+	(void)kind;
+	(void)value;
+	for (size_t i = 0; qc->names[i] != NULL; i++)
+		if (strcmp(qc->names[i], name) == 0)
+			return MHD_YES;
+	qc->unknown = name;
+	return MHD_NO;
+}
+
+int
+query_only(const struct http_request *req, const char *const *names, struct http_answer *ans)
+{
+	struct query_check qc = {.names = names, .unknown = NULL};
+	char list[256];
+	size_t len = 0;
+
+	MHD_get_connection_values(req->conn, MHD_GET_ARGUMENT_KIND, query_known, &qc);
+	if (qc.unknown == NULL)
+		return 0;
+	list[0] = '\0';
+	for (size_t i = 0; names[i] != NULL && len < sizeof(list); i++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", i ? ", " : "", names[i]);
+	if (names[0] == NULL)
+		snprintf(list, sizeof(list), "none");
+	answer_fail(ans, 400, "unknown_parameter", "%.40s: unknown parameter; this route takes %s", qc.unknown, list);
+	return -1;
 }
 
 int

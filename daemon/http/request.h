@@ -12,6 +12,13 @@
 /* A query argument as received (decoded), or NULL. */
 const char *query(const struct http_request *req, const char *name);
 
+/*
+ * Refuses a query argument whose name is not one of names (NULL-terminated):
+ * fills ans with 400 unknown_parameter naming it and the route's parameters,
+ * and returns -1; 0 when every argument is known.
+ */
+int query_only(const struct http_request *req, const char *const *names, struct http_answer *ans);
+
 /* A non-negative integer query argument, or def when absent; -1 when malformed. */
 int query_int(const struct http_request *req, const char *name, int64_t def, int64_t *out);
 

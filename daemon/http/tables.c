@@ -67,6 +67,8 @@ handle_table_rounds(const struct route_call *c, struct http_answer *ans)
 	json_t *out = NULL;
 	int rc;
 
+	if (query_only(c->req, (const char *const[]){"limit", "before", NULL}, ans) < 0)
+		return;
 	if ((ls != NULL && parse_id(ls, &limit) < 0) || (bs != NULL && parse_id(bs, &before) < 0))
 		return answer_fail(ans, 400, "invalid_query", "limit and before must be positive integers");
 	rc = pit_table_rounds(c->pit, c->actor, c->table, limit > 1000 ? 1001 : (int)limit, before, &out, &err);
@@ -102,6 +104,8 @@ handle_table_bankers(const struct route_call *c, struct http_answer *ans)
 	char *end = NULL;
 	int rc;
 
+	if (query_only(c->req, (const char *const[]){"limit", NULL}, ans) < 0)
+		return;
 	if (ls != NULL) {
 		limit = strtol(ls, &end, 10);
 		if (*ls == '\0' || *end != '\0' || limit < 1 || limit > 500)

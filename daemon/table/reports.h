@@ -42,6 +42,7 @@ struct report_params {
 	const char *tz_offset;
 	const char *min;
 	const char *limit;
+	const struct property_config *property;  /* the property's calendar; NULL: UTC days (as at tz_offset=0) */
 };
 
 /* A checked report request. */
@@ -51,9 +52,13 @@ struct report_query {
 	int64_t from_ms;                /* [from, to), Unix ms; the summary's are whole hours */
 	int64_t to_ms;
 	enum report_group group;
-	int tz_offset;                  /* minutes east of UTC, for day and shift keys */
+	int tz_offset;                  /* minutes east of UTC, for day and shift keys (when cal is NULL) */
+	const struct property_config *property;   /* when the query follows the property's zone (no tz_offset) */
+	const struct gaming_calendar *cal;        /* &property->calendar, or NULL: days at the fixed tz_offset */
+	bool utc_days;                  /* the days are UTC days: the day roll-ups may be read for group=day */
+	bool named_shifts;              /* group=shift by the property's shifts (no shifts= in the query) */
 	int shift_count;
-	int shifts[REPORT_SHIFTS_MAX];  /* local start times, minutes after midnight, ascending */
+	int shifts[REPORT_SHIFTS_MAX];  /* local start times, minutes after midnight, ascending (the property's: in its order) */
 	int64_t min_net;                /* payouts */
 	int limit;                      /* payouts, exceptions */
 	bool hours_only;                /* summary: read the hourly rows only, never the day roll-ups (tests) */
@@ -61,9 +66,12 @@ struct report_query {
 
 /*
  * Checks a report request's parameters (400 invalid_query naming the
- * parameter) and fills q.  now_ms decides the default range: the current
- * day at tz_offset (the UTC day by default).  A date-only "to" means the
- * end of that day.  The summary's range is widened to whole hours.
+ * parameter) and fills q.  Without tz_offset, days are the property's
+ * gaming days in its zone (rp->property; UTC days when NULL): the default
+ * range is the current gaming day, a date-only "from" the start of that
+ * gaming day and a date-only "to" its end.  With tz_offset (superseded,
+ * kept for one release) days are calendar days at that fixed offset, as
+ * before.  The summary's range is widened to whole hours.
  */
 int report_query_parse(enum report_kind kind, const struct report_params *rp, int64_t now_ms,
     struct report_query *q, struct pb_error *err);

@@ -45,6 +45,7 @@ struct game_part {
 /* The sums of one group. */
 struct group_acc {
 	char key[KEY_MAX];
+	int64_t order;                  /* groups sort by order, then key: a gaming day's shifts in its order */
 	int64_t rounds, voids, hands;
 	int64_t handle[WAGER_COUNT];
 	int64_t win[WAGER_COUNT];

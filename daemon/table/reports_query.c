@@ -86,20 +86,39 @@ parse_shifts(const char *text, struct report_query *q, struct pb_error *err)
 	return 0;
 }
 
-/* One bound of the range; a date-only "to" is the end of that day. */
+/*
+ * One bound of the range.  A date-only bound is a day: at a fixed tz_offset
+ * the UTC day (a "to" its end), as before; in the property's zone the
+ * gaming day of that date, from its start ("from") or to its end ("to").
+ */
 static int
-parse_bound(const char *name, const char *text, bool is_to, int64_t *ms, struct pb_error *err)
+parse_bound(const char *name, const char *text, bool is_to, const struct report_query *q, int64_t *ms,
+    struct pb_error *err)
 {
+	int64_t day, from_s, to_s;
+
 	if (pb_time_parse(text, ms) < 0)
 		return invalid(err, "%s: \"%.40s\" is not an ISO 8601 UTC time such as 2026-11-21 or 2026-11-21T06:00Z", name, text);
-	if (is_to && strlen(text) == 10)
-		*ms += DAY_MS;
+	if (strlen(text) != 10)
+		return 0;
+	if (q->cal == NULL) {
+		if (is_to)
+			*ms += DAY_MS;
+		return 0;
+	}
+	if (gaming_day_parse(text, &day) < 0)
+		return invalid(err, "%s: \"%.40s\" is not a date", name, text);
+	gaming_day_bounds(q->cal, day, &from_s, &to_s);
+	*ms = (is_to ? to_s : from_s) * 1000;
 	return 0;
 }
 
-/* The time zone offset and [from, to): by default the current day at tz_offset; whole hours for the summary. */
+/*
+ * Which days: a request's tz_offset (superseded: calendar days at that
+ * fixed offset, exactly as before), else the property's gaming days.
+ */
 static int
-parse_range(const struct report_params *rp, int64_t now_ms, struct report_query *q, struct pb_error *err)
+parse_zone(const struct report_params *rp, struct report_query *q, struct pb_error *err)
 {
 	int64_t v;
 
@@ -108,12 +127,36 @@ parse_range(const struct report_params *rp, int64_t now_ms, struct report_query 
 			return invalid(err, "%s: minutes east of UTC, -1080..1080, e.g. -300 for UTC-05:00 (got \"%.20s\")",
 			    "tz_offset", rp->tz_offset);
 		q->tz_offset = (int)v;
+		q->utc_days = v == 0;
+		return 0;
 	}
-	q->from_ms = report_floor_div(now_ms + q->tz_offset * 60000LL, DAY_MS) * DAY_MS - q->tz_offset * 60000LL;
-	q->to_ms = q->from_ms + DAY_MS;
-	if (rp->from != NULL && parse_bound("from", rp->from, false, &q->from_ms, err) < 0)
+	q->utc_days = true;
+	if (rp->property == NULL)
+		return 0;
+	q->property = rp->property;
+	q->cal = &rp->property->calendar;
+	q->utc_days = q->cal->day_start_min == 0 && rp->property->offset_count == 1 && rp->property->offsets[0] == 0;
+	return 0;
+}
+
+/* [from, to): by default the current day (gaming day); whole hours for the summary. */
+static int
+parse_range(const struct report_params *rp, int64_t now_ms, struct report_query *q, struct pb_error *err)
+{
+	if (parse_zone(rp, q, err) < 0)
 		return -1;
-	if (rp->to != NULL && parse_bound("to", rp->to, true, &q->to_ms, err) < 0)
+	if (q->cal != NULL) {
+		int64_t from_s, to_s;
+		gaming_day_bounds(q->cal, gaming_day_of(q->cal, report_floor_div(now_ms, 1000)), &from_s, &to_s);
+		q->from_ms = from_s * 1000;
+		q->to_ms = to_s * 1000;
+	} else {
+		q->from_ms = report_floor_div(now_ms + q->tz_offset * 60000LL, DAY_MS) * DAY_MS - q->tz_offset * 60000LL;
+		q->to_ms = q->from_ms + DAY_MS;
+	}
+	if (rp->from != NULL && parse_bound("from", rp->from, false, q, &q->from_ms, err) < 0)
+		return -1;
+	if (rp->to != NULL && parse_bound("to", rp->to, true, q, &q->to_ms, err) < 0)
 		return -1;
 	if (q->kind == REPORT_SUMMARY) {
 		/* The aggregates are hourly: widen to whole hours. */
@@ -122,6 +165,29 @@ parse_range(const struct report_params *rp, int64_t now_ms, struct report_query 
 	}
 	if (q->from_ms >= q->to_ms)
 		return pb_fail(err, 400, "invalid_query", "from must be before to");
+	return 0;
+}
+
+/* Each shift start of the query falls on a UTC hour: at tz_offset, or at every offset of the property's zone. */
+static int
+check_shift_hours(const struct report_query *q, struct pb_error *err)
+{
+	for (int i = 0; i < q->shift_count; i++) {
+		if (q->cal == NULL) {
+			if (((q->shifts[i] - q->tz_offset) % 60 + 60) % 60 != 0)
+				return pb_fail(err, 400, "invalid_query",
+				    "shifts: the shift starting %02d:%02d local does not begin on a UTC hour at tz_offset %d; "
+				    "the aggregates are hourly", q->shifts[i] / 60, q->shifts[i] % 60, q->tz_offset);
+			continue;
+		}
+		for (int k = 0; k < q->property->offset_count; k++) {
+			int32_t o = q->property->offsets[k];
+			if ((((int64_t)q->shifts[i] * 60 - o) % 3600 + 3600) % 3600 != 0)
+				return pb_fail(err, 400, "invalid_query",
+				    "shifts: the shift starting %02d:%02d local does not begin on a UTC hour in %s (offset %d minutes); "
+				    "the aggregates are hourly", q->shifts[i] / 60, q->shifts[i] % 60, q->property->time_zone, o / 60);
+		}
+	}
 	return 0;
 }
 
@@ -143,21 +209,24 @@ parse_group(const struct report_params *rp, struct report_query *q, struct pb_er
 			return invalid(err, "%s: one of hour, day, shift, table, dealer (got \"%.20s\")", "group", rp->group);
 		q->group = (enum report_group)g;
 	}
-	if (parse_shifts(rp->shifts ? rp->shifts : REPORT_DEFAULT_SHIFTS, q, err) < 0)
+	if (rp->shifts == NULL && q->cal != NULL && q->cal->shift_count > 0) {
+		/* The property's shifts, in the order of its gaming day; config checked their hours. */
+		q->named_shifts = true;
+		q->shift_count = q->cal->shift_count;
+		for (int i = 0; i < q->shift_count; i++)
+			q->shifts[i] = q->cal->shifts[i].start_min;
+	} else if (parse_shifts(rp->shifts ? rp->shifts : REPORT_DEFAULT_SHIFTS, q, err) < 0) {
 		return -1;
+	}
 	if (q->group == REPORT_GROUP_HOUR && (q->to_ms - q->from_ms) / HOUR_MS > REPORT_HOUR_GROUPS_MAX)
 		return pb_fail(err, 400, "invalid_query", "group=hour: at most %d hours at once; narrow from/to or group by day",
 		    REPORT_HOUR_GROUPS_MAX);
-	/* A bucket is a UTC hour: day and shift boundaries must fall on one. */
-	if (q->group == REPORT_GROUP_DAY && q->tz_offset % 60 != 0)
+	/* A bucket is a UTC hour: day and shift boundaries must fall on one (the property's were checked on load). */
+	if (q->group == REPORT_GROUP_DAY && q->cal == NULL && q->tz_offset % 60 != 0)
 		return pb_fail(err, 400, "invalid_query",
 		    "group=day: with tz_offset %d local midnight is not a UTC hour; the aggregates are hourly", q->tz_offset);
-	if (q->group == REPORT_GROUP_SHIFT)
-		for (int i = 0; i < q->shift_count; i++)
-			if (((q->shifts[i] - q->tz_offset) % 60 + 60) % 60 != 0)
-				return pb_fail(err, 400, "invalid_query",
-				    "shifts: the shift starting %02d:%02d local does not begin on a UTC hour at tz_offset %d; "
-				    "the aggregates are hourly", q->shifts[i] / 60, q->shifts[i] % 60, q->tz_offset);
+	if (q->group == REPORT_GROUP_SHIFT && !q->named_shifts)
+		return check_shift_hours(q, err);
 	return 0;
 }
 

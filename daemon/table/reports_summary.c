@@ -34,6 +34,11 @@ struct summary {
 	int64_t spans_from;                /* the first roll-up start read: its carry is not the range's */
 	int64_t last_hour;                 /* hour, day, shift: the group of the last hour added */
 	size_t last_group;                 /* its index + 1 */
+	struct {                           /* in the property's zone: the gaming day or shift keyed last */
+		int64_t from, to;          /* Unix seconds, [from, to); to == 0: none yet */
+		int64_t order;
+		char key[KEY_MAX];
+	} span;
 };
 
 static uint64_t
@@ -98,9 +103,9 @@ acc_free(struct group_acc *g)
 	g->part_count = 0;
 }
 
-/* The group of this key, created when new. */
+/* The group of this key, created when new (with its order). */
 static struct group_acc *
-group_get(struct summary *sm, const char *key, struct pb_error *err)
+group_get(struct summary *sm, const char *key, int64_t order, struct pb_error *err)
 {
 	size_t i;
 
@@ -135,6 +140,7 @@ group_get(struct summary *sm, const char *key, struct pb_error *err)
 	}
 	memset(&sm->groups[sm->count], 0, sizeof(sm->groups[0]));
 	snprintf(sm->groups[sm->count].key, KEY_MAX, "%s", key);
+	sm->groups[sm->count].order = order;
 	sm->slots[i] = sm->count + 1;
 	return &sm->groups[sm->count++];
 }
@@ -147,14 +153,51 @@ utc_date(int64_t unix_s, struct tm *tm)
 	gmtime_r(&t, tm);
 }
 
-/* The key of the group a UTC hour (Unix seconds) of a row belongs to. */
+/*
+ * The key of a gaming day or named shift in the property's zone, and its
+ * order: the span holding the UTC hour `hour`, kept while the next rows
+ * fall in it (the rows come in hour order; the bounds cost a zone lookup).
+ */
 static void
-group_key(const struct report_query *q, const struct report_hour *row, char key[KEY_MAX])
+zone_key(struct summary *sm, int64_t hour, char key[KEY_MAX], int64_t *order)
 {
+	const struct report_query *q = sm->q;
+	char date[11];
+	int64_t day;
+
+	if (sm->span.to == 0 || hour < sm->span.from || hour >= sm->span.to) {
+		if (q->group == REPORT_GROUP_DAY) {
+			day = gaming_day_of(q->cal, hour);
+			gaming_day_bounds(q->cal, day, &sm->span.from, &sm->span.to);
+			gaming_day_format(day, sm->span.key);
+			sm->span.order = 0;
+		} else {
+			int s = gaming_shift_of(q->cal, hour, &day);
+			gaming_shift_bounds(q->cal, day, s, &sm->span.from, &sm->span.to);
+			gaming_day_format(day, date);
+			snprintf(sm->span.key, KEY_MAX, "%s %s", date, q->cal->shifts[s].name);
+			sm->span.order = day * GAMING_SHIFTS_MAX + s;
+		}
+	}
+	snprintf(key, KEY_MAX, "%s", sm->span.key);
+	*order = sm->span.order;
+}
+
+/* The key of the group a UTC hour (Unix seconds) of a row belongs to, and its order (0 but for named shifts). */
+static void
+group_key(struct summary *sm, const struct report_hour *row, char key[KEY_MAX], int64_t *order)
+{
+	const struct report_query *q = sm->q;
 	struct tm tm;
-	int64_t local = row->hour + (int64_t)q->tz_offset * 60, day;
+	int64_t local, day;
 	int tod, i;
 
+	*order = 0;
+	if (q->cal != NULL && (q->group == REPORT_GROUP_DAY || (q->group == REPORT_GROUP_SHIFT && q->named_shifts))) {
+		zone_key(sm, row->hour, key, order);
+		return;
+	}
+	local = q->cal != NULL ? tz_local_of(q->cal->tz, row->hour) : row->hour + (int64_t)q->tz_offset * 60;
 	switch (q->group) {
 	case REPORT_GROUP_HOUR:
 		utc_date(row->hour, &tm);
@@ -200,12 +243,13 @@ summary_carry(struct summary *sm, const struct report_hour *row, struct pb_error
 	struct report_hour before = *row;
 	char key[KEY_MAX];
 	struct group_acc *g;
+	int64_t order;
 
 	if (row->carry_ms == 0)
 		return 0;
 	before.hour = row->hour - 3600;
-	group_key(sm->q, &before, key);
-	if ((g = group_get(sm, key, err)) == NULL)
+	group_key(sm, &before, key, &order);
+	if ((g = group_get(sm, key, order, err)) == NULL)
 		return -1;
 	if (add_checked(&g->play_ms, row->carry_ms, err) < 0)
 		return -1;
@@ -230,12 +274,13 @@ summary_add(struct summary *sm, const struct report_hour *row, int64_t play_ms, 
 {
 	char key[KEY_MAX];
 	struct group_acc *g;
+	int64_t order;
 
 	if (sm->q->group <= REPORT_GROUP_SHIFT && sm->last_group > 0 && sm->last_hour == row->hour) {
 		g = &sm->groups[sm->last_group - 1];
 	} else {
-		group_key(sm->q, row, key);
-		if ((g = group_get(sm, key, err)) == NULL)
+		group_key(sm, row, key, &order);
+		if ((g = group_get(sm, key, order, err)) == NULL)
 			return -1;
 		sm->last_hour = row->hour;
 		sm->last_group = (size_t)(g - sm->groups) + 1;
@@ -347,7 +392,11 @@ summary_flush(struct summary *sm, struct pb_error *err)
 static int
 cmp_group(const void *a, const void *b)
 {
-	return strcmp(((const struct group_acc *)a)->key, ((const struct group_acc *)b)->key);
+	const struct group_acc *x = a, *y = b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	return strcmp(x->key, y->key);
 }
 
 /* Reads hour rows [from, to) into the summary, emitting those in [emit_from, emit_to); then adds the series' last rows. */
@@ -372,7 +421,9 @@ summary_hours(struct pit *p, const char *scope, struct summary *sm, int64_t from
 
 /*
  * Reads the rows of the range into the summary, in one read snapshot.
- * Groupings that do not divide a day (table, dealer, and day at UTC) read
+ * Groupings that do not divide a day (table, dealer, and day when days are
+ * UTC days: tz_offset 0, or a property in UTC whose gaming day starts at
+ * midnight) read
  * the roll-ups (report_spans) of the whole days rolled up, months where
  * whole months fit (not for day), and hours at the two ends:
  *   hours [from, A), with A's first hour read only for the joins;
@@ -388,7 +439,7 @@ summary_read(struct pit *p, const struct report_query *q, const char *scope, str
 	int64_t from = sm->from_hour, to = sm->to_hour, a, b, days_before, m1, m2;
 	bool by_dealer = q->group == REPORT_GROUP_DEALER, months = q->group != REPORT_GROUP_DAY;
 	bool spans = !q->hours_only && (q->group == REPORT_GROUP_TABLE || by_dealer ||
-	    (q->group == REPORT_GROUP_DAY && q->tz_offset == 0));
+	    (q->group == REPORT_GROUP_DAY && q->utc_days));
 	/* By dealer: over every table when the reader sees every table, else per table within the scope. */
 	int kind_day = !by_dealer ? REPORT_SPAN_DAY_TABLE : scope == NULL ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_DEALER;
 	int kind_month = !by_dealer ? REPORT_SPAN_MONTH_TABLE :
@@ -446,6 +497,35 @@ summary_free(struct summary *sm)
 	acc_free(&sm->totals);
 }
 
+/* The shifts' start times ("HH:MM"), or with names their names, in the query's order (new reference). */
+static json_t *
+summary_shifts_json(const struct report_query *q, bool names)
+{
+	json_t *sh = json_array();
+
+	for (int i = 0; i < q->shift_count; i++) {
+		char t[8];
+		snprintf(t, sizeof(t), "%02d:%02d", q->shifts[i] / 60, q->shifts[i] % 60);
+		json_array_append_new(sh, json_string(names ? q->cal->shifts[i].name : t));
+	}
+	return sh;
+}
+
+/*
+ * In the property's zone: the zone, the gaming day's start, and as
+ * tz_offset the zone's offset (minutes) at the range's start.
+ */
+static void
+summary_zone_json(const struct report_query *q, json_t *out)
+{
+	char t[8];
+
+	snprintf(t, sizeof(t), "%02d:%02d", q->cal->day_start_min / 60, q->cal->day_start_min % 60);
+	json_object_set_new(out, "tz_offset", json_integer(tz_offset_at(q->cal->tz, q->from_ms / 1000) / 60));
+	json_object_set_new(out, "time_zone", json_string(tz_name(q->cal->tz)));
+	json_object_set_new(out, "gaming_day_start", json_string(t));
+}
+
 int
 pit_report_summary(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err)
@@ -484,15 +564,12 @@ pit_report_summary(struct pit *p, const struct actor *a, const struct report_que
 		pb_fail(err, 500, "out_of_memory", "out of memory");
 		goto out;
 	}
-	if (q->group == REPORT_GROUP_SHIFT) {
-		json_t *sh = json_array();
-		for (int i = 0; i < q->shift_count; i++) {
-			char t[8];
-			snprintf(t, sizeof(t), "%02d:%02d", q->shifts[i] / 60, q->shifts[i] % 60);
-			json_array_append_new(sh, json_string(t));
-		}
-		json_object_set_new(*out, "shifts", sh);
-	}
+	if (q->cal != NULL)
+		summary_zone_json(q, *out);
+	if (q->group == REPORT_GROUP_SHIFT)
+		json_object_set_new(*out, "shifts", summary_shifts_json(q, false));
+	if (q->group == REPORT_GROUP_SHIFT && q->named_shifts)
+		json_object_set_new(*out, "shift_names", summary_shifts_json(q, true));
 	rc = 0;
 out:
 	json_decref(groups);

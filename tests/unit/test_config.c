@@ -112,6 +112,31 @@ dump_token(const struct token_config *t)
 	    "all_tables", t->all_tables, "tables", tables, "sha256", hex);
 }
 
+static json_t *
+hhmm_json(int min)
+{
+	char t[8];
+
+	snprintf(t, sizeof(t), "%02d:%02d", min / 60, min % 60);
+	return json_string(t);
+}
+
+/* The property as read, its calendar's times as "HH:MM", and the zone's offsets in seconds. */
+static json_t *
+dump_property(const struct property_config *p)
+{
+	json_t *shifts = json_array(), *offsets = json_array();
+
+	for (int i = 0; i < p->calendar.shift_count; i++)
+		json_array_append_new(shifts, json_pack("{s:s,s:o}", "name", p->calendar.shifts[i].name,
+		    "start", hhmm_json(p->calendar.shifts[i].start_min)));
+	for (int i = 0; i < p->offset_count; i++)
+		json_array_append_new(offsets, json_integer(p->offsets[i]));
+	return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "id", p->id, "name", p->name, "time_zone", p->time_zone,
+	    "loaded", p->tz != NULL && p->calendar.tz == p->tz ? tz_name(p->tz) : "", "gaming_day_start",
+	    hhmm_json(p->calendar.day_start_min), "shifts", shifts, "offsets", offsets);
+}
+
 /* What was read: the settings (by field name), the games (name -> rules name), the tables and tokens. */
 static json_t *
 dump_config(const struct config *c)
@@ -127,6 +152,11 @@ dump_config(const struct config *c)
 	json_object_set_new(out, "games", games);
 	json_object_set_new(out, "tables", tables);
 	json_object_set_new(out, "tokens", tokens);
+	json_object_set_new(out, "property", dump_property(&c->property));
+	json_t *chips = json_array();
+	for (size_t i = 0; i < c->chip_count; i++)
+		json_array_append_new(chips, json_integer(c->chips[i]));
+	json_object_set_new(out, "chips", chips);
 	return out;
 }
 
