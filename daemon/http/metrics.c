@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/version.h"
 #include "http/report_cache.h"
 #include "http/routes.h"
 #include "table/context.h"
@@ -226,6 +227,9 @@ handle_metrics(const struct route_call *c, struct http_answer *ans)
 	if (buf == NULL)
 		return;
 	buf[0] = '\0';
+	emit(&buf, &len, &cap, "# HELP pitboss_build_info The version and commit of this pitbossd (always 1).\n"
+	    "# TYPE pitboss_build_info gauge\npitboss_build_info{version=\"%s\",commit=\"%s\"} 1\n", pb_version(),
+	    pb_version_commit());
 	emit_http(app, &buf, &len, &cap);
 	emit_records(app, &buf, &len, &cap);
 	emit_writer(app, &buf, &len, &cap);
