@@ -116,6 +116,48 @@ class OneInstance(unittest.TestCase):
             d.stop()
 
 
+class Ready(unittest.TestCase):
+    def test_ready_health_and_holds(self):
+        with pbtest.Daemon() as d:
+            d.start()
+            self.assertEqual(d.call("GET", "/api/v1/ready", token=None), (200, {"status": "ready"}))
+            st, hdrs, _ = d.request("GET", "/api/v1/ready", token="not-a-token")
+            self.assertEqual(st, 200)
+            self.assertEqual(d.call("POST", "/api/v1/ready", {}, token=None)[0], 405)
+            d.stop()
+            conn = pbtest.sqlite3.connect(d.db_path)
+            conn.execute("UPDATE table_state SET integrity_hold = 'a test hold' WHERE table_id = 'T1'")
+            conn.commit()
+            conn.close()
+            d.start()
+            # Liveness is not readiness: health stays ok.
+            self.assertEqual(d.call("GET", "/api/v1/health", token=None), (200, {"status": "ok"}))
+            st, js = d.call("GET", "/api/v1/ready", token=None)
+            self.assertEqual(st, 503, js)
+            self.assertEqual(js["status"], "not_ready")
+            self.assertEqual(len(js["reasons"]), 1, js)
+            self.assertIn("table T1 is on integrity hold (a test hold)", js["reasons"][0])
+            st, js = d.call("POST", "/api/v1/tables/T1/acknowledge", {"note": "checked"}, token=pbtest.PITBOSS_TOKEN)
+            self.assertEqual(st, 200, js)
+            self.assertEqual(d.call("GET", "/api/v1/ready", token=None), (200, {"status": "ready"}))
+            st, _, raw = d.request("GET", "/metrics", token=None)
+            self.assertIn('pitboss_http_requests_total{route="ready",status="5xx"} 1', raw.decode())
+            d.stop()
+
+    @unittest.skipIf(os.geteuid() == 0, "root writes everywhere")
+    def test_unwritable_database(self):
+        with pbtest.Daemon() as d:
+            d.start()
+            os.chmod(d.db_path, 0o400)
+            try:
+                st, js = d.call("GET", "/api/v1/ready", token=None)
+            finally:
+                os.chmod(d.db_path, 0o600)
+            self.assertEqual(st, 503, js)
+            self.assertIn("the database cannot be written", js["reasons"][0])
+            d.stop()
+
+
 class CheckOnly(unittest.TestCase):
     def setUp(self):
         self.d = pbtest.Daemon()
