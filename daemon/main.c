@@ -202,31 +202,52 @@ warn_missing_page(const struct config *cfg)
 		    cfg->web_root);
 }
 
-/* Records a significant event of the daemon's own, logging (not failing) when it cannot. */
+/* What a significant event of the daemon's own says of a configuration: its file, what was loaded, its size. */
+static json_t *
+config_detail(const struct config *cfg)
+{
+	return json_pack("{s:s,s:s,s:s,s:o,s:i,s:i}", "config", cfg->path, "config_sha256", cfg->sha256, "loaded_sha256",
+	    cfg->loaded_sha256, "files", config_files_json(cfg), "tables", (int)cfg->table_count, "tokens",
+	    (int)cfg->token_count);
+}
+
+/* Records a significant event of the daemon's own (detail: stolen, NULL for none), logging (not failing) when it cannot. */
 static void
-significant(struct store *store, const char *code, const struct config *cfg)
+significant(struct store *store, const char *code, json_t *detail)
 {
 	struct pb_error err;
-	json_t *detail = cfg ? json_pack("{s:s,s:s,s:i,s:i}", "config", cfg->path, "config_sha256", cfg->sha256,
-	    "tables", (int)cfg->table_count, "tokens", (int)cfg->token_count) : json_object();
 
+	if (detail == NULL)
+		detail = json_object();
 	if (store_significant(store, "pitbossd", code, NULL, detail, &err) < 0)
 		log_error("recording significant event %s: %s", code, err.message);
 	json_decref(detail);
 }
 
-/* SIGHUP: a new configuration for tables, limits and tokens; the old one stays on any problem. */
+/* A refused reload: the log line and the significant event config_reload_refused, with the message. */
+static void
+reload_refused(struct store *store, const struct options *o, const char *message)
+{
+	log_error("reload refused, keeping the running configuration: %s", message);
+	significant(store, "config_reload_refused", json_pack("{s:s,s:s}", "config", o->config_path, "message", message));
+}
+
+/*
+ * SIGHUP: a new configuration for tables, limits and tokens; the old one
+ * stays on any problem.  The event config_reloaded says what was loaded
+ * (every file and its hash) and what changed; a table whose game's rules
+ * changed, its own entry not, gets the table event rules_changed.
+ */
 static void
 reload(struct app *app, const struct options *o, struct store *store)
 {
 	struct pb_error err;
 	struct config *next = load_config(o, &err), *old;
 	struct pit pit = {0};
+	json_t *detail;
 
-	if (next == NULL) {
-		log_error("reload refused, keeping the running configuration: %s", err.message);
-		return;
-	}
+	if (next == NULL)
+		return reload_refused(store, o, err.message);
 	if (strcmp(next->database, app->database) != 0 || strcmp(next->listen_host, app->cfg->listen_host) != 0 ||
 	    next->listen_port != app->cfg->listen_port)
 		log_warn("reload: listen and database changes take effect only after a restart");
@@ -236,13 +257,16 @@ reload(struct app *app, const struct options *o, struct store *store)
 	pit.store = store;
 	pit.cfg = next;
 	pit.signer = app->signer;
-	if (pit_sync_tables(&pit, &err) < 0)
+	if (pit_sync_tables(&pit, &err) < 0 || pit_record_rules_changes(&pit, old, &err) < 0)
 		log_error("reload: recording table settings failed: %s", err.message);
-	significant(store, "config_reloaded", next);
+	detail = config_detail(next);
+	json_object_set_new(detail, "changes", config_changes(old, next));
+	json_object_set_new(detail, "previous_loaded_sha256", json_string(old->loaded_sha256));
+	significant(store, "config_reloaded", detail);
 	pthread_rwlock_unlock(&app->lock);
 	config_free(old);
-	log_info("configuration reloaded from %s (sha256 %s): %zu tables, %zu tokens", next->path, next->sha256,
-	    next->table_count, next->token_count);
+	log_info("configuration reloaded from %s (sha256 %s, all files %s): %zu tables, %zu tokens", next->path,
+	    next->sha256, next->loaded_sha256, next->table_count, next->token_count);
 }
 
 /* How often to look for expired answers: a tenth of the retention, at least every minute, at most every second. */
@@ -341,7 +365,7 @@ open_database(struct daemon_state *d)
 		log_error("recording table settings: %s", err.message);
 		return -1;
 	}
-	significant(d->store, "daemon_started", d->app.cfg);
+	significant(d->store, "daemon_started", config_detail(d->app.cfg));
 	/* The checkpoints and the chains since them now; with "full", the chains before them once listening. */
 	startup_check_before_listening(&d->pit, &d->startup);
 	return 0;

@@ -51,6 +51,7 @@ config_free(struct config *cfg)
 	free(cfg->tokens);
 	free(cfg->tables);
 	free(cfg->games);
+	free(cfg->parts);
 	free(cfg);
 }
 

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "common/error.h"
 #include "common/hash.h"
 #include "engine/collection.h"
@@ -59,6 +61,13 @@ struct token_config {
 	uint8_t sha256[32];
 };
 
+/* One part of what was loaded (config/digest.c): a file, a setting, a game, a table or a token, and its hash. */
+struct config_part {
+	char kind[8];                  /* "file", "setting", "game", "table", "token" */
+	char name[4352];               /* the file's path, the key, the game's name, the table's id, the token's name */
+	char sha256[PB_SHA256_HEX_LEN];/* a file's bytes; a game's file bytes or inline text; an entry's or value's JSON text */
+};
+
 #define CONFIG_IDEMPOTENCY_RETENTION_DEFAULT 86400u          /* 24 hours */
 #define CONFIG_IDEMPOTENCY_RETENTION_MIN 1u                  /* seconds; short ones are for tests */
 #define CONFIG_IDEMPOTENCY_RETENTION_MAX (366u * 86400u)     /* a year */
@@ -67,6 +76,9 @@ struct config {
 	char path[4096];               /* the file it was read from */
 	char dir[4096];                /* its directory: relative paths start here */
 	char sha256[PB_SHA256_HEX_LEN];/* of the file's bytes */
+	char loaded_sha256[PB_SHA256_HEX_LEN]; /* of every file read: the file and its games' (digest.c) */
+	struct config_part *parts;     /* what was loaded, part by part (digest.c) */
+	size_t part_count;
 	char listen_host[256];
 	int listen_port;
 	char database[4096];
@@ -117,6 +129,27 @@ const char *role_name(enum role r);
 
 /* True for the well-known demo tokens shipped in config/ (never to be used off loopback). */
 bool config_has_demo_tokens(const struct config *cfg);
+
+/*
+ * The digest of what was loaded (digest.c), made by config_load: the files
+ * read with their hashes, loaded_sha256 over them, and a hash per setting,
+ * game, table and token of root.
+ */
+int config_digest(struct config *cfg, const json_t *root, struct pb_error *err);
+
+/* The hash of a part ("game", "standard"), or "" when there is none. */
+const char *config_part_sha256(const struct config *cfg, const char *kind, const char *name);
+
+/*
+ * What changed from old to next: {"tables": {"added": [...], "removed":
+ * [...], "changed": [...]}, "games": ..., "tokens": ..., "settings": ...,
+ * "files": ...}, naming only the kinds and lists that are not empty.  A new
+ * reference.
+ */
+json_t *config_changes(const struct config *old, const struct config *next);
+
+/* [{"path", "sha256"}, ...]: the files read, main file first.  A new reference. */
+json_t *config_files_json(const struct config *cfg);
 
 /* True for a valid id: 1..32 bytes of letters, digits, '_', '.', '-'. */
 bool pb_valid_id(const char *s);
