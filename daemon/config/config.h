@@ -68,6 +68,15 @@ struct config_part {
 	char sha256[PB_SHA256_HEX_LEN];/* a file's bytes; a game's file bytes or inline text; an entry's or value's JSON text */
 };
 
+/* An address or a network of trusted_proxies: family AF_INET or AF_INET6, the prefix's bits. */
+struct config_cidr {
+	int family;
+	unsigned prefix;
+	uint8_t addr[16];
+};
+
+#define CONFIG_PROXIES_MAX 32
+
 #define CONFIG_IDEMPOTENCY_RETENTION_DEFAULT 86400u          /* 24 hours */
 #define CONFIG_IDEMPOTENCY_RETENTION_MIN 1u                  /* seconds; short ones are for tests */
 #define CONFIG_IDEMPOTENCY_RETENTION_MAX (366u * 86400u)     /* a year */
@@ -100,6 +109,8 @@ struct config {
 	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
 	unsigned auth_lockout_seconds; /* default 900 */
 	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
+	struct config_cidr trusted_proxies[CONFIG_PROXIES_MAX]; /* peers whose X-Forwarded-For is believed; default none */
+	size_t trusted_proxy_count;
 	struct game_config *games;
 	size_t game_count;
 	struct table_config *tables;
@@ -150,6 +161,15 @@ json_t *config_changes(const struct config *old, const struct config *next);
 
 /* [{"path", "sha256"}, ...]: the files read, main file first.  A new reference. */
 json_t *config_files_json(const struct config *cfg);
+
+/*
+ * True when addr (an IPv4 or IPv6 address as text; an IPv4-mapped IPv6
+ * address counts as its IPv4 address) lies in one of trusted_proxies.
+ */
+bool config_trusted_proxy(const struct config *cfg, const char *addr);
+
+/* Parses "ADDRESS" or "ADDRESS/BITS" (IPv4 or IPv6); -1 when it is neither. */
+int config_parse_cidr(const char *text, struct config_cidr *out);
 
 /* True for a valid id: 1..32 bytes of letters, digits, '_', '.', '-'. */
 bool pb_valid_id(const char *s);
