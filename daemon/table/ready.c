@@ -9,7 +9,8 @@
  * transaction that changed nothing writes nothing to the disk), the
  * database's file and directory must be writable by the daemon (a
  * read-only remount or a changed owner shows here before a write fails),
- * and the file system must have READY_MIN_FREE_BYTES free.  Then every
+ * and the file system must have READY_MIN_FREE_BYTES free.  The probe runs
+ * once a second at most, whatever the number of callers.  Then every
  * table of the configuration must be free of an integrity hold.
  */
 #include <errno.h>
@@ -20,10 +21,16 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include <pthread.h>
+
+#include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/writer.h"
 #include "table/context.h"
 #include "table/pit.h"
+
+/* The write probe's result is reused this long: a flood of /ready (it needs no token) adds one write job a second at most. */
+#define READY_PROBE_REUSE_MS 1000
 
 /* Below this much free space the next checkpoint of the WAL or a backup may fail: not ready. */
 #define READY_MIN_FREE_BYTES (64LL * 1024 * 1024)
@@ -36,6 +43,32 @@ write_nothing(struct store *s, void *arg, struct pb_error *err)
 	(void)arg;
 	(void)err;
 	return 0;
+}
+
+/*
+ * Whether the write path takes a write now: 0, or -1 with the message in
+ * err.  One probe a READY_PROBE_REUSE_MS; callers in between get its result.
+ */
+static int
+probe_write(struct store_writer *w, struct pb_error *err)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static int64_t last_ms = -READY_PROBE_REUSE_MS;
+	static int last_rc;
+	static struct pb_error last_err;
+	int64_t now = pb_time_now_ms();
+	int rc;
+
+	pthread_mutex_lock(&lock);
+	if (now < last_ms || now - last_ms >= READY_PROBE_REUSE_MS) {
+		last_rc = store_writer_run(w, write_nothing, NULL, &last_err);
+		last_ms = pb_time_now_ms();
+	}
+	rc = last_rc;
+	if (rc < 0)
+		*err = last_err;
+	pthread_mutex_unlock(&lock);
+	return rc;
 }
 
 /* Appends a sentence to reasons. */
@@ -81,7 +114,7 @@ pit_ready(struct pit *p, const char *database, json_t **reasons_out, struct pb_e
 
 	if (reasons == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (p->writer != NULL && store_writer_run(p->writer, write_nothing, NULL, &werr) < 0)
+	if (p->writer != NULL && probe_write(p->writer, &werr) < 0)
 		reason(reasons, "the database cannot be written: %s", werr.message);
 	check_disk(database, reasons);
 	for (size_t i = 0; i < p->cfg->table_count; i++) {

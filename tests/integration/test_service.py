@@ -11,6 +11,7 @@ import socket
 import stat
 import subprocess
 import sys
+import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -142,6 +143,20 @@ class Ready(unittest.TestCase):
             self.assertEqual(d.call("GET", "/api/v1/ready", token=None), (200, {"status": "ready"}))
             st, _, raw = d.request("GET", "/metrics", token=None)
             self.assertIn('pitboss_http_requests_total{route="ready",status="5xx"} 1', raw.decode())
+            d.stop()
+
+    def test_probe_at_most_once_a_second(self):
+        def jobs(d):
+            raw = d.request("GET", "/metrics", token=None)[2].decode()
+            return int(re.search(r"^pitboss_write_jobs_total (\d+)$", raw, re.M).group(1))
+        with pbtest.Daemon() as d:
+            d.start()
+            before = jobs(d)
+            t0 = time.monotonic()
+            for _ in range(30):
+                self.assertEqual(d.call("GET", "/api/v1/ready", token=None)[0], 200)
+            elapsed = time.monotonic() - t0
+            self.assertLessEqual(jobs(d) - before, int(elapsed) + 2)
             d.stop()
 
     @unittest.skipIf(os.geteuid() == 0, "root writes everywhere")
