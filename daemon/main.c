@@ -8,19 +8,23 @@
  * database cleanly.  Between signals it signs checkpoints and deletes
  * the stored Idempotency-Key answers older than their retention.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <sodium.h>
 
+#include "common/instance_lock.h"
 #include "common/json_alloc.h"
 #include "common/log.h"
+#include "common/version.h"
 #include "http/http.h"
 #include "store/audit.h"
 #include "store/writer.h"
@@ -59,11 +63,15 @@ static void
 usage(FILE *f)
 {
 	fprintf(f, "usage: pitbossd -c FILE [--listen ADDR:PORT] [--database PATH] [-t] [-f]\n"
-	    "  -c FILE      the configuration (see docs/operations.md)\n"
+	    "       pitbossd --version | --help\n"
+	    "  -c FILE      the configuration (see pitbossd(8), pitboss.json(5))\n"
 	    "  --listen     override \"listen\"\n"
 	    "  --database   override \"database\"\n"
-	    "  -t           check the configuration and exit (0 good, 1 with the first problem)\n"
-	    "  -f           stay in the foreground and log to stderr (default: detach, log to syslog)\n");
+	    "  -t           check the configuration, the database's directory and the page, and exit\n"
+	    "  -f           stay in the foreground and log to stderr (default: detach, log to syslog)\n"
+	    "  --version    print the version and exit\n"
+	    "exit status: 0 stopped cleanly (or -t: all good), 1 could not start (or -t: the first problem),\n"
+	    "  2 bad command line\n");
 }
 
 static int
@@ -72,7 +80,8 @@ parse_args(int argc, char **argv, struct options *o)
 	static const struct option LONG[] = {
 		{"config", required_argument, NULL, 'c'}, {"listen", required_argument, NULL, 'l'},
 		{"database", required_argument, NULL, 'd'}, {"test", no_argument, NULL, 't'},
-		{"foreground", no_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0},
+		{"foreground", no_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'}, {NULL, 0, NULL, 0},
 	};
 	int c;
 
@@ -85,6 +94,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case 't': o->check_only = true; break;
 		case 'f': o->foreground = true; break;
 		case 'h': usage(stdout); exit(0);
+		case 'V': printf("pitbossd %s\n", pb_version_long()); exit(0);
 		default: usage(stderr); return -1;
 		}
 	}
@@ -137,31 +147,107 @@ load_config(const struct options *o, struct pb_error *err)
 	return cfg;
 }
 
-/* Records a significant event of the daemon's own, logging (not failing) when it cannot. */
+/* A directory that exists, or -1 with a message naming the key and the path. */
+static int
+check_directory(const char *key, const char *dir, int mode, struct pb_error *err)
+{
+	struct stat st;
+
+	if (stat(dir, &st) < 0)
+		return pb_fail(err, 400, "invalid_config", "%s: the directory %s does not exist (%s)", key, dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return pb_fail(err, 400, "invalid_config", "%s: %s is not a directory", key, dir);
+	if (access(dir, mode) < 0)
+		return pb_fail(err, 400, "invalid_config", "%s: the directory %s is not %s by this user (uid %ld): %s", key, dir,
+		    (mode & W_OK) ? "writable" : "readable", (long)geteuid(), strerror(errno));
+	return 0;
+}
+
+/*
+ * pitbossd -t, beyond the file itself: the database can be created or
+ * written (its directory exists and is writable: the WAL, the lock file
+ * and the backups go there too; an existing file is readable and
+ * writable), and the page exists (web_root is a directory with
+ * index.html).  The checks are made as the user running -t.
+ */
+static int
+check_setup(const struct config *cfg, struct pb_error *err)
+{
+	char copy[4096], index[4200];
+
+	snprintf(copy, sizeof(copy), "%s", cfg->database);
+	if (check_directory("database", dirname(copy), W_OK | X_OK, err) < 0)
+		return -1;
+	if (access(cfg->database, F_OK) == 0 && access(cfg->database, R_OK | W_OK) < 0)
+		return pb_fail(err, 400, "invalid_config", "database: %s is not readable and writable by this user (uid %ld): %s",
+		    cfg->database, (long)geteuid(), strerror(errno));
+	if (check_directory("web_root", cfg->web_root, R_OK | X_OK, err) < 0)
+		return -1;
+	snprintf(index, sizeof(index), "%s/index.html", cfg->web_root);
+	if (access(index, R_OK) < 0)
+		return pb_fail(err, 400, "invalid_config", "web_root: %s has no readable index.html, so the page cannot be served "
+		    "(leave web_root out to serve the installed page)", cfg->web_root);
+	return 0;
+}
+
+/* At start: a page that is not there is said in the log (the API works without it). */
 static void
-significant(struct store *store, const char *code, const struct config *cfg)
+warn_missing_page(const struct config *cfg)
+{
+	char index[4200];
+
+	snprintf(index, sizeof(index), "%s/index.html", cfg->web_root);
+	if (access(index, R_OK) < 0)
+		log_warn("web_root %s has no readable index.html: the page will answer 404 (the API is not affected)",
+		    cfg->web_root);
+}
+
+/* What a significant event of the daemon's own says of a configuration: its file, what was loaded, its size. */
+static json_t *
+config_detail(const struct config *cfg)
+{
+	return json_pack("{s:s,s:s,s:s,s:o,s:i,s:i}", "config", cfg->path, "config_sha256", cfg->sha256, "loaded_sha256",
+	    cfg->loaded_sha256, "files", config_files_json(cfg), "tables", (int)cfg->table_count, "tokens",
+	    (int)cfg->token_count);
+}
+
+/* Records a significant event of the daemon's own (detail: stolen, NULL for none), logging (not failing) when it cannot. */
+static void
+significant(struct store *store, const char *code, json_t *detail)
 {
 	struct pb_error err;
-	json_t *detail = cfg ? json_pack("{s:s,s:s,s:i,s:i}", "config", cfg->path, "config_sha256", cfg->sha256,
-	    "tables", (int)cfg->table_count, "tokens", (int)cfg->token_count) : json_object();
 
+	if (detail == NULL)
+		detail = json_object();
 	if (store_significant(store, "pitbossd", code, NULL, detail, &err) < 0)
 		log_error("recording significant event %s: %s", code, err.message);
 	json_decref(detail);
 }
 
-/* SIGHUP: a new configuration for tables, limits and tokens; the old one stays on any problem. */
+/* A refused reload: the log line and the significant event config_reload_refused, with the message. */
+static void
+reload_refused(struct store *store, const struct options *o, const char *message)
+{
+	log_error("reload refused, keeping the running configuration: %s", message);
+	significant(store, "config_reload_refused", json_pack("{s:s,s:s}", "config", o->config_path, "message", message));
+}
+
+/*
+ * SIGHUP: a new configuration for tables, limits and tokens; the old one
+ * stays on any problem.  The event config_reloaded says what was loaded
+ * (every file and its hash) and what changed; a table whose game's rules
+ * changed, its own entry not, gets the table event rules_changed.
+ */
 static void
 reload(struct app *app, const struct options *o, struct store *store)
 {
 	struct pb_error err;
 	struct config *next = load_config(o, &err), *old;
 	struct pit pit = {0};
+	json_t *detail;
 
-	if (next == NULL) {
-		log_error("reload refused, keeping the running configuration: %s", err.message);
-		return;
-	}
+	if (next == NULL)
+		return reload_refused(store, o, err.message);
 	if (strcmp(next->database, app->database) != 0 || strcmp(next->listen_host, app->cfg->listen_host) != 0 ||
 	    next->listen_port != app->cfg->listen_port)
 		log_warn("reload: listen and database changes take effect only after a restart");
@@ -171,13 +257,16 @@ reload(struct app *app, const struct options *o, struct store *store)
 	pit.store = store;
 	pit.cfg = next;
 	pit.signer = app->signer;
-	if (pit_sync_tables(&pit, &err) < 0)
+	if (pit_sync_tables(&pit, &err) < 0 || pit_record_rules_changes(&pit, old, &err) < 0)
 		log_error("reload: recording table settings failed: %s", err.message);
-	significant(store, "config_reloaded", next);
+	detail = config_detail(next);
+	json_object_set_new(detail, "changes", config_changes(old, next));
+	json_object_set_new(detail, "previous_loaded_sha256", json_string(old->loaded_sha256));
+	significant(store, "config_reloaded", detail);
 	pthread_rwlock_unlock(&app->lock);
 	config_free(old);
-	log_info("configuration reloaded from %s (sha256 %s): %zu tables, %zu tokens", next->path, next->sha256,
-	    next->table_count, next->token_count);
+	log_info("configuration reloaded from %s (sha256 %s, all files %s): %zu tables, %zu tokens", next->path,
+	    next->sha256, next->loaded_sha256, next->table_count, next->token_count);
 }
 
 /* How often to look for expired answers: a tenth of the retention, at least every minute, at most every second. */
@@ -229,6 +318,8 @@ struct daemon_state {
 	struct server *srv;
 	struct startup_result startup;
 	struct startup_walk *walk;
+	struct instance_lock *lock;    /* one pitbossd per database, held from before the first write to the exit */
+	int listen_fd;                 /* bound before the database is opened, handed to the server */
 };
 
 /* Blocks the signals the main loop waits for, before any worker starts: they are taken by this thread alone. */
@@ -274,7 +365,7 @@ open_database(struct daemon_state *d)
 		log_error("recording table settings: %s", err.message);
 		return -1;
 	}
-	significant(d->store, "daemon_started", d->app.cfg);
+	significant(d->store, "daemon_started", config_detail(d->app.cfg));
 	/* The checkpoints and the chains since them now; with "full", the chains before them once listening. */
 	startup_check_before_listening(&d->pit, &d->startup);
 	return 0;
@@ -287,7 +378,8 @@ start_serving(struct daemon_state *d)
 	struct startup_walk_options walk_opts = {0};
 	struct pb_error err;
 
-	d->srv = server_start(&d->app, &err);
+	d->srv = server_start(&d->app, d->listen_fd, &err);
+	d->listen_fd = -1;             /* the server's now, closed with it (or by its failure) */
 	if (d->srv == NULL) {
 		log_error("%s", err.message);
 		return -1;
@@ -375,21 +467,64 @@ shut_down(struct daemon_state *d, bool clean)
 	d->app.writer = NULL;
 	app_free(&d->app);
 	signer_free(d->signer);
+	if (d->listen_fd >= 0)
+		close(d->listen_fd);
+	instance_lock_free(d->lock);
 	if (clean)
 		log_info("stopped cleanly");
+}
+
+/*
+ * Before anything is written: the database's lock (a second pitbossd on it
+ * is refused, naming the holder's pid) and the listening socket (an address
+ * another process listens on is refused), so that a daemon that cannot run
+ * leaves no trace in the database.
+ */
+static int
+claim_instance(struct daemon_state *d, const struct config *cfg)
+{
+	struct pb_error err;
+
+	d->lock = instance_lock_take(cfg->database, &err);
+	if (d->lock != NULL)
+		d->listen_fd = server_listen(cfg->listen_host, cfg->listen_port, &err);
+	if (d->lock == NULL || d->listen_fd < 0) {
+		log_error("%s", err.message);
+		return -1;
+	}
+	return 0;
+}
+
+/* pitbossd -t: the configuration, then the database's directory and the page (check_setup). */
+static int
+check_only(struct config *cfg)
+{
+	struct pb_error err;
+
+	if (check_setup(cfg, &err) < 0) {
+		fprintf(stderr, "pitbossd: %s: %s\n", cfg->path, err.message);
+		config_free(cfg);
+		return 1;
+	}
+	printf("%s: configuration ok (%zu games, %zu tables, %zu tokens; database %s, page %s)\n", cfg->path,
+	    cfg->game_count, cfg->table_count, cfg->token_count, cfg->database, cfg->web_root);
+	config_free(cfg);
+	return 0;
 }
 
 /* pitbossd: -t checks the configuration; otherwise detach (unless -f), open, serve until a signal, stop. */
 int
 main(int argc, char **argv)
 {
-	static struct daemon_state d;
+	static struct daemon_state d = {.listen_fd = -1};
 	struct pb_error err;
 	struct config *cfg;
 	sigset_t sigs;
 
 	if (parse_args(argc, argv, &d.o) < 0)
 		return 2;
+	/* The database, its WAL, the lock, the key and the backups: the daemon's user alone, with or without systemd. */
+	umask(077);
 	/* Before any JSON value exists: jansson's small blocks through per-thread free lists. */
 	json_alloc_init();
 	if (sodium_init() < 0) {
@@ -401,22 +536,24 @@ main(int argc, char **argv)
 		fprintf(stderr, "pitbossd: %s\n", err.message);
 		return 1;
 	}
-	if (d.o.check_only) {
-		printf("%s: configuration ok (%zu games, %zu tables, %zu tokens)\n", cfg->path, cfg->game_count,
-		    cfg->table_count, cfg->token_count);
-		config_free(cfg);
-		return 0;
-	}
+	if (d.o.check_only)
+		return check_only(cfg);
 	log_open("pitbossd", !d.o.foreground);
 	if (!d.o.foreground && daemon(1, 0) < 0) {
 		log_error("cannot detach");
 		config_free(cfg);
 		return 1;
 	}
+	log_info("pitbossd %s starting, configuration %s", pb_version_long(), cfg->path);
+	warn_missing_page(cfg);
 	block_signals(&sigs);
-	if (app_init(&d.app, cfg, &err) < 0) {
-		log_error("%s", err.message);
+	if (claim_instance(&d, cfg) < 0 || app_init(&d.app, cfg, &err) < 0) {
+		if (d.lock != NULL && d.listen_fd >= 0)
+			log_error("%s", err.message);
 		config_free(cfg);
+		if (d.listen_fd >= 0)
+			close(d.listen_fd);
+		instance_lock_free(d.lock);
 		return 1;
 	}
 	if (open_database(&d) < 0 || start_serving(&d) < 0) {

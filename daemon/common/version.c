@@ -21,3 +21,9 @@ pb_version_long(void)
 {
 	return PB_GIT_COMMIT[0] ? PB_VERSION " (git " PB_GIT_COMMIT ")" : PB_VERSION;
 }
+
+const char *
+pb_version_commit(void)
+{
+	return PB_GIT_COMMIT;
+}

@@ -11,4 +11,7 @@ const char *pb_version(void);
 /* "0.1.0 (git 1a2b3c4)", or the version alone when the commit is not known. */
 const char *pb_version_long(void);
 
+/* The commit ("1a2b3c4"), or "" when it is not known. */
+const char *pb_version_commit(void);
+
 #endif

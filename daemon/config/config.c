@@ -52,6 +52,7 @@ config_free(struct config *cfg)
 	free(cfg->tables);
 	free(cfg->games);
 	tz_free(cfg->property.tz);
+	free(cfg->parts);
 	free(cfg);
 }
 

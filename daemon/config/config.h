@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "common/error.h"
 #include "common/gaming_day.h"
 #include "common/hash.h"
@@ -74,6 +76,22 @@ struct property_config {
 	int32_t offsets[CONFIG_ZONE_OFFSETS_MAX];   /* seconds east of UTC */
 };
 
+/* One part of what was loaded (config/digest.c): a file, a setting, a game, a table or a token, and its hash. */
+struct config_part {
+	char kind[8];                  /* "file", "setting", "game", "table", "token" */
+	char name[4352];               /* the file's path, the key, the game's name, the table's id, the token's name */
+	char sha256[PB_SHA256_HEX_LEN];/* a file's bytes; a game's file bytes or inline text; an entry's or value's JSON text */
+};
+
+/* An address or a network of trusted_proxies: family AF_INET or AF_INET6, the prefix's bits. */
+struct config_cidr {
+	int family;
+	unsigned prefix;
+	uint8_t addr[16];
+};
+
+#define CONFIG_PROXIES_MAX 32
+
 #define CONFIG_IDEMPOTENCY_RETENTION_DEFAULT 86400u          /* 24 hours */
 #define CONFIG_IDEMPOTENCY_RETENTION_MIN 1u                  /* seconds; short ones are for tests */
 #define CONFIG_IDEMPOTENCY_RETENTION_MAX (366u * 86400u)     /* a year */
@@ -82,6 +100,9 @@ struct config {
 	char path[4096];               /* the file it was read from */
 	char dir[4096];                /* its directory: relative paths start here */
 	char sha256[PB_SHA256_HEX_LEN];/* of the file's bytes */
+	char loaded_sha256[PB_SHA256_HEX_LEN]; /* of every file read: the file and its games' (digest.c) */
+	struct config_part *parts;     /* what was loaded, part by part (digest.c) */
+	size_t part_count;
 	char listen_host[256];
 	int listen_port;
 	char database[4096];
@@ -106,6 +127,8 @@ struct config {
 	struct property_config property;
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
 	size_t chip_count;
+	struct config_cidr trusted_proxies[CONFIG_PROXIES_MAX]; /* peers whose X-Forwarded-For is believed; default none */
+	size_t trusted_proxy_count;
 	struct game_config *games;
 	size_t game_count;
 	struct table_config *tables;
@@ -135,6 +158,36 @@ const char *role_name(enum role r);
 
 /* True for the well-known demo tokens shipped in config/ (never to be used off loopback). */
 bool config_has_demo_tokens(const struct config *cfg);
+
+/*
+ * The digest of what was loaded (digest.c), made by config_load: the files
+ * read with their hashes, loaded_sha256 over them, and a hash per setting,
+ * game, table and token of root.
+ */
+int config_digest(struct config *cfg, const json_t *root, struct pb_error *err);
+
+/* The hash of a part ("game", "standard"), or "" when there is none. */
+const char *config_part_sha256(const struct config *cfg, const char *kind, const char *name);
+
+/*
+ * What changed from old to next: {"tables": {"added": [...], "removed":
+ * [...], "changed": [...]}, "games": ..., "tokens": ..., "settings": ...,
+ * "files": ...}, naming only the kinds and lists that are not empty.  A new
+ * reference.
+ */
+json_t *config_changes(const struct config *old, const struct config *next);
+
+/* [{"path", "sha256"}, ...]: the files read, main file first.  A new reference. */
+json_t *config_files_json(const struct config *cfg);
+
+/*
+ * True when addr (an IPv4 or IPv6 address as text; an IPv4-mapped IPv6
+ * address counts as its IPv4 address) lies in one of trusted_proxies.
+ */
+bool config_trusted_proxy(const struct config *cfg, const char *addr);
+
+/* Parses "ADDRESS" or "ADDRESS/BITS" (IPv4 or IPv6); -1 when it is neither. */
+int config_parse_cidr(const char *text, struct config_cidr *out);
 
 /* True for a valid id: 1..32 bytes of letters, digits, '_', '.', '-'. */
 bool pb_valid_id(const char *s);

@@ -84,7 +84,7 @@ config_load(const char *path, struct pb_error *err)
 		pb_fail(err, 400, "invalid_config", "the configuration must be a JSON object");
 		goto fail_file;
 	}
-	if (read_top_level(cfg, root, err) < 0)
+	if (read_top_level(cfg, root, err) < 0 || config_digest(cfg, root, err) < 0)
 		goto fail_file;
 	json_decref(root);
 	free(buf);

@@ -5,12 +5,16 @@
  */
 #include "config/settings.h"
 
-#include "config/property.h"
-
+#include <arpa/inet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "config/property.h"
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
 
 _Static_assert(CONFIG_IDEMPOTENCY_RETENTION_DEFAULT == 86400u, "the default of idempotency.retention_seconds below");
 
@@ -52,6 +56,87 @@ read_listen(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, c
 	if (!json_is_string(v) ||
 	    config_parse_listen(json_string_value(v), cfg->listen_host, sizeof(cfg->listen_host), &cfg->listen_port) < 0)
 		return 1;
+	return 0;
+}
+
+int
+config_parse_cidr(const char *text, struct config_cidr *out)
+{
+	char addr[INET6_ADDRSTRLEN + 8], *slash, *end;
+	long bits;
+
+	memset(out, 0, sizeof(*out));
+	if (strlen(text) >= sizeof(addr))
+		return -1;
+	snprintf(addr, sizeof(addr), "%s", text);
+	slash = strchr(addr, '/');
+	if (slash != NULL)
+		*slash = '\0';
+	if (inet_pton(AF_INET, addr, out->addr) == 1)
+		out->family = AF_INET;
+	else if (inet_pton(AF_INET6, addr, out->addr) == 1)
+		out->family = AF_INET6;
+	else
+		return -1;
+	out->prefix = out->family == AF_INET ? 32 : 128;
+	if (slash == NULL)
+		return 0;
+	bits = strtol(slash + 1, &end, 10);
+	if (slash[1] == '\0' || *end != '\0' || bits < 0 || bits > (long)out->prefix)
+		return -1;
+	out->prefix = (unsigned)bits;
+	return 0;
+}
+
+/* Whether the first bits of a and b are equal. */
+static bool
+prefix_equal(const uint8_t *a, const uint8_t *b, unsigned bits)
+{
+	unsigned whole = bits / 8, rest = bits % 8;
+
+	if (memcmp(a, b, whole) != 0)
+		return false;
+	return rest == 0 || ((a[whole] ^ b[whole]) & (uint8_t)(0xff << (8 - rest))) == 0;
+}
+
+bool
+config_trusted_proxy(const struct config *cfg, const char *addr)
+{
+	static const uint8_t MAPPED[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+	struct config_cidr a;
+
+	if (cfg->trusted_proxy_count == 0 || config_parse_cidr(addr, &a) < 0 || a.prefix != (a.family == AF_INET ? 32u : 128u))
+		return false;
+	if (a.family == AF_INET6 && memcmp(a.addr, MAPPED, 12) == 0) {
+		memmove(a.addr, a.addr + 12, 4);
+		a.family = AF_INET;
+	}
+	for (size_t i = 0; i < cfg->trusted_proxy_count; i++) {
+		const struct config_cidr *n = &cfg->trusted_proxies[i];
+		if (n->family == a.family && prefix_equal(n->addr, a.addr, n->prefix))
+			return true;
+	}
+	return false;
+}
+
+/* "trusted_proxies": a list of addresses and networks, CONFIG_PROXIES_MAX at most. */
+static int
+read_trusted_proxies(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
+    struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+	const json_t *e;
+	size_t i;
+
+	(void)k;
+	if (!json_is_array(v) || json_array_size(v) > CONFIG_PROXIES_MAX)
+		return 1;
+	json_array_foreach(v, i, e) {
+		if (!json_is_string(e) || config_parse_cidr(json_string_value(e), &cfg->trusted_proxies[i]) < 0)
+			return pb_fail(err, 400, "invalid_config", "%s[%zu]: must be an IP address or a network such as "
+			    "\"10.0.0.0/8\" or \"fd00::/8\"", path, i);
+	}
+	cfg->trusted_proxy_count = json_array_size(v);
 	return 0;
 }
 
@@ -166,6 +251,9 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	{.name = "chips", .type = CFG_CUSTOM, .read = config_read_chips, .def = "[100, 500, 2500, 10000, 50000, 100000, 500000]",
 	 .must = "be an array of 1 to 32 chip denominations in cents, ascending, e.g. [100, 500, 2500]", .reload = true,
 	 .describe = "the property's chip denominations, in cents"},
+	{.name = "trusted_proxies", .type = CFG_CUSTOM, .read = read_trusted_proxies, .def = "[]", .reload = true,
+	 .must = "be a list of at most " STR(CONFIG_PROXIES_MAX) " addresses or networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]",
+	 .describe = "reverse proxies whose X-Forwarded-For gives the client's address"},
 	{.name = "games", .type = CFG_LATER, .reload = true, .describe = "name -> rules (config.c)"},
 	{.name = "tables", .type = CFG_LATER, .reload = true, .describe = "the tables (config/entries.c)"},
 	{.name = "tokens", .type = CFG_LATER, .reload = true, .describe = "the API tokens (config/entries.c)"},

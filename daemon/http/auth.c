@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "table/context.h"
 
 #define AUTH_CLIENTS 256
@@ -20,8 +21,9 @@ static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct client_record clients[AUTH_CLIENTS];
 static struct client_record overflow;   /* shared by addresses that find no slot */
 
+/* The peer's address as text ("unknown" when there is none). */
 static void
-client_address(const struct http_request *req, char *out, size_t outsz)
+peer_address(const struct http_request *req, char *out, size_t outsz)
 {
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(req->conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
 	const struct sockaddr *sa = ci ? ci->client_addr : NULL;
@@ -33,6 +35,105 @@ client_address(const struct http_request *req, char *out, size_t outsz)
 		inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, out, (socklen_t)outsz);
 	else if (sa->sa_family == AF_INET6)
 		inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, out, (socklen_t)outsz);
+}
+
+/* Every X-Forwarded-For header of the request, joined with commas in the order they came. */
+struct forwarded {
+	char text[1024];
+	size_t len;
+	bool truncated;
+};
+
+static enum MHD_Result
+collect_forwarded(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct forwarded *f = cls;
+	int n;
+
+	(void)kind;
+	if (strcasecmp(key, "X-Forwarded-For") != 0 || value == NULL)
+		return MHD_YES;
+	n = snprintf(f->text + f->len, sizeof(f->text) - f->len, "%s%s", f->len ? "," : "", value);
+	if (n < 0 || (size_t)n >= sizeof(f->text) - f->len)
+		f->truncated = true;
+	else
+		f->len += (size_t)n;
+	return MHD_YES;
+}
+
+/*
+ * The client's address.  The peer's, unless the peer is one of
+ * trusted_proxies and the request carries X-Forwarded-For: then the hops
+ * are read from the right (the one the nearest proxy added) and the first
+ * that is not a trusted proxy is the client; when every hop is trusted,
+ * the leftmost.  A hop that is no address ends the walk at the hop before
+ * it (what the trusted proxies vouch for), as does a header too long to
+ * read whole.  The address is written in its canonical form.
+ */
+static void
+client_address(const struct config *cfg, const struct http_request *req, char *out, size_t outsz)
+{
+	struct forwarded f = {.len = 0};
+	char *hop;
+
+	peer_address(req, out, outsz);
+	if (!config_trusted_proxy(cfg, out))
+		return;
+	MHD_get_connection_values(req->conn, MHD_HEADER_KIND, collect_forwarded, &f);
+	if (f.len == 0 || f.truncated)
+		return;
+	while (f.len > 0) {
+		struct config_cidr a;
+		char *end = f.text + f.len;
+		hop = memrchr(f.text, ',', f.len);
+		hop = hop ? hop + 1 : f.text;
+		f.len = hop > f.text ? (size_t)(hop - 1 - f.text) : 0;
+		while (hop < end && (*hop == ' ' || *hop == '\t'))
+			hop++;
+		while (end > hop && (end[-1] == ' ' || end[-1] == '\t'))
+			end--;
+		*end = '\0';
+		if (config_parse_cidr(hop, &a) < 0 || strchr(hop, '/') != NULL)
+			return;
+		inet_ntop(a.family, a.addr, out, (socklen_t)outsz);
+		if (!config_trusted_proxy(cfg, out))
+			return;
+	}
+}
+
+/*
+ * A lockout is logged, at most LOCKOUT_LOG_BURST lines a minute (many
+ * addresses locked out at once would flood the log); the lines left out are
+ * counted in the next one.  Every lockout is a significant event either way.
+ */
+#define LOCKOUT_LOG_BURST 10
+
+static void
+log_lockout(const char *addr, unsigned failures, unsigned seconds, int64_t now)
+{
+	static int64_t window_ms;
+	static unsigned logged, dropped;
+	unsigned left_out;
+
+	pthread_mutex_lock(&auth_lock);
+	if (now - window_ms >= 60000) {
+		window_ms = now;
+		logged = 0;
+	}
+	if (logged >= LOCKOUT_LOG_BURST) {
+		dropped++;
+		pthread_mutex_unlock(&auth_lock);
+		return;
+	}
+	logged++;
+	left_out = dropped;
+	dropped = 0;
+	pthread_mutex_unlock(&auth_lock);
+	if (left_out > 0)
+		log_warn("auth: %s locked out for %u s after %u failed sign-ins (and %u more lockouts not logged)", addr,
+		    seconds, failures, left_out);
+	else
+		log_warn("auth: %s locked out for %u s after %u failed sign-ins", addr, seconds, failures);
 }
 
 /* The record of this address (the oldest unlocked one is reused when full). Call with auth_lock held. */
@@ -73,7 +174,7 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 	bool locked_now = false;
 	unsigned failures = 0;
 
-	client_address(req, addr, sizeof(addr));
+	client_address(cfg, req, addr, sizeof(addr));
 	pthread_mutex_lock(&auth_lock);
 	c = client_slot(addr, now);
 	if (c != NULL && c->locked_until_ms > now) {
@@ -116,6 +217,8 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 	pthread_mutex_unlock(&auth_lock);
 	if (pit->store != NULL)
 		pit_record_auth_failure(pit, addr, locked_now, failures);
+	if (locked_now)
+		log_lockout(addr, failures, cfg->auth_lockout_seconds, now);
 	if (locked_now)
 		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %u seconds", addr,
 		    cfg->auth_lockout_seconds);

@@ -39,8 +39,18 @@ struct http_answer {
 
 struct server;
 
-/* Starts listening per the configuration; the database must already be migrated. */
-struct server *server_start(struct app *app, struct pb_error *err);
+/*
+ * Binds and listens on host:port, without sharing the address: another
+ * process listening there (another pitbossd) makes it fail with a message
+ * saying so.  Returns the socket, or -1 with err filled.
+ */
+int server_listen(const char *host, int port, struct pb_error *err);
+
+/*
+ * Serves on listen_fd (from server_listen; the server owns it from now on,
+ * also when it fails); the database must already be migrated.
+ */
+struct server *server_start(struct app *app, int listen_fd, struct pb_error *err);
 
 /* Stops accepting, lets in-flight requests finish, joins the workers. */
 void server_stop(struct server *srv);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "common/version.h"
 #include "http/report_cache.h"
 #include "http/routes.h"
 #include "table/context.h"
@@ -22,7 +23,7 @@ const char *const api_route_names[METRIC_ROUTES] = {
 	[ROUTE_TABLE_BANKERS] = "table_bankers", [ROUTE_ROUND] = "round", [ROUTE_ROUND_BET] = "round_bet",
 	[ROUTE_ROUND_STEP] = "round_step", [ROUTE_ROUND_VERIFY] = "round_verify", [ROUTE_REPORTS] = "reports",
 	[ROUTE_EVENTS] = "events", [ROUTE_INTEGRITY] = "integrity", [ROUTE_CHECKPOINTS] = "checkpoints",
-	[ROUTE_STATIC] = "static",
+	[ROUTE_STATIC] = "static", [ROUTE_READY] = "ready",
 };
 
 static const double LATENCY_BOUNDS_S[] = {
@@ -115,6 +116,33 @@ handle_health(const struct route_call *c, struct http_answer *ans)
 	(void)c;
 	ans->status = 200;
 	ans->json = json_pack("{s:s}", "status", "ok");
+}
+
+/*
+ * GET /api/v1/ready, no token: 200 {"status": "ready"} when a round sent
+ * now would be recorded, else 503 {"status": "not_ready", "reasons": [...]}
+ * (table/context.h pit_ready says what is checked).  Health stays liveness.
+ */
+void
+handle_ready(const struct route_call *c, struct http_answer *ans)
+{
+	struct pit pit = {0};
+	struct pb_error err;
+	json_t *reasons = NULL;
+
+	pit.cfg = c->app->cfg;
+	pit.writer = c->app->writer;
+	pit.store = app_thread_store(c->app, &err);
+	if (pit.store == NULL || pit_ready(&pit, c->app->database, &reasons, &err) < 0) {
+		ans->status = 503;
+		ans->json = json_pack("{s:s,s:[s+]}", "status", "not_ready", "reasons", "the database cannot be read: ",
+		    err.message);
+		return;
+	}
+	ans->status = json_array_size(reasons) == 0 ? 200 : 503;
+	ans->json = ans->status == 200 ? json_pack("{s:s}", "status", "ready") :
+	    json_pack("{s:s,s:O}", "status", "not_ready", "reasons", reasons);
+	json_decref(reasons);
 }
 
 /* The group commit's counters, when writes go through one. */
@@ -226,6 +254,9 @@ handle_metrics(const struct route_call *c, struct http_answer *ans)
 	if (buf == NULL)
 		return;
 	buf[0] = '\0';
+	emit(&buf, &len, &cap, "# HELP pitboss_build_info The version and commit of this pitbossd (always 1).\n"
+	    "# TYPE pitboss_build_info gauge\npitboss_build_info{version=\"%s\",commit=\"%s\"} 1\n", pb_version(),
+	    pb_version_commit());
 	emit_http(app, &buf, &len, &cap);
 	emit_records(app, &buf, &len, &cap);
 	emit_writer(app, &buf, &len, &cap);

@@ -2,7 +2,7 @@
  * routes.c - the route table of the API and its one matcher.
  *
  * A request under /api/ (or /metrics) goes: the path split into segments
- * (404 at once when it is no API path); a public route (health, metrics)
+ * (404 at once when it is no API path); a public route (health, ready, metrics)
  * answered without a token; then the token (401, 429), the
  * Idempotency-Key and the body of any method but GET and HEAD (400), in
  * that order, before the path is routed; then the route: 404 when no
@@ -25,6 +25,7 @@
 const struct route api_routes[] = {
 	{"GET", "/metrics", ROUTE_METRICS, OP_READ, RT_PUBLIC, handle_metrics, 0},
 	{"GET", V1 "/health", ROUTE_HEALTH, OP_READ, RT_PUBLIC, handle_health, 0},
+	{"GET", V1 "/ready", ROUTE_READY, OP_READ, RT_PUBLIC, handle_ready, 0},
 	{"GET", V1 "/tables", ROUTE_TABLES, OP_READ, 0, handle_tables, 0},
 	{"GET", V1 "/tables/{table}", ROUTE_TABLE, OP_READ, 0, handle_table, 0},
 	{"POST", V1 "/tables/{table}/open", ROUTE_TABLE_STATUS, OP_TABLE_CHANGE, WRITE, handle_table_open, 1},

@@ -38,6 +38,7 @@ enum route_metric {
 	ROUTE_INTEGRITY,
 	ROUTE_CHECKPOINTS,
 	ROUTE_STATIC,
+	ROUTE_READY,
 	ROUTE_COUNT
 };
 
@@ -83,6 +84,7 @@ extern const char *const api_route_names[METRIC_ROUTES];
 
 /* metrics.c */
 void handle_health(const struct route_call *c, struct http_answer *ans);
+void handle_ready(const struct route_call *c, struct http_answer *ans);
 void handle_metrics(const struct route_call *c, struct http_answer *ans);
 void record_refusal(struct app *app, const struct http_answer *ans);
 

@@ -7,6 +7,8 @@
  */
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -335,47 +337,68 @@ listen_address(const char *host, int port, struct sockaddr_storage *ss, socklen_
 	return 0;
 }
 
+/*
+ * The listening socket, made here rather than by libmicrohttpd so that the
+ * address is never shared: SO_REUSEADDR only (a restart may bind while old
+ * connections are in TIME_WAIT; on Linux it never lets two sockets listen
+ * on one address), no SO_REUSEPORT (which would let a second daemon listen
+ * beside the first and take half the connections).
+ */
+int
+server_listen(const char *host, int port, struct pb_error *err)
+{
+	struct sockaddr_storage ss;
+	socklen_t sslen = 0;
+	int fd, one = 1, e;
+
+	if (listen_address(host, port, &ss, &sslen, err) < 0)
+		return -1;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d: %s", host, port, strerror(errno));
+	if (ss.ss_family == AF_INET6)
+		setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof(one));
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) == 0 &&
+	    bind(fd, (struct sockaddr *)&ss, sslen) == 0 && listen(fd, 128) == 0)
+		return fd;
+	e = errno;
+	close(fd);
+	if (e == EADDRINUSE)
+		return pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d: another process listens there "
+		    "(another pitbossd? `ss -ltnp 'sport = :%d'` names it); one address has one daemon", host, port, port);
+	return pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d: %s", host, port, strerror(e));
+}
+
 struct server *
-server_start(struct app *app, struct pb_error *err)
+server_start(struct app *app, int listen_fd, struct pb_error *err)
 {
 	struct server *srv = calloc(1, sizeof(*srv));
-	struct sockaddr_storage ss;
-	socklen_t sslen;
 	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
 	const struct config *cfg = app->cfg;
 
 	if (srv == NULL) {
+		close(listen_fd);
 		pb_fail(err, 500, "out_of_memory", "out of memory");
 		return NULL;
 	}
 	srv->app = app;
 	srv->max_body = cfg->max_body_bytes;
-	if (listen_address(cfg->listen_host, cfg->listen_port, &ss, &sslen, err) < 0) {
-		free(srv);
-		return NULL;
-	}
-	if (ss.ss_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
 	if (cfg->tls_cert[0] != '\0') {
 		if (MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 			pb_fail(err, 500, "tls", "this libmicrohttpd was built without TLS");
-			free(srv);
-			return NULL;
+			goto fail;
 		}
 		srv->tls_cert = read_pem(cfg->tls_cert, err);
 		srv->tls_key = srv->tls_cert ? read_pem(cfg->tls_key, err) : NULL;
-		if (srv->tls_key == NULL) {
-			free(srv->tls_cert);
-			free(srv);
-			return NULL;
-		}
+		if (srv->tls_key == NULL)
+			goto fail;
 		flags |= MHD_USE_TLS;
 	}
 	srv->mhd = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, srv,
 	    /* Without TLS the certificate options are skipped: MHD_OPTION_ARRAY with an empty list. */
 	    srv->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_ARRAY, srv->tls_cert ? (void *)srv->tls_cert : (void *)NO_OPTIONS,
 	    srv->tls_key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_ARRAY, srv->tls_key ? (void *)srv->tls_key : (void *)NO_OPTIONS,
-	    MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&ss,
+	    MHD_OPTION_LISTEN_SOCKET, (MHD_socket)listen_fd,
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
@@ -383,27 +406,23 @@ server_start(struct app *app, struct pb_error *err)
 	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)(cfg->connection_limit >= 4 ? cfg->connection_limit / 4 : 1),
 	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-	    MHD_OPTION_LISTENING_ADDRESS_REUSE, (unsigned int)1,
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
 	    MHD_OPTION_END);
-	if (srv->mhd == NULL && srv->tls_cert != NULL) {
+	if (srv->mhd != NULL)
+		return srv;
+	if (srv->tls_cert != NULL)
 		pb_fail(err, 500, "listen_failed", "cannot start HTTPS on %s:%d: check that tls.cert %s and tls.key %s are PEM files "
-		    "and that the key belongs to the certificate (or the port is in use)", cfg->listen_host, cfg->listen_port,
-		    cfg->tls_cert, cfg->tls_key);
-		free(srv->tls_cert);
-		free(srv->tls_key);
-		free(srv);
-		return NULL;
-	}
-	if (srv->mhd == NULL) {
-		pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d (in use, or not allowed)",
-		    cfg->listen_host, cfg->listen_port);
-		free(srv->tls_cert);
-		free(srv->tls_key);
-		free(srv);
-		return NULL;
-	}
-	return srv;
+		    "and that the key belongs to the certificate", cfg->listen_host, cfg->listen_port, cfg->tls_cert, cfg->tls_key);
+	else
+		pb_fail(err, 500, "listen_failed", "cannot serve on %s:%d", cfg->listen_host, cfg->listen_port);
+fail:
+	/* libmicrohttpd may have closed it already on its failure; nothing else opens files meanwhile. */
+	if (fcntl(listen_fd, F_GETFD) >= 0)
+		close(listen_fd);
+	free(srv->tls_cert);
+	free(srv->tls_key);
+	free(srv);
+	return NULL;
 }
 
 /*

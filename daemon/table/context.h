@@ -62,4 +62,13 @@ void pit_record_auth_failure(struct pit *p, const char *client, bool locked_out,
 int pit_significant_events(struct pit *p, const struct actor *a, int64_t after, int limit, json_t **out,
     struct pb_error *err);
 
+/*
+ * GET /api/v1/ready: the reasons this daemon cannot record a round now, as
+ * sentences in a new array (empty: ready): the database cannot be written
+ * (a probe through p->writer's write path, the file's and directory's
+ * permissions, free space) or a table is on integrity hold.  -1 only when
+ * the holds cannot be read at all (err).
+ */
+int pit_ready(struct pit *p, const char *database, json_t **reasons, struct pb_error *err);
+
 #endif

@@ -3,6 +3,7 @@
  */
 #include "table/access.h"
 #include "table/hold.h"
+#include "table/input.h"
 
 #include <stdio.h>
 
@@ -45,10 +46,11 @@ pit_table_acknowledge(struct pit *p, const struct actor *a, const char *table_id
 	char reason[300];
 	bool held;
 	json_t *detail;
+	static const char *const KEYS[] = {"note", NULL};
 
 	if (t == NULL)
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
-	if (authorize(a, OP_ACKNOWLEDGE, NULL, err) < 0)
+	if (authorize(a, OP_ACKNOWLEDGE, NULL, err) < 0 || input_known_keys(body, "acknowledge", KEYS, err) < 0)
 		return -1;
 	if (!json_is_string(note) || json_string_length(note) == 0 || json_string_length(note) > 500)
 		return pb_fail(err, 422, "note_required", "say what was found and done, as {\"note\": \"...\"} (1..500 bytes)");

@@ -52,6 +52,15 @@ struct idempotency {
  */
 int pit_sync_tables(struct pit *p, struct pb_error *err);
 
+/*
+ * On reload, after pit_sync_tables: each table whose entry did not change
+ * but whose game's rules did (a pay table edited in a game file) gets the
+ * table event rules_changed {game, game_sha256, previous_game_sha256,
+ * config_loaded_sha256}; the table's state is not touched (rounds record
+ * the rules in force when they open).
+ */
+int pit_record_rules_changes(struct pit *p, const struct config *old, struct pb_error *err);
+
 /* ---- reads ---- */
 int pit_tables_list(struct pit *p, const struct actor *a, json_t **out, struct pb_error *err);
 int pit_table_get(struct pit *p, const struct actor *a, const char *table_id, json_t **out, struct pb_error *err);

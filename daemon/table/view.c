@@ -383,9 +383,10 @@ pit_sync_tables(struct pit *p, struct pb_error *err)
 			goto fail;
 		if (ts.found && strcmp(ts.config_sha256, t->sha256) == 0)
 			continue;
-		body = json_pack("{s:s,s:s,s:s,s:i,s:s,s:o,s:b,s:s}", "name", t->name, "game", t->game,
+		body = json_pack("{s:s,s:s,s:s,s:i,s:s,s:o,s:b,s:s,s:s,s:s}", "name", t->name, "game", t->game,
 		    "banking", t->player_banked ? "player" : "house", "seats", t->seats, "config_sha256", t->sha256,
-		    "limits", limits_to_json(&t->limits), "open", t->open, "previous", ts.found ? ts.config_sha256 : "");
+		    "limits", limits_to_json(&t->limits), "open", t->open, "previous", ts.found ? ts.config_sha256 : "",
+		    "game_sha256", config_part_sha256(p->cfg, "game", t->game), "config_loaded_sha256", p->cfg->loaded_sha256);
 		ts.open = t->open;
 		ts.limits = t->limits;
 		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
@@ -403,4 +404,36 @@ pit_sync_tables(struct pit *p, struct pb_error *err)
 fail:
 	store_rollback(p->store);
 	return -1;
+}
+
+int
+pit_record_rules_changes(struct pit *p, const struct config *old, struct pb_error *err)
+{
+	char at[PB_TIME_LEN];
+
+	if (store_begin(p->store, err) < 0)
+		return -1;
+	pb_time_now(at);
+	for (size_t i = 0; i < p->cfg->table_count; i++) {
+		const struct table_config *t = &p->cfg->tables[i], *was = config_table(old, t->id);
+		const char *sha = config_part_sha256(p->cfg, "game", t->game), *before;
+		json_t *body;
+		int rc;
+
+		/* A new or changed entry was recorded as table_configured, with its game's hash. */
+		if (was == NULL || strcmp(was->sha256, t->sha256) != 0)
+			continue;
+		before = config_part_sha256(old, "game", was->game);
+		if (strcmp(before, sha) == 0)
+			continue;
+		body = json_pack("{s:s,s:s,s:s,s:s}", "game", t->game, "game_sha256", sha, "previous_game_sha256", before,
+		    "config_loaded_sha256", p->cfg->loaded_sha256);
+		rc = store_append_event(p->store, t->id, 0, "rules_changed", at, "pitbossd", body, err);
+		json_decref(body);
+		if (rc < 0) {
+			store_rollback(p->store);
+			return -1;
+		}
+	}
+	return store_commit(p->store, err);
 }

@@ -447,7 +447,9 @@ class Configs(unittest.TestCase):
         self.assertEqual(rc, 0, text)
         self.assertIn("configuration ok", text)
         self.assertFalse(os.path.exists(self.d.db_path), "-t created the database")
-        p = subprocess.run([PITBOSSD, "-t", "-c", pbtest.EXAMPLE_CONFIG], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # -t also checks the database's directory (the example's ../var/ exists only once the demo made it)
+        p = subprocess.run([PITBOSSD, "-t", "-c", pbtest.EXAMPLE_CONFIG, "--database",
+                            os.path.join(self.d.tmpdir, "example.db")], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                            timeout=30)
         self.assertEqual(p.returncode, 0, p.stderr.decode())
 

@@ -24,7 +24,7 @@ R = "/api/v1/rounds/999999"
 PATHS = (
     "/metrics", "/metrics/", "/api", "/api/", "/api/v1", "/api/v1/", "/api/v1x", "/api/v2/tables",
     "/api/v1/metrics", "/api/v1/nothing-here", "/api/v1/health", "/api/v1/health/", "/api/v1/health/x",
-    "/api/v1//health", "/api/v1/./health", "/api/v1/../v1/health",
+    "/api/v1//health", "/api/v1/./health", "/api/v1/../v1/health", "/api/v1/ready",
     "/api/v1/tables", "/api/v1/tables/", "/api/v1/tables/NOPE", "/api/v1/tables/T1/x",
     "/api/v1/tables/NOPE/open", "/api/v1/tables/NOPE/close", "/api/v1/tables/NOPE/limits",
     "/api/v1/tables/NOPE/rounds", "/api/v1/tables/NOPE/bankers", "/api/v1/tables/NOPE/acknowledge",

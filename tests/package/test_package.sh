@@ -36,9 +36,22 @@ for page in man8/pitbossd.8 man1/pitboss.1 man5/pitboss.json.5; do
 	fi
 	checks=$((checks + 1))
 done
-# the example configuration installed is one pitbossd accepts
-"$tmp/local/bin/pitbossd" -t -c "$tmp/local/etc/pitboss/pitboss.json" >/dev/null 2>&1 ||
-	fail "pitbossd -t refuses the installed example configuration: $("$tmp/local/bin/pitbossd" -t -c "$tmp/local/etc/pitboss/pitboss.json" 2>&1)"
+# the example configuration installed is one pitbossd accepts: its database (/var/lib/pitboss, absent on a
+# build machine) moved into the temporary directory; the page -t finds is the installed one (no web_root)
+mkdir -p "$tmp/var"
+out=$("$tmp/local/bin/pitbossd" -t -c "$tmp/local/etc/pitboss/pitboss.json" --database "$tmp/var/pitboss.db" 2>&1) ||
+	fail "pitbossd -t refuses the installed example configuration: $out"
+case "$out" in
+*"page $tmp/local/share/pitboss/web)"*) ;;
+*) fail "pitbossd -t does not find the installed page: $out" ;;
+esac
+# and says what is missing when the database's directory is not there
+out=$("$tmp/local/bin/pitbossd" -t -c "$tmp/local/etc/pitboss/pitboss.json" --database "$tmp/none/pitboss.db" 2>&1) &&
+	fail "pitbossd -t accepts a database in a directory that does not exist"
+case "$out" in
+*"database: the directory $tmp/none does not exist"*) ;;
+*) fail "pitbossd -t's message for a missing database directory: $out" ;;
+esac
 checks=$((checks + 1))
 
 # ---- 2. the Debian package ----

@@ -16,6 +16,7 @@
  * its row in docs/operations.md (with its default and whether SIGHUP changes
  * it) and every row there is a key; the lookups on the example config.
  */
+#include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -138,6 +139,21 @@ dump_property(const struct property_config *p)
 }
 
 /* What was read: the settings (by field name), the games (name -> rules name), the tables and tokens. */
+/* trusted_proxies as "ADDRESS/BITS". */
+static json_t *
+dump_proxies(const struct config *c)
+{
+	json_t *list = json_array();
+
+	for (size_t i = 0; i < c->trusted_proxy_count; i++) {
+		char addr[INET6_ADDRSTRLEN], text[INET6_ADDRSTRLEN + 8];
+		inet_ntop(c->trusted_proxies[i].family, c->trusted_proxies[i].addr, addr, sizeof(addr));
+		snprintf(text, sizeof(text), "%s/%u", addr, c->trusted_proxies[i].prefix);
+		json_array_append_new(list, json_string(text));
+	}
+	return list;
+}
+
 static json_t *
 dump_config(const struct config *c)
 {
@@ -157,6 +173,7 @@ dump_config(const struct config *c)
 	for (size_t i = 0; i < c->chip_count; i++)
 		json_array_append_new(chips, json_integer(c->chips[i]));
 	json_object_set_new(out, "chips", chips);
+	json_object_set_new(out, "trusted_proxies", dump_proxies(c));
 	return out;
 }
 
@@ -561,6 +578,37 @@ dump_file(const char *path)
 	return 0;
 }
 
+/* trusted_proxies: which peers are believed, by address and network, IPv4 in IPv6 included. */
+static void
+test_trusted_proxy_match(void **state)
+{
+	static const char *const NETS[] = {"127.0.0.1", "10.0.0.0/8", "192.168.4.0/23", "fd00::/8", "2001:db8::7/128"};
+	struct config *c = calloc(1, sizeof(*c));
+
+	(void)state;
+	assert_non_null(c);
+	assert_false(config_trusted_proxy(c, "127.0.0.1"));     /* none by default */
+	for (size_t i = 0; i < sizeof(NETS) / sizeof(NETS[0]); i++)
+		assert_int_equal(config_parse_cidr(NETS[i], &c->trusted_proxies[c->trusted_proxy_count++]), 0);
+	assert_true(config_trusted_proxy(c, "127.0.0.1"));
+	assert_false(config_trusted_proxy(c, "127.0.0.2"));
+	assert_true(config_trusted_proxy(c, "10.255.1.2"));
+	assert_false(config_trusted_proxy(c, "11.0.0.1"));
+	assert_true(config_trusted_proxy(c, "192.168.5.255"));
+	assert_false(config_trusted_proxy(c, "192.168.6.0"));
+	assert_true(config_trusted_proxy(c, "::ffff:10.1.2.3"));
+	assert_true(config_trusted_proxy(c, "fdab::1"));
+	assert_false(config_trusted_proxy(c, "fe80::1"));
+	assert_true(config_trusted_proxy(c, "2001:db8::7"));
+	assert_false(config_trusted_proxy(c, "2001:db8::8"));
+	assert_false(config_trusted_proxy(c, "10.0.0.0/8"));     /* a network is no client address */
+	assert_false(config_trusted_proxy(c, "unknown"));
+	assert_int_equal(config_parse_cidr("10.0.0.0/", &c->trusted_proxies[0]), -1);
+	assert_int_equal(config_parse_cidr("10.0.0.0/x", &c->trusted_proxies[0]), -1);
+	assert_int_equal(config_parse_cidr("::/129", &c->trusted_proxies[0]), -1);
+	free(c);
+}
+
 /* Without web_root a binary of the build tree serves the source tree's page (an installed one, its own: package test). */
 static void
 test_default_web_root(void **state)
@@ -583,6 +631,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_parse_listen),
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_default_web_root),
+		cmocka_unit_test(test_trusted_proxy_match),
 	};
 
 	if (argc == 3 && strcmp(argv[1], "--dump") == 0)

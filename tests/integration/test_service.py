@@ -1,0 +1,233 @@
+"""
+test_service.py - pitbossd as a service: its version (--version, the start-up
+log, /metrics), one daemon per database and per address, the files it creates
+readable by its own user only, and `pitbossd -t`'s checks of the database's
+directory and of the page.
+"""
+import os
+import re
+import shutil
+import socket
+import stat
+import subprocess
+import sys
+import time
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pbtest  # noqa: E402
+
+
+def run(args, **kw):
+    p = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60, **kw)
+    return p.returncode, p.stdout.decode(errors="replace"), p.stderr.decode(errors="replace")
+
+
+class Version(unittest.TestCase):
+    def test_version_everywhere(self):
+        rc, out, _ = run([pbtest.PITBOSSD, "--version"])
+        self.assertEqual(rc, 0)
+        m = re.match(r"^pitbossd (\d+\.\d+\.\d+)( \(git ([0-9a-f]+)\))?\n$", out)
+        self.assertIsNotNone(m, out)
+        version, commit = m.group(1), m.group(3) or ""
+        rc, out, _ = run([pbtest.PITBOSSD, "--help"])
+        self.assertEqual(rc, 0)
+        self.assertIn("--version", out)
+        self.assertIn("exit status", out)
+        with pbtest.Daemon() as d:
+            d.start()
+            self.assertIn("pitbossd %s" % version, d.run_log())
+            st, _, raw = d.request("GET", "/metrics", token=None)
+            self.assertEqual(st, 200)
+            self.assertIn('pitboss_build_info{version="%s",commit="%s"} 1' % (version, commit), raw.decode())
+            d.stop()
+
+
+class OneInstance(unittest.TestCase):
+    def test_second_daemon_on_the_same_database_is_refused(self):
+        with pbtest.Daemon() as a:
+            a.start()
+            b = pbtest.Daemon(tmpdir=None)
+            try:
+                b.config["database"] = a.db_path
+                b.write_config()
+                rc, text = b.run_expect_failure()
+            finally:
+                b.close()
+            self.assertEqual(rc, 1, text)
+            self.assertIn("in use by another pitbossd (pid %d)" % a.proc.pid, text)
+            st, _ = a.call("GET", "/api/v1/health", token=None)
+            self.assertEqual(st, 200)
+            a.stop()
+
+    def test_second_daemon_on_the_same_port_is_refused(self):
+        with pbtest.Daemon() as a:
+            a.start()
+            b = pbtest.Daemon()
+            try:
+                b.config["listen"] = "127.0.0.1:%d" % a.port
+                b.write_config()
+                rc, text = b.run_expect_failure()
+                self.assertEqual(rc, 1, text)
+                self.assertIn("cannot listen on 127.0.0.1:%d: another process listens there" % a.port, text)
+                # Refused before its database was touched.
+                self.assertFalse(os.path.exists(b.db_path), "the refused daemon created its database")
+            finally:
+                b.close()
+            a.stop()
+
+    def test_port_held_by_another_program(self):
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        s.bind(("127.0.0.1", 0))
+        s.listen(1)
+        try:
+            with pbtest.Daemon() as d:
+                d.config["listen"] = "127.0.0.1:%d" % s.getsockname()[1]
+                d.write_config()
+                rc, text = d.run_expect_failure()
+                self.assertEqual(rc, 1, text)
+                self.assertIn("another process listens there", text)
+        finally:
+            s.close()
+
+    def test_restart_on_the_same_port(self):
+        with pbtest.Daemon() as d:
+            d.start()
+            for _ in range(3):
+                d.call("GET", "/api/v1/tables")
+            d.restart()
+            d.stop()
+
+    def test_files_are_private_whatever_the_umask(self):
+        with pbtest.Daemon() as d:
+            old = os.umask(0o022)
+            try:
+                d.start()
+            finally:
+                os.umask(old)
+            st, _ = d.call("POST", "/api/v1/tables/T1/rounds", {}, idem="svc-1")
+            self.assertIn(st, (200, 201), _)
+            for name in ("pitboss.db", "pitboss.db-wal", "pitboss.db-shm", "pitboss.db.lock", "pitboss.db.signing-key"):
+                path = os.path.join(d.tmpdir, name)
+                self.assertTrue(os.path.exists(path), name)
+                mode = stat.S_IMODE(os.stat(path).st_mode)
+                self.assertEqual(mode & 0o077, 0, "%s is %o" % (name, mode))
+            d.stop()
+
+
+class Ready(unittest.TestCase):
+    def test_ready_health_and_holds(self):
+        with pbtest.Daemon() as d:
+            d.start()
+            self.assertEqual(d.call("GET", "/api/v1/ready", token=None), (200, {"status": "ready"}))
+            st, hdrs, _ = d.request("GET", "/api/v1/ready", token="not-a-token")
+            self.assertEqual(st, 200)
+            self.assertEqual(d.call("POST", "/api/v1/ready", {}, token=None)[0], 405)
+            d.stop()
+            conn = pbtest.sqlite3.connect(d.db_path)
+            conn.execute("UPDATE table_state SET integrity_hold = 'a test hold' WHERE table_id = 'T1'")
+            conn.commit()
+            conn.close()
+            d.start()
+            # Liveness is not readiness: health stays ok.
+            self.assertEqual(d.call("GET", "/api/v1/health", token=None), (200, {"status": "ok"}))
+            st, js = d.call("GET", "/api/v1/ready", token=None)
+            self.assertEqual(st, 503, js)
+            self.assertEqual(js["status"], "not_ready")
+            self.assertEqual(len(js["reasons"]), 1, js)
+            self.assertIn("table T1 is on integrity hold (a test hold)", js["reasons"][0])
+            st, js = d.call("POST", "/api/v1/tables/T1/acknowledge", {"note": "checked"}, token=pbtest.PITBOSS_TOKEN)
+            self.assertEqual(st, 200, js)
+            self.assertEqual(d.call("GET", "/api/v1/ready", token=None), (200, {"status": "ready"}))
+            st, _, raw = d.request("GET", "/metrics", token=None)
+            self.assertIn('pitboss_http_requests_total{route="ready",status="5xx"} 1', raw.decode())
+            d.stop()
+
+    def test_probe_at_most_once_a_second(self):
+        def jobs(d):
+            raw = d.request("GET", "/metrics", token=None)[2].decode()
+            return int(re.search(r"^pitboss_write_jobs_total (\d+)$", raw, re.M).group(1))
+        with pbtest.Daemon() as d:
+            d.start()
+            before = jobs(d)
+            t0 = time.monotonic()
+            for _ in range(30):
+                self.assertEqual(d.call("GET", "/api/v1/ready", token=None)[0], 200)
+            elapsed = time.monotonic() - t0
+            self.assertLessEqual(jobs(d) - before, int(elapsed) + 2)
+            d.stop()
+
+    @unittest.skipIf(os.geteuid() == 0, "root writes everywhere")
+    def test_unwritable_database(self):
+        with pbtest.Daemon() as d:
+            d.start()
+            os.chmod(d.db_path, 0o400)
+            try:
+                st, js = d.call("GET", "/api/v1/ready", token=None)
+            finally:
+                os.chmod(d.db_path, 0o600)
+            self.assertEqual(st, 503, js)
+            self.assertIn("the database cannot be written", js["reasons"][0])
+            d.stop()
+
+
+class CheckOnly(unittest.TestCase):
+    def setUp(self):
+        self.d = pbtest.Daemon()
+
+    def tearDown(self):
+        self.d.close()
+
+    def check(self, *extra):
+        return run([pbtest.PITBOSSD, "-t", "-c", self.d.config_path] + list(extra))
+
+    def test_good(self):
+        rc, out, err = self.check()
+        self.assertEqual(rc, 0, err)
+        self.assertIn("configuration ok", out)
+        self.assertIn(os.path.join(pbtest.SOURCE_DIR, "web"), out)
+
+    def test_database_directory_missing(self):
+        rc, _, err = self.check("--database", os.path.join(self.d.tmpdir, "nowhere", "pitboss.db"))
+        self.assertEqual(rc, 1)
+        self.assertIn("database: the directory %s does not exist" % os.path.join(self.d.tmpdir, "nowhere"), err)
+
+    @unittest.skipIf(os.geteuid() == 0, "root writes everywhere")
+    def test_database_directory_not_writable(self):
+        ro = os.path.join(self.d.tmpdir, "ro")
+        os.mkdir(ro, 0o500)
+        try:
+            rc, _, err = self.check("--database", os.path.join(ro, "pitboss.db"))
+        finally:
+            os.chmod(ro, 0o700)
+        self.assertEqual(rc, 1)
+        self.assertIn("database: the directory %s is not writable" % ro, err)
+
+    def test_page_missing(self):
+        empty = os.path.join(self.d.tmpdir, "web")
+        os.mkdir(empty)
+        self.d.config["web_root"] = empty
+        self.d.write_config()
+        rc, _, err = self.check()
+        self.assertEqual(rc, 1)
+        self.assertIn("web_root: %s has no readable index.html" % empty, err)
+        self.d.config["web_root"] = os.path.join(self.d.tmpdir, "no-such-dir")
+        self.d.write_config()
+        rc, _, err = self.check()
+        self.assertEqual(rc, 1)
+        self.assertIn("web_root: the directory %s does not exist" % self.d.config["web_root"], err)
+
+    def test_start_warns_of_a_missing_page(self):
+        empty = os.path.join(self.d.tmpdir, "web")
+        os.mkdir(empty)
+        self.d.config["web_root"] = empty
+        self.d.write_config()
+        self.d.start()
+        self.assertIn("has no readable index.html: the page will answer 404", self.d.run_log())
+        self.d.stop()
+
+
+if __name__ == "__main__":
+    unittest.main()
