@@ -18,7 +18,7 @@
 
 #define HEAD_CACHE_MAX 8
 #define RULES_CACHE_MAX 8
-#define STORE_JOURNAL_SIZE_LIMIT (64 * 1024 * 1024)
+#define STORE_JOURNAL_SIZE_LIMIT (16 * 1024 * 1024)
 
 /* A table's chain head as appended in the current write transaction. */
 struct cached_head {

@@ -54,7 +54,7 @@ struct store_options {
 
 /*
  * Opens (creating if needed) the database, sets WAL, synchronous, foreign
- * keys, the busy timeout and a journal_size_limit (64 MiB: the WAL comes
+ * keys, the busy timeout and a journal_size_limit (16 MiB: the WAL comes
  * back down after a long read), and applies the migrations not yet
  * applied, each in one transaction, logging "migrated from schema N to M".
  * Read-only: the file must exist and be a pitboss database; nothing is
