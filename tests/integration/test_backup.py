@@ -15,7 +15,8 @@ rollback"; man/pitboss.1):
   the copy, an acknowledgement lifts the hold;
 - `pitboss verify` and `replay` never write: an older schema is read and the
   file stays byte-identical; `pitboss backup` copies an older schema as it is
-  and does not migrate it;
+  and does not migrate it; only pitbossd migrates, and logs "migrated from
+  schema N to M";
 - the command line: --help of every command (with the exit statuses),
   --version, verify of an unknown table, a wrong public key, replay's money
   and collections.
@@ -254,6 +255,20 @@ class ReadOnlyTools(unittest.TestCase):
         st, out, err = run("verify", "--database", empty)
         self.assertEqual(st, 1, out + err)
         self.assertIn("not a pitboss database", err)
+
+
+class OnlyTheDaemonMigrates(unittest.TestCase):
+
+    def test_daemon_logs_the_migration(self):
+        d = pbtest.Daemon()
+        try:
+            schema_db(d.db_path, 7)
+            d.start()
+            d.stop()
+            self.assertIn("migrated from schema 7 to %d" % len(glob.glob(os.path.join(pbtest.SOURCE_DIR, "schema", "[0-9]*.sql"))),
+                          d.full_log())
+        finally:
+            d.close()
 
 
 class CommandLine(unittest.TestCase):
