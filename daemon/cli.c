@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "common/version.h"
 
 struct subcommand {
 	const char *name;
@@ -16,23 +17,29 @@ struct subcommand {
 static const struct subcommand SUBCOMMANDS[] = {
 	{"analyze", cmd_analyze, "analyze --rules FILE [--json]          exact analysis of a game by complete enumeration"},
 	{"simulate", cmd_simulate, "simulate --url URL --token T [...]     deal realistic rounds against a running pitbossd"},
-	{"verify", cmd_verify, "verify --database DB [--table T]       check a whole database offline"},
-	{"replay", cmd_replay, "replay --database DB ROUND             print a round reconstructed from its events"},
+	{"verify", cmd_verify, "verify --database DB [--table T]       check a whole database offline, read-only"},
+	{"replay", cmd_replay, "replay --database DB ROUND             print a round reconstructed from its events, read-only"},
 	{"token", cmd_token, "token new --role R [--tables T1,T2]    make a new API token and its config line"},
-	{"backup", cmd_backup, "backup --database DB --to FILE         copy a live database consistently"},
+	{"backup", cmd_backup, "backup --database DB --to FILE         copy a live database consistently, with its public key"},
 };
 
 static void
 usage(FILE *f)
 {
-	fprintf(f, "usage: pitboss COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(f, "usage: pitboss COMMAND [ARGS]\n       pitboss --help | --version\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(SUBCOMMANDS) / sizeof(SUBCOMMANDS[0]); i++)
 		fprintf(f, "  %s\n", SUBCOMMANDS[i].usage);
+	fprintf(f, "\n\"pitboss COMMAND --help\" describes a command and its exit statuses.\n"
+	    "exit status: 0 success; 1 the command ran and failed or found a problem; 2 usage\n");
 }
 
 int
 main(int argc, char **argv)
 {
+	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+		printf("pitboss %s\n", pb_version_long());
+		return 0;
+	}
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		usage(argc < 2 ? stderr : stdout);
 		return argc < 2 ? 2 : 0;

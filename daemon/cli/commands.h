@@ -13,11 +13,19 @@ struct store;
 int cmd_analyze(int argc, char **argv);   /* cli/analyze.c */
 int cmd_simulate(int argc, char **argv);  /* cli/simulate.c */
 int cmd_verify(int argc, char **argv);    /* cli/verify.c */
-int cmd_replay(int argc, char **argv);    /* cli/verify.c */
+int cmd_replay(int argc, char **argv);    /* cli/replay.c */
 int cmd_token(int argc, char **argv);     /* cli/token.c */
 int cmd_backup(int argc, char **argv);    /* cli/backup.c */
 
-/* cli/database.c: the database of an offline command; NULL after saying why. */
+/*
+ * cli/database.c: the database of an offline command; NULL after saying
+ * why.  Read-only: never created, migrated or written (an older schema is
+ * read through a private migrated copy, or with as_is opened as it is).
+ */
 struct store *cli_open_database(const char *cmd, const char *path, bool read_only);
+struct store *cli_open(const char *cmd, const char *path, bool read_only, bool as_is);
+
+/* When an argument before "--" is -h or --help: prints text on stdout and returns true (the command exits 0). */
+bool cli_help(int argc, char **argv, const char *text);
 
 #endif

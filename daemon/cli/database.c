@@ -1,9 +1,11 @@
 /*
- * database.c - opening the database for the commands that read or copy it
- * offline (verify, replay, backup): one place for libsodium's start-up, the
- * store's options and the error line.
+ * database.c - what the offline commands share: opening the database for
+ * the commands that read or copy it (verify, replay, backup), read-only,
+ * with one place for libsodium's start-up, the store's options and the
+ * error line; and the --help of every command.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include <sodium.h>
 
@@ -15,8 +17,30 @@
  * migration, no write).  On failure prints "pitboss CMD: why" on stderr
  * (nothing when libsodium itself fails) and returns NULL; the caller exits 1.
  */
+bool
+cli_help(int argc, char **argv, const char *text)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+			fputs(text, stdout);
+			return true;
+		}
+	}
+	return false;
+}
+
 struct store *
 cli_open_database(const char *cmd, const char *path, bool read_only)
+{
+	return cli_open(cmd, path, read_only, false);
+}
+
+/*
+ * As cli_open_database; with as_is (read-only only) an older schema is
+ * opened as it is, not read through a migrated private copy.
+ */
+struct store *
+cli_open(const char *cmd, const char *path, bool read_only, bool as_is)
 {
 	struct store_options so = {0};
 	struct pb_error err;
@@ -26,6 +50,7 @@ cli_open_database(const char *cmd, const char *path, bool read_only)
 		return NULL;
 	so.path = path;
 	so.read_only = read_only;
+	so.as_is = as_is;
 	if ((s = store_open(&so, &err)) == NULL)
 		fprintf(stderr, "pitboss %s: %s\n", cmd, err.message);
 	return s;

@@ -14,6 +14,14 @@
 #include "cli/commands.h"
 #include "common/hash.h"
 
+static const char HELP[] =
+    "usage: pitboss token new --role dealer|pitboss|auditor|admin [--tables T1,T2] [--name NAME]\n"
+    "\n"
+    "Makes a new random API token, prints it once, and prints the entry for the\n"
+    "configuration's \"tokens\", which keeps only its SHA-256.\n"
+    "\n"
+    "exit status: 0 made, 1 failed, 2 usage\n";
+
 /*
  * Makes a token from 32 random bytes, prints it once with its configuration
  * entry (name, role, SHA-256, tables), and wipes it.  Exit 0, or 2 usage.
@@ -33,6 +41,8 @@ cmd_token(int argc, char **argv)
 	char *text;
 	int c;
 
+	if (cli_help(argc, argv, HELP))
+		return 0;
 	optind = 1;
 	if (argc < 2 || strcmp(argv[1], "new") != 0)
 		goto usage;

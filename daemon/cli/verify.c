@@ -1,26 +1,40 @@
 /*
- * verify.c - `pitboss verify` (a whole database, offline) and `pitboss
- * replay` (one round, reconstructed from its events, as text).
+ * verify.c - `pitboss verify`: a whole database checked offline, opened
+ * read-only (never migrated, never written; an older schema is read
+ * through a private migrated copy).
  */
+#include <ctype.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "engine/hand3.h"
 #include "store/audit.h"
 #include "table/audit.h"
+#include "table/chain.h"
 
-/* The usage line of a command on stderr; returns the exit status 2. */
-static int
-usage(const char *line)
-{
-	fprintf(stderr, "usage: pitboss %s\n", line);
-	return 2;
-}
+static const char HELP[] =
+    "usage: pitboss verify --database DB [--table T] [--from ROUND] [--public-key HEX] [--json]\n"
+    "\n"
+    "Checks a whole database offline, read-only (it is never migrated or written; an\n"
+    "older schema is read through a private copy): every chain and hash, every checkpoint\n"
+    "signature, every round replayed, the derived rows, the report aggregates, the\n"
+    "significant-events log, and the integrity holds recorded in it.\n"
+    "\n"
+    "  --database DB       the database or a backup of it\n"
+    "  --table T           only table T (refused when the database has no table T)\n"
+    "  --from ROUND        only the rounds from this id\n"
+    "  --public-key HEX    every checkpoint must be signed by this Ed25519 key (64 hex\n"
+    "                      digits; a backup's is in FILE.public-key)\n"
+    "  --json              the report as JSON (GET /api/v1/integrity's)\n"
+    "\n"
+    "exit status: 0 the record is intact and no table is on hold;\n"
+    "             1 altered, a table on hold, or unreadable;\n"
+    "             2 usage (an unknown table included);\n"
+    "             3 intact, but checkpoints are signed by another key than --public-key\n";
 
-/* The integrity report as text: the counts, one line per problem, the verdict. */
+/* The integrity report as text: the counts, one line per problem and per hold. */
 static void
 print_integrity(const char *db, json_t *out)
 {
@@ -43,13 +57,96 @@ print_integrity(const char *db, json_t *out)
 			printf(" round %lld", (long long)json_integer_value(round));
 		printf(": %s\n", json_string_value(json_object_get(pr, "problem")));
 	}
-	printf("%s\n", json_array_size(problems) == 0 ? "OK: the record is intact" : "FAILED: the record was altered");
+	json_array_foreach(json_object_get(out, "holds"), i, pr)
+		printf("HOLD table %s: on integrity hold (%s); writes are refused until a pit boss acknowledges\n",
+		    json_string_value(json_object_get(pr, "table")), json_string_value(json_object_get(pr, "reason")));
+}
+
+/* Is hex 64 hex digits? */
+static bool
+is_key_hex(const char *hex)
+{
+	if (strlen(hex) != 64)
+		return false;
+	for (const char *c = hex; *c; c++)
+		if (strchr("0123456789abcdefABCDEF", *c) == NULL)
+			return false;
+	return true;
+}
+
+/* Does the database hold events of table id?  -1 when it cannot be read. */
+static int
+table_known(struct store *s, const char *id)
+{
+	char (*ids)[PB_ID_MAX] = calloc(CHAIN_TABLES_MAX, PB_ID_MAX);
+	struct pb_error err;
+	int n = 0, found = 0;
+
+	if (ids == NULL || store_event_tables(s, ids, CHAIN_TABLES_MAX, &n, &err) < 0) {
+		free(ids);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)
+		found = found || strcmp(ids[i], id) == 0;
+	free(ids);
+	return found;
+}
+
+/* Checkpoints (in scope) signed by another key than want: their number and one such key. */
+static int64_t
+other_key_checkpoints(struct store *s, const char *table_id, const char *want, char other[65])
+{
+	struct checkpoint *cps = calloc(256, sizeof(*cps));
+	struct pb_error err;
+	int64_t after = 0, n = 0;
+	int got = 0;
+
+	if (cps == NULL)
+		return 0;
+	do {
+		if (store_checkpoints(s, table_id, after, 256, cps, &got, &err) < 0)
+			break;
+		for (int i = 0; i < got; i++) {
+			if (strcmp(cps[i].public_key, want) != 0) {
+				snprintf(other, 65, "%s", cps[i].public_key);
+				n++;
+			}
+			after = cps[i].id;
+		}
+	} while (got == 256);
+	free(cps);
+	return n;
+}
+
+/* The verdict line and the exit status (HELP's). */
+static int
+verdict(json_t *out, int64_t wrong_key, const char *want, const char *other, bool as_json)
+{
+	size_t problems = json_array_size(json_object_get(out, "problems"));
+	size_t holds = json_array_size(json_object_get(out, "holds"));
+
+	if (wrong_key > 0 && problems <= (size_t)wrong_key) {
+		if (!as_json)
+			printf("FAILED: %lld checkpoint(s) are signed by another key (%.16s...) than --public-key %.16s...: "
+			    "check which key is right (a backup's is in FILE.public-key); the chains themselves are intact%s\n",
+			    (long long)wrong_key, other, want, holds > 0 ? ", but tables are on hold" : "");
+		return holds > 0 ? 1 : 3;
+	}
+	if (!as_json) {
+		if (problems > 0)
+			printf("FAILED: the record was altered\n");
+		else if (holds > 0)
+			printf("FAILED: the record is intact, but %zu table(s) are on integrity hold: see docs/operations.md, \"Restore\"\n",
+			    holds);
+		else
+			printf("OK: the record is intact\n");
+	}
+	return problems > 0 || holds > 0 ? 1 : 0;
 }
 
 /*
  * `pitboss verify`: walks the chains, checkpoints and rounds of a database
- * opened read-only and prints what it found.  Exit 0 intact, 1 altered or
- * unreadable, 2 usage.
+ * opened read-only and prints what it found.  Exit statuses in HELP.
  */
 int
 cmd_verify(int argc, char **argv)
@@ -64,30 +161,55 @@ cmd_verify(int argc, char **argv)
 	bool as_json = false;
 	struct pb_error err;
 	struct pit pit = {0};
-	json_t *out = NULL, *problems;
-	int c, status;
+	json_t *out = NULL;
+	char other[65] = "", key[66];
+	int64_t wrong_key = 0;
+	int c, status, known;
 
+	if (cli_help(argc, argv, HELP))
+		return 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "", LONG, NULL)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 't': scope.table_id = optarg; break;
 		case 'f': scope.from_round = strtoll(optarg, NULL, 10); break;
-		case 'k': scope.public_key_hex = optarg; break;
+		case 'k':
+			snprintf(key, sizeof(key), "%s", optarg);
+			for (char *k = key; *k; k++)
+				*k = (char)tolower((unsigned char)*k);
+			scope.public_key_hex = strlen(optarg) < sizeof(key) ? key : optarg;
+			break;
 		case 'j': as_json = true; break;
 		default: goto usage;
 		}
 	}
 	if (db == NULL || optind != argc)
 		goto usage;
+	if (scope.public_key_hex != NULL && !is_key_hex(scope.public_key_hex)) {
+		fprintf(stderr, "pitboss verify: --public-key must be 64 hex digits (an Ed25519 public key)\n");
+		return 2;
+	}
 	if ((pit.store = cli_open_database("verify", db, true)) == NULL)
 		return 1;
+	if (store_schema_file_version(pit.store) != store_schema_latest())
+		fprintf(stderr, "pitboss verify: %s is at schema %d: read through a private copy at schema %d; the file is not changed\n",
+		    db, store_schema_file_version(pit.store), store_schema_latest());
+	if (scope.table_id != NULL && (known = table_known(pit.store, scope.table_id)) != 1) {
+		if (known < 0)
+			fprintf(stderr, "pitboss verify: cannot read the tables of %s\n", db);
+		else
+			fprintf(stderr, "pitboss verify: there is no table \"%s\" in %s\n", scope.table_id, db);
+		store_free(pit.store);
+		return known < 0 ? 1 : 2;
+	}
 	if (audit_integrity(&pit, &scope, &out, &err) < 0) {
 		fprintf(stderr, "pitboss verify: %s\n", err.message);
 		store_free(pit.store);
 		return 1;
 	}
-	problems = json_object_get(out, "problems");
+	if (scope.public_key_hex != NULL)
+		wrong_key = other_key_checkpoints(pit.store, scope.table_id, scope.public_key_hex, other);
 	if (as_json) {
 		char *text = json_dumps(out, JSON_INDENT(2));
 		printf("%s\n", text);
@@ -95,149 +217,11 @@ cmd_verify(int argc, char **argv)
 	} else {
 		print_integrity(db, out);
 	}
-	status = json_array_size(problems) == 0 ? 0 : 1;
+	status = verdict(out, wrong_key, scope.public_key_hex, other, as_json);
 	json_decref(out);
 	store_free(pit.store);
 	return status;
 usage:
-	return usage("verify --database DB [--table T] [--from ROUND] [--public-key HEX] [--json]");
-}
-
-static void
-print_cards(const json_t *cards)
-{
-	size_t i;
-	json_t *c;
-
-	json_array_foreach(cards, i, c)
-		printf("%s%s", i ? " " : "", json_string_value(c));
-}
-
-static void
-money(long long cents, char *out, size_t n)
-{
-	snprintf(out, n, "%s%lld.%02lld", cents < 0 ? "-" : "", llabs(cents) / 100, llabs(cents) % 100);
-}
-
-/* Prints the round as a person reads it: who did what, when, and what was paid. */
-static void
-print_round(const json_t *r, const json_t *verify)
-{
-	const char *key;
-	json_t *v, *e, *p;
-	size_t i;
-	char m1[32], m2[32];
-
-	printf("Round %lld, table %s, round %lld of the table: %s\n", (long long)json_integer_value(json_object_get(r, "id")),
-	    json_string_value(json_object_get(r, "table")), (long long)json_integer_value(json_object_get(r, "round_no")),
-	    json_string_value(json_object_get(r, "state")));
-	printf("  game %s, dealer qualifies with %s\n",
-	    json_string_value(json_object_get(json_object_get(r, "rules"), "name")),
-	    json_string_value(json_object_get(json_object_get(r, "rules"), "dealer_qualifier")));
-	if ((v = json_object_get(r, "banker")) != NULL) {
-		money(json_integer_value(json_object_get(v, "bank")), m1, sizeof(m1));
-		money(json_integer_value(json_object_get(v, "bank_end")), m2, sizeof(m2));
-		printf("  banker: seat %lld with a bank of %s, ending with %s\n", (long long)json_integer_value(json_object_get(v, "seat")), m1, m2);
-	}
-	printf("\nTimeline (UTC):\n");
-	json_array_foreach(json_object_get(r, "events"), i, e)
-		printf("  %s  %-16s %-14s %s\n", json_string_value(json_object_get(e, "at")), json_string_value(json_object_get(e, "type")),
-		    json_string_value(json_object_get(e, "actor")), json_string_value(json_object_get(e, "hash")));
-	printf("\nSeats:\n");
-	json_object_foreach(json_object_get(r, "bets"), key, v) {
-		json_t *h = json_object_get(json_object_get(r, "hands"), key);
-		json_t *d = json_object_get(json_object_get(r, "decisions"), key);
-		printf("  seat %s: ante %lld, pair plus %lld, six card %lld", key, (long long)json_integer_value(json_object_get(v, "ante")),
-		    (long long)json_integer_value(json_object_get(v, "pair_plus")), (long long)json_integer_value(json_object_get(v, "six_card")));
-		if (h != NULL) {
-			printf("; cards ");
-			print_cards(json_object_get(h, "cards"));
-			printf(" (%s)", json_string_value(json_object_get(h, "hand")));
-		}
-		if (d != NULL)
-			printf("; %s", json_string_value(d));
-		printf("\n");
-	}
-	if ((v = json_object_get(r, "dealer")) != NULL && json_is_object(v)) {
-		printf("  dealer: ");
-		print_cards(json_object_get(v, "cards"));
-		printf(" (%s, %s)\n", json_string_value(json_object_get(v, "hand")),
-		    json_is_true(json_object_get(v, "qualifies")) ? "qualifies" : "does not qualify");
-	}
-	printf("\nPayouts, in the order paid:\n");
-	json_array_foreach(json_object_get(r, "payouts"), i, p) {
-		money(json_integer_value(json_object_get(p, "stake")), m1, sizeof(m1));
-		money(json_integer_value(json_object_get(p, "net")), m2, sizeof(m2));
-		printf("  %2lld. seat %lld %-10s stake %10s  %-8s net %10s", (long long)json_integer_value(json_object_get(p, "seq")),
-		    (long long)json_integer_value(json_object_get(p, "seat")), json_string_value(json_object_get(p, "wager")), m1,
-		    json_string_value(json_object_get(p, "result")), m2);
-		if (json_object_get(p, "bank_after") != NULL) {
-			money(json_integer_value(json_object_get(p, "bank_after")), m1, sizeof(m1));
-			printf("  bank %s", m1);
-		}
-		if (json_object_get(p, "short") != NULL) {
-			money(json_integer_value(json_object_get(p, "short")), m1, sizeof(m1));
-			printf("  short %s", m1);
-		}
-		printf("\n");
-	}
-	if ((v = json_object_get(r, "void_reason")) != NULL)
-		printf("  void: %s\n", json_string_value(v));
-	printf("\nVerify: %s\n", json_is_true(json_object_get(verify, "ok")) ? "OK, the payouts recompute exactly and the chain holds" : "FAILED");
-	json_array_foreach(json_object_get(verify, "problems"), i, p)
-		printf("  PROBLEM: %s\n", json_string_value(json_object_get(p, "problem")));
-}
-
-/*
- * `pitboss replay`: one round rebuilt from its events and verified, as text
- * or as the API's JSON.  Exit 0 when it verifies, 1 otherwise, 2 usage.
- */
-int
-cmd_replay(int argc, char **argv)
-{
-	static const struct option LONG[] = {
-		{"database", required_argument, NULL, 'd'}, {"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0},
-	};
-	const char *db = NULL;
-	bool as_json = false;
-	struct pb_error err;
-	struct pit pit = {0};
-	struct actor actor = {"pitboss-replay", ROLE_AUDITOR, NULL};
-	json_t *round = NULL, *verify = NULL;
-	int64_t id;
-	int c, status = 1;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", LONG, NULL)) != -1) {
-		switch (c) {
-		case 'd': db = optarg; break;
-		case 'j': as_json = true; break;
-		default: goto usage;
-		}
-	}
-	if (db == NULL || optind != argc - 1)
-		goto usage;
-	id = strtoll(argv[optind], NULL, 10);
-	if ((pit.store = cli_open_database("replay", db, true)) == NULL)
-		return 1;
-	if (pit_round_get(&pit, &actor, id, &round, &err) < 0 || pit_round_verify(&pit, &actor, id, &verify, &err) < 0) {
-		fprintf(stderr, "pitboss replay: %s\n", err.message);
-		goto out;
-	}
-	if (as_json) {
-		json_object_set(json_object_get(round, "round"), "verify", verify);
-		char *text = json_dumps(round, JSON_INDENT(2));
-		printf("%s\n", text);
-		free(text);
-	} else {
-		print_round(json_object_get(round, "round"), verify);
-	}
-	status = json_is_true(json_object_get(verify, "ok")) ? 0 : 1;
-out:
-	json_decref(round);
-	json_decref(verify);
-	store_free(pit.store);
-	return status;
-usage:
-	return usage("replay --database DB [--json] ROUND");
+	fputs(HELP, stderr);
+	return 2;
 }

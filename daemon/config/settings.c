@@ -243,6 +243,8 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .describe = "stored answers to Idempotency-Keys"},
 	{.name = "backup_dir", .type = CFG_PATH, .min = 1, CFG_FIELD(struct config, backup_dir),
 	 .must = "be a directory path", .reload = true, .describe = "where POST /api/v1/backups writes"},
+	{.name = "backup_keep", .type = CFG_INT, .min = 0, .max = 100000, CFG_FIELD(struct config, backup_keep), .def = "0",
+	 .reload = true, .describe = "how many backups POST /api/v1/backups keeps in backup_dir, oldest removed (0: all)"},
 	{.name = "allow_demo_tokens_remote", .type = CFG_BOOL, CFG_FIELD(struct config, allow_demo_tokens_remote),
 	 .def = "false", .reload = true, .describe = "allow the demo tokens on a non-loopback address"},
 	{.name = "property", .type = CFG_SECTION, .section = &config_property, CFG_FIELD(struct config, property),

@@ -87,13 +87,30 @@ handle_events(const struct route_call *c, struct http_answer *ans)
 	answer_result(ans, rc, out, 200, &err);
 }
 
+/* The body, read here as sent, is empty or {}: any field is refused (400 unknown_field), not ignored. */
 void
 handle_backup(const struct route_call *c, struct http_answer *ans)
 {
 	struct pb_error err;
-	json_t *out = NULL;
-	int rc = pit_backup(c->pit, c->actor, &out, &err);
+	json_error_t jerr;
+	json_t *body, *out = NULL;
+	int rc;
 
+	if (c->req->body_len > 0) {
+		body = json_loadb(c->req->body, c->req->body_len, JSON_REJECT_DUPLICATES, &jerr);
+		if (!json_is_object(body)) {
+			json_decref(body);
+			return answer_fail(ans, 400, "malformed_json", "the body is empty or {}");
+		}
+		if (json_object_size(body) > 0) {
+			answer_fail(ans, 400, "unknown_field", "backups: takes no fields; \"%.40s\" is not expected",
+			    json_object_iter_key(json_object_iter(body)));
+			json_decref(body);
+			return;
+		}
+		json_decref(body);
+	}
+	rc = pit_backup(c->pit, c->actor, &out, &err);
 	answer_result(ans, rc, out, 201, &err);
 }
 

@@ -262,6 +262,7 @@ handle_metrics(const struct route_call *c, struct http_answer *ans)
 	emit_writer(app, &buf, &len, &cap);
 	emit_database(app, &buf, &len, &cap);
 	emit_startup_check(&buf, &len, &cap);
+	emit(&buf, &len, &cap, "# HELP pitboss_last_backup_timestamp_seconds Unix time of the last POST /api/v1/backups copy since start (0: none).\n# TYPE pitboss_last_backup_timestamp_seconds gauge\npitboss_last_backup_timestamp_seconds %lld\n", (long long)pit_last_backup_unix());
 	emit(&buf, &len, &cap, "# HELP pitboss_uptime_seconds Seconds since pitbossd started.\n"
 	    "# TYPE pitboss_uptime_seconds gauge\npitboss_uptime_seconds %lld\n",
 	    (long long)((pb_time_now_ms() - app->started_ms) / 1000));

@@ -12,11 +12,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/log.h"
 #include "store/capture.h"
 #include "store/migrations.h"
 
 #define HEAD_CACHE_MAX 8
 #define RULES_CACHE_MAX 8
+#define STORE_JOURNAL_SIZE_LIMIT (16 * 1024 * 1024)
 
 /* A table's chain head as appended in the current write transaction. */
 struct cached_head {
@@ -35,6 +37,8 @@ struct cached_rules {
 struct store {
 	sqlite3 *db;
 	bool read_only;
+	bool as_is;             /* read-only, an older schema as it is (no private copy) */
+	int file_version;       /* the schema version of the file as opened (before any migration) */
 	bool writing;           /* holds the process's write turn (store_begin .. commit/rollback) */
 	int busy_timeout_ms;
 	sqlite3_stmt *stmts[STMT_COUNT];   /* by name (sql.h), prepared on first use */
@@ -217,6 +221,12 @@ store_schema_latest(void)
 }
 
 int
+store_schema_file_version(struct store *s)
+{
+	return s->file_version;
+}
+
+int
 store_schema_version(struct store *s)
 {
 	int v = -1;
@@ -225,33 +235,10 @@ store_schema_version(struct store *s)
 	return v;
 }
 
-/*
- * Brings the schema up to date: refuses another application's file and a
- * newer schema; applies each missing migration in its own transaction.
- */
+/* Applies every migration after version, each in its own transaction. */
 static int
-migrate(struct store *s, const char *path, struct pb_error *err)
+apply_migrations(struct store *s, int version, struct pb_error *err)
 {
-	int version = 0, app = 0, objects = 0, latest = store_schema_latest();
-
-	if (pragma_int(s, store_sql_text(STMT_APPLICATION_ID), &app) < 0 ||
-	    pragma_int(s, store_sql_text(STMT_USER_VERSION), &version) < 0)
-		return pb_fail(err, 500, "storage_error", "%s: cannot read the schema version: %s", path, sqlite3_errmsg(s->db));
-	pragma_int(s, store_sql_text(STMT_SCHEMA_OBJECTS), &objects);
-	if (app != 0 && app != PB_APPLICATION_ID)
-		return pb_fail(err, 500, "not_a_pitboss_database", "%s is the database of another application (application_id %d)", path, app);
-	if (app == 0 && objects > 0)
-		return pb_fail(err, 500, "not_a_pitboss_database", "%s already holds tables and is not a pitboss database", path);
-	if (version > latest)
-		return pb_fail(err, 500, "database_too_new",
-		    "%s is at schema version %d, newer than this pitboss knows (%d): upgrade pitboss, do not open it with this one",
-		    path, version, latest);
-	if (s->read_only) {
-		if (version < latest)
-			return pb_fail(err, 500, "database_too_old", "%s is at schema version %d; open it once with pitbossd to upgrade it to %d",
-			    path, version, latest);
-		return 0;
-	}
 	for (const struct migration *m = pb_migrations; m->version != 0; m++) {
 		char pragma[64];
 
@@ -272,6 +259,83 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 	return 0;
 }
 
+/*
+ * A read-only connection to a database of an older schema: copies it, in
+ * one read transaction, into a private temporary database of this
+ * connection's own (deleted when it closes) and migrates that copy, so
+ * verify and replay read every older version without writing a byte of
+ * the file.  The connection then reads the copy.
+ */
+static int
+read_older_schema(struct store *s, const char *path, int version, struct pb_error *err)
+{
+	sqlite3 *copy = NULL;
+	sqlite3_backup *b;
+	int rc;
+
+	if (sqlite3_open_v2("", &copy, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		sqlite3_close(copy);
+		return pb_fail(err, 500, "storage_error", "%s: cannot make a private copy to read schema %d", path, version);
+	}
+	if ((b = sqlite3_backup_init(copy, "main", s->db, "main")) == NULL) {
+		pb_fail(err, 500, "storage_error", "%s: cannot copy it to read schema %d: %s", path, version, sqlite3_errmsg(copy));
+		sqlite3_close(copy);
+		return -1;
+	}
+	while ((rc = sqlite3_backup_step(b, -1)) == SQLITE_BUSY || rc == SQLITE_LOCKED)
+		sqlite3_sleep(20);
+	sqlite3_backup_finish(b);
+	if (rc != SQLITE_DONE) {
+		sqlite3_close(copy);
+		return pb_fail(err, 500, "storage_error", "%s: cannot copy it to read schema %d: %s", path, version, sqlite3_errstr(rc));
+	}
+	sqlite3_close(s->db);
+	s->db = copy;
+	sqlite3_extended_result_codes(s->db, 1);
+	sqlite3_busy_timeout(s->db, s->busy_timeout_ms);
+	if (exec_sql(s, "PRAGMA journal_mode = DELETE; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF", err) < 0)
+		return -1;
+	return apply_migrations(s, version, err);
+}
+
+/*
+ * Brings the schema up to date: refuses another application's file and a
+ * newer schema; applies each missing migration in its own transaction and
+ * logs "migrated from N to M".  A read-only connection never migrates the
+ * file: an older schema is read through a private migrated copy
+ * (read_older_schema).
+ */
+static int
+migrate(struct store *s, const char *path, struct pb_error *err)
+{
+	int version = 0, app = 0, objects = 0, latest = store_schema_latest();
+
+	if (pragma_int(s, store_sql_text(STMT_APPLICATION_ID), &app) < 0 ||
+	    pragma_int(s, store_sql_text(STMT_USER_VERSION), &version) < 0)
+		return pb_fail(err, 500, "storage_error", "%s: cannot read the schema version: %s", path, sqlite3_errmsg(s->db));
+	pragma_int(s, store_sql_text(STMT_SCHEMA_OBJECTS), &objects);
+	if (app != 0 && app != PB_APPLICATION_ID)
+		return pb_fail(err, 500, "not_a_pitboss_database", "%s is the database of another application (application_id %d)", path, app);
+	if (app == 0 && objects > 0)
+		return pb_fail(err, 500, "not_a_pitboss_database", "%s already holds tables and is not a pitboss database", path);
+	if (s->read_only && app == 0)
+		return pb_fail(err, 500, "not_a_pitboss_database", "%s is empty: not a pitboss database", path);
+	if (version > latest)
+		return pb_fail(err, 500, "database_too_new",
+		    "%s is at schema version %d, newer than this pitboss knows (%d): upgrade pitboss, do not open it with this one",
+		    path, version, latest);
+	s->file_version = version;
+	if (version == latest)
+		return 0;
+	if (s->read_only)
+		return s->as_is ? 0 : read_older_schema(s, path, version, err);
+	if (apply_migrations(s, version, err) < 0)
+		return -1;
+	if (version > 0)
+		log_info("database %s: migrated from schema %d to %d", path, version, latest);
+	return 0;
+}
+
 struct store *
 store_open(const struct store_options *opt, struct pb_error *err)
 {
@@ -285,6 +349,7 @@ store_open(const struct store_options *opt, struct pb_error *err)
 		return NULL;
 	}
 	s->read_only = opt->read_only;
+	s->as_is = opt->read_only && opt->as_is;
 	flags = opt->read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 	flags |= SQLITE_OPEN_NOMUTEX;
 	if (sqlite3_open_v2(opt->path, &s->db, flags, NULL) != SQLITE_OK) {
@@ -300,7 +365,9 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	}
 	if (!opt->read_only && exec_sql(s, store_sql_text(STMT_JOURNAL_WAL), err) < 0)
 		goto fail;
-	snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF", sync);
+	/* A checkpoint that restarts the WAL truncates it to this: a WAL grown while a long read (a backup) held old pages comes back down. */
+	snprintf(sql, sizeof(sql), "PRAGMA synchronous = %s; PRAGMA foreign_keys = ON; PRAGMA trusted_schema = OFF; "
+	    "PRAGMA journal_size_limit = %d", sync, STORE_JOURNAL_SIZE_LIMIT);
 	if (exec_sql(s, sql, err) < 0)
 		goto fail;
 	if (migrate(s, opt->path, err) < 0)

@@ -46,21 +46,32 @@ struct store;
 struct store_options {
 	const char *path;
 	const char *synchronous;  /* "FULL" (default), "EXTRA", "NORMAL" */
-	bool read_only;           /* no migration, no writes (pitboss verify/replay) */
+	bool read_only;           /* no migration, no writes, no file created (pitboss verify/replay/backup);
+	                           * an older schema is read through a private migrated copy */
+	bool as_is;               /* with read_only: an older schema is opened as it is (pitboss backup copies it) */
 	int busy_timeout_ms;      /* default 10000 */
 };
 
 /*
  * Opens (creating if needed) the database, sets WAL, synchronous, foreign
- * keys and the busy timeout, and applies the migrations not yet applied,
- * each in one transaction.  A database of another application, or from a
+ * keys, the busy timeout and a journal_size_limit (16 MiB: the WAL comes
+ * back down after a long read), and applies the migrations not yet
+ * applied, each in one transaction, logging "migrated from schema N to M".
+ * Read-only: the file must exist and be a pitboss database; nothing is
+ * written (an older schema is read through a private migrated copy).  A database of another application, or from a
  * newer pitboss, is refused with a message saying so.
  */
 struct store *store_open(const struct store_options *opt, struct pb_error *err);
 void store_free(struct store *s);
 
-/* The schema version the database is at, and the newest this build knows. */
+/*
+ * The schema version the database is at, and the newest this build knows.
+ * store_schema_file_version: the version of the file as it was opened
+ * (a read-only connection to an older file reads a migrated private copy,
+ * at the newest; the file itself stays at this one).
+ */
 int store_schema_version(struct store *s);
+int store_schema_file_version(struct store *s);
 int store_schema_latest(void);
 
 /*
@@ -91,8 +102,12 @@ int store_savepoint_rollback(struct store *s, struct pb_error *err);
 /* ---- online backup (backup.c) ---- */
 
 /*
- * Copies the whole database to dest_path with SQLite's online backup API: a
- * consistent snapshot, taken while pitbossd keeps writing (backup.c).
+ * Copies the whole database to dest_path: a consistent snapshot taken in
+ * one pass inside one read transaction (sqlite3_backup_step(-1)), while
+ * pitbossd keeps writing.  Written to dest_path.partial-PID beside it
+ * (0600), fsynced, linked into place without replacing anything, directory
+ * fsynced; on failure nothing is left at dest_path.  409 backup_exists when
+ * dest_path exists (backup.c).
  */
 int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
 

@@ -48,6 +48,9 @@ struct pit_writer_stats {
 
 void pit_writer_stats(struct store_writer *w, struct pit_writer_stats *out);
 
+/* The Unix time of the last backup made through POST /api/v1/backups since start, 0 when none (table/backup.c). */
+int64_t pit_last_backup_unix(void);
+
 /* Stored Idempotency-Key answers deleted after their retention since start. */
 uint64_t pit_idempotency_pruned_total(void);
 

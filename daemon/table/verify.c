@@ -297,12 +297,26 @@ all_tables(struct pit *p, const char *only, char (*ids)[PB_ID_MAX], int *n, stru
 	return 0;
 }
 
+/* Appends {"table", "reason"} to holds when the table is on integrity hold: a held table is not "ok". */
+static int
+add_hold(struct pit *p, const char *table_id, json_t *holds, struct pb_error *err)
+{
+	char reason[256];
+	bool held = false;
+
+	if (store_table_hold_get(p->store, table_id, reason, sizeof(reason), &held, err) < 0)
+		return -1;
+	if (held)
+		json_array_append_new(holds, json_pack("{s:s,s:s}", "table", table_id, "reason", reason));
+	return 0;
+}
+
 int
 audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out, struct pb_error *err)
 {
 	char (*ids)[PB_ID_MAX] = calloc(CHAIN_TABLES_MAX, PB_ID_MAX);
 	struct checkpoint *cps = calloc(256, sizeof(*cps));
-	json_t *problems = json_array(), *tables = json_array();
+	json_t *problems = json_array(), *tables = json_array(), *holds = json_array();
 	int n = 0;
 	int64_t events = 0, rounds = 0, checkpoints = 0, *round_ids = NULL, sig_broken = 0;
 	int round_count = 0;
@@ -334,6 +348,8 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 		} while (got == 256);
 		json_array_append_new(tables, json_pack("{s:s,s:I,s:s,s:I}", "table", ids[t], "events", (json_int_t)walked,
 		    "head", hh, "rounds_opened", (json_int_t)opened));
+		if (add_hold(p, ids[t], holds, err) < 0)
+			goto fail;
 	}
 	if (store_round_ids(p->store, scope->table_id, scope->from_round, &round_ids, &round_count, err) < 0)
 		goto fail;
@@ -354,9 +370,9 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 		goto fail;
 	if (sig_broken > 0)
 		audit_problem(problems, "", 0, 0, "significant event %lld: %s", (long long)sig_broken, why);
-	*out = json_pack("{s:b,s:{s:I,s:I,s:I,s:I},s:o,s:o}", "ok", json_array_size(problems) == 0,
+	*out = json_pack("{s:b,s:{s:I,s:I,s:I,s:I},s:o,s:o,s:o}", "ok", json_array_size(problems) == 0 && json_array_size(holds) == 0,
 	    "checked", "tables", (json_int_t)n, "events", (json_int_t)events, "rounds", (json_int_t)rounds,
-	    "checkpoints", (json_int_t)checkpoints, "tables", tables, "problems", problems);
+	    "checkpoints", (json_int_t)checkpoints, "tables", tables, "problems", problems, "holds", holds);
 	free(round_ids);
 	free(ids);
 	free(cps);
@@ -367,5 +383,6 @@ fail:
 	free(cps);
 	json_decref(problems);
 	json_decref(tables);
+	json_decref(holds);
 	return -1;
 }

@@ -492,8 +492,8 @@ class Untouched(TamperCase):
 
     def test_replay_t1_whole(self):
         out, lines, pays = self.replay("t1_whole")
-        self.assertIn("  seat 1: ante 2500, pair plus 500, six card 0; cards As Ks Qs (straight_flush); play", lines)
-        self.assertIn("  seat 3: ante 1000, pair plus 0, six card 500; cards 2c 3d 4h (straight); fold", lines)
+        self.assertIn("  seat 1: ante 25.00, pair plus 5.00, six card 0.00; cards As Ks Qs (straight_flush); play", lines)
+        self.assertIn("  seat 3: ante 10.00, pair plus 0.00, six card 5.00; cards 2c 3d 4h (straight); fold", lines)
         self.assertIn("  dealer: Qd 7c 2h (high_card, qualifies)", lines)
         self.assertEqual([p.split()[3] for p in pays], ["ante", "play", "pair_plus", "ante_bonus", "ante", "six_card"])
         self.assertRegex(pays[2], r"pair_plus\s+stake\s+5\.00\s+win\s+net\s+200\.00$")
@@ -501,7 +501,7 @@ class Untouched(TamperCase):
 
     def test_replay_t1_step_by_step_with_reveal(self):
         out, lines, pays = self.replay("t1_steps")
-        self.assertIn("  seat 5: ante 2000, pair plus 0, six card 500; cards 9s 8s 7s (straight_flush); play", lines)
+        self.assertIn("  seat 5: ante 20.00, pair plus 0.00, six card 5.00; cards 9s 8s 7s (straight_flush); play", lines)
         self.assertIn("  dealer: Kc 5d 3h (high_card, qualifies)", lines)
         self.assertIn("dealer_revealed", out)
         self.assertRegex(pays[-1], r"seat 5 ante_bonus\s+stake\s+20\.00\s+win\s+net\s+100\.00$")
@@ -509,7 +509,7 @@ class Untouched(TamperCase):
     def test_replay_t3_pair_plus_alone(self):
         out, lines, pays = self.replay("t3_pp_alone")
         self.assertIn("  game tricard, dealer qualifies with Q", lines)
-        self.assertIn("  seat 1: ante 0, pair plus 1000, six card 0; cards 9d 9s 2c (pair)", lines)
+        self.assertIn("  seat 1: ante 0.00, pair plus 10.00, six card 0.00; cards 9d 9s 2c (pair)", lines)
         self.assertRegex(pays[0], r"1\. seat 1 pair_plus\s+stake\s+10\.00\s+win\s+net\s+10\.00$")
         self.assertRegex(pays[-1], r"seat 4 ante_bonus\s+stake\s+10\.00\s+win\s+net\s+30\.00$")
 
@@ -540,7 +540,7 @@ class Untouched(TamperCase):
         rc, out, err = run_cli("replay", "--database", self.d.db_path, str(self.r["t1_open"]))
         self.assertEqual(rc, 0, out + err)
         self.assertTrue(out.splitlines()[0].endswith(": betting"), out)
-        self.assertIn("  seat 2: ante 500, pair plus 0, six card 0", out)
+        self.assertIn("  seat 2: ante 5.00, pair plus 0.00, six card 0.00", out)
         self.assertIn("Verify: OK", out)
         rc, out, err = run_cli("replay", "--database", self.d.db_path, "9999")
         self.assertEqual(rc, 1, out + err)
@@ -969,7 +969,11 @@ class Checkpoints(TamperCase):
 
     def test_public_key_of_another_signer(self):
         other = secrets.token_hex(32)
-        lines, out = self.verify("--public-key", other)
+        # a wrong key has its own verdict and exit status 3 (issue 14), not "the record was altered"
+        rc, out, err = run_cli("verify", "--database", self.d.db_path, "--public-key", other)
+        self.assertEqual(rc, 3, out + err)
+        self.assertIn("signed by another key", out.splitlines()[-1])
+        lines = [l for l in out.splitlines() if l.startswith("PROBLEM ")]
         conn = self.db()
         cps = conn.execute("SELECT id, table_id FROM checkpoints ORDER BY id").fetchall()
         conn.close()
