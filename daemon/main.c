@@ -29,6 +29,7 @@
 #include "store/audit.h"
 #include "store/writer.h"
 #include "table/audit.h"
+#include "table/backup_schedule.h"
 #include "table/signer.h"
 #include "table/pit.h"
 #include "table/startup.h"
@@ -318,6 +319,7 @@ struct daemon_state {
 	struct server *srv;
 	struct startup_result startup;
 	struct startup_walk *walk;
+	struct backup_schedule *backups; /* backup_every_seconds: NULL when none */
 	struct instance_lock *lock;    /* one pitbossd per database, held from before the first write to the exit */
 	int listen_fd;                 /* bound before the database is opened, handed to the server */
 };
@@ -371,7 +373,21 @@ open_database(struct daemon_state *d)
 	return 0;
 }
 
-/* Listens, and starts the background part of the start-up check. */
+/* The daemon's own backups, when backup_every_seconds says so (taken at start). */
+static void
+start_backup_schedule(struct daemon_state *d)
+{
+	struct backup_schedule_options o = {
+		.database = d->app.database, .backup_dir = d->app.cfg->backup_dir, .keep = d->app.cfg->backup_keep,
+		.every_seconds = d->app.cfg->backup_every_seconds, .signer = d->signer, .writer = d->app.writer,
+	};
+	struct pb_error err;
+
+	if (backup_schedule_start(&o, &d->backups, &err) < 0)
+		log_error("scheduled backups: %s", err.message);
+}
+
+/* Listens, and starts the background part of the start-up check and the scheduled backups. */
 static int
 start_serving(struct daemon_state *d)
 {
@@ -392,6 +408,7 @@ start_serving(struct daemon_state *d)
 	walk_opts.pause_ms = d->app.cfg->startup_walk_pause_ms;
 	if (startup_walk_start(&walk_opts, &d->startup, &d->walk, &err) < 0)
 		log_error("start-up integrity check: %s", err.message);
+	start_backup_schedule(d);
 	return 0;
 }
 
@@ -455,6 +472,7 @@ shut_down(struct daemon_state *d, bool clean)
 
 	startup_walk_free(d->walk);
 	startup_result_free(&d->startup);
+	backup_schedule_free(d->backups);
 	server_stop(d->srv);
 	if (d->store != NULL && clean) {
 		d->pit.cfg = d->app.cfg;

@@ -186,22 +186,28 @@ record_backup(struct pit *p, const struct actor *a, void *arg, json_t **out, int
 int
 pit_backup(struct pit *p, const struct actor *a, json_t **out, struct pb_error *err)
 {
+	if (authorize(a, OP_BACKUP, NULL, err) < 0)
+		return -1;
+	return backup_into_dir(p, a, p->cfg->backup_dir, p->cfg->backup_keep, out, err);
+}
+
+int
+backup_into_dir(struct pit *p, const struct actor *a, const char *dir, int64_t keep, json_t **out, struct pb_error *err)
+{
 	char path[4200], at[PB_TIME_LEN], stamp[32], pub[65];
 	json_t *ignored_out = NULL, *removed;
 	struct pb_error rerr;
 	int ignored_status;
 	size_t j = 0;
 
-	if (authorize(a, OP_BACKUP, NULL, err) < 0)
-		return -1;
 	pb_time_now(at);
 	/* 2026-11-21T10:15:00.123Z -> 20261121T101500123Z */
 	for (size_t k = 0; at[k] != '\0' && j < sizeof(stamp) - 1; k++)
 		if (at[k] != '-' && at[k] != ':' && at[k] != '.')
 			stamp[j++] = at[k];
 	stamp[j] = '\0';
-	mkdir(p->cfg->backup_dir, 0700);
-	snprintf(path, sizeof(path), "%s/pitboss-%s.db", p->cfg->backup_dir, stamp);
+	mkdir(dir, 0700);
+	snprintf(path, sizeof(path), "%s/pitboss-%s.db", dir, stamp);
 	if (store_backup(p->store, path, err) < 0)
 		return -1;
 	atomic_store(&last_backup_unix, (int64_t)time(NULL));
@@ -210,7 +216,7 @@ pit_backup(struct pit *p, const struct actor *a, json_t **out, struct pb_error *
 	pit_write(p, a, NULL, record_backup, path, &ignored_out, &ignored_status, &(struct pb_error){0});
 	json_decref(ignored_out);
 	removed = json_array();
-	if (backup_rotate(p->cfg->backup_dir, p->cfg->backup_keep, removed, &rerr) < 0)
+	if (backup_rotate(dir, keep, removed, &rerr) < 0)
 		log_warn("backup: %s is made, but the rotation failed: %s", path, rerr.message);
 	*out = json_pack("{s:s,s:s,s:s,s:o}", "path", path, "at", at, "public_key", pub, "removed", removed);
 	return 0;

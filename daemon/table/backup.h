@@ -29,6 +29,14 @@ struct store;
 int pit_backup(struct pit *p, const struct actor *a, json_t **out, struct pb_error *err);
 
 /*
+ * The copy of pit_backup into dir, keeping keep copies, without the role
+ * check: for callers that are the daemon itself (backup_schedule.h).
+ * p->cfg is not read.
+ */
+int backup_into_dir(struct pit *p, const struct actor *a, const char *dir, int64_t keep, json_t **out,
+    struct pb_error *err);
+
+/*
  * The public key a copy's checkpoints are verified against: the signer's
  * when given, else the key of the newest checkpoint in the database; ""
  * when there is neither.

@@ -376,5 +376,39 @@ class RestoreAndVerify(unittest.TestCase):
 
 
 
+
+class ScheduledBackups(pbtest.DaemonTestCase):
+    """backup_every_seconds: pitbossd copies the database itself, rotated, recorded, and stops cleanly."""
+
+    daemon_kwargs = {"overrides": {"backup_every_seconds": 1, "backup_keep": 2}}
+
+    def test_copies_on_schedule(self):
+        self.whole("T1", T1_WHOLE)
+        bdir = os.path.join(os.path.dirname(self.d.db_path), "backups")
+        deadline = time.time() + 20
+        events = []
+        while time.time() < deadline:
+            events = [e for e in self.ok("GET", "/api/v1/events?limit=1000", token=AUDITOR)["events"]
+                      if e["code"] == "backup"]
+            if len(events) >= 3:
+                break
+            time.sleep(0.2)
+        self.assertGreaterEqual(len(events), 3, "three scheduled copies within 20 s at one a second")
+        self.assertEqual({e["source"] for e in events}, {"pitbossd-schedule"})
+        copies = sorted(n for n in os.listdir(bdir) if n.endswith(".db"))
+        self.assertLessEqual(len(copies), 2, "backup_keep 2: %s" % copies)
+        self.assertGreaterEqual(len(copies), 1)
+        newest = os.path.join(bdir, copies[-1])
+        self.assertEqual(mode(newest), 0o600)
+        with open(newest + ".public-key") as f:
+            pub = f.read().strip()
+        self.assertEqual(pub, self.ok("GET", "/api/v1/checkpoints", token=AUDITOR)["public_key"])
+        st, out, err = run("verify", "--database", newest, "--public-key", pub)
+        self.assertEqual(st, 0, out + err)
+        self.assertIn("backups every 1 s into", self.d.run_log())
+        self.assertIn("scheduled backup: ", self.d.run_log())
+        self.d.stop()
+        self.assertIn("stopped cleanly", self.d.run_log())
+
 if __name__ == "__main__":
     pbtest.main()
