@@ -544,6 +544,27 @@ class Refusals(pbtest.DaemonTestCase):
             with self.subTest(body=body):
                 self.refused(422, "reason_required", "POST", self.r(rid, "/void"), body, token=PITBOSS_TOKEN)
         self.refused(422, "reason_required", "POST", self.r(rid, "/void"), {"reason": "x" * 5000}, token=PITBOSS_TOKEN)
+        # a blank reason is no reason: spaces, tabs and newlines, no-break and ideographic spaces
+        for reason in ("   ", " \t\n ", "\u00a0\u3000", "\u200b"):
+            with self.subTest(reason=reason):
+                self.refused(422, "reason_required", "POST", self.r(rid, "/void"), {"reason": reason},
+                             token=PITBOSS_TOKEN)
+
+    def test_400_void_reason_with_control_characters(self):
+        rid = self.round_in("dealt")
+        for reason, at in (("misdeal\u001b[2J", "U+001B at byte 7"), ("a\tb", "U+0009"), ("a\r\nb", "U+000D"),
+                           ("x\u007f", "U+007F"), ("x\u0085", "U+0085")):
+            with self.subTest(reason=reason):
+                err = self.refused(400, "invalid_text", "POST", self.r(rid, "/void"), {"reason": reason},
+                                   token=PITBOSS_TOKEN)
+                self.assertIn("void: reason", err["message"])
+                self.assertIn(at, err["message"])
+        # a NUL never gets this far: the JSON parser refuses \u0000
+        self.refused(400, "malformed_json", "POST", self.r(rid, "/void"), {"reason": "x\u0000y"}, token=PITBOSS_TOKEN)
+        # a newline is allowed, and the reason is kept as typed
+        st, js = self.d.call("POST", self.r(rid, "/void"), {"reason": "misdeal:\nexposed card"}, token=PITBOSS_TOKEN)
+        self.assertEqual(st, 200, js)
+        self.assertEqual(self.d.db_value("SELECT void_reason FROM rounds WHERE id = ?", (rid,)), "misdeal:\nexposed card")
 
     def test_422_close_without_bets(self):
         rid = self.open_round("T1")
