@@ -5,8 +5,9 @@
  * background once listening: table/startup.h), serves HTTP, and
  * waits for signals: SIGHUP reloads tables, limits and tokens; SIGTERM and
  * SIGINT stop accepting, let in-flight requests finish and close the
- * database cleanly.  Between signals it signs checkpoints and deletes
- * the stored Idempotency-Key answers older than their retention.
+ * database cleanly.  Between signals it signs checkpoints, deletes
+ * the stored Idempotency-Key answers older than their retention and writes
+ * the failed sign-ins' bounded events (table/authlog.h).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,6 +30,7 @@
 #include "store/audit.h"
 #include "store/writer.h"
 #include "table/audit.h"
+#include "table/authlog.h"
 #include "table/backup_schedule.h"
 #include "table/signer.h"
 #include "table/pit.h"
@@ -427,6 +429,8 @@ tick(struct daemon_state *d, int64_t *last_checkpoint_ms, struct pruner *pruner)
 			log_error("checkpoint: %s", err.message);
 		pthread_rwlock_unlock(&d->app.lock);
 	}
+	/* The lockouts noted since the last tick, and the failed sign-ins' summary once a minute. */
+	authlog_flush(&d->pit, false, pb_time_now_ms(), &err);
 	/* Every min(retention / 10, 60 s) a pass drops the expired answers, a batch per tick. */
 	pthread_rwlock_rdlock(&d->app.lock);
 	retention = d->app.cfg->idempotency_retention_seconds;
@@ -478,6 +482,7 @@ shut_down(struct daemon_state *d, bool clean)
 		d->pit.cfg = d->app.cfg;
 		if (audit_checkpoint_all(&d->pit, &err) < 0)
 			log_error("checkpoint at stop: %s", err.message);
+		authlog_flush(&d->pit, true, pb_time_now_ms(), &err);
 		significant(d->store, "daemon_stopped", NULL);
 	}
 	store_free(d->store);

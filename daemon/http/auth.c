@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/log.h"
+#include "table/authlog.h"
 #include "table/context.h"
 
 #define AUTH_CLIENTS 256
@@ -104,7 +105,8 @@ client_address(const struct config *cfg, const struct http_request *req, char *o
 /*
  * A lockout is logged, at most LOCKOUT_LOG_BURST lines a minute (many
  * addresses locked out at once would flood the log); the lines left out are
- * counted in the next one.  Every lockout is a significant event either way.
+ * counted in the next one.  The significant events are bounded apart
+ * (table/authlog.h).
  */
 #define LOCKOUT_LOG_BURST 10
 
@@ -136,18 +138,30 @@ log_lockout(const char *addr, unsigned failures, unsigned seconds, int64_t now)
 		log_warn("auth: %s locked out for %u s after %u failed sign-ins", addr, seconds, failures);
 }
 
-/* The record of this address (the oldest unlocked one is reused when full). Call with auth_lock held. */
+/*
+ * The record of this address, or (create) a new one: an empty slot, else
+ * the unlocked one whose failures began longest ago; when every slot holds
+ * an active lockout, one slot shared by all other addresses.  NULL when
+ * the address has none and !create.  Call with auth_lock held.
+ */
 static struct client_record *
-client_slot(const char *addr, int64_t now)
+client_slot(const char *addr, int64_t now, bool create)
 {
 	struct client_record *free_slot = NULL;
 
 	for (int i = 0; i < AUTH_CLIENTS; i++) {
-		if (strcmp(clients[i].addr, addr) == 0)
-			return &clients[i];
-		if (free_slot == NULL && (clients[i].addr[0] == '\0' || clients[i].locked_until_ms < now))
-			free_slot = &clients[i];
+		struct client_record *c = &clients[i];
+		if (strcmp(c->addr, addr) == 0)
+			return c;
+		if (c->addr[0] == '\0') {
+			if (free_slot == NULL || free_slot->addr[0] != '\0')
+				free_slot = c;
+		} else if (c->locked_until_ms <= now && (free_slot == NULL || (free_slot->addr[0] != '\0' && c->first_ms < free_slot->first_ms))) {
+			free_slot = c;
+		}
 	}
+	if (!create)
+		return NULL;
 	if (free_slot != NULL) {
 		memset(free_slot, 0, sizeof(*free_slot));
 		snprintf(free_slot->addr, sizeof(free_slot->addr), "%s", addr);
@@ -161,47 +175,29 @@ client_slot(const char *addr, int64_t now)
 	return &overflow;
 }
 
-int
-auth_authenticate(struct app *app, struct pit *pit, const struct http_request *req, struct actor *a,
-    struct pb_error *err)
+/* The token of the Authorization header when it is a known one, else NULL. */
+static const struct token_config *
+known_token(const struct config *cfg, const char *h)
+{
+	if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0 || strlen(h + 7) == 0 || strlen(h + 7) > 512)
+		return NULL;
+	return config_token_by_secret(cfg, h + 7, strlen(h + 7));
+}
+
+/*
+ * A failed sign-in from addr (c: its record, auth_lock held, released
+ * here): counted towards the lockout unless the address is locked out
+ * already; noted for the summary (table/authlog.h).  Returns the refusal.
+ */
+static int
+failed(struct app *app, const char *addr, struct client_record *c, int64_t now, struct pb_error *err)
 {
 	const struct config *cfg = app->cfg;
-	const char *h = req->authorization;
-	const struct token_config *t = NULL;
-	char addr[INET6_ADDRSTRLEN];
-	int64_t now = pb_time_now_ms();
-	struct client_record *c;
-	bool locked_now = false;
+	bool locked = c->locked_until_ms > now, locked_now = false;
+	long long wait = (c->locked_until_ms - now + 999) / 1000;
 	unsigned failures = 0;
 
-	client_address(cfg, req, addr, sizeof(addr));
-	pthread_mutex_lock(&auth_lock);
-	c = client_slot(addr, now);
-	if (c != NULL && c->locked_until_ms > now) {
-		long long wait = (c->locked_until_ms - now + 999) / 1000;
-		pthread_mutex_unlock(&auth_lock);
-		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; try again in %lld seconds", addr, wait);
-	}
-	pthread_mutex_unlock(&auth_lock);
-
-	if (h != NULL && strncasecmp(h, "Bearer ", 7) == 0 && strlen(h + 7) > 0 && strlen(h + 7) <= 512)
-		t = config_token_by_secret(cfg, h + 7, strlen(h + 7));
-	if (t != NULL) {
-		pthread_mutex_lock(&auth_lock);
-		if (c != NULL && c->failures > 0 && c != &overflow)
-			c->failures = 0;
-		pthread_mutex_unlock(&auth_lock);
-		a->name = t->name;
-		a->role = t->role;
-		a->token = t;
-		return 0;
-	}
-	if (h == NULL)
-		return pb_fail(err, 401, "unauthorized", "send the header \"Authorization: Bearer TOKEN\"");
-
-	atomic_fetch_add(&app->metrics.auth_failures, 1);
-	pthread_mutex_lock(&auth_lock);
-	if (c != NULL) {
+	if (!locked) {
 		/* Failures count within one lockout period. */
 		if (c->failures == 0 || now - c->first_ms > (int64_t)cfg->auth_lockout_seconds * 1000) {
 			c->failures = 0;
@@ -215,12 +211,57 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 		}
 	}
 	pthread_mutex_unlock(&auth_lock);
-	if (pit->store != NULL)
-		pit_record_auth_failure(pit, addr, locked_now, failures);
-	if (locked_now)
-		log_lockout(addr, failures, cfg->auth_lockout_seconds, now);
-	if (locked_now)
-		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %u seconds", addr,
-		    cfg->auth_lockout_seconds);
-	return pb_fail(err, 401, "unauthorized", "unknown token");
+	atomic_fetch_add(&app->metrics.auth_failures, 1);
+	authlog_failure(addr, locked, now);
+	if (locked)
+		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; try again in %lld seconds "
+		    "(a good token is served meanwhile)", addr, wait);
+	if (!locked_now)
+		return pb_fail(err, 401, "unauthorized", "unknown token");
+	authlog_lockout(addr, failures, cfg->auth_lockout_seconds, now);
+	log_lockout(addr, failures, cfg->auth_lockout_seconds, now);
+	return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %u seconds "
+	    "(a good token is served meanwhile)", addr, cfg->auth_lockout_seconds);
+}
+
+/*
+ * A good token is served from any address, one locked out for failures
+ * included: the lockout stops guessing, not users (behind one proxy or
+ * NAT, a guesser would otherwise lock every terminal out).  A failing
+ * attempt from a locked-out address is refused with 429 without counting
+ * towards another lockout; a good token does not clear the failures (a
+ * holder of one token could otherwise guess without end).  No request
+ * writes to the database here: failures and lockouts are noted in memory
+ * and written in bounded form by the main loop (table/authlog.h).
+ */
+int
+auth_authenticate(struct app *app, struct pit *pit, const struct http_request *req, struct actor *a,
+    struct pb_error *err)
+{
+	const struct config *cfg = app->cfg;
+	const struct token_config *t = known_token(cfg, req->authorization);
+	char addr[INET6_ADDRSTRLEN];
+	int64_t now = pb_time_now_ms();
+	struct client_record *c;
+	bool locked;
+
+	(void)pit;   /* nothing is written on a request's path: see authlog.h */
+	client_address(cfg, req, addr, sizeof(addr));
+	pthread_mutex_lock(&auth_lock);
+	if (t != NULL) {
+		c = client_slot(addr, now, false);
+		locked = c != NULL && c->locked_until_ms > now;
+		pthread_mutex_unlock(&auth_lock);
+		if (locked)
+			authlog_served_while_locked(now);
+		a->name = t->name;
+		a->role = t->role;
+		a->token = t;
+		return 0;
+	}
+	if (req->authorization == NULL) {
+		pthread_mutex_unlock(&auth_lock);
+		return pb_fail(err, 401, "unauthorized", "send the header \"Authorization: Bearer TOKEN\"");
+	}
+	return failed(app, addr, client_slot(addr, now, true), now, err);
 }

@@ -6,11 +6,14 @@
 #include "store/store_int.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "common/log.h"
 #include "store/capture.h"
@@ -336,6 +339,33 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 	return 0;
 }
 
+/*
+ * A database opened read-write for the first time is created here, empty
+ * (SQLite takes an empty file for a new database), mode 0600 whatever the
+ * umask: SQLite would create it 0644 less the umask, and its WAL and
+ * shared-memory files take the database's mode.  An existing file is left
+ * as it is; a name that is no plain path (":memory:", a URI) is SQLite's.
+ */
+static int
+create_private(const char *path, struct pb_error *err)
+{
+	int fd;
+
+	if (path[0] == '\0' || path[0] == ':' || strncmp(path, "file:", 5) == 0)
+		return 0;
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : pb_fail(err, 500, "storage_error", "cannot create %s: %s", path, strerror(errno));
+	if (fchmod(fd, 0600) < 0) {
+		pb_fail(err, 500, "storage_error", "cannot make %s private (mode 0600): %s", path, strerror(errno));
+		close(fd);
+		unlink(path);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 struct store *
 store_open(const struct store_options *opt, struct pb_error *err)
 {
@@ -352,6 +382,8 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	s->as_is = opt->read_only && opt->as_is;
 	flags = opt->read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
 	flags |= SQLITE_OPEN_NOMUTEX;
+	if (!opt->read_only && create_private(opt->path, err) < 0)
+		goto fail;
 	if (sqlite3_open_v2(opt->path, &s->db, flags, NULL) != SQLITE_OK) {
 		pb_fail(err, 500, "storage_error", "cannot open database %s: %s", opt->path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
 		goto fail;

@@ -63,16 +63,6 @@ pit_idempotency_pruned_total(void)
 	return store_idempotency_pruned_total();
 }
 
-void
-pit_record_auth_failure(struct pit *p, const char *client, bool locked_out, unsigned failures)
-{
-	struct pb_error ignored;
-	json_t *detail = json_pack("{s:s,s:i}", "client", client, "failures", (int)failures);
-
-	store_significant(p->store, client, locked_out ? "auth_lockout" : "auth_failure", NULL, detail, &ignored);
-	json_decref(detail);
-}
-
 int
 pit_significant_events(struct pit *p, const struct actor *a, int64_t after, int limit, json_t **out,
     struct pb_error *err)

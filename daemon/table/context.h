@@ -2,8 +2,8 @@
  * context.h - what pitbossd's front end (http/, main.c) needs of the layers
  * below the table, asked of the table: a worker thread's connection, the
  * data state a rendered answer is valid for, the writer's counters, the
- * stored answers pruned, and the significant events of the front end's own
- * (authentication failures) and their list.
+ * stored answers pruned, and the list of significant events (failed
+ * sign-ins are noted through table/authlog.h).
  */
 #ifndef PB_TABLE_CONTEXT_H
 #define PB_TABLE_CONTEXT_H
@@ -53,13 +53,6 @@ int64_t pit_last_backup_unix(void);
 
 /* Stored Idempotency-Key answers deleted after their retention since start. */
 uint64_t pit_idempotency_pruned_total(void);
-
-/*
- * Records a failed sign-in from client (auth_failure, or auth_lockout when
- * it locked the address out) as a significant event; a failure to record
- * it is ignored, as the answer is a refusal already.
- */
-void pit_record_auth_failure(struct pit *p, const char *client, bool locked_out, unsigned failures);
 
 /* GET /events: {"events": [...]} after seq `after`, at most limit; the pitboss, auditor and admin roles. */
 int pit_significant_events(struct pit *p, const struct actor *a, int64_t after, int limit, json_t **out,

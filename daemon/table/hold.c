@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "common/text.h"
 #include "store/audit.h"
 
 int
@@ -52,8 +53,12 @@ pit_table_acknowledge(struct pit *p, const struct actor *a, const char *table_id
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
 	if (authorize(a, OP_ACKNOWLEDGE, NULL, err) < 0 || input_known_keys(body, "acknowledge", KEYS, err) < 0)
 		return -1;
-	if (!json_is_string(note) || json_string_length(note) == 0 || json_string_length(note) > 500)
-		return pb_fail(err, 422, "note_required", "say what was found and done, as {\"note\": \"...\"} (1..500 bytes)");
+	if (!json_is_string(note) || json_string_length(note) > 500 ||
+	    pb_text_blank(json_string_value(note), json_string_length(note)))
+		return pb_fail(err, 422, "note_required",
+		    "say what was found and done, as {\"note\": \"...\"} (1..500 bytes, not blank)");
+	if (pb_text_check_controls("acknowledge: note", json_string_value(note), json_string_length(note), err) < 0)
+		return -1;
 	if (store_begin(p->store, err) < 0)
 		return -1;
 	if (store_table_hold_get(p->store, t->id, reason, sizeof(reason), &held, err) < 0)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "table/reports_private.h"
 
 struct csv {
@@ -46,26 +47,38 @@ csv_sep(struct csv *c)
 }
 
 /*
- * A text field, quoted when it holds a comma, quote, CR or LF (RFC 4180).
- * free_text: a value a person typed (a void reason, an event's detail) that
- * starts with = + - @ or a tab is prefixed with ' so that a spreadsheet
- * shows it rather than evaluating it as a formula.
+ * A text field, quoted when it holds a comma, quote or LF (RFC 4180).
+ * No other control character is written raw: each (CR, tab, ESC, DEL, the
+ * C1 controls) is written as its JSON escape, \u001B for ESC, so that a
+ * terminal or spreadsheet shows it rather than obeying it.  free_text: a
+ * value a person typed (a void reason, an event's detail) that starts with
+ * = + - @ or a tab is prefixed with ' so that a spreadsheet shows it rather
+ * than evaluating it as a formula.
  */
 static void
 csv_text(struct csv *c, const char *s, bool free_text)
 {
-	bool quote = strpbrk(s, ",\"\r\n") != NULL;
+	bool quote = strpbrk(s, ",\"\n") != NULL;
+	const char *end = s + strlen(s);
+	unsigned cp;
+	size_t n;
 
 	csv_sep(c);
 	if (quote)
 		csv_raw(c, "\"", 1);
 	if (free_text && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0')
 		csv_raw(c, "'", 1);
-	for (const char *p = s; *p; p++) {
-		if (*p == '"')
+	for (const char *p = s; *p; p += n ? n : 1) {
+		char esc[8];
+		n = pb_text_control_len(p, end, &cp);
+		if (n > 0 && cp != '\n') {
+			snprintf(esc, sizeof(esc), "\\u%04X", cp);
+			csv_raw(c, esc, 6);
+		} else if (*p == '"') {
 			csv_raw(c, "\"\"", 2);
-		else
-			csv_raw(c, p, 1);
+		} else {
+			csv_raw(c, p, n ? n : 1);
+		}
 	}
 	if (quote)
 		csv_raw(c, "\"", 1);

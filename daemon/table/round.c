@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "engine/hand3.h"
 #include "engine/limits.h"
 #include "engine/settle.h"
@@ -427,9 +428,12 @@ step_void(struct pit *p, const struct actor *a, struct round_record *r, const js
 		return pb_fail(err, 400, "invalid_body", "void: the body is {\"reason\": \"misdeal: exposed card\"}");
 	}
 	reason = json_object_get(body, "reason");
-	if (!json_is_string(reason) || json_string_length(reason) == 0 || json_string_length(reason) >= ROUND_REASON_MAX)
-		return pb_fail(err, 422, "reason_required", "void: give the reason as a string of 1..%d bytes, e.g. \"misdeal: exposed card\"",
-		    ROUND_REASON_MAX - 1);
+	if (!json_is_string(reason) || json_string_length(reason) >= ROUND_REASON_MAX ||
+	    pb_text_blank(json_string_value(reason), json_string_length(reason)))
+		return pb_fail(err, 422, "reason_required", "void: give the reason as a string of 1..%d bytes that is not blank, "
+		    "e.g. \"misdeal: exposed card\"", ROUND_REASON_MAX - 1);
+	if (pb_text_check_controls("void: reason", json_string_value(reason), json_string_length(reason), err) < 0)
+		return -1;
 	return finish(p, a, r, true, json_string_value(reason), at, err);
 }
 

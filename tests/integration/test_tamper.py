@@ -381,6 +381,12 @@ class TamperCase(unittest.TestCase):
         self.assertEqual((st, js["error"]["code"]), (422, "note_required"), js)
         st, js = self.d.call("POST", "/api/v1/tables/%s/acknowledge" % t, {"note": ""}, token=PITBOSS_TOKEN)
         self.assertEqual((st, js["error"]["code"]), (422, "note_required"), js)
+        st, js = self.d.call("POST", "/api/v1/tables/%s/acknowledge" % t, {"note": " \n\u00a0 "}, token=PITBOSS_TOKEN)
+        self.assertEqual((st, js["error"]["code"]), (422, "note_required"), js)
+        st, js = self.d.call("POST", "/api/v1/tables/%s/acknowledge" % t, {"note": "ok\u001b]0;x\u0007"},
+                             token=PITBOSS_TOKEN)
+        self.assertEqual((st, js["error"]["code"]), (400, "invalid_text"), js)
+        self.assertIn("acknowledge: note", js["error"]["message"])
         self.refused(409, "integrity_hold", "POST", "/api/v1/tables/%s/rounds" % t, {})     # still held
         note = "restored from backup pending; surveillance informed (%s)" % t
         st, js = self.d.call("POST", "/api/v1/tables/%s/acknowledge" % t, {"note": note}, token=PITBOSS_TOKEN)

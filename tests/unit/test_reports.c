@@ -1047,7 +1047,34 @@ test_csv_quoting(void **state)
 	char *text = report_csv(REPORT_EXCEPTIONS, rep, &len);
 
 	(void)state;
-	assert_non_null(strstr(text, "\"'=HYPERLINK(\"\"x\"\"),\r\nmore\""));
+	/* the CR is no longer written raw (it is a control character): only the LF of the field's line break */
+	assert_non_null(strstr(text, "\"'=HYPERLINK(\"\"x\"\"),\\u000D\nmore\""));
+	free(text);
+	json_decref(rep);
+}
+
+/*
+ * No control character is written raw in CSV but the LF of a quoted field:
+ * ESC, tab, CR, DEL and the C1 controls (U+0085, U+009B: a terminal's CSI)
+ * come out as their JSON escape, in every column (a source is not typed
+ * free text, and is escaped all the same); other UTF-8 passes as it is.
+ */
+static void
+test_csv_control_characters(void **state)
+{
+	json_t *rep = json_pack("{s:[{s:s,s:s,s:I,s:s,s:s,s:s}]}", "exceptions", "at", "2026-03-01T00:00:00.000Z", "table",
+	    "T1", "round", (json_int_t)1, "kind", "void", "detail", "a\x1b[2Jb\tc\x7f d\xc2\x85" "e\xc2\x9b" "f \xc3\xa9\xe2\x82\xac\nend",
+	    "source", "\x1b]0;x\x07");
+	size_t len;
+	char *text = report_csv(REPORT_EXCEPTIONS, rep, &len);
+
+	(void)state;
+	assert_non_null(strstr(text, "\"a\\u001B[2Jb\\u0009c\\u007F d\\u0085e\\u009Bf \xc3\xa9\xe2\x82\xac\nend\""));
+	assert_non_null(strstr(text, ",\\u001B]0;x\\u0007\r\n"));
+	for (size_t i = 0; i < len; i++)
+		if ((unsigned char)text[i] < 0x20 || text[i] == 0x7f)
+			assert_true(text[i] == '\n' || (text[i] == '\r' && text[i + 1] == '\n'));
+	assert_null(strstr(text, "\xc2\x85"));
 	free(text);
 	json_decref(rep);
 }
@@ -1515,6 +1542,7 @@ main(void)
 		cmocka_unit_test(test_summary_against_sql),
 		cmocka_unit_test(test_csv_equals_json),
 		cmocka_unit_test(test_csv_quoting),
+		cmocka_unit_test(test_csv_control_characters),
 		cmocka_unit_test(test_payouts),
 		cmocka_unit_test(test_payouts_walk_bounded),
 		cmocka_unit_test(test_exceptions),
