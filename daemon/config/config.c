@@ -14,13 +14,24 @@ static const char *const DEMO_SECRETS[] = {
 	"demo-dealer", "demo-pitboss", "demo-auditor", "demo-admin",
 };
 
-static const char *const ROLE_NAMES[] = {"dealer", "pitboss", "auditor", "admin"};
+static const char *const ROLE_NAMES[ROLE_KINDS] = {
+	"dealer", "pitboss", "auditor", "admin", "floor", "cage", "count", "surveillance",
+};
 
 /* The role's name as the configuration and the API spell it. */
 const char *
 role_name(enum role r)
 {
-	return (unsigned)r <= ROLE_ADMIN ? ROLE_NAMES[r] : "unknown";
+	return (unsigned)r < ROLE_KINDS ? ROLE_NAMES[r] : "unknown";
+}
+
+int
+role_from_name(const char *name)
+{
+	for (int r = 0; r < ROLE_KINDS; r++)
+		if (strcmp(name, ROLE_NAMES[r]) == 0)
+			return r;
+	return -1;
 }
 
 bool

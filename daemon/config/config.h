@@ -25,7 +25,20 @@
 
 #include "common/ids.h"
 
-enum role { ROLE_DEALER = 0, ROLE_PITBOSS, ROLE_AUDITOR, ROLE_ADMIN };
+/*
+ * What a token or a person may do.  Tokens (machines, and the people of
+ * before accounts) hold one of the first four; people may hold several
+ * (people issue: floor supervisors, the cage, the count team, surveillance).
+ * The numbers are kept: they are part of cache keys, never of the record.
+ */
+enum role {
+	ROLE_DEALER = 0, ROLE_PITBOSS, ROLE_AUDITOR, ROLE_ADMIN,
+	ROLE_FLOOR, ROLE_CAGE, ROLE_COUNT, ROLE_SURVEILLANCE,
+	ROLE_KINDS
+};
+
+/* A set of roles: a bit per role. */
+#define ROLE_BIT(r) (1u << (r))
 
 struct game_config {
 	char name[RULES_NAME_MAX];
@@ -157,6 +170,9 @@ const struct token_config *config_token_by_secret(const struct config *cfg, cons
 bool token_allows_table(const struct token_config *t, const char *table_id);
 
 const char *role_name(enum role r);
+
+/* The role named name ("dealer", ... "surveillance"), or -1. */
+int role_from_name(const char *name);
 
 /* True for the well-known demo tokens shipped in config/ (never to be used off loopback). */
 bool config_has_demo_tokens(const struct config *cfg);

@@ -255,7 +255,7 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 		if (locked)
 			authlog_served_while_locked(now);
 		a->name = t->name;
-		a->role = t->role;
+		a->roles = ROLE_BIT(t->role);
 		a->token = t;
 		return 0;
 	}

@@ -97,7 +97,7 @@ report_key(struct report_key *k, const char *name, const char *format, const str
 	key_add(k, 'f', format);
 	key_add_int(k, 'a', q->from_ms);
 	key_add_int(k, 'b', q->to_ms);
-	key_add_int(k, 'o', (int64_t)a->role);
+	key_add_int(k, 'o', (int64_t)a->roles);
 	if (a->token == NULL || a->token->all_tables) {
 		key_add(k, 's', "*");
 	} else {

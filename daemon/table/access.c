@@ -7,7 +7,10 @@
 #include "store/audit.h"
 #include "table/pit.h"
 
-#define R(role) (1u << (role))
+#define R(role) ROLE_BIT(role)
+
+/* Roles that only read: an actor with no other role is refused every write. */
+#define READ_ONLY_ROLES (R(ROLE_AUDITOR) | R(ROLE_SURVEILLANCE))
 
 /* Each operation: the roles that may do it, whether it writes, and the refusal of the others. */
 static const struct {
@@ -34,7 +37,7 @@ authorize(const struct actor *a, enum pit_operation op, const char *table_id, st
 {
 	if (op < 0 || op >= OP_COUNT)
 		return pb_fail(err, 500, "internal_error", "unknown operation");
-	if ((OPERATIONS[op].roles & R(a->role)) == 0)
+	if ((OPERATIONS[op].roles & a->roles) == 0)
 		return pb_fail(err, 403, "forbidden", "%s", OPERATIONS[op].refusal);
 	if (table_id != NULL)
 		return pit_check_table_access(a, table_id, OPERATIONS[op].write, err);
@@ -44,7 +47,7 @@ authorize(const struct actor *a, enum pit_operation op, const char *table_id, st
 int
 pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err)
 {
-	if (write && a->role == ROLE_AUDITOR)
+	if (write && (a->roles & ~READ_ONLY_ROLES) == 0)
 		return pb_fail(err, 403, "forbidden", "the auditor role reads only");
 	if (a->token != NULL && !token_allows_table(a->token, table_id))
 		return pb_fail(err, 403, "forbidden", "token \"%s\" is not allowed at table %s", a->name, table_id);

@@ -51,7 +51,7 @@ wait_interval(struct backup_schedule *b)
 static void
 backup_once(struct backup_schedule *b, struct store *s)
 {
-	struct actor a = {.name = "pitbossd-schedule", .role = ROLE_ADMIN, .token = NULL};
+	struct actor a = {.name = "pitbossd-schedule", .roles = ROLE_BIT(ROLE_ADMIN), .token = NULL};
 	struct pit p = {.store = s, .signer = b->signer, .writer = b->writer};
 	struct pb_error err;
 	json_t *out = NULL;

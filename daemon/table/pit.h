@@ -32,9 +32,9 @@ struct pit {
 
 /* Who asks: the token's name (recorded on every step), its role and its table scope. */
 struct actor {
-	const char *name;
-	enum role role;
-	const struct token_config *token;   /* NULL for internal callers (simulate --direct): all tables */
+	const char *name;                   /* recorded as the actor of every event: a token's name, a person's id */
+	unsigned roles;                     /* ROLE_BIT()s: a token's one role, a person's roles */
+	const struct token_config *token;   /* its table scope; NULL for internal callers and people: all tables */
 };
 
 /* An Idempotency-Key and the hash of the request it came with. */

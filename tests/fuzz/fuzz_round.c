@@ -325,7 +325,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pit.cfg = cfg;
 	pit.signer = NULL;
 	actor.name = "demo-dealer";
-	actor.role = ROLE_DEALER;
+	actor.roles = ROLE_BIT(ROLE_DEALER);
 	actor.token = demo_token("demo-dealer");
 
 	while (requests++ < FUZZ_MAX_REQUESTS && next_request(&pos, end, &rq)) {
@@ -344,7 +344,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					char secret[32];
 					snprintf(secret, sizeof(secret), "demo-%s", ROLES[r]);
 					actor.name = demo_token(secret)->name;
-					actor.role = (enum role)r;
+					actor.roles = ROLE_BIT((enum role)r);
 					actor.token = demo_token(secret);
 				}
 			continue;

@@ -548,7 +548,10 @@ test_lookups(void **state)
 	assert_true(token_allows_table(t, "T1"));
 	assert_null(config_token_by_secret(cfg, "demo-auditor ", strlen("demo-auditor ")));
 	assert_true(config_has_demo_tokens(cfg));
-	assert_string_equal(role_name((enum role)7), "unknown");
+	assert_string_equal(role_name((enum role)7), "surveillance");
+	assert_string_equal(role_name(ROLE_KINDS), "unknown");
+	assert_int_equal(role_from_name("floor"), ROLE_FLOOR);
+	assert_int_equal(role_from_name("boss"), -1);
 	assert_true(pb_valid_id("A.b_c-9"));
 	assert_false(pb_valid_id(""));
 	assert_false(pb_valid_id("a/b"));

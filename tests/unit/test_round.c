@@ -45,7 +45,7 @@ setup(void **state)
 	f->pit.cfg = f->cfg;
 	assert_int_equal(pit_sync_tables(&f->pit, &err), 0);
 	f->dealer.name = "dealer-test";
-	f->dealer.role = ROLE_DEALER;
+	f->dealer.roles = ROLE_BIT(ROLE_DEALER);
 	*state = f;
 	return 0;
 }
