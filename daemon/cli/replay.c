@@ -151,7 +151,7 @@ cmd_replay(int argc, char **argv)
 	bool as_json = false;
 	struct pb_error err;
 	struct pit pit = {0};
-	struct actor actor = {"pitboss-replay", ROLE_BIT(ROLE_AUDITOR), NULL};
+	struct actor actor = {"pitboss-replay", ROLE_BIT(ROLE_AUDITOR), NULL, false};
 	json_t *round = NULL, *verify = NULL;
 	int64_t id;
 	int c, status = 1;

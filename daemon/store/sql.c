@@ -267,6 +267,15 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_ROLLUP_SET] = "UPDATE report_rollup SET days_before = ? WHERE id = 1",
 	[STMT_REPORT_HOURS_NEXT] = "SELECT hour FROM report_hours WHERE hour >= ? ORDER BY hour LIMIT 1",
 	[STMT_BEGIN_DEFERRED] = "BEGIN DEFERRED",
+
+	/* people.c */
+	[STMT_PERSON_GET] = "SELECT id, name, roles, active, password_hash, must_change, failures, locked_until_ms, "
+	    "created_at, updated_at FROM people WHERE id = ?",
+	/* a failure in a row: counted, and from the max-th on the person is locked until ?3 */
+	[STMT_PERSON_FAILED] = "UPDATE people SET failures = failures + 1, "
+	    "locked_until_ms = CASE WHEN failures + 1 >= ?2 THEN ?3 ELSE locked_until_ms END WHERE id = ?1 "
+	    "RETURNING failures, locked_until_ms",
+	[STMT_PERSON_SUCCEEDED] = "UPDATE people SET failures = 0, locked_until_ms = 0 WHERE id = ? AND (failures <> 0 OR locked_until_ms <> 0)",
 };
 
 const char *

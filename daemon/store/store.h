@@ -234,6 +234,39 @@ int store_collections_put(struct store *s, int64_t round_id, const struct collec
  */
 int store_round_aggregate(struct store *s, const struct round_record *rec, struct pb_error *err);
 
+/* ---- people and their sessions (people.c) ---- */
+
+#define PERSON_NAME_MAX 129
+#define PERSON_HASH_MAX 128   /* crypto_pwhash_STRBYTES */
+
+/* A person as stored: who, what they may do, and their sign-in state. */
+struct person {
+	char id[PB_ID_MAX];
+	char name[PERSON_NAME_MAX];
+	unsigned roles;                   /* ROLE_BIT()s (config/config.h) */
+	bool active;
+	char password_hash[PERSON_HASH_MAX];   /* "" when none */
+	bool must_change;
+	int failures;                     /* failed sign-ins in a row */
+	int64_t locked_until_ms;          /* 0: not locked out */
+	char created_at[PB_TIME_LEN];
+	char updated_at[PB_TIME_LEN];
+};
+
+/* Reads a person; found=false when there is none. */
+int store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err);
+
+/*
+ * A failed password of this person (sign-in or witness), in the caller's
+ * transaction: one more failure in a row; at max_failures the person is
+ * locked out until until_ms.  *failures and *locked_until_ms are the new values.
+ */
+int store_person_failed(struct store *s, const char *id, int max_failures, int64_t until_ms, int *failures,
+    int64_t *locked_until_ms, struct pb_error *err);
+
+/* A good password: the count of failures in a row starts again (no write when it is 0 already). */
+int store_person_succeeded(struct store *s, const char *id, struct pb_error *err);
+
 /* ---- idempotency (idempotency.c) ---- */
 
 /*

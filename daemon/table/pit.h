@@ -35,6 +35,7 @@ struct actor {
 	const char *name;                   /* recorded as the actor of every event: a token's name, a person's id */
 	unsigned roles;                     /* ROLE_BIT()s: a token's one role, a person's roles */
 	const struct token_config *token;   /* its table scope; NULL for internal callers and people: all tables */
+	bool is_person;                     /* a person's session (name is the person's id), not a token */
 };
 
 /* An Idempotency-Key and the hash of the request it came with. */

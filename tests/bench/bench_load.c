@@ -129,7 +129,7 @@ load(const char *cfg_path, long have, long want)
 	struct store *s = NULL;
 	struct signer *signer = NULL;
 	struct pit pit = {0};
-	struct actor actor = {BENCH_DEALER_NAME, ROLE_BIT(ROLE_DEALER), NULL};
+	struct actor actor = {BENCH_DEALER_NAME, ROLE_BIT(ROLE_DEALER), NULL, false};
 	struct bench_rng rng;
 	double t0 = bench_now();
 	char wal[4200];

@@ -270,7 +270,7 @@ bench_property(void)
 static void
 time_summary(struct pit *p, const char *group, const char *from, const char *to, int reps, int64_t rounds)
 {
-	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL};
+	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
 	struct report_params rp = {.group = group, .from = from, .to = to, .property = bench_property()};
 	struct report_query q;
 	struct pb_error err;
@@ -430,7 +430,7 @@ open_bench(const char *db, struct config *cfg, struct pit *pit)
 static void
 load(struct pit *pit, int64_t *dealt, int64_t target, bool aggregates_only)
 {
-	const struct actor dealer_base = {NULL, ROLE_BIT(ROLE_DEALER), NULL};
+	const struct actor dealer_base = {NULL, ROLE_BIT(ROLE_DEALER), NULL, false};
 	struct pb_error err;
 	bool in_txn = false;
 
@@ -481,7 +481,7 @@ fail:
 static char *
 summary_text(struct pit *p, const char *group, const char *from, const char *to)
 {
-	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL};
+	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
 	struct report_params rp = {.group = group, .from = from, .to = to};
 	struct report_query q;
 	struct pb_error err;

@@ -48,8 +48,8 @@ struct fixture {
 
 static struct fixture fx;
 
-static const struct actor DEALER = {"dealer-a", ROLE_BIT(ROLE_DEALER), NULL};
-static const struct actor AUDITOR = {"audit", ROLE_BIT(ROLE_AUDITOR), NULL};
+static const struct actor DEALER = {"dealer-a", ROLE_BIT(ROLE_DEALER), NULL, false};
+static const struct actor AUDITOR = {"audit", ROLE_BIT(ROLE_AUDITOR), NULL, false};
 
 /* Unix seconds of a UTC time. */
 static int64_t

@@ -76,11 +76,11 @@ struct fixture {
 
 static struct fixture fx;
 
-static const struct actor DEALER_A = {"dealer-a", ROLE_BIT(ROLE_DEALER), NULL};
-static const struct actor DEALER_B = {"dealer-b", ROLE_BIT(ROLE_DEALER), NULL};
-static const struct actor DEALER_C = {"dealer-c", ROLE_BIT(ROLE_DEALER), NULL};
-static const struct actor BOSS = {"boss", ROLE_BIT(ROLE_PITBOSS), NULL};
-static const struct actor AUDITOR = {"audit", ROLE_BIT(ROLE_AUDITOR), NULL};
+static const struct actor DEALER_A = {"dealer-a", ROLE_BIT(ROLE_DEALER), NULL, false};
+static const struct actor DEALER_B = {"dealer-b", ROLE_BIT(ROLE_DEALER), NULL, false};
+static const struct actor DEALER_C = {"dealer-c", ROLE_BIT(ROLE_DEALER), NULL, false};
+static const struct actor BOSS = {"boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
+static const struct actor AUDITOR = {"audit", ROLE_BIT(ROLE_AUDITOR), NULL, false};
 
 static void
 token_json(FILE *f, const char *name, const char *role, const char *tables, bool last)
@@ -1411,8 +1411,8 @@ static void
 test_access(void **state)
 {
 	const struct token_config *t1 = config_token_by_secret(fx.cfg, "boss-t1", 7);
-	struct actor scoped = {"boss-t1", ROLE_BIT(ROLE_PITBOSS), t1};
-	struct actor dealer = {"dealer-a", ROLE_BIT(ROLE_DEALER), config_token_by_secret(fx.cfg, "dealer-a", 8)};
+	struct actor scoped = {"boss-t1", ROLE_BIT(ROLE_PITBOSS), t1, false};
+	struct actor dealer = {"dealer-a", ROLE_BIT(ROLE_DEALER), config_token_by_secret(fx.cfg, "dealer-a", 8), false};
 	struct report_params rp = {.group = "table", .from = "2026-03-01", .to = "2026-04-03"};
 	json_t *out, *g;
 	size_t i;
@@ -1434,7 +1434,7 @@ test_access(void **state)
 	assert_int_equal(report_refused(&BOSS, REPORT_SUMMARY, &rp, "table_not_found"), 404);
 	/* admin reads */
 	rp.table = NULL;
-	out = report(&(struct actor){"root", ROLE_BIT(ROLE_ADMIN), NULL}, REPORT_PAYOUTS, &rp);
+	out = report(&(struct actor){"root", ROLE_BIT(ROLE_ADMIN), NULL, false}, REPORT_PAYOUTS, &rp);
 	json_decref(out);
 }
 

@@ -51,7 +51,7 @@ struct fixture {
 };
 
 static struct fixture fx;
-static const struct actor BOSS = {"boss", ROLE_BIT(ROLE_PITBOSS), NULL};
+static const struct actor BOSS = {"boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
 static const char *const TABLES[] = {"T1", "T2", "T3"};
 static const char *const DEALERS[] = {"dealer-a", "dealer-b"};
 
