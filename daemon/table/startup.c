@@ -21,6 +21,7 @@
 #include "common/log.h"
 #include "table/chain.h"
 #include "table/hold.h"
+#include "table/problem.h"
 
 struct startup_walk {
 	pthread_t thread;
@@ -359,6 +360,9 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 		if (chain_walk_step(s, &cw, w->chunk, problems, &err) < 0) {
 			log_error("start-up integrity check: the background walk cannot read table %s at event %lld: %s",
 			    b->table_id, (long long)cw.next, err.message);
+			/* A chain that cannot be read cannot be vouched for: the table goes on hold, as for an altered one. */
+			audit_problem(problems, b->table_id, 0, cw.next, "events from %lld cannot be read (%s); the file is damaged "
+			    "or the disk fails: restore the last backup", (long long)cw.next, err.message);
 			rc = -1;
 			break;
 		}
