@@ -35,7 +35,7 @@ T1_WHOLE = {
     "dealer": ["Qd", "7c", "2h"],
     "decisions": {"1": "play", "3": "fold"}}
 
-EVENTS = int(os.environ.get("PB_LONG_READ_EVENTS", "150000"))
+EVENTS = int(os.environ.get("PB_LONG_READ_EVENTS", "400000"))
 
 
 def append_chain(db_path, table_id, n):
@@ -109,6 +109,8 @@ class LongReads(pbtest.DaemonTestCase):
               % (len(during), pct(during, .5) * 1e3, pct(during, .99) * 1e3, max(during) * 1e3))
         self.assertGreater(len(during), 5, "the walks were too short to measure anything (%.2f s)" % walk_s)
         self.assertLess(pct(during, .99), 1.0)
+        # a write that waited behind a walk waits about as long as the walk: none may
+        self.assertLess(max(during), max(0.3, walk_s / 2), "a write waited behind a walk")
 
     def test_b_beyond_the_pool_busy_with_retry_after(self):
         n = 14
