@@ -22,6 +22,7 @@
 #include "table/chain.h"
 #include "table/hold.h"
 #include "table/problem.h"
+#include "table/verify.h"
 
 struct startup_walk {
 	pthread_t thread;
@@ -106,10 +107,14 @@ audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, 
 		json_t *problems = json_array();
 		int64_t walked = 0, to = 0;
 
-		if (startup_check_table(p, ids[t], full && !defer_full, problems, &walked, &to, err) < 0) {
+		int recent = 0;
+
+		if (startup_check_table(p, ids[t], full && !defer_full, problems, &walked, &to, err) < 0 ||
+		    audit_recent_rounds(p, ids[t], STARTUP_RECENT_ROUNDS, problems, &recent, err) < 0) {
 			json_decref(problems);
 			goto fail;
 		}
+		out->rounds += recent;
 		out->events += walked;
 		out->problems += (int64_t)json_array_size(problems);
 		if (json_array_size(problems) > 0) {
@@ -265,8 +270,8 @@ startup_check_before_listening(struct pit *p, struct startup_result *r)
 		log_error("start-up integrity check: %d table(s) failed and are on hold until a pit boss acknowledges; see GET /api/v1/integrity",
 		    held);
 	else
-		log_info("start-up integrity check: every chain matches its last signed checkpoint (%lld events of %d table(s) checked in %.2f s)",
-		    (long long)r->events, r->tables, secs);
+		log_info("start-up integrity check: every chain matches its last signed checkpoint, and the newest %lld round(s) their events "
+		    "(%lld events of %d table(s) checked in %.2f s)", (long long)r->rounds, (long long)r->events, r->tables, secs);
 	if (r->backlog_count > 0)
 		log_info("start-up integrity check: the %lld events before the last checkpoints of %d table(s) are checked in the background",
 		    (long long)r->backlog_events, r->backlog_count);

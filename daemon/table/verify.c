@@ -258,6 +258,31 @@ audit_round(struct pit *p, int64_t round_id, json_t *problems, struct pb_error *
 }
 
 int
+audit_recent_rounds(struct pit *p, const char *table_id, int max, json_t *problems, int *checked, struct pb_error *err)
+{
+	int64_t *ids = calloc((size_t)(max > 0 ? max : 1), sizeof(*ids));
+	int n = 0;
+
+	*checked = 0;
+	if (ids == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_round_ids_last(p->store, table_id, max, ids, &n, err) < 0) {
+		free(ids);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct pb_error rerr;
+		if (audit_round_inner(p, ids[i], false, problems, &rerr) < 0) {
+			audit_problem(problems, table_id, ids[i], 0, "round %lld cannot be read: %s", (long long)ids[i], rerr.message);
+			break;
+		}
+		(*checked)++;
+	}
+	free(ids);
+	return 0;
+}
+
+int
 pit_round_verify(struct pit *p, const struct actor *a, int64_t round_id, json_t **out, struct pb_error *err)
 {
 	struct round_record *d = malloc(sizeof(*d));
