@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +25,26 @@ struct longread_job {
 	struct longread_job *next;
 };
 
+/*
+ * One reader and its queue.  A connection's long reads always go to the
+ * same reader (by the connection's address), as they went to the same
+ * worker before: the report cache is per thread, and a report asked again
+ * on one keep-alive connection is answered from it.
+ */
+struct reader {
+	struct longread_pool *pool;
+	pthread_cond_t cond;               /* a job queued here, or stop */
+	struct longread_job *head, *tail;  /* waiting for this reader */
+	pthread_t thread;
+};
+
 struct longread_pool {
 	struct app *app;
 	pthread_mutex_t lock;
-	pthread_cond_t cond;               /* a job queued, or stop */
-	struct longread_job *head, *tail;  /* waiting */
-	int waiting, running;
+	struct reader readers[LONGREAD_THREADS];
+	int waiting, running;              /* over all readers */
 	bool stop;
 	unsigned long long refused;
-	pthread_t threads[LONGREAD_THREADS];
 	int started;
 };
 
@@ -81,21 +93,22 @@ lower_priority(void)
 static void *
 reader_main(void *arg)
 {
-	struct longread_pool *pool = arg;
+	struct reader *r = arg;
+	struct longread_pool *pool = r->pool;
 
 	lower_priority();
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		struct longread_job *job;
 
-		while (pool->head == NULL && !pool->stop)
-			pthread_cond_wait(&pool->cond, &pool->lock);
-		if (pool->head == NULL)
+		while (r->head == NULL && !pool->stop)
+			pthread_cond_wait(&r->cond, &pool->lock);
+		if (r->head == NULL)
 			break;
-		job = pool->head;
-		pool->head = job->next;
-		if (pool->head == NULL)
-			pool->tail = NULL;
+		job = r->head;
+		r->head = job->next;
+		if (r->head == NULL)
+			r->tail = NULL;
 		pool->waiting--;
 		pool->running++;
 		pthread_mutex_unlock(&pool->lock);
@@ -118,13 +131,15 @@ longread_start(struct app *app, struct pb_error *err)
 		return NULL;
 	}
 	pool->app = app;
-	if (pthread_mutex_init(&pool->lock, NULL) != 0 || pthread_cond_init(&pool->cond, NULL) != 0) {
+	if (pthread_mutex_init(&pool->lock, NULL) != 0) {
 		free(pool);
 		pb_fail(err, 500, "internal_error", "cannot create the long reads' locks");
 		return NULL;
 	}
 	for (int i = 0; i < LONGREAD_THREADS; i++) {
-		if (pthread_create(&pool->threads[i], NULL, reader_main, pool) != 0) {
+		pool->readers[i].pool = pool;
+		if (pthread_cond_init(&pool->readers[i].cond, NULL) != 0 ||
+		    pthread_create(&pool->readers[i].thread, NULL, reader_main, &pool->readers[i]) != 0) {
 			longread_stop(pool);
 			pb_fail(err, 500, "internal_error", "cannot start the long reads' threads");
 			return NULL;
@@ -137,26 +152,31 @@ longread_start(struct app *app, struct pb_error *err)
 void
 longread_stop(struct longread_pool *pool)
 {
-	struct longread_job *job, *next;
+	struct longread_job *waiting[LONGREAD_THREADS];
 
 	if (pool == NULL)
 		return;
 	pthread_mutex_lock(&pool->lock);
 	pool->stop = true;
-	job = pool->head;
-	pool->head = pool->tail = NULL;
+	for (int i = 0; i < LONGREAD_THREADS; i++) {
+		waiting[i] = pool->readers[i].head;
+		pool->readers[i].head = pool->readers[i].tail = NULL;
+		pthread_cond_broadcast(&pool->readers[i].cond);
+	}
 	pool->waiting = 0;
-	pthread_cond_broadcast(&pool->cond);
 	pthread_mutex_unlock(&pool->lock);
-	for (; job != NULL; job = next) {
-		next = job->next;
-		memset(&job->ans, 0, sizeof(job->ans));
-		answer_fail(&job->ans, 503, "shutting_down", "pitbossd is stopping; retry shortly");
-		finish(pool, job);
+	for (int i = 0; i < LONGREAD_THREADS; i++) {
+		for (struct longread_job *job = waiting[i], *next; job != NULL; job = next) {
+			next = job->next;
+			memset(&job->ans, 0, sizeof(job->ans));
+			answer_fail(&job->ans, 503, "shutting_down", "pitbossd is stopping; retry shortly");
+			finish(pool, job);
+		}
 	}
 	for (int i = 0; i < pool->started; i++)
-		pthread_join(pool->threads[i], NULL);
-	pthread_cond_destroy(&pool->cond);
+		pthread_join(pool->readers[i].thread, NULL);
+	for (int i = 0; i < pool->started; i++)
+		pthread_cond_destroy(&pool->readers[i].cond);
 	pthread_mutex_destroy(&pool->lock);
 	free(pool);
 }
@@ -178,15 +198,17 @@ longread_submit(struct longread_pool *pool, const struct http_request *req, stru
 	stopping = pool->stop;
 	busy = pool->waiting >= LONGREAD_QUEUE_MAX;
 	if (!stopping && !busy) {
+		struct reader *r = &pool->readers[((uintptr_t)req->conn / 64) % LONGREAD_THREADS];
+
 		/* Suspended before a reader can see it: the reader's resume always follows this suspend. */
 		MHD_suspend_connection(req->conn);
-		if (pool->tail != NULL)
-			pool->tail->next = job;
+		if (r->tail != NULL)
+			r->tail->next = job;
 		else
-			pool->head = job;
-		pool->tail = job;
+			r->head = job;
+		r->tail = job;
 		pool->waiting++;
-		pthread_cond_signal(&pool->cond);
+		pthread_cond_signal(&r->cond);
 		pthread_mutex_unlock(&pool->lock);
 		*out = job;
 		return 0;

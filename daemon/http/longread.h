@@ -12,6 +12,8 @@
  * http_request.on_reader set) and resumes the connection; the worker then
  * sends the answer (longread_take).
  *
+ * A connection's long reads go to one reader (by the connection), as they
+ * went to one worker before: the per-thread report cache keeps its hits.
  * At most LONGREAD_THREADS run at a time and LONGREAD_QUEUE_MAX wait;
  * beyond that the request is answered 503 busy with Retry-After at once.
  * The readers run at a lower scheduling priority than the workers and the

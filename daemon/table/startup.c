@@ -5,6 +5,7 @@
  * checkpoints, and the progress that GET /api/v1/integrity and /metrics
  * show.
  */
+#include "store/audit.h"
 #include "store/store.h"
 #include "table/startup.h"
 
@@ -377,7 +378,14 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 		pause_between_chunks(w);
 	}
 	if (json_array_size(problems) > 0) {
-		if (hold_failed_table(s, b->table_id, problems, &err) < 0)
+		char why[8];
+		bool already = false;
+
+		/* Held before listening (its newest rounds): logged, but no second hold and no second event. */
+		if (store_table_hold_get(s, b->table_id, why, sizeof(why), &already, &err) == 0 && already)
+			log_error("start-up integrity check: table %s, already on hold, also failed before its last checkpoint (%zu problem(s))",
+			    b->table_id, json_array_size(problems));
+		else if (hold_failed_table(s, b->table_id, problems, &err) < 0)
 			rc = -1;
 		else
 			*held = true;

@@ -272,7 +272,7 @@ audit_recent_rounds(struct pit *p, const char *table_id, int max, json_t *proble
 	}
 	for (int i = 0; i < n; i++) {
 		struct pb_error rerr;
-		if (audit_round_inner(p, ids[i], false, problems, &rerr) < 0) {
+		if (audit_round_inner(p, ids[i], true, problems, &rerr) < 0) {
 			audit_problem(problems, table_id, ids[i], 0, "round %lld cannot be read: %s", (long long)ids[i], rerr.message);
 			break;
 		}

@@ -28,8 +28,9 @@ int pit_round_verify(struct pit *p, const struct actor *a, int64_t round_id, jso
 /*
  * The newest max rounds of a table: each rebuilt from its events, replayed,
  * and its derived rows (round row, bets, hands, decisions, payout lines,
- * collections) compared with them, as audit_round does but without the
- * chain links (the chain is walked apart).  A round that cannot be read is
+ * collections) compared with them: audit_round, the round's events' own
+ * hashes and links first, so that an altered event is named as such rather
+ * than by the payouts it no longer explains.  A round that cannot be read is
  * a problem and ends the table's part.  Appends problems; *checked gets
  * the rounds compared.  -1 only when the rounds cannot be listed.
  */
