@@ -22,6 +22,8 @@ struct http_request {
 	size_t body_len;
 	const char *idempotency_key;
 	const char *authorization;
+	bool may_defer;             /* a reader pool takes RT_LONG routes (http/longread.h) */
+	bool on_reader;             /* this is the reader's run: RT_LONG handlers run here */
 };
 
 /* The answer a handler fills: JSON (json), or text with a content type. */
@@ -35,6 +37,8 @@ struct http_answer {
 	const char *disposition;    /* Content-Disposition, for CSV downloads */
 	const char *cache_control;
 	int route;                  /* metrics route index */
+	int retry_after;            /* seconds, for a Retry-After header; 0 for none */
+	bool deferred;              /* an RT_LONG route to hand to the reader pool: nothing to send yet */
 };
 
 struct server;

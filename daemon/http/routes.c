@@ -46,11 +46,11 @@ const struct route api_routes[] = {
 	{"POST", V1 "/rounds/{round}/void", ROUTE_ROUND_STEP, OP_ROUND_VOID, WRITE, handle_round_step, STEP_VOID},
 	{"GET", V1 "/rounds/{round_text}/verify", ROUTE_ROUND_VERIFY, OP_READ, 0, handle_round_verify, 0},
 	{"GET", V1 "/reports/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_SUMMARY},
-	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_PAYOUTS},
-	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_EXCEPTIONS},
+	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_PAYOUTS},
+	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_EXCEPTIONS},
 	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_BANKERS},
 	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
-	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE, handle_integrity, 0},
+	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
 	{"POST", V1 "/backups", ROUTE_OTHER, OP_BACKUP, RT_AUTHORIZE, handle_backup, 0},
 };
@@ -255,6 +255,11 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 	if ((r->flags & RT_AUTHORIZE) && authorize(c->actor, r->op, NULL, &err) < 0)
 		return answer_error(ans, &err);
 	c->route = r;
+	if ((r->flags & RT_LONG) && c->req->may_defer && !c->req->on_reader) {
+		/* Authenticated and authorized here; the reader pool runs it all again and the handler. */
+		ans->deferred = true;
+		return;
+	}
 	r->handler(c, ans);
 }
 
@@ -310,7 +315,7 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 		no_route(req, &path, ans);
 	else
 		run_route(&c, first, &path, ans);
-	if (ans->status >= 400 && ans->status != 401 && ans->json != NULL)
+	if (ans->status >= 400 && ans->status != 401 && ans->json != NULL && !ans->deferred)
 		record_refusal(app, ans);
 	json_decref(body);
 }

@@ -48,6 +48,7 @@ enum route_metric {
 #define RT_BODY       0x04u   /* the handler takes the parsed JSON body */
 #define RT_IDEMPOTENT 0x08u   /* the handler takes the Idempotency-Key */
 #define RT_HEAD       0x10u   /* HEAD is served as GET (not listed in Allow) */
+#define RT_LONG       0x20u   /* a long read: run by the reader pool, off the workers (http/longread.h) */
 
 /* One call of a handler: who asks, the request, and what the route's pattern parsed from the path. */
 struct route_call {

@@ -22,6 +22,7 @@
 #include "common/timeutil.h"
 #include "http/answer.h"
 #include "http/http.h"
+#include "http/longread.h"
 
 struct server {
 	struct MHD_Daemon *mhd;
@@ -29,6 +30,7 @@ struct server {
 	atomic_bool stopping;     /* answers now carry Connection: close */
 	struct app *app;
 	size_t max_body;
+	struct longread_pool *readers;   /* runs the RT_LONG routes off the workers */
 	char *tls_cert;       /* PEM, kept for the daemon's life */
 	char *tls_key;
 };
@@ -69,6 +71,7 @@ struct request_ctx {
 	bool answered;       /* a 413 or 503 was queued on the first call */
 	bool counted;        /* counted in the server's in_flight */
 	int64_t start_us;
+	struct longread_job *job;      /* handed to the reader pool: the connection is suspended until it is done */
 };
 
 static int64_t
@@ -135,6 +138,11 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, ans->allow);
 	if (ans->disposition != NULL)
 		MHD_add_response_header(resp, "Content-Disposition", ans->disposition);
+	if (ans->retry_after > 0) {
+		char secs[16];
+		snprintf(secs, sizeof(secs), "%d", ans->retry_after);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+	}
 	if (atomic_load(&srv->stopping))
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	rc = MHD_queue_response(conn, (unsigned int)ans->status, resp);
@@ -222,12 +230,16 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 	req.body_len = ctx->len;
 	req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
 	req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	req.may_defer = srv->readers != NULL;
 	if (ctx->too_large) {
 		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 	} else if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/metrics") == 0 || strcmp(url, "/api") == 0) {
 		pthread_rwlock_rdlock(&srv->app->lock);
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
+		/* A long read: the reader pool answers it (handle sends it when the connection is resumed). */
+		if (ans.deferred && longread_submit(srv->readers, &req, &ctx->job, &ans) == 0)
+			return MHD_YES;
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);
 		static_serve(srv->app, &req, &ans);
@@ -237,6 +249,25 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 	json_decref(ans.json);
 	free(ans.text);
 	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
+	return rc;
+}
+
+/* Called again once a long read's connection is resumed: sends the reader's answer. */
+static enum MHD_Result
+send_long_read(struct server *srv, struct MHD_Connection *conn, struct request_ctx *ctx)
+{
+	struct http_answer ans;
+	enum MHD_Result rc;
+
+	if (!longread_take(ctx->job, &ans))
+		return MHD_YES;
+	rc = send_answer(srv, conn, &ans);
+	json_decref(ans.json);
+	free(ans.text);
+	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
+	longread_job_free(ctx->job);
+	ctx->job = NULL;
+	ctx->answered = true;
 	return rc;
 }
 
@@ -264,6 +295,8 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	}
 	if (ctx->answered)
 		return MHD_YES;
+	if (ctx->job != NULL)
+		return send_long_read(srv, conn, ctx);
 	return answer_request(srv, conn, url, method, ctx);
 }
 
@@ -278,6 +311,7 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 	if (ctx != NULL) {
 		if (ctx->counted)
 			atomic_fetch_sub(&srv->in_flight, 1);
+		longread_job_free(ctx->job);
 		free(ctx->body);
 		free(ctx);
 		*con_cls = NULL;
@@ -373,7 +407,7 @@ struct server *
 server_start(struct app *app, int listen_fd, struct pb_error *err)
 {
 	struct server *srv = calloc(1, sizeof(*srv));
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ERROR_LOG | MHD_ALLOW_SUSPEND_RESUME;
 	const struct config *cfg = app->cfg;
 
 	if (srv == NULL) {
@@ -394,6 +428,9 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 			goto fail;
 		flags |= MHD_USE_TLS;
 	}
+	srv->readers = longread_start(app, err);
+	if (srv->readers == NULL)
+		goto fail;
 	srv->mhd = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, srv,
 	    /* Without TLS the certificate options are skipped: MHD_OPTION_ARRAY with an empty list. */
 	    srv->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_ARRAY, srv->tls_cert ? (void *)srv->tls_cert : (void *)NO_OPTIONS,
@@ -419,6 +456,7 @@ fail:
 	/* libmicrohttpd may have closed it already on its failure; nothing else opens files meanwhile. */
 	if (fcntl(listen_fd, F_GETFD) >= 0)
 		close(listen_fd);
+	longread_stop(srv->readers);
 	free(srv->tls_cert);
 	free(srv->tls_key);
 	free(srv);
@@ -443,6 +481,8 @@ server_stop(struct server *srv)
 	atomic_store(&srv->stopping, true);
 	for (int i = 0; i < 1000 && atomic_load(&srv->in_flight) > 0; i++)
 		usleep(10000);
+	/* Every suspended connection is resumed (answered) before libmicrohttpd stops. */
+	longread_stop(srv->readers);
 	MHD_stop_daemon(srv->mhd);
 	free(srv->tls_cert);
 	free(srv->tls_key);

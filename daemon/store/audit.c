@@ -146,6 +146,21 @@ store_event_tables(struct store *s, char (*ids)[PB_ID_MAX], int max, int *count,
 }
 
 int
+store_round_ids_last(struct store *s, const char *table_id, int max, int64_t *ids, int *count, struct pb_error *err)
+{
+	struct store_query q;
+
+	*count = 0;
+	if (store_query(&q, s, STMT_ROUND_IDS_LAST, "listing a table's last rounds", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, max);
+	while (*count < max && store_query_next(&q))
+		ids[(*count)++] = sqlite3_column_int64(q.st, 0);
+	return store_query_end(&q);
+}
+
+int
 store_round_ids(struct store *s, const char *table_id, int64_t from_id, int64_t **ids, int *count, struct pb_error *err)
 {
 	struct store_query q;

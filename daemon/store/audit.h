@@ -59,6 +59,9 @@ int store_event_tables(struct store *s, char (*ids)[PB_ID_MAX], int max, int *co
 int store_round_ids(struct store *s, const char *table_id, int64_t from_id, int64_t **ids, int *count,
     struct pb_error *err);
 
+/* The ids of a table's newest rounds (at most max, newest first) into ids[]. */
+int store_round_ids_last(struct store *s, const char *table_id, int max, int64_t *ids, int *count, struct pb_error *err);
+
 /* Row counts of a round's derived tables, to notice rows without events. */
 struct derived_counts {
 	int bets, hands, decisions, payouts, collections;

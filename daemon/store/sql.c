@@ -192,6 +192,8 @@ static const char *const SQL[STMT_COUNT] = {
 	    "SELECT (SELECT min(table_id) FROM events WHERE table_id > t.id) FROM t WHERE t.id IS NOT NULL) "
 	    "SELECT id FROM t WHERE id IS NOT NULL",
 	[STMT_ROUND_IDS] = "SELECT id FROM rounds WHERE (?1 IS NULL OR table_id = ?1) AND id >= ?2 ORDER BY id",
+	/* the table's newest rounds, through its UNIQUE (table_id, round_no) index */
+	[STMT_ROUND_IDS_LAST] = "SELECT id FROM rounds WHERE table_id = ?1 ORDER BY round_no DESC LIMIT ?2",
 	[STMT_ROUND_COUNTS] = "SELECT (SELECT count(*) FROM bets WHERE round_id = ?1), "
 	    "(SELECT count(*) FROM hands WHERE round_id = ?1), (SELECT count(*) FROM decisions WHERE round_id = ?1), "
 	    "(SELECT count(*) FROM payouts WHERE round_id = ?1), (SELECT count(*) FROM collections WHERE round_id = ?1)",

@@ -12,6 +12,9 @@
 #include "store/writer.h"
 #include "store/store_int.h"
 
+#include "common/log.h"
+#include "common/timeutil.h"
+
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -34,7 +37,17 @@ struct store_writer {
 	struct writer_job *head, *tail;    /* queued, not yet taken */
 	int queued;
 	struct store_writer_stats stats;   /* under lock */
+	/* The last storage failure, until a group that changed something commits (under lock). */
+	bool faulted;
+	char fault[PB_ERROR_MESSAGE_MAX];
+	int64_t fault_since_ms;
+	uint64_t fault_failures;           /* failed groups since the fault began */
+	uint64_t fault_unlogged;           /* of them, not yet in the log */
+	int64_t fault_logged_ms;           /* the last fault line (rate limit) */
 };
+
+/* A fault's log line is repeated once a minute at most, with the count of failures in between. */
+#define WRITER_FAULT_LOG_MS 60000
 
 struct store_writer *
 store_writer_open(const struct store_options *opt, struct pb_error *err)
@@ -91,7 +104,23 @@ store_writer_stats(struct store_writer *w, struct store_writer_stats *out)
 	pthread_mutex_lock(&w->lock);
 	*out = w->stats;
 	out->queued = w->queued;
+	out->faulted = w->faulted;
 	pthread_mutex_unlock(&w->lock);
+}
+
+bool
+store_writer_fault(struct store_writer *w, char *why, size_t whysz, int64_t *since_ms)
+{
+	bool faulted;
+
+	pthread_mutex_lock(&w->lock);
+	faulted = w->faulted;
+	if (faulted) {
+		snprintf(why, whysz, "%s", w->fault);
+		*since_ms = w->fault_since_ms;
+	}
+	pthread_mutex_unlock(&w->lock);
+	return faulted;
 }
 
 /* Detaches up to max jobs from the head of the queue (lock held); their count in *n. */
@@ -187,6 +216,56 @@ run_job(struct store_writer *w, struct writer_job *job, bool *open, int *kept)
 	return 0;
 }
 
+/* The first storage failure among the jobs of a group that was not lost, or NULL. */
+static const char *
+job_storage_failure(const struct writer_job *group)
+{
+	for (const struct writer_job *j = group; j != NULL; j = j->next)
+		if (j->rc < 0 && strcmp(j->err.code, "storage_error") == 0)
+			return j->err.message;
+	return NULL;
+}
+
+/*
+ * Keeps the writer's fault state (lock held) after a group: a lost group,
+ * a failed COMMIT or a job failing with a 500 (a write that could not be
+ * made: disk full, I/O error, a read-only file: storage_error) starts or continues a
+ * fault; a group that committed a change ends it.  A group that changed
+ * nothing (the /ready probe) proves nothing: an empty COMMIT writes nothing.
+ * The log gets the first failure at once, then a line a minute at most
+ * while failures go on, and a line when writes succeed again.
+ */
+static void
+note_outcome(struct store_writer *w, const struct writer_job *group, bool lost, const char *lost_why, bool committed_change)
+{
+	const char *why = lost ? lost_why : job_storage_failure(group);
+	int64_t now = pb_time_now_ms();
+
+	if (why != NULL) {
+		if (!w->faulted) {
+			w->faulted = true;
+			w->fault_since_ms = now;
+			w->fault_failures = 0;
+			w->fault_logged_ms = now - WRITER_FAULT_LOG_MS;
+		}
+		snprintf(w->fault, sizeof(w->fault), "%s", why);
+		w->fault_failures++;
+		w->fault_unlogged++;
+		w->stats.faults++;
+		if (now - w->fault_logged_ms >= WRITER_FAULT_LOG_MS) {
+			log_error("writes are failing (%llu failed write group(s) since the last line): %s; "
+			    "GET /api/v1/ready answers 503 until a write succeeds", (unsigned long long)w->fault_unlogged, w->fault);
+			w->fault_unlogged = 0;
+			w->fault_logged_ms = now;
+		}
+	} else if (committed_change && w->faulted) {
+		w->faulted = false;
+		log_info("writes succeed again after %llu failed write group(s) in %.1f s (the last failure: %s)",
+		    (unsigned long long)w->fault_failures, (double)(now - w->fault_since_ms) / 1000.0, w->fault);
+		w->fault_unlogged = 0;
+	}
+}
+
 /*
  * Leads one group (lock held on entry and on return): the queued jobs, in
  * one transaction, each after the first in its savepoint, then COMMIT;
@@ -199,6 +278,7 @@ lead(struct store_writer *w)
 	struct pb_error why;
 	bool lost = false, open = false;
 	int n, count = 0, kept = 0;
+	int64_t changes = sqlite3_total_changes64(store_db(w->store));
 
 	while (!lost && count < STORE_WRITER_GROUP_MAX && (batch = take_queued(w, STORE_WRITER_GROUP_MAX - count, &n)) != NULL) {
 		pthread_mutex_unlock(&w->lock);
@@ -227,6 +307,7 @@ lead(struct store_writer *w)
 		lost = true;
 	}
 	pthread_mutex_lock(&w->lock);
+	note_outcome(w, group, lost, lost ? why.message : NULL, !lost && open && sqlite3_total_changes64(store_db(w->store)) > changes);
 	w->stats.groups++;
 	w->stats.jobs += (uint64_t)count;
 	if (lost)

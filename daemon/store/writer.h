@@ -26,6 +26,8 @@
 #ifndef PB_STORE_WRITER_H
 #define PB_STORE_WRITER_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/error.h"
@@ -61,9 +63,20 @@ struct store_writer_stats {
 	uint64_t groups_failed;    /* groups whose COMMIT failed or whose transaction was lost */
 	uint64_t largest_group;    /* most jobs in one group */
 	int queued;                /* jobs waiting now (not yet taken by a leader) */
+	uint64_t faults;           /* groups that failed to write (lost, failed COMMIT, a job's storage_error) */
+	bool faulted;              /* the last such failure is not yet followed by a committed change */
 };
 
 void store_writer_stats(struct store_writer *w, struct store_writer_stats *out);
+
+/*
+ * Whether writes are failing: true from a group that failed to write (its
+ * transaction lost, its COMMIT failed, or a job failed with storage_error: disk
+ * full, I/O error, read-only file) until a group commits a change again;
+ * then why gets the last failure's message and *since_ms when the fault
+ * began (pb_time_now_ms).  Faults are logged by the writer (rate-limited).
+ */
+bool store_writer_fault(struct store_writer *w, char *why, size_t whysz, int64_t *since_ms);
 
 /* The shared connection, for tests; never for use outside a job. */
 struct store *store_writer_store(struct store_writer *w);

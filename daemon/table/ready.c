@@ -9,7 +9,10 @@
  * transaction that changed nothing writes nothing to the disk), the
  * database's file and directory must be writable by the daemon (a
  * read-only remount or a changed owner shows here before a write fails),
- * and the file system must have READY_MIN_FREE_BYTES free.  The probe runs
+ * and the file system must have READY_MIN_FREE_BYTES free.  A write that
+ * failed for the storage (disk full, I/O error: store_writer_fault) keeps
+ * the daemon not ready until a write that changes something succeeds: the
+ * probe alone cannot say, as an empty COMMIT writes nothing.  The probe runs
  * once a second at most, whatever the number of callers.  Then every
  * table of the configuration must be free of an integrity hold.
  */
@@ -111,11 +114,18 @@ pit_ready(struct pit *p, const char *database, json_t **reasons_out, struct pb_e
 {
 	json_t *reasons = json_array();
 	struct pb_error werr;
+	char fault[PB_ERROR_MESSAGE_MAX];
+	int64_t since_ms = 0;
 
 	if (reasons == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	if (p->writer != NULL && probe_write(p->writer, &werr) < 0)
 		reason(reasons, "the database cannot be written: %s", werr.message);
+	if (p->writer != NULL && store_writer_fault(p->writer, fault, sizeof(fault), &since_ms)) {
+		char at[PB_TIME_LEN];
+		pb_time_format_ms(since_ms, at);
+		reason(reasons, "writes have been failing since %s (the last: %s); ready again when a write succeeds", at, fault);
+	}
 	check_disk(database, reasons);
 	for (size_t i = 0; i < p->cfg->table_count; i++) {
 		const char *id = p->cfg->tables[i].id;

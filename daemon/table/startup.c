@@ -5,6 +5,7 @@
  * checkpoints, and the progress that GET /api/v1/integrity and /metrics
  * show.
  */
+#include "store/audit.h"
 #include "store/store.h"
 #include "table/startup.h"
 
@@ -21,6 +22,8 @@
 #include "common/log.h"
 #include "table/chain.h"
 #include "table/hold.h"
+#include "table/problem.h"
+#include "table/verify.h"
 
 struct startup_walk {
 	pthread_t thread;
@@ -105,10 +108,14 @@ audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, 
 		json_t *problems = json_array();
 		int64_t walked = 0, to = 0;
 
-		if (startup_check_table(p, ids[t], full && !defer_full, problems, &walked, &to, err) < 0) {
+		int recent = 0;
+
+		if (startup_check_table(p, ids[t], full && !defer_full, problems, &walked, &to, err) < 0 ||
+		    audit_recent_rounds(p, ids[t], STARTUP_RECENT_ROUNDS, problems, &recent, err) < 0) {
 			json_decref(problems);
 			goto fail;
 		}
+		out->rounds += recent;
 		out->events += walked;
 		out->problems += (int64_t)json_array_size(problems);
 		if (json_array_size(problems) > 0) {
@@ -264,8 +271,8 @@ startup_check_before_listening(struct pit *p, struct startup_result *r)
 		log_error("start-up integrity check: %d table(s) failed and are on hold until a pit boss acknowledges; see GET /api/v1/integrity",
 		    held);
 	else
-		log_info("start-up integrity check: every chain matches its last signed checkpoint (%lld events of %d table(s) checked in %.2f s)",
-		    (long long)r->events, r->tables, secs);
+		log_info("start-up integrity check: every chain matches its last signed checkpoint, and the newest %lld round(s) their events "
+		    "(%lld events of %d table(s) checked in %.2f s)", (long long)r->rounds, (long long)r->events, r->tables, secs);
 	if (r->backlog_count > 0)
 		log_info("start-up integrity check: the %lld events before the last checkpoints of %d table(s) are checked in the background",
 		    (long long)r->backlog_events, r->backlog_count);
@@ -359,6 +366,9 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 		if (chain_walk_step(s, &cw, w->chunk, problems, &err) < 0) {
 			log_error("start-up integrity check: the background walk cannot read table %s at event %lld: %s",
 			    b->table_id, (long long)cw.next, err.message);
+			/* A chain that cannot be read cannot be vouched for: the table goes on hold, as for an altered one. */
+			audit_problem(problems, b->table_id, 0, cw.next, "events from %lld cannot be read (%s); the file is damaged "
+			    "or the disk fails: restore the last backup", (long long)cw.next, err.message);
 			rc = -1;
 			break;
 		}
@@ -368,7 +378,14 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 		pause_between_chunks(w);
 	}
 	if (json_array_size(problems) > 0) {
-		if (hold_failed_table(s, b->table_id, problems, &err) < 0)
+		char why[8];
+		bool already = false;
+
+		/* Held before listening (its newest rounds): logged, but no second hold and no second event. */
+		if (store_table_hold_get(s, b->table_id, why, sizeof(why), &already, &err) == 0 && already)
+			log_error("start-up integrity check: table %s, already on hold, also failed before its last checkpoint (%zu problem(s))",
+			    b->table_id, json_array_size(problems));
+		else if (hold_failed_table(s, b->table_id, problems, &err) < 0)
 			rc = -1;
 		else
 			*held = true;

@@ -37,6 +37,7 @@ struct startup_result {
 	int tables;                               /* tables with events */
 	int held;                                 /* put on hold */
 	int64_t events;                           /* events checked */
+	int64_t rounds;                           /* newest rounds whose derived rows were compared with their events */
 	int64_t problems;                         /* problems found */
 	struct startup_backlog_entry *backlog;    /* malloc'd; backlog_count entries */
 	int backlog_count;

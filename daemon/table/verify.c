@@ -10,8 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/log.h"
 #include "engine/collection.h"
+#include "store/audit.h"
 #include "table/chain.h"
+#include "table/hold.h"
 #include "table/problem.h"
 #include "table/replay.h"
 #include "table/txn.h"
@@ -255,6 +258,31 @@ audit_round(struct pit *p, int64_t round_id, json_t *problems, struct pb_error *
 }
 
 int
+audit_recent_rounds(struct pit *p, const char *table_id, int max, json_t *problems, int *checked, struct pb_error *err)
+{
+	int64_t *ids = calloc((size_t)(max > 0 ? max : 1), sizeof(*ids));
+	int n = 0;
+
+	*checked = 0;
+	if (ids == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_round_ids_last(p->store, table_id, max, ids, &n, err) < 0) {
+		free(ids);
+		return -1;
+	}
+	for (int i = 0; i < n; i++) {
+		struct pb_error rerr;
+		if (audit_round_inner(p, ids[i], true, problems, &rerr) < 0) {
+			audit_problem(problems, table_id, ids[i], 0, "round %lld cannot be read: %s", (long long)ids[i], rerr.message);
+			break;
+		}
+		(*checked)++;
+	}
+	free(ids);
+	return 0;
+}
+
+int
 pit_round_verify(struct pit *p, const struct actor *a, int64_t round_id, json_t **out, struct pb_error *err)
 {
 	struct round_record *d = malloc(sizeof(*d));
@@ -297,6 +325,41 @@ all_tables(struct pit *p, const char *only, char (*ids)[PB_ID_MAX], int *n, stru
 	return 0;
 }
 
+/* Rounds that cannot be read before an integrity check stops checking rounds (a damaged file fails many). */
+#define UNREADABLE_ROUNDS_MAX 20
+
+/*
+ * What cannot be read of a table (a damaged page, an I/O error: a
+ * storage_error in err) is a problem of the check, not its failure: it is
+ * appended, and in the daemon (a pit with a writer; the read-only tools
+ * only report) the table goes on hold with an integrity_failure event,
+ * once: a table already held gets no second event, however often the
+ * check runs.  Any other error stays the check's failure (-1).
+ */
+static int
+unreadable(struct pit *p, const char *table_id, const char *what, json_t *problems, struct pb_error *err)
+{
+	json_t *mine;
+	char reason[8];
+	bool held = false;
+	struct pb_error herr;
+
+	if (strcmp(err->code, "storage_error") != 0)
+		return -1;
+	audit_problem(problems, table_id, 0, 0, "table %s: %s cannot be read (%s); the file is damaged or the disk fails: "
+	    "restore the last backup (docs/operations.md)", table_id, what, err->message);
+	if (p->writer == NULL || store_table_hold_get(p->store, table_id, reason, sizeof(reason), &held, &herr) < 0 || held)
+		return 0;
+	mine = json_array();
+	json_array_append(mine, json_array_get(problems, json_array_size(problems) - 1));
+	if (audit_hold_table(p->store, table_id, mine, "unreadable", &herr) < 0)
+		log_error("integrity check: table %s cannot be read and its hold could not be recorded: %s", table_id, herr.message);
+	else
+		log_error("integrity check: table %s cannot be read (%s); it is on hold until a pit boss acknowledges", table_id, err->message);
+	json_decref(mine);
+	return 0;
+}
+
 /* Appends {"table", "reason"} to holds when the table is on integrity hold: a held table is not "ok". */
 static int
 add_hold(struct pit *p, const char *table_id, json_t *holds, struct pb_error *err)
@@ -330,12 +393,15 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 		goto fail;
 	for (int t = 0; t < n; t++) {
 		int64_t walked, after = 0, opened = 0, head;
-		char hh[PB_SHA256_HEX_LEN];
+		char hh[PB_SHA256_HEX_LEN] = "";
 		int got;
 
 		walked = chain_walk_all(p, ids[t], 1, CHAIN_GENESIS, true, problems, &opened, err);
-		if (walked < 0 || store_chain_head(p->store, ids[t], &head, hh, err) < 0)
+		if (walked < 0 && unreadable(p, ids[t], "its events", problems, err) < 0)
 			goto fail;
+		if (store_chain_head(p->store, ids[t], &head, hh, err) < 0 && unreadable(p, ids[t], "its chain head", problems, err) < 0)
+			goto fail;
+		walked = walked < 0 ? 0 : walked;
 		events += walked;
 		do {
 			if (store_checkpoints(p->store, ids[t], after, 256, cps, &got, err) < 0)
@@ -353,9 +419,13 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 	}
 	if (store_round_ids(p->store, scope->table_id, scope->from_round, &round_ids, &round_count, err) < 0)
 		goto fail;
-	for (int i = 0; i < round_count; i++) {
-		if (audit_round_inner(p, round_ids[i], false, problems, err) < 0)
-			goto fail;
+	for (int i = 0, unread = 0; i < round_count && unread < UNREADABLE_ROUNDS_MAX; i++) {
+		if (audit_round_inner(p, round_ids[i], false, problems, err) < 0) {
+			if (strcmp(err->code, "storage_error") != 0)
+				goto fail;
+			audit_problem(problems, "", round_ids[i], 0, "round %lld cannot be read: %s%s", (long long)round_ids[i], err->message,
+			    ++unread == UNREADABLE_ROUNDS_MAX ? "; the rounds after it are not checked" : "");
+		}
 		rounds++;
 	}
 	if (scope->table_id == NULL && scope->from_round == 0) {

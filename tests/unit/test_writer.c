@@ -3,7 +3,8 @@
  * jobs from many threads each committed or refused alone, several jobs in
  * one COMMIT, a refused first job of a transaction not taking the others
  * with it, a failed COMMIT failing every job of its group and recording
- * none, and the chain-head cache forgotten when a savepoint is undone.
+ * none, the chain-head cache forgotten when a savepoint is undone, and the
+ * fault state (a storage failure until a change commits) that /ready shows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -318,6 +319,79 @@ test_failed_commit_fails_the_group(void **state)
 	store_writer_free(w);
 }
 
+static int
+write_nothing(struct store *s, void *arg, struct pb_error *err)
+{
+	(void)s;
+	(void)arg;
+	(void)err;
+	return 0;
+}
+
+static int
+storage_failure(struct store *s, void *arg, struct pb_error *err)
+{
+	(void)s;
+	(void)arg;
+	return pb_fail(err, 500, "storage_error", "inserting: database or disk is full");
+}
+
+/*
+ * The fault state /ready shows: a job failing with storage_error, or a failed
+ * COMMIT, starts it; a job refused for its own reasons or a group that
+ * changes nothing (the /ready probe) does not end it; a committed change does.
+ */
+static void
+test_fault_lasts_until_a_change_commits(void **state)
+{
+	struct store_writer *w = open_writer();
+	struct store_writer_stats st;
+	struct pb_error err;
+	struct row_job refused = {.who = 7, .i = 1, .refuse = true}, ok = {.who = 7, .i = 2};
+	char why[PB_ERROR_MESSAGE_MAX];
+	int64_t since = 0;
+
+	(void)state;
+	assert_false(store_writer_fault(w, why, sizeof(why), &since));
+	assert_int_equal(store_writer_run(w, write_nothing, NULL, &err), 0);
+	assert_false(store_writer_fault(w, why, sizeof(why), &since));
+	assert_int_equal(store_writer_run(w, storage_failure, NULL, &err), -1);
+	assert_true(store_writer_fault(w, why, sizeof(why), &since));
+	assert_string_equal(why, "inserting: database or disk is full");
+	assert_true(since > 0);
+	refused.w = w;
+	run_row_job(&refused);
+	assert_int_equal(refused.rc, -1);
+	assert_int_equal(store_writer_run(w, write_nothing, NULL, &err), 0);
+	assert_true(store_writer_fault(w, why, sizeof(why), &since));
+	store_writer_stats(w, &st);
+	assert_true(st.faulted);
+	assert_int_equal(st.faults, 1);
+	ok.w = w;
+	run_row_job(&ok);
+	assert_int_equal(ok.rc, 0);
+	assert_false(store_writer_fault(w, why, sizeof(why), &since));
+	store_writer_free(w);
+}
+
+/* A failed COMMIT is a fault too. */
+static void
+test_failed_commit_is_a_fault(void **state)
+{
+	struct store_writer *w = open_writer();
+	struct row_job orphan = {.who = 8, .i = 1, .orphan = true};
+	char why[PB_ERROR_MESSAGE_MAX];
+	int64_t since;
+
+	(void)state;
+	orphan.w = w;
+	run_row_job(&orphan);
+	assert_int_equal(orphan.rc, -1);
+	assert_true(store_writer_fault(w, why, sizeof(why), &since));
+	assert_non_null(strstr(why, "FOREIGN KEY"));
+	store_writer_free(w);
+}
+
 /* A job appending to a table's chain, then refusing when told. */
 struct chain_job {
 	const char *table;
@@ -449,6 +523,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_refused_first_job_alone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_commit_fails_the_group, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undone_savepoint_forgets_the_head, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fault_lasts_until_a_change_commits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_commit_is_a_fault, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,259 @@
+/*
+ * longread.c - the reader pool for long reads (longread.h).
+ */
+#include "http/longread.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include "common/log.h"
+#include "http/answer.h"
+#include "http/routes.h"
+
+struct longread_job {
+	struct http_request req;           /* the worker's, with on_reader set */
+	struct http_answer ans;            /* filled by the reader */
+	char disposition[256];             /* ans.disposition copied: the reader's own buffer is reused */
+	atomic_bool done;                  /* ans is ready; set before the connection is resumed */
+	struct longread_job *next;
+};
+
+/*
+ * One reader and its queue.  A connection's long reads always go to the
+ * same reader (by the connection's address), as they went to the same
+ * worker before: the report cache is per thread, and a report asked again
+ * on one keep-alive connection is answered from it.
+ */
+struct reader {
+	struct longread_pool *pool;
+	pthread_cond_t cond;               /* a job queued here, or stop */
+	struct longread_job *head, *tail;  /* waiting for this reader */
+	pthread_t thread;
+};
+
+struct longread_pool {
+	struct app *app;
+	pthread_mutex_t lock;
+	struct reader readers[LONGREAD_THREADS];
+	int waiting, running;              /* over all readers */
+	bool stop;
+	unsigned long long refused;
+	int started;
+};
+
+/* Runs one request as the worker would have, under the configuration's read lock. */
+static void
+run_job(struct longread_pool *pool, struct longread_job *job)
+{
+	memset(&job->ans, 0, sizeof(job->ans));
+	pthread_rwlock_rdlock(&pool->app->lock);
+	api_dispatch(pool->app, &job->req, &job->ans);
+	pthread_rwlock_unlock(&pool->app->lock);
+	if (job->ans.disposition != NULL) {
+		snprintf(job->disposition, sizeof(job->disposition), "%s", job->ans.disposition);
+		job->ans.disposition = job->disposition;
+	}
+}
+
+/* Marks the job answered and gives its connection back to its worker; the job is the worker's from here. */
+static void
+finish(struct longread_pool *pool, struct longread_job *job)
+{
+	struct MHD_Connection *conn = job->req.conn;
+
+	(void)pool;
+	atomic_store(&job->done, true);
+	MHD_resume_connection(conn);
+}
+
+/* Lowers this thread's scheduling priority (Linux: nice is per thread). */
+static void
+lower_priority(void)
+{
+#ifdef __linux__
+	id_t tid = (id_t)gettid();
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, tid);
+	if (errno != 0)
+		nice = 0;
+	if (setpriority(PRIO_PROCESS, tid, nice + LONGREAD_NICE > 19 ? 19 : nice + LONGREAD_NICE) < 0)
+		log_warn("long reads: cannot lower the readers' priority; they run at the daemon's");
+#endif
+}
+
+static void *
+reader_main(void *arg)
+{
+	struct reader *r = arg;
+	struct longread_pool *pool = r->pool;
+
+	lower_priority();
+	pthread_mutex_lock(&pool->lock);
+	for (;;) {
+		struct longread_job *job;
+
+		while (r->head == NULL && !pool->stop)
+			pthread_cond_wait(&r->cond, &pool->lock);
+		if (r->head == NULL)
+			break;
+		job = r->head;
+		r->head = job->next;
+		if (r->head == NULL)
+			r->tail = NULL;
+		pool->waiting--;
+		pool->running++;
+		pthread_mutex_unlock(&pool->lock);
+		run_job(pool, job);
+		finish(pool, job);
+		pthread_mutex_lock(&pool->lock);
+		pool->running--;
+	}
+	pthread_mutex_unlock(&pool->lock);
+	return NULL;
+}
+
+struct longread_pool *
+longread_start(struct app *app, struct pb_error *err)
+{
+	struct longread_pool *pool = calloc(1, sizeof(*pool));
+
+	if (pool == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	pool->app = app;
+	if (pthread_mutex_init(&pool->lock, NULL) != 0) {
+		free(pool);
+		pb_fail(err, 500, "internal_error", "cannot create the long reads' locks");
+		return NULL;
+	}
+	for (int i = 0; i < LONGREAD_THREADS; i++) {
+		pool->readers[i].pool = pool;
+		if (pthread_cond_init(&pool->readers[i].cond, NULL) != 0 ||
+		    pthread_create(&pool->readers[i].thread, NULL, reader_main, &pool->readers[i]) != 0) {
+			longread_stop(pool);
+			pb_fail(err, 500, "internal_error", "cannot start the long reads' threads");
+			return NULL;
+		}
+		pool->started++;
+	}
+	return pool;
+}
+
+void
+longread_stop(struct longread_pool *pool)
+{
+	struct longread_job *waiting[LONGREAD_THREADS];
+
+	if (pool == NULL)
+		return;
+	pthread_mutex_lock(&pool->lock);
+	pool->stop = true;
+	for (int i = 0; i < LONGREAD_THREADS; i++) {
+		waiting[i] = pool->readers[i].head;
+		pool->readers[i].head = pool->readers[i].tail = NULL;
+		pthread_cond_broadcast(&pool->readers[i].cond);
+	}
+	pool->waiting = 0;
+	pthread_mutex_unlock(&pool->lock);
+	for (int i = 0; i < LONGREAD_THREADS; i++) {
+		for (struct longread_job *job = waiting[i], *next; job != NULL; job = next) {
+			next = job->next;
+			memset(&job->ans, 0, sizeof(job->ans));
+			answer_fail(&job->ans, 503, "shutting_down", "pitbossd is stopping; retry shortly");
+			finish(pool, job);
+		}
+	}
+	for (int i = 0; i < pool->started; i++)
+		pthread_join(pool->readers[i].thread, NULL);
+	for (int i = 0; i < pool->started; i++)
+		pthread_cond_destroy(&pool->readers[i].cond);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool);
+}
+
+int
+longread_submit(struct longread_pool *pool, const struct http_request *req, struct longread_job **out,
+    struct http_answer *ans)
+{
+	struct longread_job *job = calloc(1, sizeof(*job));
+	bool busy, stopping;
+
+	if (job == NULL) {
+		answer_fail(ans, 500, "out_of_memory", "out of memory");
+		return -1;
+	}
+	job->req = *req;
+	job->req.on_reader = true;
+	pthread_mutex_lock(&pool->lock);
+	stopping = pool->stop;
+	busy = pool->waiting >= LONGREAD_QUEUE_MAX;
+	if (!stopping && !busy) {
+		struct reader *r = &pool->readers[((uintptr_t)req->conn / 64) % LONGREAD_THREADS];
+
+		/* Suspended before a reader can see it: the reader's resume always follows this suspend. */
+		MHD_suspend_connection(req->conn);
+		if (r->tail != NULL)
+			r->tail->next = job;
+		else
+			r->head = job;
+		r->tail = job;
+		pool->waiting++;
+		pthread_cond_signal(&r->cond);
+		pthread_mutex_unlock(&pool->lock);
+		*out = job;
+		return 0;
+	}
+	if (busy && !stopping)
+		pool->refused++;
+	pthread_mutex_unlock(&pool->lock);
+	free(job);
+	if (stopping) {
+		answer_fail(ans, 503, "shutting_down", "pitbossd is stopping; retry shortly");
+		return -1;
+	}
+	answer_fail(ans, 503, "busy", "%d long reads run and %d wait already (integrity checks, large reports); "
+	    "retry in %d seconds", LONGREAD_THREADS, LONGREAD_QUEUE_MAX, LONGREAD_RETRY_AFTER_S);
+	ans->retry_after = LONGREAD_RETRY_AFTER_S;
+	record_refusal(pool->app, ans);
+	return -1;
+}
+
+bool
+longread_take(struct longread_job *job, struct http_answer *ans)
+{
+	if (!atomic_load(&job->done))
+		return false;
+	*ans = job->ans;
+	memset(&job->ans, 0, sizeof(job->ans));
+	return true;
+}
+
+void
+longread_job_free(struct longread_job *job)
+{
+	if (job == NULL)
+		return;
+	json_decref(job->ans.json);
+	free(job->ans.text);
+	free(job);
+}
+
+void
+longread_stats(struct longread_pool *pool, int *running, int *waiting, unsigned long long *refused)
+{
+	pthread_mutex_lock(&pool->lock);
+	*running = pool->running;
+	*waiting = pool->waiting;
+	*refused = pool->refused;
+	pthread_mutex_unlock(&pool->lock);
+}
