@@ -54,7 +54,7 @@ struct watchdog {
 #define SWEEP_US 200000
 #define LOG_EVERY_US (10LL * 1000000)
 
-static const char *const REASON_NAMES[WATCHDOG_REASONS] = {"head_deadline", "body_rate", "fair_share"};
+static const char *const REASON_NAMES[WATCHDOG_REASONS] = {"head_deadline", "body_rate", "fair_share", "client_gone"};
 
 const char *
 watchdog_reason_name(enum watchdog_reason r)
@@ -80,6 +80,8 @@ drop(struct watchdog *w, struct wconn *c, enum watchdog_reason r, int64_t now)
 	c->dropped = true;
 	shutdown(c->fd, SHUT_RDWR);
 	atomic_fetch_add(&w->m->conn_dropped[r], 1);
+	if (r == WATCHDOG_GONE)
+		return;     /* the client left: nothing to tell the operator */
 	w->unlogged[r]++;
 	if (w->last_log_us[r] != 0 && now - w->last_log_us[r] < LOG_EVERY_US)
 		return;
@@ -293,6 +295,17 @@ watchdog_request_done(struct watchdog *w, struct MHD_Connection *conn)
 	pthread_mutex_unlock(&w->lock);
 }
 
+/* Under the lock: whether the client of a connection awaiting its head has closed its side (a read sees the end). */
+static bool
+client_gone(const struct wconn *c, int64_t now)
+{
+	char b;
+
+	if (now - c->waiting_since_us < SWEEP_US)
+		return false;
+	return recv(c->fd, &b, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 /* Under the lock: whether c's body is slower than the minimum rate (after the grace of head_seconds). */
 static bool
 body_too_slow(const struct watchdog *w, const struct wconn *c, int64_t now)
@@ -314,8 +327,12 @@ sweep(void *arg)
 	while (!w->stop) {
 		int64_t now = mono_us();
 		for (struct wconn *c = w->head; c != NULL; c = c->next) {
+			if (c->dropped)
+				continue;
 			if (c->phase == PHASE_HEAD && now > c->deadline_us)
 				drop(w, c, WATCHDOG_HEAD, now);
+			else if (c->phase == PHASE_HEAD && client_gone(c, now))
+				drop(w, c, WATCHDOG_GONE, now);
 			else if (c->phase == PHASE_BODY && body_too_slow(w, c, now))
 				drop(w, c, WATCHDOG_BODY, now);
 		}

@@ -15,6 +15,11 @@
  *   waited longest for its head is closed to make room; without one, the
  *   newcomer is closed.
  *
+ * - a connection awaiting a head whose client has closed its side (it can
+ *   send no request any more) is closed at once: libmicrohttpd 0.9.75 can
+ *   miss that end while accept() fails for want of files, and kept such
+ *   connections, and so their files, until connection_timeout.
+ *
  * A connection past its deadline gets shutdown(2): libmicrohttpd sees the
  * end and closes it.  The list is guarded by one mutex that the close
  * notification also takes, so a descriptor is never shut down after
@@ -36,10 +41,11 @@ enum watchdog_reason {
 	WATCHDOG_HEAD,          /* the head was not complete in time */
 	WATCHDOG_BODY,          /* the body came slower than the minimum rate */
 	WATCHDOG_FAIR_SHARE,    /* closed to make room for another connection */
+	WATCHDOG_GONE,          /* the client closed its side while its head was awaited */
 	WATCHDOG_REASONS
 };
 
-/* The label of a reason in the metrics and the log: "head_deadline", "body_rate", "fair_share". */
+/* The label of a reason in the metrics: "head_deadline", "body_rate", "fair_share", "client_gone". */
 const char *watchdog_reason_name(enum watchdog_reason r);
 
 struct watchdog_limits {
