@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -375,6 +376,44 @@ open_database(struct daemon_state *d)
 	return 0;
 }
 
+/*
+ * Files the daemon needs besides its connections: the standard streams, the
+ * log, the instance lock, the listening socket, the database, its WAL and
+ * shared memory on the writer's and each worker's connection, each worker's
+ * epoll and wake-up pipe, the start-up walk's connection, a backup's files.
+ */
+#define FILES_BESIDES_CONNECTIONS(threads) (32 + 6 * (unsigned)(threads))
+
+/*
+ * Makes connection_limit fit the open-file limit: raises the soft limit
+ * (up to the hard one) when it is too low, and when even that is not
+ * enough clamps connection_limit, with a warning.  Past the limit accept()
+ * fails with EMFILE and libmicrohttpd stops accepting while clients wait
+ * (issue 15); at connection_limit it refuses a connection at once instead.
+ */
+static void
+fit_open_files(struct config *cfg)
+{
+	unsigned besides = FILES_BESIDES_CONNECTIONS(cfg->threads);
+	rlim_t need = (rlim_t)cfg->connection_limit + besides;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+		return;
+	if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max > rl.rlim_cur) {
+		struct rlimit up = {rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need ? rl.rlim_max : need, rl.rlim_max};
+		if (setrlimit(RLIMIT_NOFILE, &up) == 0)
+			rl.rlim_cur = up.rlim_cur;
+	}
+	if (rl.rlim_cur >= need)
+		return;
+	unsigned fit = rl.rlim_cur > besides + 4 ? (unsigned)(rl.rlim_cur - besides) : 4;
+	log_warn("connection_limit %u does not fit the open-file limit %llu (ulimit -n; LimitNOFILE= under systemd) with the "
+	    "%u files the daemon needs besides: %u connections at most", cfg->connection_limit,
+	    (unsigned long long)rl.rlim_cur, besides, fit);
+	cfg->connection_limit = fit;
+}
+
 /* The daemon's own backups, when backup_every_seconds says so (taken at start). */
 static void
 start_backup_schedule(struct daemon_state *d)
@@ -396,6 +435,7 @@ start_serving(struct daemon_state *d)
 	struct startup_walk_options walk_opts = {0};
 	struct pb_error err;
 
+	fit_open_files(d->app.cfg);
 	d->srv = server_start(&d->app, d->listen_fd, &err);
 	d->listen_fd = -1;             /* the server's now, closed with it (or by its failure) */
 	if (d->srv == NULL) {

@@ -125,6 +125,8 @@ struct config {
 	unsigned threads;              /* HTTP worker threads; default 4 */
 	unsigned connection_limit;     /* default 512 */
 	unsigned connection_timeout;   /* seconds idle before a connection is closed; default 30 */
+	unsigned request_head_timeout; /* seconds for a request's head (and the body's grace); default 10 */
+	unsigned body_min_rate;        /* body_min_bytes_per_second: a slower body is dropped; 0: none; default 1024 */
 	bool allow_demo_tokens_remote; /* refuse non-loopback listen with demo tokens unless set */
 	char tls_cert[4096];           /* PEM files; both set: serve HTTPS (libmicrohttpd with GnuTLS) */
 	char tls_key[4096];

@@ -30,6 +30,8 @@ struct app_metrics {
 	atomic_uint_fast64_t rounds_settled;
 	atomic_uint_fast64_t rounds_voided;
 	atomic_uint_fast64_t auth_failures;
+	atomic_uint_fast64_t conn_open;                    /* open HTTP connections (http/watchdog.c) */
+	atomic_uint_fast64_t conn_dropped[4];              /* closed by the watchdog, by enum watchdog_reason */
 };
 
 #define METRIC_REFUSAL_CODES 96

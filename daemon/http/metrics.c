@@ -13,6 +13,7 @@
 #include "common/version.h"
 #include "http/report_cache.h"
 #include "http/routes.h"
+#include "http/watchdog.h"
 #include "table/context.h"
 #include "table/startup.h"
 
@@ -199,6 +200,22 @@ emit_http(struct app *app, char **buf, size_t *len, size_t *cap)
 	emit(buf, len, cap, "pitboss_http_request_duration_seconds_count %llu\n", (unsigned long long)atomic_load(&m->latency_count));
 }
 
+/* Open connections and those the watchdog closed, by reason (http/watchdog.c). */
+static void
+emit_connections(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct app_metrics *m = &app->metrics;
+
+	emit(buf, len, cap, "# HELP pitboss_connections_open Open HTTP connections.\n"
+	    "# TYPE pitboss_connections_open gauge\npitboss_connections_open %llu\n",
+	    (unsigned long long)atomic_load(&m->conn_open));
+	emit(buf, len, cap, "# HELP pitboss_connections_dropped_total Connections closed for a late head, a slow body or "
+	    "to make room.\n# TYPE pitboss_connections_dropped_total counter\n");
+	for (int r = 0; r < WATCHDOG_REASONS; r++)
+		emit(buf, len, cap, "pitboss_connections_dropped_total{reason=\"%s\"} %llu\n",
+		    watchdog_reason_name((enum watchdog_reason)r), (unsigned long long)atomic_load(&m->conn_dropped[r]));
+}
+
 /* Rounds recorded, refusals by code, authentication failures, the report cache, pruned idempotency answers. */
 static void
 emit_records(struct app *app, char **buf, size_t *len, size_t *cap)
@@ -258,6 +275,7 @@ handle_metrics(const struct route_call *c, struct http_answer *ans)
 	    "# TYPE pitboss_build_info gauge\npitboss_build_info{version=\"%s\",commit=\"%s\"} 1\n", pb_version(),
 	    pb_version_commit());
 	emit_http(app, &buf, &len, &cap);
+	emit_connections(app, &buf, &len, &cap);
 	emit_records(app, &buf, &len, &cap);
 	emit_writer(app, &buf, &len, &cap);
 	emit_database(app, &buf, &len, &cap);

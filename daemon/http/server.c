@@ -21,14 +21,18 @@
 #include "common/json_text.h"
 #include "common/timeutil.h"
 #include "http/answer.h"
+#include "http/framing.h"
 #include "http/http.h"
 #include "http/longread.h"
+#include "http/mhdlog.h"
+#include "http/watchdog.h"
 
 struct server {
 	struct MHD_Daemon *mhd;
 	atomic_int in_flight;     /* requests let through (not refused at once) and not yet completed */
 	atomic_bool stopping;     /* answers now carry Connection: close */
 	struct app *app;
+	struct watchdog *wd;      /* deadlines and the fair share of connections */
 	size_t max_body;
 	struct longread_pool *readers;   /* runs the RT_LONG routes off the workers */
 	char *tls_cert;       /* PEM, kept for the daemon's life */
@@ -68,7 +72,7 @@ struct request_ctx {
 	size_t len;
 	size_t cap;
 	bool too_large;
-	bool answered;       /* a 413 or 503 was queued on the first call */
+	bool answered;       /* a 400, 413 or 503 was queued before the body was read */
 	bool counted;        /* counted in the server's in_flight */
 	int64_t start_us;
 	struct longread_job *job;      /* handed to the reader pool: the connection is suspended until it is done */
@@ -104,8 +108,9 @@ record_metrics(struct app *app, const struct http_answer *ans, int64_t us)
 	atomic_fetch_add(&app->metrics.latency_count, 1);
 }
 
+/* Queues the answer; close: with Connection: close (a refusal of the framing, a stop). */
 static enum MHD_Result
-send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer *ans)
+send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer *ans, bool close)
 {
 	struct MHD_Response *resp;
 	enum MHD_Result rc;
@@ -143,46 +148,61 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 		snprintf(secs, sizeof(secs), "%d", ans->retry_after);
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, secs);
 	}
-	if (atomic_load(&srv->stopping))
+	if (close || atomic_load(&srv->stopping))
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
 	rc = MHD_queue_response(conn, (unsigned int)ans->status, resp);
 	MHD_destroy_response(resp);
 	return rc;
 }
 
+/* Answers a request refused before its body is read (or while it is read), closing the connection. */
+static enum MHD_Result
+refuse_early(struct server *srv, struct MHD_Connection *conn, struct request_ctx *ctx, struct http_answer *ans)
+{
+	enum MHD_Result rc = send_answer(srv, conn, ans, true);
+
+	watchdog_answered(srv->wd, conn);
+	json_decref(ans->json);
+	record_metrics(srv->app, ans, now_us() - ctx->start_us);
+	ctx->answered = true;
+	return rc;
+}
+
 /*
  * The first call, with the headers: counts the request in flight and lets
- * it go on (MHD_YES, *refused false), or refuses it at once without reading
- * the body: too large, or the daemon is stopping.  A request is counted in
- * in_flight before it looks at `stopping`, so the stop waits for every
- * request it let through.
+ * it go on (MHD_YES), or refuses it at once without reading the body:
+ * framing the edge does not accept (400, framing.c), too large, or the
+ * daemon is stopping.  A request is counted in in_flight before it looks at
+ * `stopping`, so the stop waits for every request it let through.
  */
 static enum MHD_Result
-begin_request(struct server *srv, struct MHD_Connection *conn, struct request_ctx *ctx)
+begin_request(struct server *srv, struct MHD_Connection *conn, const char *method, const char *version,
+    struct request_ctx *ctx)
 {
 	const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 	struct http_answer ans;
-	enum MHD_Result rc;
+	char why[160];
+	bool bad_framing;
 
 	ctx->start_us = now_us();
 	atomic_fetch_add(&srv->in_flight, 1);
 	ctx->counted = true;
-	if (cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
+	watchdog_head_done(srv->wd, conn);
+	bad_framing = framing_check(conn, method, version, watchdog_target_length(srv->wd, conn), why, sizeof(why)) < 0;
+	if (!bad_framing && cl != NULL && strtoull(cl, NULL, 10) > srv->max_body)
 		ctx->too_large = true;
-	if (!ctx->too_large && !atomic_load(&srv->stopping))
+	if (!bad_framing && !ctx->too_large && !atomic_load(&srv->stopping))
 		return MHD_YES;
 	atomic_fetch_sub(&srv->in_flight, 1);
 	ctx->counted = false;
 	memset(&ans, 0, sizeof(ans));
-	if (ctx->too_large)
+	if (bad_framing)
+		answer_fail(&ans, 400, "bad_request", "the request's framing is refused: %s", why);
+	else if (ctx->too_large)
 		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 	else
 		answer_fail(&ans, 503, "shutting_down", "pitbossd is stopping; nothing was recorded, retry shortly");
-	rc = send_answer(srv, conn, &ans);
-	json_decref(ans.json);
-	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
-	ctx->answered = true;
-	return rc;
+	return refuse_early(srv, conn, ctx, &ans);
 }
 
 /* Copies a chunk of the body; past max_body the rest is dropped and the request marked too large. */
@@ -210,6 +230,54 @@ read_chunk(struct server *srv, struct request_ctx *ctx, const char *data, size_t
 	ctx->len += size;
 	ctx->body[ctx->len] = '\0';
 	return MHD_YES;
+}
+
+/*
+ * Writes a 413 straight to the socket of a plain-HTTP connection whose body
+ * is being read (libmicrohttpd 0.9.75 queues an answer only before or after
+ * the body), then stops sending: libmicrohttpd closes the connection when
+ * the handler returns MHD_NO.  Nothing else is written on it meanwhile.
+ */
+static void
+write_413_raw(struct server *srv, struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	char body[160], head[256];
+	int bn, hn;
+
+	if (ci == NULL || srv->tls_cert != NULL)
+		return;
+	bn = snprintf(body, sizeof(body), "{\"error\":{\"code\":\"body_too_large\",\"message\":\"the body is larger than %zu "
+	    "bytes\"}}\n", srv->max_body);
+	hn = snprintf(head, sizeof(head), "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n"
+	    "Content-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: %d\r\n\r\n", bn);
+	if (send(ci->connect_fd, head, (size_t)hn, MSG_NOSIGNAL | MSG_DONTWAIT) == hn)
+		(void)send(ci->connect_fd, body, (size_t)bn, MSG_NOSIGNAL | MSG_DONTWAIT);
+	shutdown(ci->connect_fd, SHUT_WR);
+}
+
+/*
+ * A body (chunked: its length is not known in advance) has passed
+ * max_body_bytes: 413 now, closing the connection, rather than reading the
+ * rest of what may be a 4 GiB chunk.  libmicrohttpd cannot queue an answer
+ * in the middle of a body, so the 413 is written on the socket itself
+ * (plain HTTP; over TLS the connection is only closed).
+ */
+static enum MHD_Result
+refuse_body(struct server *srv, struct MHD_Connection *conn, struct request_ctx *ctx)
+{
+	struct http_answer ans;
+
+	memset(&ans, 0, sizeof(ans));
+	answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
+	if (ctx->counted) {
+		atomic_fetch_sub(&srv->in_flight, 1);
+		ctx->counted = false;
+	}
+	if (refuse_early(srv, conn, ctx, &ans) == MHD_YES)
+		return MHD_YES;
+	write_413_raw(srv, conn);
+	return MHD_NO;
 }
 
 /* The last call: the whole body is in; the API or the page answers, under the configuration's read lock. */
@@ -245,7 +313,8 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		static_serve(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
 	}
-	rc = send_answer(srv, conn, &ans);
+	rc = send_answer(srv, conn, &ans, false);
+	watchdog_answered(srv->wd, conn);
 	json_decref(ans.json);
 	free(ans.text);
 	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
@@ -280,17 +349,19 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	struct request_ctx *ctx = *con_cls;
 	enum MHD_Result rc;
 
-	(void)version;
 	if (ctx == NULL) {
 		ctx = calloc(1, sizeof(*ctx));
 		if (ctx == NULL)
 			return MHD_NO;
 		*con_cls = ctx;
-		return begin_request(srv, conn, ctx);
+		return begin_request(srv, conn, method, version, ctx);
 	}
 	if (*upload_data_size > 0) {
+		watchdog_body(srv->wd, conn, *upload_data_size);
 		rc = read_chunk(srv, ctx, upload_data, *upload_data_size);
 		*upload_data_size = 0;
+		if (rc == MHD_YES && ctx->too_large && !ctx->answered)
+			return refuse_body(srv, conn, ctx);
 		return rc;
 	}
 	if (ctx->answered)
@@ -306,8 +377,8 @@ completed(void *cls, struct MHD_Connection *conn, void **con_cls, enum MHD_Reque
 	struct request_ctx *ctx = *con_cls;
 	struct server *srv = cls;
 
-	(void)conn;
 	(void)toe;
+	watchdog_request_done(srv->wd, conn);
 	if (ctx != NULL) {
 		if (ctx->counted)
 			atomic_fetch_sub(&srv->in_flight, 1);
@@ -403,6 +474,27 @@ server_listen(const char *host, int port, struct pb_error *err)
 	return pb_fail(err, 500, "listen_failed", "cannot listen on %s:%d: %s", host, port, strerror(e));
 }
 
+/*
+ * The watchdog's limits from the configuration: the fair share begins at
+ * 15/16 of connection_limit (libmicrohttpd refuses at connection_limit
+ * itself, so a newcomer always finds room while some connection waits for
+ * its head) and at a quarter of it for one client address.
+ */
+static struct watchdog *
+start_watchdog(struct app *app, struct pb_error *err)
+{
+	const struct config *cfg = app->cfg;
+	struct watchdog_limits lim;
+	unsigned reserve = cfg->connection_limit / 16 ? cfg->connection_limit / 16 : 1;
+
+	lim.head_seconds = cfg->request_head_timeout;
+	lim.idle_seconds = cfg->connection_timeout;
+	lim.body_min_rate = cfg->body_min_rate;
+	lim.soft_limit = cfg->connection_limit > reserve ? cfg->connection_limit - reserve : cfg->connection_limit;
+	lim.per_client = cfg->connection_limit >= 4 ? cfg->connection_limit / 4 : 1;
+	return watchdog_start(&lim, &app->metrics, err);
+}
+
 struct server *
 server_start(struct app *app, int listen_fd, struct pb_error *err)
 {
@@ -431,7 +523,11 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 	srv->readers = longread_start(app, err);
 	if (srv->readers == NULL)
 		goto fail;
+	srv->wd = start_watchdog(app, err);
+	if (srv->wd == NULL)
+		goto fail;
 	srv->mhd = MHD_start_daemon(flags, (uint16_t)cfg->listen_port, NULL, NULL, handle, srv,
+	    MHD_OPTION_EXTERNAL_LOGGER, mhdlog, NULL,
 	    /* Without TLS the certificate options are skipped: MHD_OPTION_ARRAY with an empty list. */
 	    srv->tls_cert ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_ARRAY, srv->tls_cert ? (void *)srv->tls_cert : (void *)NO_OPTIONS,
 	    srv->tls_key ? MHD_OPTION_HTTPS_MEM_KEY : MHD_OPTION_ARRAY, srv->tls_key ? (void *)srv->tls_key : (void *)NO_OPTIONS,
@@ -439,8 +535,9 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 	    MHD_OPTION_THREAD_POOL_SIZE, (unsigned int)cfg->threads,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned int)cfg->connection_limit,
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)cfg->connection_timeout,
-	    /* One client address may hold a quarter of the connections: a slow client cannot take them all. */
-	    MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)(cfg->connection_limit >= 4 ? cfg->connection_limit / 4 : 1),
+	    /* The share of one client address is the watchdog's (it closes that address's slowest, not the newcomer). */
+	    MHD_OPTION_NOTIFY_CONNECTION, watchdog_notify, srv->wd,
+	    MHD_OPTION_URI_LOG_CALLBACK, watchdog_request_line, srv->wd,
 	    MHD_OPTION_UNESCAPE_CALLBACK, unescape, NULL,
 	    MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
 	    MHD_OPTION_NOTIFY_COMPLETED, completed, srv,
@@ -457,6 +554,7 @@ fail:
 	if (fcntl(listen_fd, F_GETFD) >= 0)
 		close(listen_fd);
 	longread_stop(srv->readers);
+	watchdog_free(srv->wd);
 	free(srv->tls_cert);
 	free(srv->tls_key);
 	free(srv);
@@ -484,6 +582,7 @@ server_stop(struct server *srv)
 	/* Every suspended connection is resumed (answered) before libmicrohttpd stops. */
 	longread_stop(srv->readers);
 	MHD_stop_daemon(srv->mhd);
+	watchdog_free(srv->wd);
 	free(srv->tls_cert);
 	free(srv->tls_key);
 	free(srv);

@@ -532,11 +532,16 @@ class Credentials(HostileCase):
 
     def test_idempotency_key_variants(self):
         for what, key in (("10 KB", b"k" * 10240), ("129 bytes", b"k" * 129), ("empty", b""),
-                          ("a control character", b"key\x01one"), ("invalid UTF-8", b"key-\xff"),
-                          ("DEL", b"key\x7f")):
+                          ("invalid UTF-8", b"key-\xff")):
             self.hostile("Idempotency-Key %s" % what,
                          request_bytes("POST", "/api/v1/tables/T1/rounds", WHOLE, headers=(b"Idempotency-Key: " + key,)),
                          statuses=(400,), code="invalid_idempotency_key")
+        # A control byte in any header is refused by the edge's framing before the key is looked at (issue 15:
+        # bad_request, and the connection closed; test_edge.py has the cases).
+        for what, key in (("a control character", b"key\x01one"), ("DEL", b"key\x7f")):
+            self.hostile("Idempotency-Key %s" % what,
+                         request_bytes("POST", "/api/v1/tables/T1/rounds", WHOLE, headers=(b"Idempotency-Key: " + key,)),
+                         statuses=(400,), code="bad_request")
         # 128 printable bytes is the longest key taken; a retry with it answers the first answer.
         key = "k" * 128
         st1, js1 = self.d.call("POST", "/api/v1/tables/T3/rounds", WHOLE, idem=key)

@@ -75,11 +75,12 @@ web_root_shown(const struct config *c)
 static json_t *
 dump_settings(const struct config *c)
 {
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:I,s:i,s:i,s:i,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:b,s:i,s:i,s:i,s:i}",
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:I,s:i,s:i,s:i,s:i,s:i,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:b,s:i,s:i,s:i,s:i}",
 	    "listen_host", c->listen_host, "listen_port", c->listen_port, "database", c->database,
 	    "web_root", web_root_shown(c), "synchronous", c->synchronous, "max_body_bytes", (json_int_t)c->max_body_bytes,
 	    "threads", (int)c->threads, "connection_limit", (int)c->connection_limit,
-	    "connection_timeout", (int)c->connection_timeout, "allow_demo_tokens_remote", c->allow_demo_tokens_remote,
+	    "connection_timeout", (int)c->connection_timeout, "request_head_timeout", (int)c->request_head_timeout,
+	    "body_min_bytes_per_second", (int)c->body_min_rate, "allow_demo_tokens_remote", c->allow_demo_tokens_remote,
 	    "tls_cert", c->tls_cert, "tls_key", c->tls_key, "backup_dir", c->backup_dir,
 	    "checkpoint_key", c->checkpoint_key, "checkpoint_every_rounds", (int)c->checkpoint_every_rounds,
 	    "checkpoint_every_seconds", (int)c->checkpoint_every_seconds, "startup_full_check", c->startup_full_check,
