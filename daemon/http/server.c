@@ -330,7 +330,7 @@ send_long_read(struct server *srv, struct MHD_Connection *conn, struct request_c
 
 	if (!longread_take(ctx->job, &ans))
 		return MHD_YES;
-	rc = send_answer(srv, conn, &ans);
+	rc = send_answer(srv, conn, &ans, false);
 	json_decref(ans.json);
 	free(ans.text);
 	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
