@@ -114,8 +114,7 @@ cmd_backup(int argc, char **argv)
 
 	if (cli_help(argc, argv, HELP))
 		return 0;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "", LONG, NULL)) != -1) {
+	while ((c = cli_option(argc, argv, LONG)) != -1) {
 		switch (c) {
 		case 'd': db = optarg; break;
 		case 't': to = optarg; break;

@@ -28,4 +28,8 @@ struct store *cli_open(const char *cmd, const char *path, bool read_only, bool a
 /* When an argument before "--" is -h or --help: prints text on stdout and returns true (the command exits 0). */
 bool cli_help(int argc, char **argv, const char *text);
 
+/* The next long option of a command that takes long options only (getopt_long); -1 at the end. */
+struct option;
+int cli_option(int argc, char **argv, const struct option *options);
+
 #endif

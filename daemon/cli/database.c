@@ -5,6 +5,7 @@
  * error line; and the --help of every command.
  */
 #include <stdio.h>
+#include <getopt.h>
 #include <string.h>
 
 #include <sodium.h>
@@ -20,6 +21,7 @@
 bool
 cli_help(int argc, char **argv, const char *text)
 {
+	optind = 1;   /* getopt_long starts again for every command */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
 		if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
 			fputs(text, stdout);
@@ -27,6 +29,12 @@ cli_help(int argc, char **argv, const char *text)
 		}
 	}
 	return false;
+}
+
+int
+cli_option(int argc, char **argv, const struct option *options)
+{
+	return getopt_long(argc, argv, "", options, NULL);
 }
 
 struct store *

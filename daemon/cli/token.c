@@ -43,11 +43,10 @@ cmd_token(int argc, char **argv)
 
 	if (cli_help(argc, argv, HELP))
 		return 0;
-	optind = 1;
 	if (argc < 2 || strcmp(argv[1], "new") != 0)
 		goto usage;
 	optind = 2;
-	while ((c = getopt_long(argc, argv, "", LONG, NULL)) != -1) {
+	while ((c = cli_option(argc, argv, LONG)) != -1) {
 		switch (c) {
 		case 'r': role = optarg; break;
 		case 't': tables = optarg; break;

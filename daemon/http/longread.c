@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/priority.h"
 #include "http/answer.h"
 #include "http/routes.h"
 
@@ -73,30 +74,14 @@ finish(struct longread_pool *pool, struct longread_job *job)
 	MHD_resume_connection(conn);
 }
 
-/* Lowers this thread's scheduling priority (Linux: nice is per thread). */
-static void
-lower_priority(void)
-{
-#ifdef __linux__
-	id_t tid = (id_t)gettid();
-	int nice;
-
-	errno = 0;
-	nice = getpriority(PRIO_PROCESS, tid);
-	if (errno != 0)
-		nice = 0;
-	if (setpriority(PRIO_PROCESS, tid, nice + LONGREAD_NICE > 19 ? 19 : nice + LONGREAD_NICE) < 0)
-		log_warn("long reads: cannot lower the readers' priority; they run at the daemon's");
-#endif
-}
-
 static void *
 reader_main(void *arg)
 {
 	struct reader *r = arg;
 	struct longread_pool *pool = r->pool;
 
-	lower_priority();
+	if (pb_lower_thread_priority(LONGREAD_NICE) < 0)
+		log_warn("long reads: cannot lower the readers' priority; they run at the daemon's");
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		struct longread_job *job;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/priority.h"
 #include "table/chain.h"
 #include "table/hold.h"
 #include "table/problem.h"
@@ -394,28 +395,6 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 	return rc;
 }
 
-/*
- * Lowers this thread's scheduling priority (Linux: nice is per thread), so
- * that when the processors are busy the pit's requests go first and the walk
- * takes what is left; on an idle machine it still runs at full speed.
- */
-static void
-lower_priority(void)
-{
-#ifdef __linux__
-	id_t tid = (id_t)gettid();
-	int nice;
-
-	errno = 0;
-	nice = getpriority(PRIO_PROCESS, tid);
-	if (errno != 0)
-		nice = 0;
-	nice = nice + STARTUP_WALK_NICE > 19 ? 19 : nice + STARTUP_WALK_NICE;
-	if (setpriority(PRIO_PROCESS, tid, nice) < 0)
-		log_warn("start-up integrity check: cannot lower the background walk's priority; it runs at the daemon's");
-#endif
-}
-
 /* Tells startup_walk_wait that the thread is done. */
 static void
 walk_ended(struct startup_walk *w)
@@ -439,7 +418,8 @@ walk_main(void *arg)
 	int done = 0, held = 0;
 	double secs;
 
-	lower_priority();
+	if (pb_lower_thread_priority(STARTUP_WALK_NICE) < 0)
+		log_warn("start-up integrity check: cannot lower the background walk's priority; it runs at the daemon's");
 	so.path = w->database;
 	so.synchronous = w->synchronous;
 	s = store_open(&so, &err);
