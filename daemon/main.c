@@ -23,6 +23,7 @@
 
 #include <sodium.h>
 
+#include "common/files.h"
 #include "common/instance_lock.h"
 #include "common/json_alloc.h"
 #include "common/log.h"
@@ -340,6 +341,28 @@ block_signals(sigset_t *sigs)
 }
 
 /*
+ * The WAL and shared-memory files SQLite made beside the database: the
+ * database's mode and, with file_group, its group (SQLite gives them the
+ * mode; the group only when it runs as root).  A failure is a warning: the
+ * daemon's own access does not depend on it.
+ */
+static void
+secure_companions(const char *database)
+{
+	static const char *const SUFFIXES[] = {"-wal", "-shm"};
+	char path[4200];
+	struct pb_error err;
+
+	if (pb_files_group() == (gid_t)-1)
+		return;
+	for (size_t i = 0; i < sizeof(SUFFIXES) / sizeof(SUFFIXES[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", database, SUFFIXES[i]);
+		if (access(path, F_OK) == 0 && pb_files_secure_path(path, false, &err) < 0)
+			log_warn("file_group: %s", err.message);
+	}
+}
+
+/*
  * Opens the database (the main thread's connection and the writer every
  * API write goes through, store/writer.h), loads the checkpoint key, brings
  * the tables in line with the configuration and checks the chains since
@@ -356,6 +379,8 @@ open_database(struct daemon_state *d)
 	d->store = store_open(&so, &err);
 	if (d->store != NULL)
 		d->app.writer = store_writer_open(&so, &err);
+	if (d->app.writer != NULL)
+		secure_companions(d->app.database);
 	if (d->app.writer != NULL)
 		d->signer = signer_load(d->app.cfg->checkpoint_key, &err);
 	if (d->signer == NULL) {
@@ -601,6 +626,9 @@ main(int argc, char **argv)
 	}
 	if (d.o.check_only)
 		return check_only(cfg);
+	/* With file_group its members read the database and its copies (0640); the key stays 0600 (signer.c). */
+	pb_files_set_group(cfg->file_gid < 0 ? (gid_t)-1 : (gid_t)cfg->file_gid);
+	umask(cfg->file_gid < 0 ? 077 : 027);
 	log_open("pitbossd", !d.o.foreground);
 	if (!d.o.foreground && daemon(1, 0) < 0) {
 		log_error("cannot detach");

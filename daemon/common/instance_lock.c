@@ -12,6 +12,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include "common/files.h"
 #include "common/instance_lock.h"
 
 struct instance_lock {
@@ -60,6 +61,10 @@ instance_lock_take(const char *db_path, struct pb_error *err)
 			pb_fail(err, 409, "database_in_use", "the database %s is in use by another pitbossd; "
 			    "one database has one daemon: stop that one first", db_path);
 		}
+		return NULL;
+	}
+	if (pb_files_secure_fd(fd, path, err) < 0) {
+		close(fd);
 		return NULL;
 	}
 	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());

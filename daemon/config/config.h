@@ -133,6 +133,8 @@ struct config {
 	char backup_dir[4096];         /* POST /api/v1/backups writes here; default: the database's directory + "/backups" */
 	int64_t backup_keep;           /* after a backup into backup_dir, keep the newest N (0: keep every one) */
 	unsigned backup_every_seconds; /* pitbossd's own backups into backup_dir every this many seconds; 0: none */
+	char file_group[64];           /* the group that may read pitbossd's files (0640 then); "" none: 0600 */
+	long file_gid;                 /* its gid, read at load; -1: none */
 	char checkpoint_key[4096];     /* Ed25519 seed file; default: the database path + ".signing-key" */
 	unsigned checkpoint_every_rounds;   /* default 100 */
 	unsigned checkpoint_every_seconds;  /* default 300 */

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/files.h"
 #include "config/property.h"
 
 #define STR_(x) #x
@@ -251,6 +252,8 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .must = "be a directory path", .reload = true, .describe = "where POST /api/v1/backups writes"},
 	{.name = "backup_keep", .type = CFG_INT, .min = 0, .max = 100000, CFG_FIELD(struct config, backup_keep), .def = "0",
 	 .reload = true, .describe = "how many backups POST /api/v1/backups keeps in backup_dir, oldest removed (0: all)"},
+	{.name = "file_group", .type = CFG_TEXT, CFG_FIELD(struct config, file_group), .def = "\"\"",
+	 .must = "be the name of a group of this system", .describe = "the group that may read pitbossd's files (0640)"},
 	{.name = "backup_every_seconds", .type = CFG_INT, .min = 0, .max = 31622400,
 	 CFG_FIELD(struct config, backup_every_seconds), .def = "0",
 	 .describe = "pitbossd's own backups into backup_dir every this many seconds (0: none)"},
@@ -315,6 +318,13 @@ settings_derived(const struct cfg_at *at, struct pb_error *err)
 		config_default_web_root(cfg->web_root, sizeof(cfg->web_root));
 	if (cfg->checkpoint_key[0] == '\0')
 		snprintf(cfg->checkpoint_key, sizeof(cfg->checkpoint_key), "%s.signing-key", cfg->database);
+	cfg->file_gid = -1;
+	if (cfg->file_group[0] != '\0') {
+		gid_t gid;
+		if (pb_files_group_of(cfg->file_group, &gid, err) < 0)
+			return -1;
+		cfg->file_gid = (long)gid;
+	}
 	return property_finish(cfg, err);
 }
 

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "common/files.h"
 #include "store/store_int.h"
 
 /* Removes a partial copy and the journal files SQLite may have left beside it. */
@@ -56,6 +57,11 @@ copy_pages(sqlite3 *src, const char *tmp, struct pb_error *err)
 
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600)) < 0)
 		return pb_fail(err, 500, "backup_failed", "cannot create %s: %s", tmp, strerror(errno));
+	if (pb_files_secure_fd(fd, tmp, err) < 0) {
+		close(fd);
+		unlink(tmp);
+		return -1;
+	}
 	close(fd);
 	if (sqlite3_open_v2(tmp, &dest, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
 		pb_fail(err, 500, "backup_failed", "cannot open %s: %s", tmp, dest ? sqlite3_errmsg(dest) : "out of memory");

@@ -3,6 +3,7 @@
  * process's queue of writers), the cache of prepared statements, and the
  * small per-connection caches of the write path (chain heads, rules ids).
  */
+#include "common/files.h"
 #include "store/store_int.h"
 
 #include <errno.h>
@@ -341,8 +342,8 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 
 /*
  * A database opened read-write for the first time is created here, empty
- * (SQLite takes an empty file for a new database), mode 0600 whatever the
- * umask: SQLite would create it 0644 less the umask, and its WAL and
+ * (SQLite takes an empty file for a new database), mode 0600 (0640 and its
+ * group with file_group, common/files.h) whatever the umask: SQLite would create it 0644 less the umask, and its WAL and
  * shared-memory files take the database's mode.  An existing file is left
  * as it is; a name that is no plain path (":memory:", a URI) is SQLite's.
  */
@@ -356,8 +357,7 @@ create_private(const char *path, struct pb_error *err)
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return errno == EEXIST ? 0 : pb_fail(err, 500, "storage_error", "cannot create %s: %s", path, strerror(errno));
-	if (fchmod(fd, 0600) < 0) {
-		pb_fail(err, 500, "storage_error", "cannot make %s private (mode 0600): %s", path, strerror(errno));
+	if (pb_files_secure_fd(fd, path, err) < 0) {
 		close(fd);
 		unlink(path);
 		return -1;

@@ -17,6 +17,7 @@
 
 #include <sodium.h>
 
+#include "common/files.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "store/audit.h"
@@ -206,7 +207,8 @@ backup_into_dir(struct pit *p, const struct actor *a, const char *dir, int64_t k
 		if (at[k] != '-' && at[k] != ':' && at[k] != '.')
 			stamp[j++] = at[k];
 	stamp[j] = '\0';
-	mkdir(dir, 0700);
+	if (mkdir(dir, pb_files_dir_mode()) == 0 && pb_files_secure_path(dir, true, err) < 0)
+		return -1;
 	snprintf(path, sizeof(path), "%s/pitboss-%s.db", dir, stamp);
 	if (store_backup(p->store, path, err) < 0)
 		return -1;

@@ -117,6 +117,33 @@ class OneInstance(unittest.TestCase):
             d.stop()
 
 
+    def test_file_group_lets_its_members_read(self):
+        import grp
+        group = next((g for g in ("adm", "daemon", "users", "nogroup") if g in {e.gr_name for e in grp.getgrall()}), None)
+        self.assertIsNotNone(group, "a group to give the files to")
+        gid = grp.getgrnam(group).gr_gid
+        with pbtest.Daemon(overrides={"file_group": group}) as d:
+            old = os.umask(0o077)
+            try:
+                d.start()
+            finally:
+                os.umask(old)
+            st, _ = d.call("POST", "/api/v1/tables/T1/rounds", {}, idem="svc-group")
+            self.assertIn(st, (200, 201), _)
+            copy = d.call("POST", "/api/v1/backups", {}, token=pbtest.ADMIN)[1]["path"]
+            for name in ("pitboss.db", "pitboss.db-wal", "pitboss.db-shm", "pitboss.db.lock", copy):
+                path = os.path.join(d.tmpdir, name)
+                st = os.stat(path)
+                self.assertEqual(stat.S_IMODE(st.st_mode), 0o640, "%s is %o" % (name, stat.S_IMODE(st.st_mode)))
+                self.assertEqual(st.st_gid, gid, name)
+            bdir = os.stat(os.path.dirname(copy))
+            self.assertEqual(stat.S_IMODE(bdir.st_mode), 0o750)
+            self.assertEqual(bdir.st_gid, gid)
+            key = os.stat(os.path.join(d.tmpdir, "pitboss.db.signing-key"))
+            self.assertEqual(stat.S_IMODE(key.st_mode), 0o600, "the signing key is never the group's")
+            d.stop()
+
+
 class Ready(unittest.TestCase):
     def test_ready_health_and_holds(self):
         with pbtest.Daemon() as d:
