@@ -7,6 +7,7 @@ deactivation ending sessions at once, the events naming who did what, and no
 password or session token in clear in the database, the log or the events.
 """
 import os
+import subprocess
 import sys
 import time
 
@@ -194,6 +195,41 @@ class People(pbtest.DaemonTestCase):
                 self.assertNotIn(secret[4:], log)
                 for b in blobs:
                     self.assertNotIn(secret[4:].encode(), b)
+
+
+class CommandLine(pbtest.DaemonTestCase):
+    """pitboss person: the first admin, offline, while pitbossd runs."""
+
+    def person(self, *args, stdin=None):
+        p = subprocess.run([pbtest.PITBOSS, "person"] + list(args) + ["--database", self.d.db_path], input=stdin,
+                           capture_output=True, text=True, timeout=60)
+        return p.returncode, p.stdout, p.stderr
+
+    def test_first_admin(self):
+        rc, out, err = self.person("add", "--id", "A9", "--name", "Ida Stone", "--roles", "admin,pitboss")
+        self.assertEqual(rc, 0, err)
+        password = out.split("one-time password ")[1].split()[0]
+        st, js = self.d.call("POST", "/api/v1/sessions", {"person": "A9", "password": password}, token=None)
+        self.assertEqual(st, 201, js)
+        self.assertTrue(js["must_change_password"])
+        self.assertEqual(js["person"]["roles"], ["pitboss", "admin"])
+        rc, out, err = self.person("passwd", "--id", "A9", "--password-stdin", stdin="from standard in 5\n")
+        self.assertEqual(rc, 0, err)
+        self.assertNotIn("from standard in 5", out)
+        st, js = self.d.call("GET", "/api/v1/tables", token=js["token"])
+        self.assertEqual((st, js["error"]["code"]), (401, "session_expired"))     # a new one-time password ends them
+        st, js = self.d.call("POST", "/api/v1/sessions", {"person": "A9", "password": "from standard in 5"}, token=None)
+        self.assertEqual(st, 201, js)
+        rc, out, err = self.person("disable", "--id", "A9")
+        self.assertEqual(rc, 0, err)
+        st, js = self.d.call("GET", "/api/v1/tables", token=js["token"])
+        self.assertEqual(st, 401)
+        self.assertEqual([e["source"] for e in events(self.d, "person_added")], ["pitboss-cli"])
+        rc, out, err = self.person("add", "--id", "A9", "--name", "Ida Stone", "--roles", "admin")
+        self.assertEqual(rc, 1)
+        self.assertIn("already", err)
+        rc, out, err = self.person("add", "--id", "A8")
+        self.assertEqual(rc, 2)
 
 
 class Expiry(pbtest.DaemonTestCase):
