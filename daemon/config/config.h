@@ -142,6 +142,8 @@ struct config {
 	unsigned startup_walk_pause_ms;/* "full": pause between chunks of the background walk before the checkpoints; default 0 (a yield) */
 	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
 	unsigned auth_lockout_seconds; /* default 900 */
+	unsigned session_idle_seconds;     /* a person's session ends after this long unused; default 1800 */
+	unsigned session_absolute_seconds; /* and this long after sign-in at the latest; default 43200 */
 	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
 	struct property_config property;
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */

@@ -204,6 +204,19 @@ static const struct cfg_section AUTH = {
 	.must = "be {\"max_failures\", \"lockout_seconds\"}", .noun = "auth",
 };
 
+static const struct cfg_key SESSIONS_KEYS[] = {
+	{.name = "idle_seconds", .type = CFG_INT, .min = 1, .max = 86400, CFG_FIELD(struct config, session_idle_seconds),
+	 .def = "1800", .reload = true, .describe = "a person's session ends after this long without a request"},
+	{.name = "absolute_seconds", .type = CFG_INT, .min = 1, .max = 604800,
+	 CFG_FIELD(struct config, session_absolute_seconds), .def = "43200", .reload = true,
+	 .describe = "a person's session ends this long after sign-in, used or not"},
+};
+
+static const struct cfg_section SESSIONS = {
+	.name = "sessions", .keys = SESSIONS_KEYS, .count = CFG_COUNT(SESSIONS_KEYS),
+	.must = "be {\"idle_seconds\", \"absolute_seconds\"}", .noun = "sessions",
+};
+
 static const struct cfg_key IDEMPOTENCY_KEYS[] = {
 	{.name = "retention_seconds", .type = CFG_INT, .min = CONFIG_IDEMPOTENCY_RETENTION_MIN,
 	 .max = CONFIG_IDEMPOTENCY_RETENTION_MAX, CFG_FIELD(struct config, idempotency_retention_seconds),
@@ -245,6 +258,8 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .describe = "a request body slower than this after request_head_timeout is dropped (0: no minimum)"},
 	{.name = "tls", .type = CFG_SECTION, .section = &TLS, .describe = "serve HTTPS with these PEM files"},
 	{.name = "auth", .type = CFG_SECTION, .section = &AUTH, .reload = true, .describe = "lockout after failed sign-ins"},
+	{.name = "sessions", .type = CFG_SECTION, .section = &SESSIONS, .reload = true,
+	 .describe = "how long a person's session lasts"},
 	{.name = "checkpoint", .type = CFG_SECTION, .section = &CHECKPOINT, .describe = "signed checkpoints"},
 	{.name = "idempotency", .type = CFG_SECTION, .section = &IDEMPOTENCY, .reload = true,
 	 .describe = "stored answers to Idempotency-Keys"},

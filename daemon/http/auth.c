@@ -225,35 +225,64 @@ failed(struct app *app, const char *addr, struct client_record *c, int64_t now, 
 }
 
 /*
+ * A bearer token of a session's shape: the session's person as the actor
+ * (*found), or 401 session_expired.  Read only: the session's last use is
+ * written at most once a minute (table/sessions.h).
+ */
+static int
+session_actor(struct pit *pit, const char *h, struct actor *a, struct pit_session *s, bool *found,
+    struct pb_error *err)
+{
+	*found = false;
+	if (h == NULL || strncasecmp(h, "Bearer ", 7) != 0 || !pit_session_token_shaped(h + 7))
+		return 0;
+	if (pit_session_find(pit, h + 7, s, found, err) < 0)
+		return -1;
+	if (*found) {
+		a->name = s->person_id;
+		a->roles = s->roles;
+		a->token = NULL;
+		a->is_person = true;
+	}
+	return 0;
+}
+
+/*
  * A good token is served from any address, one locked out for failures
  * included: the lockout stops guessing, not users (behind one proxy or
  * NAT, a guesser would otherwise lock every terminal out).  A failing
  * attempt from a locked-out address is refused with 429 without counting
  * towards another lockout; a good token does not clear the failures (a
- * holder of one token could otherwise guess without end).  No request
+ * holder of one token could otherwise guess without end).  No failure
  * writes to the database here: failures and lockouts are noted in memory
- * and written in bounded form by the main loop (table/authlog.h).
+ * and written in bounded form by the main loop (table/authlog.h); a
+ * session's use is noted at most once a minute (table/sessions.h).
  */
 int
 auth_authenticate(struct app *app, struct pit *pit, const struct http_request *req, struct actor *a,
-    struct pb_error *err)
+    struct pit_session *session, struct pb_error *err)
 {
 	const struct config *cfg = app->cfg;
 	const struct token_config *t = known_token(cfg, req->authorization);
 	char addr[INET6_ADDRSTRLEN];
 	int64_t now = pb_time_now_ms();
 	struct client_record *c;
-	bool locked;
+	bool locked, found = false;
 
-	(void)pit;   /* nothing is written on a request's path: see authlog.h */
+	memset(session, 0, sizeof(*session));
+	a->is_person = false;
+	if (t == NULL && session_actor(pit, req->authorization, a, session, &found, err) < 0)
+		return -1;
 	client_address(cfg, req, addr, sizeof(addr));
 	pthread_mutex_lock(&auth_lock);
-	if (t != NULL) {
+	if (t != NULL || found) {
 		c = client_slot(addr, now, false);
 		locked = c != NULL && c->locked_until_ms > now;
 		pthread_mutex_unlock(&auth_lock);
 		if (locked)
 			authlog_served_while_locked(now);
+		if (found)
+			return 0;
 		a->name = t->name;
 		a->roles = ROLE_BIT(t->role);
 		a->token = t;
@@ -264,4 +293,23 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 		return pb_fail(err, 401, "unauthorized", "send the header \"Authorization: Bearer TOKEN\"");
 	}
 	return failed(app, addr, client_slot(addr, now, true), now, err);
+}
+
+void
+auth_client_address(struct app *app, const struct http_request *req, char addr[INET6_ADDRSTRLEN])
+{
+	client_address(app->cfg, req, addr, INET6_ADDRSTRLEN);
+}
+
+int
+auth_sign_in_failed(struct app *app, const char *addr, struct pb_error *err)
+{
+	struct pb_error why = *err;
+	int64_t now = pb_time_now_ms();
+
+	pthread_mutex_lock(&auth_lock);
+	failed(app, addr, client_slot(addr, now, true), now, err);
+	if (err->status == 401)
+		*err = why;
+	return -1;
 }

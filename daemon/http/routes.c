@@ -3,7 +3,8 @@
  *
  * A request under /api/ (or /metrics) goes: the path split into segments
  * (404 at once when it is no API path); a public route (health, ready, metrics)
- * answered without a token; then the token (401, 429), the
+ * answered without a token; a sign-in (POST /sessions) gets the connection and
+ * its body without a token; then the token (401, 429), the
  * Idempotency-Key and the body of any method but GET and HEAD (400), in
  * that order, before the path is routed; then the route: 404 when no
  * pattern fits (round_not_found when the round id is not one), the ids
@@ -53,6 +54,13 @@ const struct route api_routes[] = {
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
 	{"POST", V1 "/backups", ROUTE_OTHER, OP_BACKUP, RT_AUTHORIZE, handle_backup, 0},
+	{"GET", V1 "/people", ROUTE_PEOPLE, OP_PEOPLE_READ, RT_AUTHORIZE, handle_people, 0},
+	{"POST", V1 "/people", ROUTE_PEOPLE, OP_PEOPLE_CHANGE, RT_AUTHORIZE | RT_BODY, handle_person_add, 0},
+	{"GET", V1 "/people/{person}", ROUTE_PEOPLE, OP_PEOPLE_READ, RT_AUTHORIZE, handle_person, 0},
+	{"PATCH", V1 "/people/{person}", ROUTE_PEOPLE, OP_PEOPLE_CHANGE, RT_AUTHORIZE | WRITE, handle_person_change, 0},
+	{"PUT", V1 "/people/{person}/password", ROUTE_PEOPLE, OP_PASSWORD, RT_BODY | RT_MUST_CHANGE, handle_person_password, 0},
+	{"POST", V1 "/sessions", ROUTE_SESSIONS, OP_SESSION, RT_SIGN_IN | RT_BODY, handle_session_open, 0},
+	{"DELETE", V1 "/sessions/current", ROUTE_SESSIONS, OP_SESSION, RT_MUST_CHANGE, handle_session_close, 0},
 };
 
 const size_t api_route_count = sizeof(api_routes) / sizeof(api_routes[0]);
@@ -177,6 +185,8 @@ read_params(const struct route *r, const struct path *path, struct route_call *c
 		const char *s = path->seg[i];
 		if (strcmp(ps, "{table}") == 0) {
 			c->table = s;
+		} else if (strcmp(ps, "{person}") == 0) {
+			c->person = s;
 		} else if (strcmp(ps, "{round_text}") == 0) {
 			c->round_text = s;
 		} else if (strcmp(ps, "{round}") == 0 && parse_id(s, &c->round) < 0) {
@@ -252,7 +262,10 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 	r = route_for_method(first, c->req->method, allow, sizeof(allow));
 	if (r == NULL)
 		return answer_method_not_allowed(ans, allow);
-	if ((r->flags & RT_AUTHORIZE) && authorize(c->actor, r->op, NULL, &err) < 0)
+	if (c->session != NULL && c->session->must_change && !(r->flags & RT_MUST_CHANGE))
+		return answer_fail(ans, 403, "password_change_required", "change your one-time password first: PUT "
+		    "/api/v1/people/%s/password {\"current\", \"password\"}", c->session->person_id);
+	if (c->actor != NULL && (r->flags & RT_AUTHORIZE) && authorize(c->actor, r->op, NULL, &err) < 0)
 		return answer_error(ans, &err);
 	c->route = r;
 	if ((r->flags & RT_LONG) && c->req->may_defer && !c->req->on_reader) {
@@ -263,16 +276,19 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 	r->handler(c, ans);
 }
 
-/* The checks before routing: this thread's connection, the token, the Idempotency-Key and the body. */
+/*
+ * The checks before routing: this thread's connection, the token (not for
+ * a sign-in: actor NULL), the Idempotency-Key and the body.
+ */
 static int
 before_routing(struct app *app, const struct http_request *req, struct pit *pit, struct actor *actor,
-    struct idempotency *idem, json_t **body, struct pb_error *err)
+    struct pit_session *session, struct idempotency *idem, json_t **body, struct pb_error *err)
 {
 	pit->cfg = app->cfg;
 	pit->signer = app->signer;
 	pit->writer = app->writer;
 	pit->store = app_thread_store(app, err);
-	if (pit->store == NULL || auth_authenticate(app, pit, req, actor, err) < 0)
+	if (pit->store == NULL || (actor != NULL && auth_authenticate(app, pit, req, actor, session, err) < 0))
 		return -1;
 	if (strcmp(req->method, "GET") == 0 || strcmp(req->method, "HEAD") == 0)
 		return 0;
@@ -288,11 +304,13 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	struct path path;
 	struct route_call c;
 	struct pit pit = {0};
-	struct actor actor;
+	struct actor actor = {0};
+	struct pit_session session;
 	struct idempotency idem;
 	struct pb_error err;
 	const struct route *first;
 	json_t *body = NULL;
+	bool sign_in;
 
 	memset(&c, 0, sizeof(c));
 	memset(&idem, 0, sizeof(idem));
@@ -305,10 +323,12 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	first = match_pattern(&path);
 	if (first != NULL && (first->flags & RT_PUBLIC))
 		return run_route(&c, first, &path, ans);
-	if (before_routing(app, req, &pit, &actor, &idem, &body, &err) < 0)
+	sign_in = first != NULL && (first->flags & RT_SIGN_IN);
+	if (before_routing(app, req, &pit, sign_in ? NULL : &actor, &session, &idem, &body, &err) < 0)
 		return answer_error(ans, &err);
 	c.pit = &pit;
-	c.actor = &actor;
+	c.actor = sign_in ? NULL : &actor;
+	c.session = !sign_in && actor.is_person ? &session : NULL;
 	c.idem = &idem;
 	c.body = body;
 	if (first == NULL)

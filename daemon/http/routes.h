@@ -2,12 +2,13 @@
  * routes.h - the API's routes as one table (routes.c): each a method, a
  * path pattern, the /metrics route it counts under, the operation it is
  * (table/access.h), flags and its handler.  Handlers live with their
- * subject: tables.c, rounds.c, audit.c, reports.c, metrics.c.
+ * subject: tables.c, rounds.c, audit.c, reports.c, metrics.c, people.c.
  *
  * A pattern's segments are literals or parameters: {table} (any id; the
  * pit says whether there is such a table), {round} (a positive id, else
  * 404 round_not_found), {round_text} (the segment as sent: GET verify reads
- * it with strtoll, as it always has) and {seat} (1..9, else 422
+ * it with strtoll, as it always has), {person} (any id; the pit says
+ * whether there is such a person) and {seat} (1..9, else 422
  * invalid_seat).  Patterns are disjoint: a path has at most one pattern,
  * whose routes (one per method) make the Allow list of a 405.
  */
@@ -39,6 +40,8 @@ enum route_metric {
 	ROUTE_CHECKPOINTS,
 	ROUTE_STATIC,
 	ROUTE_READY,
+	ROUTE_PEOPLE,
+	ROUTE_SESSIONS,
 	ROUTE_COUNT
 };
 
@@ -49,15 +52,19 @@ enum route_metric {
 #define RT_IDEMPOTENT 0x08u   /* the handler takes the Idempotency-Key */
 #define RT_HEAD       0x10u   /* HEAD is served as GET (not listed in Allow) */
 #define RT_LONG       0x20u   /* a long read: run by the reader pool, off the workers (http/longread.h) */
+#define RT_SIGN_IN    0x40u   /* no token: the body and the thread's connection, not the actor (POST /sessions) */
+#define RT_MUST_CHANGE 0x80u  /* open to a session that must change its password first (403 password_change_required elsewhere) */
 
 /* One call of a handler: who asks, the request, and what the route's pattern parsed from the path. */
 struct route_call {
 	struct app *app;
 	struct pit *pit;                  /* NULL on RT_PUBLIC routes */
-	const struct actor *actor;        /* NULL on RT_PUBLIC routes */
+	const struct actor *actor;        /* NULL on RT_PUBLIC and RT_SIGN_IN routes */
+	const struct pit_session *session; /* the caller's session; NULL for a terminal token (and without a token) */
 	const struct http_request *req;
 	const struct route *route;
 	const char *table;                /* {table} */
+	const char *person;               /* {person}: an id as sent */
 	const char *round_text;           /* {round_text} */
 	int64_t round;                    /* {round} */
 	int seat;                         /* {seat} */
@@ -112,5 +119,14 @@ void handle_table_acknowledge(const struct route_call *c, struct http_answer *an
 
 /* reports.c */
 void handle_report(const struct route_call *c, struct http_answer *ans);
+
+/* people.c */
+void handle_people(const struct route_call *c, struct http_answer *ans);
+void handle_person(const struct route_call *c, struct http_answer *ans);
+void handle_person_add(const struct route_call *c, struct http_answer *ans);
+void handle_person_change(const struct route_call *c, struct http_answer *ans);
+void handle_person_password(const struct route_call *c, struct http_answer *ans);
+void handle_session_open(const struct route_call *c, struct http_answer *ans);
+void handle_session_close(const struct route_call *c, struct http_answer *ans);
 
 #endif

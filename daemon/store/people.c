@@ -3,9 +3,27 @@
  * behind table/people.c.  Passwords and session tokens are never stored in
  * clear: a password as its Argon2id string, a token as its SHA-256.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "store/store_int.h"
+
+/* The person of the statement's row (the columns of STMT_PERSON_GET and STMT_PEOPLE_LIST). */
+static void
+read_person(sqlite3_stmt *st, struct person *out)
+{
+	memset(out, 0, sizeof(*out));
+	store_column_text(out->id, sizeof(out->id), st, 0);
+	store_column_text(out->name, sizeof(out->name), st, 1);
+	out->roles = (unsigned)sqlite3_column_int64(st, 2);
+	out->active = sqlite3_column_int(st, 3) != 0;
+	store_column_text(out->password_hash, sizeof(out->password_hash), st, 4);
+	out->must_change = sqlite3_column_int(st, 5) != 0;
+	out->failures = sqlite3_column_int(st, 6);
+	out->locked_until_ms = sqlite3_column_int64(st, 7);
+	store_column_text(out->created_at, sizeof(out->created_at), st, 8);
+	store_column_text(out->updated_at, sizeof(out->updated_at), st, 9);
+}
 
 int
 store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err)
@@ -19,18 +37,92 @@ store_person_get(struct store *s, const char *id, struct person *out, bool *foun
 	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
 	if (store_query_next(&q)) {
 		*found = true;
-		store_column_text(out->id, sizeof(out->id), q.st, 0);
-		store_column_text(out->name, sizeof(out->name), q.st, 1);
-		out->roles = (unsigned)sqlite3_column_int64(q.st, 2);
-		out->active = sqlite3_column_int(q.st, 3) != 0;
-		store_column_text(out->password_hash, sizeof(out->password_hash), q.st, 4);
-		out->must_change = sqlite3_column_int(q.st, 5) != 0;
-		out->failures = sqlite3_column_int(q.st, 6);
-		out->locked_until_ms = sqlite3_column_int64(q.st, 7);
-		store_column_text(out->created_at, sizeof(out->created_at), q.st, 8);
-		store_column_text(out->updated_at, sizeof(out->updated_at), q.st, 9);
+		read_person(q.st, out);
 	}
 	return store_query_end(&q);
+}
+
+int
+store_people_list(struct store *s, struct person **out, size_t *n, struct pb_error *err)
+{
+	struct store_query q;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (store_query(&q, s, STMT_PEOPLE_LIST, "listing people", err) < 0)
+		return -1;
+	while (store_query_next(&q)) {
+		if (*n == cap) {
+			size_t c = cap ? cap * 2 : 16;
+			struct person *m = realloc(*out, c * sizeof(**out));
+			if (m == NULL) {
+				store_query_end(&q);
+				free(*out);
+				*out = NULL;
+				*n = 0;
+				return pb_fail(err, 500, "out_of_memory", "out of memory listing people");
+			}
+			*out = m;
+			cap = c;
+		}
+		read_person(q.st, &(*out)[(*n)++]);
+	}
+	if (store_query_end(&q) < 0) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+int
+store_person_add(struct store *s, const struct person *p, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_PERSON_ADD, "adding a person", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, p->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 3, p->roles);
+	if (p->password_hash[0] != '\0')
+		sqlite3_bind_text(q.st, 4, p->password_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 5, p->must_change);
+	sqlite3_bind_text(q.st, 6, p->created_at, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+int
+store_person_update(struct store *s, const char *id, const char *name, unsigned roles, bool active,
+    const char *at, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_PERSON_UPDATE, "changing a person", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 3, roles);
+	sqlite3_bind_int(q.st, 4, active);
+	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+int
+store_person_password(struct store *s, const char *id, const char *hash, bool must_change, const char *at,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_PERSON_PASSWORD, "setting a password", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 3, must_change);
+	sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
+	return store_query_done(&q);
 }
 
 int

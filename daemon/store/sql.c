@@ -278,6 +278,26 @@ static const char *const SQL[STMT_COUNT] = {
 	    "locked_until_ms = CASE WHEN failures + 1 >= ?2 THEN ?3 ELSE locked_until_ms END WHERE id = ?1 "
 	    "RETURNING failures, locked_until_ms",
 	[STMT_PERSON_SUCCEEDED] = "UPDATE people SET failures = 0, locked_until_ms = 0 WHERE id = ? AND (failures <> 0 OR locked_until_ms <> 0)",
+	[STMT_PERSON_ADD] = "INSERT INTO people (id, name, roles, active, password_hash, must_change, failures, "
+	    "locked_until_ms, created_at, updated_at) VALUES (?1, ?2, ?3, 1, ?4, ?5, 0, 0, ?6, ?6)",
+	[STMT_PERSON_UPDATE] = "UPDATE people SET name = ?2, roles = ?3, active = ?4, updated_at = ?5 WHERE id = ?1",
+	/* a new password also ends a lockout: an admin's reset is how a locked-out person gets back in early */
+	[STMT_PERSON_PASSWORD] = "UPDATE people SET password_hash = ?2, must_change = ?3, failures = 0, "
+	    "locked_until_ms = 0, updated_at = ?4 WHERE id = ?1",
+	[STMT_PEOPLE_LIST] = "SELECT id, name, roles, active, password_hash, must_change, failures, locked_until_ms, "
+	    "created_at, updated_at FROM people ORDER BY id",
+
+	/* sessions.c */
+	[STMT_SESSION_ADD] = "INSERT INTO sessions (token_sha256, person_id, created_ms, last_ms, expires_ms) "
+	    "VALUES (?1, ?2, ?3, ?3, ?4)",
+	[STMT_SESSION_GET] = "SELECT s.person_id, s.created_ms, s.last_ms, s.expires_ms, s.ended_ms IS NOT NULL, "
+	    "p.name, p.roles, p.active, p.must_change FROM sessions s JOIN people p ON p.id = s.person_id "
+	    "WHERE s.token_sha256 = ?",
+	[STMT_SESSION_TOUCH] = "UPDATE sessions SET last_ms = ?2 WHERE token_sha256 = ?1 AND ended_ms IS NULL AND last_ms < ?2",
+	[STMT_SESSION_END] = "UPDATE sessions SET ended_ms = ?2 WHERE token_sha256 = ?1 AND ended_ms IS NULL "
+	    "RETURNING person_id",
+	[STMT_SESSIONS_END_PERSON] = "UPDATE sessions SET ended_ms = ?2 WHERE person_id = ?1 AND ended_ms IS NULL "
+	    "RETURNING token_sha256",
 };
 
 const char *

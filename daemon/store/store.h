@@ -267,6 +267,53 @@ int store_person_failed(struct store *s, const char *id, int max_failures, int64
 /* A good password: the count of failures in a row starts again (no write when it is 0 already). */
 int store_person_succeeded(struct store *s, const char *id, struct pb_error *err);
 
+/* A new person (p->active, failures and the lockout are not read: a new person is active, with none). */
+int store_person_add(struct store *s, const struct person *p, struct pb_error *err);
+
+/* Writes a person's name, roles and active flag, and updated_at (at). */
+int store_person_update(struct store *s, const char *id, const char *name, unsigned roles, bool active,
+    const char *at, struct pb_error *err);
+
+/* A new password hash (and must_change); the failures in a row and any lockout end with it. */
+int store_person_password(struct store *s, const char *id, const char *hash, bool must_change, const char *at,
+    struct pb_error *err);
+
+/* Every person, by id, in a new array (*out: free() it; NULL when there is none). */
+int store_people_list(struct store *s, struct person **out, size_t *n, struct pb_error *err);
+
+/* ---- sessions (sessions.c) ---- */
+
+/* A session as stored, with its person (a token is known only by its SHA-256). */
+struct session_row {
+	char person_id[PB_ID_MAX];
+	char person_name[PERSON_NAME_MAX];
+	unsigned roles;
+	bool person_active;
+	bool must_change;
+	int64_t created_ms;
+	int64_t last_ms;
+	int64_t expires_ms;                /* the absolute expiry */
+	bool ended;                        /* signed out or revoked */
+};
+
+/* A new session of person_id under the token's SHA-256 (hex), opened at now_ms, ending by expires_ms at the latest. */
+int store_session_add(struct store *s, const char *token_sha256, const char *person_id, int64_t now_ms,
+    int64_t expires_ms, struct pb_error *err);
+
+/* The session of this token's SHA-256; found=false when there is none. */
+int store_session_get(struct store *s, const char *token_sha256, struct session_row *out, bool *found,
+    struct pb_error *err);
+
+/* The session was used at now_ms (only ever moves last_ms forward; nothing for an ended one). */
+int store_session_touch(struct store *s, const char *token_sha256, int64_t now_ms, struct pb_error *err);
+
+/* Ends one session at now_ms; *ended=false when it had ended already or is unknown. */
+int store_session_end(struct store *s, const char *token_sha256, int64_t now_ms, bool *ended, struct pb_error *err);
+
+/* Ends every open session of a person at now_ms; *count is how many were open. */
+int store_sessions_end_person(struct store *s, const char *person_id, int64_t now_ms, int *count,
+    struct pb_error *err);
+
 /* ---- idempotency (idempotency.c) ---- */
 
 /*

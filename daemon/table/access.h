@@ -29,6 +29,10 @@ enum pit_operation {
 	OP_ROUND_OPEN,      /* opening a round, or recording a whole one */
 	OP_ROUND_STEP,      /* bets, close, deal, decisions, reveal, settle */
 	OP_ROUND_VOID,      /* voiding a round */
+	OP_PEOPLE_READ,     /* the people: who an id is */
+	OP_PEOPLE_CHANGE,   /* adding people, changing their name, roles, whether they are active */
+	OP_PASSWORD,        /* a password: one's own (any person), another's (admin; table/people.c decides) */
+	OP_SESSION,         /* signing in and out */
 	OP_COUNT
 };
 

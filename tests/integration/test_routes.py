@@ -43,6 +43,8 @@ PATHS = (
     "/api/v1/tables/T1", "/api/v1/tables/T1/rounds", "/api/v1/tables/T1/bankers", "/api/v1/tables/T3/bankers",
     "/api/v1/tables/T1/acknowledge", "/api/v1/tables/T1/limits", "/api/v1/tables/T1/close", "/api/v1/tables/T1/open",
     "/api/v1/rounds/1", "/api/v1/rounds/1/verify", "/api/v1/rounds/1/void", "/api/v1/rounds/1/bets/1",
+    "/api/v1/people", "/api/v1/people/NOPE", "/api/v1/people/NOPE/password", "/api/v1/people/NOPE/x",
+    "/api/v1/sessions", "/api/v1/sessions/current", "/api/v1/sessions/x",
 )
 
 

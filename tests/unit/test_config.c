@@ -75,7 +75,7 @@ web_root_shown(const struct config *c)
 static json_t *
 dump_settings(const struct config *c)
 {
-	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:I,s:i,s:i,s:i,s:i,s:i,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:b,s:i,s:i,s:i,s:i}",
+	return json_pack("{s:s,s:i,s:s,s:s,s:s,s:I,s:i,s:i,s:i,s:i,s:i,s:b,s:s,s:s,s:s,s:s,s:i,s:i,s:b,s:i,s:i,s:i,s:i,s:i,s:i}",
 	    "listen_host", c->listen_host, "listen_port", c->listen_port, "database", c->database,
 	    "web_root", web_root_shown(c), "synchronous", c->synchronous, "max_body_bytes", (json_int_t)c->max_body_bytes,
 	    "threads", (int)c->threads, "connection_limit", (int)c->connection_limit,
@@ -86,6 +86,7 @@ dump_settings(const struct config *c)
 	    "checkpoint_every_seconds", (int)c->checkpoint_every_seconds, "startup_full_check", c->startup_full_check,
 	    "startup_walk_pause_ms", (int)c->startup_walk_pause_ms, "auth_max_failures", (int)c->auth_max_failures,
 	    "auth_lockout_seconds", (int)c->auth_lockout_seconds,
+	    "session_idle_seconds", (int)c->session_idle_seconds, "session_absolute_seconds", (int)c->session_absolute_seconds,
 	    "idempotency_retention_seconds", (int)c->idempotency_retention_seconds);
 }
 
