@@ -31,6 +31,7 @@ const struct route api_routes[] = {
 	{"POST", V1 "/tables/{table}/open", ROUTE_TABLE_STATUS, OP_TABLE_CHANGE, WRITE, handle_table_open, 1},
 	{"POST", V1 "/tables/{table}/close", ROUTE_TABLE_STATUS, OP_TABLE_CHANGE, WRITE, handle_table_open, 0},
 	{"PUT", V1 "/tables/{table}/limits", ROUTE_TABLE_LIMITS, OP_TABLE_CHANGE, WRITE, handle_table_limits, 0},
+	{"PUT", V1 "/tables/{table}/dealer", ROUTE_TABLE_STATUS, OP_DEALER_SET, WRITE, handle_table_dealer, 0},
 	{"GET", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_READ, 0, handle_table_rounds, 0},
 	{"POST", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_ROUND_OPEN, WRITE, handle_round_open, 0},
 	{"GET", V1 "/tables/{table}/bankers", ROUTE_TABLE_BANKERS, OP_READ, 0, handle_table_bankers, 0},

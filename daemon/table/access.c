@@ -30,6 +30,9 @@ static const struct {
 	[OP_ROUND_OPEN] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's"},
 	[OP_ROUND_STEP] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's; the pitboss role may void it"},
 	[OP_ROUND_VOID] = {R(ROLE_DEALER) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true, "voiding a round is the dealer's and the pitboss role's"},
+	/* a dealer sets only himself, and only from his own session: table/dealer.c checks that */
+	[OP_DEALER_SET] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "the dealer at a table is set by the dealer's own session, a floor supervisor or a pit boss"},
 };
 
 int

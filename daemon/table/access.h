@@ -29,6 +29,7 @@ enum pit_operation {
 	OP_ROUND_OPEN,      /* opening a round, or recording a whole one */
 	OP_ROUND_STEP,      /* bets, close, deal, decisions, reveal, settle */
 	OP_ROUND_VOID,      /* voiding a round */
+	OP_DEALER_SET,      /* the dealer at a table: a dealer's own session, or floor and pitboss (table/dealer.h) */
 	OP_COUNT
 };
 
