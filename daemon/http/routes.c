@@ -50,6 +50,7 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_PAYOUTS},
 	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_EXCEPTIONS},
 	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_BANKERS},
+	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_DEALERS},
 	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE, handle_integrity, 0},
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
@@ -214,7 +215,7 @@ no_route(const struct http_request *req, const struct path *path, struct http_an
 	}
 	if (path->n >= 3 && strcmp(path->seg[2], "reports") == 0) {
 		ans->route = ROUTE_REPORTS;
-		answer_fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers)", req->path);
+		answer_fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers, dealers)", req->path);
 		return;
 	}
 	answer_not_found(ans, req->path);
