@@ -19,6 +19,7 @@
 #include "engine/settle.h"
 
 #define ROUND_REASON_MAX 257
+#define ROUND_DEALER_NAME_MAX 129   /* a person's name (store.h PERSON_NAME_MAX) */
 
 /*
  * The steps of a round, as the dealer terminal sends them; STEP_OPEN, the
@@ -111,6 +112,8 @@ struct round_record {
 	int banker_consecutive;                  /* player-banked: the turn recorded for this round */
 	int declined[MAX_SEATS];                 /* seats recorded as passing the bank on the way to this banker */
 	int declined_count;
+	char dealer_id[PB_ID_MAX];               /* the person dealing when the round opened; "" when none was set */
+	char dealer_name[ROUND_DEALER_NAME_MAX]; /* their name then */
 };
 
 /* The state named name, or -1. */

@@ -27,7 +27,7 @@ static _Thread_local char disposition[REPORT_CACHE_DISPOSITION_MAX];
 
 static const char *const NAMES[] = {
 	[REPORT_SUMMARY] = "summary", [REPORT_PAYOUTS] = "payouts", [REPORT_EXCEPTIONS] = "exceptions",
-	[REPORT_BANKERS] = "bankers",
+	[REPORT_BANKERS] = "bankers", [REPORT_DEALERS] = "dealers",
 };
 
 /* A cache key being built: tagged, length-prefixed fields, so no two requests' fields run together. */
@@ -155,6 +155,7 @@ static const char *const PARAMS[][9] = {
 	[REPORT_PAYOUTS] = {"table", "from", "to", "min", "limit", "tz_offset", "format", NULL},
 	[REPORT_EXCEPTIONS] = {"table", "from", "to", "limit", "tz_offset", "format", NULL},
 	[REPORT_BANKERS] = {"table", "from", "to", "tz_offset", "format", NULL},
+	[REPORT_DEALERS] = {"table", "from", "to", "limit", "tz_offset", "format", NULL},
 };
 
 /*

@@ -32,6 +32,7 @@ const struct route api_routes[] = {
 	{"POST", V1 "/tables/{table}/open", ROUTE_TABLE_STATUS, OP_TABLE_CHANGE, WRITE, handle_table_open, 1},
 	{"POST", V1 "/tables/{table}/close", ROUTE_TABLE_STATUS, OP_TABLE_CHANGE, WRITE, handle_table_open, 0},
 	{"PUT", V1 "/tables/{table}/limits", ROUTE_TABLE_LIMITS, OP_TABLE_CHANGE, WRITE, handle_table_limits, 0},
+	{"PUT", V1 "/tables/{table}/dealer", ROUTE_TABLE_STATUS, OP_DEALER_SET, WRITE, handle_table_dealer, 0},
 	{"GET", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_READ, 0, handle_table_rounds, 0},
 	{"POST", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_ROUND_OPEN, WRITE, handle_round_open, 0},
 	{"GET", V1 "/tables/{table}/bankers", ROUTE_TABLE_BANKERS, OP_READ, 0, handle_table_bankers, 0},
@@ -50,6 +51,7 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_PAYOUTS},
 	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_EXCEPTIONS},
 	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_BANKERS},
+	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_DEALERS},
 	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
@@ -223,7 +225,7 @@ no_route(const struct http_request *req, const struct path *path, struct http_an
 	}
 	if (path->n >= 3 && strcmp(path->seg[2], "reports") == 0) {
 		ans->route = ROUTE_REPORTS;
-		answer_fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers)", req->path);
+		answer_fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers, dealers)", req->path);
 		return;
 	}
 	answer_not_found(ans, req->path);

@@ -1,7 +1,7 @@
 /*
  * tables.c - the routes of /api/v1/tables: the list, one table, opening and
- * closing it, its limits, its rounds (listed, or one opened) and its banker
- * rotation.  Each reads the query at the edge and calls the pit.
+ * closing it, its limits, its dealer, its rounds (listed, or one opened) and
+ * its banker rotation.  Each reads the query at the edge and calls the pit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +9,7 @@
 #include "http/request.h"
 #include "http/routes.h"
 #include "table/banker.h"
+#include "table/dealer.h"
 
 void
 handle_tables(const struct route_call *c, struct http_answer *ans)
@@ -53,6 +54,18 @@ handle_table_limits(const struct route_call *c, struct http_answer *ans)
 	json_t *out = NULL;
 	int status = 200;
 	int rc = pit_table_set_limits(c->pit, c->actor, c->idem, c->table, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* PUT /tables/{t}/dealer {"person": ID or null}: the person dealing at the table. */
+void
+handle_table_dealer(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 200;
+	int rc = pit_table_set_dealer(c->pit, c->actor, c->idem, c->table, c->body, &out, &status, &err);
 
 	answer_result(ans, rc, out, status, &err);
 }

@@ -24,7 +24,9 @@ record_ms(const char *at)
 
 /*
  * Adds a settled or void round to report_hours: one upsert keyed by table,
- * UTC hour of settled_at, opened_by and rules.  Rounds in any other state are
+ * UTC hour of settled_at, dealer and rules; the dealer is the person dealing
+ * when the round opened (rounds.dealer_id), else the actor who opened it
+ * (a terminal token's name, as before people dealt).  Rounds in any other state are
  * ignored.  The figures are the round's tally (engine/tally.h).
  */
 int
@@ -50,7 +52,7 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	st = q.st;
 	sqlite3_bind_text(st, 1, rec->table_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, settled_ms / 3600000 * 3600);
-	sqlite3_bind_text(st, 3, rec->opened_by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, rec->dealer_id[0] ? rec->dealer_id : rec->opened_by, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 4, rec->rules_id);
 	sqlite3_bind_int64(st, 5, settled ? 1 : 0);
 	sqlite3_bind_int64(st, 6, settled ? 0 : 1);

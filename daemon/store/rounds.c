@@ -46,6 +46,8 @@ bind_round_insert(sqlite3_stmt *st, const struct round_record *rec, char **limit
 		json_decref(cj);
 		sqlite3_bind_text(st, 11, *collection, -1, SQLITE_STATIC);
 	}
+	bind_optional_text(st, 12, rec->dealer_id);
+	bind_optional_text(st, 13, rec->dealer_name);
 	return 0;
 }
 
@@ -145,6 +147,8 @@ read_round_row(sqlite3_stmt *st, struct round_record *rec)
 	store_column_text(rec->void_reason, sizeof(rec->void_reason), st, 13);
 	rec->dealer_qualifies = sqlite3_column_int(st, 14) != 0;
 	rec->players_net = sqlite3_column_int64(st, 15);
+	store_column_text(rec->dealer_id, sizeof(rec->dealer_id), st, 18);
+	store_column_text(rec->dealer_name, sizeof(rec->dealer_name), st, 19);
 	rj = json_loads((const char *)sqlite3_column_text(st, 16), 0, NULL);
 	if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
 		cj = json_loads((const char *)sqlite3_column_text(st, 17), 0, NULL);

@@ -28,7 +28,7 @@
 /* The report_hours rows recomputed from the rounds and payout lines (store_report_hours_verify). */
 #define RECOMPUTED_HOURS \
 	"SELECT r.table_id AS table_id, CAST(strftime('%s', r.settled_at) AS INTEGER) / 3600 * 3600 AS hour, " \
-	"r.opened_by AS dealer, r.rules_id AS rules_id, sum(r.state = 'settled') AS rounds, sum(r.state = 'void') AS voids, " \
+	"coalesce(r.dealer_id, r.opened_by) AS dealer, r.rules_id AS rules_id, sum(r.state = 'settled') AS rounds, sum(r.state = 'void') AS voids, " \
 	"sum(CASE WHEN r.state = 'settled' THEN (SELECT count(*) FROM bets b WHERE b.round_id = r.id) ELSE 0 END) AS hands, " \
 	"coalesce(sum(p.handle_ante), 0), coalesce(sum(p.handle_play), 0), coalesce(sum(p.handle_pair_plus), 0), " \
 	"coalesce(sum(p.handle_six_card), 0), coalesce(sum(p.win_ante), 0), coalesce(sum(p.win_play), 0), " \
@@ -85,7 +85,7 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_RULES_ID] = "SELECT id FROM rules_sets WHERE sha256 = ?",
 
 	/* tables.c */
-	[STMT_TABLE_STATE_GET] = "SELECT status, limits_json, config_sha256 FROM table_state WHERE table_id = ?",
+	[STMT_TABLE_STATE_GET] = "SELECT status, limits_json, config_sha256, dealer_id FROM table_state WHERE table_id = ?",
 	[STMT_TABLE_STATE_PUT] = "INSERT INTO table_state (table_id, status, limits_json, config_sha256, updated_at) "
 	    "VALUES (?, ?, ?, ?, ?) "
 	    "ON CONFLICT (table_id) DO UPDATE SET status = excluded.status, limits_json = excluded.limits_json, "
@@ -94,13 +94,14 @@ static const char *const SQL[STMT_COUNT] = {
 	/* rounds.c */
 	[STMT_ROUND_NEXT_NO] = "SELECT coalesce(max(round_no), 0) + 1 FROM rounds WHERE table_id = ?",
 	[STMT_ROUND_INSERT] = "INSERT INTO rounds (table_id, round_no, state, rules_id, limits_json, seats, banking, "
-	    "banker_seat, bank, opened_at, opened_by, collection_json) VALUES (?, ?, 'betting', ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "banker_seat, bank, opened_at, opened_by, collection_json, dealer_id, dealer_name) "
+	    "VALUES (?, ?, 'betting', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_ROUND_HAS_EVENTS] = "SELECT 1 FROM events WHERE round_id = ? LIMIT 1",
 	[STMT_ROUND_CURRENT] = "SELECT id FROM rounds WHERE table_id = ? AND state NOT IN ('settled', 'void') "
 	    "ORDER BY id DESC LIMIT 1",
 	[STMT_ROUND_GET] = "SELECT r.table_id, r.round_no, r.state, r.rules_id, r.limits_json, r.seats, r.banking, "
 	    "r.banker_seat, r.bank, r.opened_at, r.opened_by, r.closed_at, r.settled_at, r.void_reason, "
-	    "r.dealer_qualifies, r.players_net, s.rules_json, r.collection_json "
+	    "r.dealer_qualifies, r.players_net, s.rules_json, r.collection_json, r.dealer_id, r.dealer_name "
 	    "FROM rounds r JOIN rules_sets s ON s.id = r.rules_id WHERE r.id = ?",
 	[STMT_ROUND_BETS] = "SELECT seat, ante, pair_plus, six_card, placed_at, placed_by FROM bets WHERE round_id = ? "
 	    "ORDER BY seat",
@@ -144,6 +145,16 @@ static const char *const SQL[STMT_COUNT] = {
 	    "AND r.settled_at >= ?2 AND r.settled_at < ?3 GROUP BY r.banker_seat",
 	[STMT_BANKER_VOIDS] = "SELECT count(*) FROM rounds WHERE table_id = ? AND state = 'void' AND settled_at >= ? "
 	    "AND settled_at < ?",
+
+	/* dealers.c */
+	[STMT_TABLE_DEALER_SET] = "UPDATE table_state SET dealer_id = ?2, updated_at = ?3 WHERE table_id = ?1",
+	[STMT_DEALER_CHANGE_INSERT] = "INSERT INTO dealer_changes (table_id, person_id, person_name, at, by) "
+	    "VALUES (?, ?, ?, ?, ?)",
+	/* each change with the time of the table's next one (its dealer's stint ends there), then cut to [from, to) */
+	[STMT_DEALER_CHANGES] = "SELECT id, table_id, person_id, person_name, at, by, until FROM ("
+	    "SELECT id, table_id, person_id, person_name, at, by, lead(at) OVER (PARTITION BY table_id ORDER BY id) AS until "
+	    "FROM dealer_changes WHERE (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3)))) "
+	    "WHERE at >= ?1 AND at < ?2 ORDER BY at, id LIMIT ?4",
 
 	/* aggregates.c */
 	[STMT_REPORT_HOUR_ADD] = "INSERT INTO report_hours (table_id, hour, dealer, rules_id, rounds, voids, hands, "

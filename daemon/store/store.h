@@ -147,11 +147,41 @@ struct table_state {
 	bool open;
 	struct table_limits limits;
 	char config_sha256[PB_SHA256_HEX_LEN];
+	char dealer_id[PB_ID_MAX];        /* the person dealing at the table now; "" when none (store_table_dealer_set) */
 };
 
 int store_table_state_get(struct store *s, const char *table_id, struct table_state *out, struct pb_error *err);
 int store_table_state_put(struct store *s, const char *table_id, const struct table_state *st, const char *at,
     struct pb_error *err);
+
+/* ---- the dealer at each table (dealers.c) ---- */
+
+/*
+ * In the caller's transaction: the table's dealer becomes person_id (NULL
+ * or "": none) and the change is appended to dealer_changes with the
+ * person's name then, at and by (who recorded it).  The table's
+ * table_state row must exist (500 otherwise).
+ */
+int store_table_dealer_set(struct store *s, const char *table_id, const char *person_id, const char *person_name,
+    const char *at, const char *by, struct pb_error *err);
+
+/* One dealer change as the rotation report lists it. */
+struct dealer_change {
+	int64_t id;
+	char table_id[PB_ID_MAX];
+	char person_id[PB_ID_MAX];        /* "" when the table was left without a dealer */
+	char person_name[ROUND_DEALER_NAME_MAX];
+	char at[PB_TIME_LEN];
+	char until[PB_TIME_LEN];          /* the table's next change; "" when this dealer is still there */
+	char by[PB_ID_MAX];
+};
+
+/*
+ * The dealer changes made in [from, to) at the tables of the JSON array
+ * `tables` (NULL: every table), oldest first, at most max into out (*n).
+ */
+int store_dealer_changes(struct store *s, const char *tables, const char *from, const char *to, int max,
+    struct dealer_change *out, int *n, struct pb_error *err);
 
 /* ---- rounds (rounds.c) ---- */
 

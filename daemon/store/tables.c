@@ -1,6 +1,6 @@
 /*
- * tables.c - the live settings of each table (open/closed, limits) as
- * changed through the API.
+ * tables.c - the live settings of each table (open/closed, limits, the
+ * dealer at it: dealers.c sets that one) as changed through the API.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +17,7 @@ read_table_state(sqlite3_stmt *st, const char *table_id, struct table_state *out
 	out->found = true;
 	out->open = strcmp((const char *)sqlite3_column_text(st, 0), "open") == 0;
 	snprintf(out->config_sha256, sizeof(out->config_sha256), "%s", (const char *)sqlite3_column_text(st, 2));
+	store_column_text(out->dealer_id, sizeof(out->dealer_id), st, 3);
 	if (lj == NULL || limits_from_json(lj, "limits", &out->limits, err) < 0)
 		rc = pb_fail(err, 500, "storage_error", "table %s: stored limits are unreadable", table_id);
 	json_decref(lj);

@@ -37,6 +37,9 @@ static const struct {
 	[OP_PEOPLE_CHANGE] = {R(ROLE_ADMIN), true, "managing people is the admin role's"},
 	[OP_PASSWORD] = {ALL_ROLES, true, NULL},
 	[OP_SESSION] = {ALL_ROLES, false, NULL},
+	/* a dealer sets only himself, and only from his own session: table/dealer.c checks that */
+	[OP_DEALER_SET] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "the dealer at a table is set by the dealer's own session, a floor supervisor or a pit boss"},
 };
 
 int

@@ -33,6 +33,7 @@ enum pit_operation {
 	OP_PEOPLE_CHANGE,   /* adding people, changing their name, roles, whether they are active */
 	OP_PASSWORD,        /* a password: one's own (any person), another's (admin; table/people.c decides) */
 	OP_SESSION,         /* signing in and out */
+	OP_DEALER_SET,      /* the dealer at a table: a dealer's own session, or floor and pitboss (table/dealer.h) */
 	OP_COUNT
 };
 

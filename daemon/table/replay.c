@@ -69,11 +69,11 @@ fees_from_json(const json_t *c, struct collection_fees *f)
 	f->total = json_integer_value(json_object_get(c, "total"));
 }
 
-/* round_opened: who opened it, when, the banker, the rules, limits and collection in force. */
+/* round_opened: who opened it, when, the dealer, the banker, the rules, limits and collection in force. */
 static void
 replay_open(struct round_record *r, const struct stored_event *e, const json_t *b, json_t *problems)
 {
-	const json_t *banker = json_object_get(b, "banker");
+	const json_t *banker = json_object_get(b, "banker"), *dealer = json_object_get(b, "dealer");
 	struct pb_error sub;
 
 	r->id = e->round_id;
@@ -95,6 +95,13 @@ replay_open(struct round_record *r, const struct stored_event *e, const json_t *
 	}
 	COPY(r->opened_at, e->at);
 	COPY(r->opened_by, e->actor);
+	if (dealer != NULL) {
+		const char *id = json_string_value(json_object_get(dealer, "id")), *name = json_string_value(json_object_get(dealer, "name"));
+		if (id == NULL || name == NULL)
+			audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the dealer is unreadable");
+		COPY(r->dealer_id, id ? id : "");
+		COPY(r->dealer_name, name ? name : "");
+	}
 	if (rules_from_json(json_object_get(b, "rules"), &r->rules, &sub) < 0 ||
 	    limits_from_json(json_object_get(b, "limits"), "limits", &r->limits, &sub) < 0)
 		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the rules or limits in force are unreadable");

@@ -21,7 +21,7 @@
 
 enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
 
-enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS };
+enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS, REPORT_DEALERS };
 
 #define REPORT_SHIFTS_MAX 24
 #define REPORT_DEFAULT_SHIFTS "06:00,14:00,22:00"
@@ -31,6 +31,8 @@ enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT
 #define REPORT_EXCEPTIONS_DEFAULT_LIMIT 1000
 #define REPORT_EXCEPTIONS_MAX_LIMIT 10000
 #define REPORT_HOUR_GROUPS_MAX 50000
+#define REPORT_DEALERS_DEFAULT_LIMIT 1000
+#define REPORT_DEALERS_MAX_LIMIT 10000
 
 /* The query-string values of a report request as received; NULL when absent. */
 struct report_params {
@@ -96,7 +98,15 @@ int pit_report_exceptions(struct pit *p, const struct actor *a, const struct rep
 int pit_report_bankers(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);
 
-/* Any of the three by kind. */
+/*
+ * The dealer rotation (table/reports_dealers.c): the dealer changes made in
+ * the range at the tables in scope, oldest first, each with the time the
+ * table's next change ended that dealer's stint.
+ */
+int pit_report_dealers(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/* Any of them by kind. */
 int pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);
 

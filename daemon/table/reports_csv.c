@@ -255,6 +255,10 @@ static const struct list_column BANKER_COLUMNS[] = {
 	{"unpaid_short", NULL}, {"seat_fees", NULL}, {"banker_fees", NULL},
 };
 
+static const struct list_column DEALER_COLUMNS[] = {
+	{"table", NULL}, {"person", NULL}, {"name", NULL}, {"at", NULL}, {"until", NULL}, {"by", NULL},
+};
+
 /* An array of objects: a header row, then a row per object; free_text names the field a person typed, if any. */
 static void
 list_csv(struct csv *c, const json_t *arr, const struct list_column *cols, size_t ncols, const char *free_text)
@@ -324,6 +328,9 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 		break;
 	case REPORT_EXCEPTIONS:
 		list_csv(&c, json_object_get(report, "exceptions"), COLUMNS(EXCEPTION_COLUMNS), "detail");
+		break;
+	case REPORT_DEALERS:
+		list_csv(&c, json_object_get(report, "changes"), COLUMNS(DEALER_COLUMNS), "name");
 		break;
 	}
 	if (c.oom) {

@@ -12,6 +12,7 @@ pit_report(struct pit *p, const struct actor *a, const struct report_query *q, j
 	case REPORT_PAYOUTS: return pit_report_payouts(p, a, q, out, err);
 	case REPORT_EXCEPTIONS: return pit_report_exceptions(p, a, q, out, err);
 	case REPORT_BANKERS: return pit_report_bankers(p, a, q, out, err);
+	case REPORT_DEALERS: return pit_report_dealers(p, a, q, out, err);
 	}
 	return pb_fail(err, 500, "internal_error", "unknown report");
 }

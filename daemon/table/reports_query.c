@@ -268,6 +268,8 @@ report_query_parse(enum report_kind kind, const struct report_params *rp, int64_
 		return parse_limit(rp->limit, REPORT_PAYOUTS_DEFAULT_LIMIT, REPORT_PAYOUTS_MAX_LIMIT, q, err);
 	case REPORT_EXCEPTIONS:
 		return parse_limit(rp->limit, REPORT_EXCEPTIONS_DEFAULT_LIMIT, REPORT_EXCEPTIONS_MAX_LIMIT, q, err);
+	case REPORT_DEALERS:
+		return parse_limit(rp->limit, REPORT_DEALERS_DEFAULT_LIMIT, REPORT_DEALERS_MAX_LIMIT, q, err);
 	case REPORT_BANKERS:
 		break;
 	}

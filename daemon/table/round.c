@@ -20,12 +20,14 @@
 #include "store/audit.h"
 #include "table/banker.h"
 #include "table/chain.h"
+#include "table/dealer.h"
 #include "table/input.h"
 #include "table/pit.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
 #include "table/view.h"
+#include "table/witness.h"
 
 static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
 
@@ -340,10 +342,14 @@ step_reveal(struct pit *p, const struct actor *a, struct round_record *r, const 
 	return event(p, r, STEP_REVEAL, at, a, json_pack("{s:o}", "dealer", cards_to_json(r->hands[0])), err);
 }
 
-/* Computes the payouts through the engine and records them; the round becomes settled or void. */
+/*
+ * Computes the payouts through the engine and records them; the round
+ * becomes settled or void.  witness: the second signer of a void ("" or
+ * NULL: none), recorded in its event only when there is one.
+ */
 static int
 finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_void, const char *reason,
-    const char *at, struct pb_error *err)
+    const char *witness, const char *at, struct pb_error *err)
 {
 	struct round_input in;
 	struct settlement *set;
@@ -379,6 +385,8 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 		goto out;
 	if (is_void) {
 		body = json_pack("{s:s,s:s,s:o}", "reason", reason, "from_state", from_state, "payouts", payout_lines_json(set->lines, set->line_count));
+		if (witness != NULL && witness[0])
+			json_object_set_new(body, "witness", json_string(witness));
 	} else {
 		body = json_pack("{s:b,s:I,s:o}", "dealer_qualifies", set->dealer_qualifies,
 		    "players_net", (json_int_t)set->players_net, "payouts", payout_lines_json(set->lines, set->line_count));
@@ -390,6 +398,8 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 	rc = event(p, r, is_void ? STEP_VOID : STEP_SETTLE, at, a, body, err);
 	if (rc == 0 && is_void) {
 		json_t *detail = json_pack("{s:I,s:s,s:s}", "round", (json_int_t)r->id, "reason", reason, "from_state", from_state);
+		if (witness != NULL && witness[0])
+			json_object_set_new(detail, "witness", json_string(witness));
 		rc = store_significant(p->store, a->name, "round_voided", r->table_id, detail, err);
 		json_decref(detail);
 	}
@@ -410,14 +420,19 @@ step_settle(struct pit *p, const struct actor *a, struct round_record *r, const 
 		return -1;
 	if (!r->has_hand[0])
 		return pb_fail(err, 409, "dealer_cards_missing", "the dealer's cards are not known yet; reveal them first");
-	return finish(p, a, r, false, NULL, at, err);
+	return finish(p, a, r, false, NULL, NULL, at, err);
 }
 
+/*
+ * Voids the round.  witness: the second signer checked before the write
+ * (void_witness), "" when none; a dealer's session voiding after the deal
+ * is refused without one (checked again here, on the round as it is now).
+ */
 static int
-step_void(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *at,
-    struct pb_error *err)
+step_void(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *witness,
+    const char *at, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"reason", NULL};
+	static const char *const KEYS[] = {"reason", "witness", NULL};
 	const json_t *reason;
 
 	if (require_step(r, STEP_VOID, err) < 0)
@@ -434,13 +449,16 @@ step_void(struct pit *p, const struct actor *a, struct round_record *r, const js
 		    "e.g. \"misdeal: exposed card\"", ROUND_REASON_MAX - 1);
 	if (pb_text_check_controls("void: reason", json_string_value(reason), json_string_length(reason), err) < 0)
 		return -1;
-	return finish(p, a, r, true, json_string_value(reason), at, err);
+	if (witness[0] == '\0' && dealer_void_needs_witness(a, r->state))
+		return pb_fail(err, 403, "witness_required", "voiding a round after the deal needs a witness: "
+		    "{\"witness\": {\"person\", \"password\"}} of a floor or pitboss other than you");
+	return finish(p, a, r, true, json_string_value(reason), witness, at, err);
 }
 
 /* Runs one step against a loaded record. */
 static int
 apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum round_step step, int seat,
-    const json_t *body, const char *at, struct pb_error *err)
+    const json_t *body, const char *witness, const char *at, struct pb_error *err)
 {
 	static const char *const NONE[] = {NULL};
 
@@ -460,7 +478,7 @@ apply_step(struct pit *p, const struct actor *a, struct round_record *r, enum ro
 	case STEP_DECIDE: return step_decide(p, a, r, body, at, err);
 	case STEP_REVEAL: return step_reveal(p, a, r, body, at, err);
 	case STEP_SETTLE: return step_settle(p, a, r, at, err);
-	case STEP_VOID: return step_void(p, a, r, body, at, err);
+	case STEP_VOID: return step_void(p, a, r, body, witness, at, err);
 	case STEP_OPEN: break;   /* not a step of a round that exists: pit_round_open */
 	}
 	return pb_fail(err, 500, "internal_error", "unknown step");
@@ -481,6 +499,7 @@ struct step_args {
 	enum round_step step;
 	int seat;
 	const json_t *body;
+	char witness[PB_ID_MAX];   /* a void's second signer, checked before the write; "" when none */
 };
 
 static int
@@ -500,9 +519,41 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	if (authorize(a, sa->step == STEP_VOID ? OP_ROUND_VOID : OP_ROUND_STEP, NULL, err) < 0)
 		goto out;
 	pb_time_now(at);
-	if (apply_step(p, a, r, sa->step, sa->seat, sa->body, at, err) < 0)
+	if (apply_step(p, a, r, sa->step, sa->seat, sa->body, sa->witness, at, err) < 0)
 		goto out;
 	rc = answer_round(p, r, false, 200, out, status, err);
+out:
+	free(r);
+	return rc;
+}
+
+/*
+ * Before a void's own write (API.md "Witness"): once the caller may void
+ * the round, a witness the body names is checked, its password counted in
+ * a write of its own that the void's refusal cannot roll back; a dealer's
+ * session voiding after the deal must name one (floor or pitboss).
+ * witness gets the witness's id, "" when none.
+ */
+static int
+void_witness(struct pit *p, const struct actor *a, int64_t round_id, const json_t *body, char witness[PB_ID_MAX],
+    struct pb_error *err)
+{
+	struct round_record *r;
+	bool needs;
+	int rc = -1;
+
+	witness[0] = '\0';
+	if (!json_is_object(body) || (json_object_get(body, "witness") == NULL && !a->is_person))
+		return 0;
+	if ((r = malloc(sizeof(*r))) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_round_load(p->store, round_id, r, err) < 0 || pit_check_table_access(a, r->table_id, true, err) < 0 ||
+	    pit_check_hold(p, r->table_id, err) < 0 || authorize(a, OP_ROUND_VOID, NULL, err) < 0)
+		goto out;
+	needs = dealer_void_needs_witness(a, r->state);
+	rc = 0;
+	if (needs || json_object_get(body, "witness") != NULL)
+		rc = pit_witness_check(p, a, body, DEALER_VOID_WITNESS_ROLES, "voiding a round after the deal", witness, err);
 out:
 	free(r);
 	return rc;
@@ -512,8 +563,10 @@ int
 pit_round_step(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t round_id,
     enum round_step step, int seat, const json_t *body, json_t **out, int *status, struct pb_error *err)
 {
-	struct step_args sa = {round_id, step, seat, body};
+	struct step_args sa = {round_id, step, seat, body, ""};
 
+	if (step == STEP_VOID && void_witness(p, a, round_id, body, sa.witness, err) < 0)
+		return -1;
 	return pit_write(p, a, idem, do_step, &sa, out, status, err);
 }
 
@@ -658,6 +711,8 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	if (r->player_banked && banker_check_rotation(p, t, r->banker_seat, &rot, err) < 0)
 		goto out;
 	r->collection = t->collection;
+	if (dealer_of_new_round(p, &ts, r, err) < 0)
+		goto out;
 	pb_time_now(at);
 	snprintf(r->opened_at, sizeof(r->opened_at), "%s", at);
 	snprintf(r->opened_by, sizeof(r->opened_by), "%s", a->name);
@@ -678,6 +733,8 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	}
 	if (r->collection.posted)
 		json_object_set_new(ev, "collection", collection_to_json(&r->collection));
+	if (r->dealer_id[0])   /* only then: the bytes of a round opened without a dealer are as before */
+		json_object_set_new(ev, "dealer", json_pack("{s:s,s:s}", "id", r->dealer_id, "name", r->dealer_name));
 	if (event(p, r, STEP_OPEN, at, a, ev, err) < 0)
 		goto out;
 	whole = json_object_get(oa->body, "bets") != NULL || json_object_get(oa->body, "hands") != NULL ||

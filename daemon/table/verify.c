@@ -120,9 +120,11 @@ compare_derived(struct pit *p, const struct round_record *ev, json_t *problems)
 		    "(%d in a row, %d declined)", d->banker_consecutive, d->declined_count, ev->banker_consecutive, ev->declined_count);
 	{
 		/* The round row's own columns. */
-		static const char *const NAMES[] = {"opened_at", "opened_by", "closed_at", "settled_at", "void_reason"};
-		const char *dv[] = {d->opened_at, d->opened_by, d->closed_at, d->settled_at, d->void_reason};
-		const char *evv[] = {ev->opened_at, ev->opened_by, ev->closed_at, ev->settled_at, ev->void_reason};
+		static const char *const NAMES[] = {"opened_at", "opened_by", "closed_at", "settled_at", "void_reason", "dealer_id",
+		    "dealer_name"};
+		const char *dv[] = {d->opened_at, d->opened_by, d->closed_at, d->settled_at, d->void_reason, d->dealer_id, d->dealer_name};
+		const char *evv[] = {ev->opened_at, ev->opened_by, ev->closed_at, ev->settled_at, ev->void_reason, ev->dealer_id,
+		    ev->dealer_name};
 		for (size_t k = 0; k < sizeof(NAMES) / sizeof(NAMES[0]); k++)
 			if (strcmp(dv[k], evv[k]) != 0)
 				audit_problem(problems, ev->table_id, ev->id, 0, "the round row's %s \"%s\" differs from its events (\"%s\")",

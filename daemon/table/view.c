@@ -11,6 +11,7 @@
 #include "engine/hand3.h"
 #include "engine/tally.h"
 #include "store/audit.h"
+#include "store/store.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
@@ -80,6 +81,32 @@ opt_string(const char *s)
 	return s[0] ? json_string(s) : json_null();
 }
 
+/*
+ * "dealer": who dealt (the person at the table when the round opened: id,
+ * name) and the dealer's hand (cards, hand, qualifies) once known, in one
+ * object; null when neither is known.
+ */
+static json_t *
+round_dealer_json(const struct round_record *r)
+{
+	json_t *o;
+
+	if (!r->has_hand[0] && r->dealer_id[0] == '\0')
+		return json_null();
+	o = json_object();
+	if (r->dealer_id[0]) {
+		json_object_set_new(o, "id", json_string(r->dealer_id));
+		json_object_set_new(o, "name", json_string(r->dealer_name));
+	}
+	if (r->has_hand[0]) {
+		hand3_value_t dv = hand3_value(r->hands[0]);
+		json_object_set_new(o, "cards", cards_to_json(r->hands[0]));
+		json_object_set_new(o, "hand", json_string(hand3_category_name(HAND3_CATEGORY(dv))));
+		json_object_set_new(o, "qualifies", json_boolean(dv >= r->rules.dealer_qualifier));
+	}
+	return o;
+}
+
 /* The round's tally as the API shows it: handle, the players' net, the house's win, what was paid. */
 static json_t *
 totals_json(const struct round_record *r)
@@ -121,13 +148,7 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 	    "closed_at", opt_string(r->closed_at), "settled_at", opt_string(r->settled_at),
 	    "banking", r->player_banked ? "player" : "house", "seats", r->seats,
 	    "bets", bets, "hands", hands, "decisions", decisions, "payouts", payouts);
-	if (r->has_hand[0]) {
-		hand3_value_t dv = hand3_value(r->hands[0]);
-		json_object_set_new(o, "dealer", json_pack("{s:o,s:s,s:b}", "cards", cards_to_json(r->hands[0]),
-		    "hand", hand3_category_name(HAND3_CATEGORY(dv)), "qualifies", dv >= r->rules.dealer_qualifier));
-	} else {
-		json_object_set_new(o, "dealer", json_null());
-	}
+	json_object_set_new(o, "dealer", round_dealer_json(r));
 	if (r->player_banked) {
 		int64_t bank_end = r->bank;
 		if (r->payout_count > 0)
@@ -224,12 +245,26 @@ pit_table_rounds(struct pit *p, const struct actor *a, const char *table_id, int
 
 /* ---- tables ---- */
 
+/* The person dealing at the table now, {"id", "name"}, or null; NULL on a read error. */
+static json_t *
+table_dealer_json(struct pit *p, const struct table_state *ts, struct pb_error *err)
+{
+	struct person who;
+	bool found;
+
+	if (!ts->found || ts->dealer_id[0] == '\0')
+		return json_null();
+	if (store_person_get(p->store, ts->dealer_id, &who, &found, err) < 0)
+		return NULL;
+	return json_pack("{s:s,s:s}", "id", ts->dealer_id, "name", found ? who.name : ts->dealer_id);
+}
+
 static json_t *
 table_json(struct pit *p, const struct table_config *t, bool full, struct pb_error *err)
 {
 	struct table_state ts;
 	int64_t current = 0;
-	json_t *o;
+	json_t *o, *dealer;
 
 	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || store_round_current(p->store, t->id, &current, err) < 0)
 		return NULL;
@@ -246,6 +281,12 @@ table_json(struct pit *p, const struct table_config *t, bool full, struct pb_err
 	}
 	if (full)
 		json_object_set_new(o, "rules", rules_to_json(t->rules));
+	dealer = table_dealer_json(p, &ts, err);
+	if (dealer == NULL) {
+		json_decref(o);
+		return NULL;
+	}
+	json_object_set_new(o, "dealer", dealer);
 	return o;
 }
 

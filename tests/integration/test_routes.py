@@ -28,6 +28,7 @@ PATHS = (
     "/api/v1/tables", "/api/v1/tables/", "/api/v1/tables/NOPE", "/api/v1/tables/T1/x",
     "/api/v1/tables/NOPE/open", "/api/v1/tables/NOPE/close", "/api/v1/tables/NOPE/limits",
     "/api/v1/tables/NOPE/rounds", "/api/v1/tables/NOPE/bankers", "/api/v1/tables/NOPE/acknowledge",
+    "/api/v1/tables/NOPE/dealer", "/api/v1/tables/T1/dealer", "/api/v1/reports/dealers",
     "/api/v1/tables/T1/rounds/1", "/api/v1/tables/T1/bankers?limit=0", "/api/v1/tables/T1/rounds?limit=x",
     "/api/v1/rounds", "/api/v1/rounds/", "/api/v1/rounds/abc", "/api/v1/rounds/0", "/api/v1/rounds/-1", R,
     R + "/close", R + "/deal", R + "/decisions", R + "/reveal", R + "/settle", R + "/void", R + "/shuffle",

@@ -120,6 +120,7 @@ export async function render(main, params, ctx) {
 
   main.append(h('div', {class: 'times'}, facts([
     ['Opened', h('span', null, when(r.opened_at), r.opened_by ? ` by ${r.opened_by}` : '')],
+    r.dealer && r.dealer.id ? ['Dealer', `${r.dealer.name} (${r.dealer.id})`] : null,
     ['No more bets', r.closed_at ? when(r.closed_at) : '—'],
     [r.state === 'void' ? 'Voided' : 'Settled', r.settled_at ? when(r.settled_at) : '—'],
     banked && r.banker ? ['Banker', `Seat ${r.banker.seat}: bank ${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)} at the end`] : null,
@@ -127,7 +128,8 @@ export async function render(main, params, ctx) {
 
   // The layout: the dealer on top, the seats below in seat order.
   const [feltSec, feltBody] = section('Cards', {id: 'round-cards'});
-  const d = r.dealer;
+  // "dealer" holds who dealt (id, name) and, once known, the dealer's hand (cards, hand, qualifies).
+  const d = r.dealer && r.dealer.cards ? r.dealer : null;
   const dealerBox = h('article', {class: 'seat dealer', 'aria-labelledby': 'dealer-title'},
     h('header', {class: 'seat-head'}, h('h3', {id: 'dealer-title'}, 'Dealer'),
       d ? h('span', {class: `badge ${d.qualifies ? 'q-yes' : 'q-no'}`}, h('span', {'aria-hidden': 'true'}, d.qualifies ? '✔ ' : '✕ '),

@@ -174,7 +174,7 @@ export async function render(main, params, ctx) {
         {label: 'Opened', render: r => when(r.opened_at, 'short')},
         {label: 'State', render: r => stateBadge(r.state)},
         {label: 'Seats', num: true, render: r => int(Object.keys(r.bets).length)},
-        {label: 'Dealer', render: r => r.dealer ? miniCards(r.dealer.cards) : h('span', {class: 'muted'}, '—')},
+        {label: 'Dealer', render: r => r.dealer && r.dealer.cards ? miniCards(r.dealer.cards) : h('span', {class: 'muted'}, '—')},
         {label: 'Handle', num: true, render: r => r.totals ? money(r.totals.handle, cur) : '—'},
         {label: banked ? 'Banker win' : 'House win', num: true, render: r => r.totals ? moneyCell(r.totals.house_win, cur, {signed: true}) : '—'},
       ];

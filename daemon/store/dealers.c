@@ -1,0 +1,70 @@
+/*
+ * dealers.c - the person dealing at each table (table_state.dealer_id) and
+ * the history of who dealt where (dealer_changes, append-only), for the
+ * dealer rotation report.  The change itself is a table event
+ * (dealer_changed) that table/dealer.c records in the same transaction.
+ */
+#include <string.h>
+
+#include "store/store_int.h"
+
+_Static_assert(ROUND_DEALER_NAME_MAX == PERSON_NAME_MAX, "a round's dealer name holds a person's name");
+
+/* Binds text, or leaves NULL when text is NULL or empty. */
+static void
+bind_or_null(sqlite3_stmt *st, int col, const char *text)
+{
+	if (text != NULL && text[0] != '\0')
+		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
+}
+
+int
+store_table_dealer_set(struct store *s, const char *table_id, const char *person_id, const char *person_name,
+    const char *at, const char *by, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_TABLE_DEALER_SET, "setting the table's dealer", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	bind_or_null(q.st, 2, person_id);
+	sqlite3_bind_text(q.st, 3, at, -1, SQLITE_STATIC);
+	if (store_query_done(&q) < 0)
+		return -1;
+	if (sqlite3_changes(store_db(s)) != 1)
+		return pb_fail(err, 500, "internal_error", "table %s has no stored state to set its dealer in", table_id);
+	if (store_query(&q, s, STMT_DEALER_CHANGE_INSERT, "recording a dealer change", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	bind_or_null(q.st, 2, person_id);
+	bind_or_null(q.st, 3, person_id != NULL && person_id[0] ? person_name : NULL);
+	sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, by, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+int
+store_dealer_changes(struct store *s, const char *tables, const char *from, const char *to, int max,
+    struct dealer_change *out, int *n, struct pb_error *err)
+{
+	struct store_query q;
+
+	*n = 0;
+	if (store_query(&q, s, STMT_DEALER_CHANGES, "reading the dealer changes", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	bind_or_null(q.st, 3, tables);
+	sqlite3_bind_int(q.st, 4, max);
+	while (*n < max && store_query_next(&q)) {
+		struct dealer_change *c = &out[(*n)++];
+		c->id = sqlite3_column_int64(q.st, 0);
+		store_column_text(c->table_id, sizeof(c->table_id), q.st, 1);
+		store_column_text(c->person_id, sizeof(c->person_id), q.st, 2);
+		store_column_text(c->person_name, sizeof(c->person_name), q.st, 3);
+		store_column_text(c->at, sizeof(c->at), q.st, 4);
+		store_column_text(c->by, sizeof(c->by), q.st, 5);
+		store_column_text(c->until, sizeof(c->until), q.st, 6);
+	}
+	return store_query_end(&q);
+}

@@ -1,0 +1,206 @@
+"""
+The dealer at each table, against the real daemon: PUT /tables/{t}/dealer
+(who may, which person may deal, the table event in the chain, the history),
+the dealer on every round opened afterwards (GET, the round's row, verify),
+the summary grouped by dealer (people by id, terminal tokens as before), the
+dealer rotation report (JSON, CSV, its parameters and scope), and a void with
+a witness (recorded; each wrong witness refused).
+
+Sessions of people are not signed in here: people rows are written into the
+database while the daemon is stopped (their Argon2id hashes made with
+libsodium through ctypes), and the tokens of config/pitboss.json act.  The
+paths of a dealer's own session are covered by tests/unit/test_dealer.c.
+"""
+import ctypes
+import ctypes.util
+import json
+import sys
+import time
+import unittest
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+import pbtest  # noqa: E402
+from pbtest import DEALER, PITBOSS_TOKEN, AUDITOR, ADMIN  # noqa: E402
+
+ROLE = {"dealer": 1, "pitboss": 2, "auditor": 4, "admin": 8, "floor": 16, "cage": 32, "count": 64, "surveillance": 128}
+WHOLE = {"bets": {"1": {"ante": 1000}}, "hands": {"1": ["As", "Kd", "Qh"]}, "dealer": ["2c", "7d", "9h"],
+         "decisions": {"1": "play"}}
+
+
+def argon2id(password):
+    """crypto_pwhash_str of libsodium, as common/password.c makes it."""
+    lib = ctypes.CDLL(ctypes.util.find_library("sodium"))
+    assert lib.sodium_init() >= 0
+    lib.crypto_pwhash_opslimit_interactive.restype = ctypes.c_ulonglong
+    lib.crypto_pwhash_memlimit_interactive.restype = ctypes.c_size_t
+    out = ctypes.create_string_buffer(128)
+    pw = password.encode()
+    rc = lib.crypto_pwhash_str(out, pw, ctypes.c_ulonglong(len(pw)),
+                               ctypes.c_ulonglong(lib.crypto_pwhash_opslimit_interactive()),
+                               ctypes.c_size_t(lib.crypto_pwhash_memlimit_interactive()))
+    assert rc == 0
+    return out.value.decode()
+
+
+PEOPLE = (
+    # id, name, roles, active, password
+    ("E1027", "Ana Ruiz", ["dealer"], True, "ana-secret-1"),
+    ("E1028", "=Ben Ode", ["dealer"], True, "ben-secret-1"),       # a name a spreadsheet would evaluate
+    ("F2001", "Flo Ng", ["floor"], True, "flo-secret-1"),
+    ("C4001", "Cy Old", ["dealer", "floor"], False, "cy-secret-1"),
+)
+
+
+class DealerAtTheTable(pbtest.DaemonTestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        conn = cls.d.db_connect(read_only=False)
+        with conn:
+            for pid, name, roles, active, pw in PEOPLE:
+                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, updated_at) "
+                             "VALUES (?, ?, ?, ?, ?, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                             (pid, name, sum(ROLE[r] for r in roles), 1 if active else 0, argon2id(pw)))
+        conn.close()
+        cls.d.start()
+
+    def set_dealer(self, table, person, token=PITBOSS_TOKEN, status=200):
+        return self.ok("PUT", "/api/v1/tables/%s/dealer" % table, {"person": person}, status=status, token=token)
+
+    def round(self, rid):
+        return self.ok("GET", "/api/v1/rounds/%d" % rid, token=AUDITOR)["round"]
+
+    def test_1_refusals_change_nothing(self):
+        self.refused(403, "forbidden", "PUT", "/api/v1/tables/T2/dealer", {"person": "E1027"}, token=DEALER)
+        self.refused(403, "forbidden", "PUT", "/api/v1/tables/T2/dealer", {"person": "E1027"}, token=AUDITOR)
+        self.refused(404, "table_not_found", "PUT", "/api/v1/tables/NOPE/dealer", {"person": "E1027"}, token=PITBOSS_TOKEN)
+        self.refused(422, "unknown_person", "PUT", "/api/v1/tables/T2/dealer", {"person": "E9999"}, token=PITBOSS_TOKEN)
+        err = self.refused(422, "person_inactive", "PUT", "/api/v1/tables/T2/dealer", {"person": "C4001"}, token=PITBOSS_TOKEN)
+        self.assertIn("disabled", err["message"])
+        err = self.refused(422, "not_a_dealer", "PUT", "/api/v1/tables/T2/dealer", {"person": "F2001"}, token=PITBOSS_TOKEN)
+        self.assertIn("dealer role", err["message"])
+        self.refused(400, "invalid_body", "PUT", "/api/v1/tables/T2/dealer", {}, token=PITBOSS_TOKEN)
+        self.refused(400, "invalid_body", "PUT", "/api/v1/tables/T2/dealer", {"person": ["E1027"]}, token=PITBOSS_TOKEN)
+        self.refused(400, None, "PUT", "/api/v1/tables/T2/dealer", {"person": "E1027", "seat": 1}, token=PITBOSS_TOKEN)
+        self.refused(405, None, "POST", "/api/v1/tables/T2/dealer", {"person": "E1027"}, token=PITBOSS_TOKEN)
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM dealer_changes WHERE table_id = 'T2'"), 0)
+
+    def test_2_dealer_on_rounds_and_in_the_chain(self):
+        before = self.whole("T1", WHOLE)
+        self.assertNotIn("id", before["dealer"])          # the dealer's hand only, as before
+        self.assertEqual(before["dealer"]["cards"], ["2c", "7d", "9h"])
+        opened = json.loads(self.d.db_value("SELECT body FROM events WHERE round_id = ? AND type = 'round_opened'",
+                                            (before["id"],)))
+        self.assertNotIn("dealer", opened)
+
+        t = self.set_dealer("T1", "E1027")["table"]
+        self.assertEqual(t["dealer"], {"id": "E1027", "name": "Ana Ruiz"})
+        self.assertEqual(self.ok("GET", "/api/v1/tables/T1", token=AUDITOR)["table"]["dealer"]["id"], "E1027")
+        self.assertEqual(self.d.db_value("SELECT dealer_id FROM table_state WHERE table_id = 'T1'"), "E1027")
+        ev = self.d.db_rows("SELECT round_id, actor, body FROM events WHERE table_id = 'T1' AND type = 'dealer_changed'")
+        self.assertEqual(ev, [(None, "demo-pitboss", '{"name":"Ana Ruiz","person":"E1027"}')])
+        # Setting the same dealer again records nothing.
+        self.set_dealer("T1", "E1027")
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM dealer_changes WHERE table_id = 'T1'"), 1)
+
+        # A round opened step by step, and a whole round: both carry her.
+        rid = self.open_round("T1")
+        r = self.round(rid)
+        self.assertEqual(r["dealer"], {"id": "E1027", "name": "Ana Ruiz"})
+        self.void(rid)
+        w = self.whole("T1", WHOLE)
+        self.assertEqual(w["dealer"]["id"], "E1027")
+        self.assertEqual(w["dealer"]["name"], "Ana Ruiz")
+        self.assertEqual(w["dealer"]["cards"], ["2c", "7d", "9h"])
+        self.assertEqual(self.d.db_rows("SELECT dealer_id, dealer_name, opened_by FROM rounds WHERE id = ?", (w["id"],)),
+                         [("E1027", "Ana Ruiz", "demo-dealer")])
+        opened = [e for e in w["events"] if e["type"] == "round_opened"][0]
+        self.assertEqual(opened["body"]["dealer"], {"id": "E1027", "name": "Ana Ruiz"})
+        self.assertTrue(self.ok("GET", "/api/v1/rounds/%d/verify" % w["id"], token=AUDITOR)["ok"])
+
+        # Taken off: the next round has no dealer again.
+        self.assertIsNone(self.set_dealer("T1", None)["table"]["dealer"])
+        self.assertNotIn("id", self.whole("T1", WHOLE)["dealer"])
+        integrity = self.ok("GET", "/api/v1/integrity", token=AUDITOR)
+        self.assertTrue(integrity["ok"], json.dumps(integrity["problems"]))
+
+    def test_3_summary_by_dealer(self):
+        self.set_dealer("T3", "E1028")
+        self.whole("T3", WHOLE)
+        self.set_dealer("T3", None)
+        self.whole("T3", WHOLE)
+        js = self.ok("GET", "/api/v1/reports/summary?table=T3&group=dealer", token=AUDITOR)
+        keys = {g["key"]: g for g in js["groups"]}
+        self.assertEqual(sorted(keys), ["E1028", "demo-dealer"])
+        self.assertEqual(keys["E1028"]["rounds"], 1)
+        self.assertEqual(keys["demo-dealer"]["rounds"], 1)
+        stored = self.d.db_rows("SELECT DISTINCT dealer FROM report_hours WHERE table_id = 'T3' ORDER BY dealer")
+        self.assertEqual(stored, [("E1028",), ("demo-dealer",)])
+
+    def test_4_rotation_report(self):
+        self.set_dealer("F1", "E1027")
+        time.sleep(0.01)
+        self.set_dealer("F1", "E1028", token=ADMIN)
+        js = self.ok("GET", "/api/v1/reports/dealers?table=F1", token=AUDITOR)
+        self.assertFalse(js["truncated"])
+        ch = js["changes"]
+        self.assertEqual([(c["table"], c["person"], c["name"], c["by"]) for c in ch],
+                         [("F1", "E1027", "Ana Ruiz", "demo-pitboss"), ("F1", "E1028", "=Ben Ode", "demo-admin")])
+        self.assertEqual(ch[0]["until"], ch[1]["at"])
+        self.assertIsNone(ch[1]["until"])
+        self.assertEqual(self.ok("GET", "/api/v1/reports/dealers?table=F1&limit=1", token=AUDITOR)["truncated"], True)
+        # Every table: the other tests' changes too, oldest first.
+        everything = self.ok("GET", "/api/v1/reports/dealers", token=PITBOSS_TOKEN)["changes"]
+        self.assertGreaterEqual(len(everything), 2)
+        self.assertEqual([c["at"] for c in everything], sorted(c["at"] for c in everything))
+        st, hdrs, raw = self.d.request("GET", "/api/v1/reports/dealers?table=F1&format=csv", token=AUDITOR)
+        self.assertEqual(st, 200)
+        self.assertTrue(hdrs["content-type"].startswith("text/csv"))
+        rows = raw.decode().split("\r\n")
+        self.assertEqual(rows[0], "table,person,name,at,until,by")
+        self.assertTrue(rows[2].startswith("F1,E1028,'=Ben Ode,"), rows[2])   # not a formula
+        self.refused(400, "unknown_parameter", "GET", "/api/v1/reports/dealers?group=dealer", token=AUDITOR)
+        self.refused(400, "invalid_query", "GET", "/api/v1/reports/dealers?limit=0", token=AUDITOR)
+        self.refused(403, "forbidden", "GET", "/api/v1/reports/dealers", token=DEALER)
+        self.refused(404, "table_not_found", "GET", "/api/v1/reports/dealers?table=NOPE", token=AUDITOR)
+
+    def test_5_void_with_a_witness(self):
+        rid = self.open_round("T2")
+        self.ok("PUT", "/api/v1/rounds/%d/bets/1" % rid, {"ante": 1000})
+        self.ok("POST", "/api/v1/rounds/%d/close" % rid, {})
+        self.ok("POST", "/api/v1/rounds/%d/deal" % rid, {"hands": {"1": ["As", "Kd", "Qh"]}})
+        url = "/api/v1/rounds/%d/void" % rid
+        # A terminal token needs no witness; when it names one, each wrong one is refused.
+        bad = (
+            (403, "witness_unknown", {"person": "C4001", "password": "cy-secret-1"}),      # disabled
+            (403, "witness_role", {"person": "E1028", "password": "ben-secret-1"}),       # no floor or pitboss role
+            (401, "witness_password", {"person": "F2001", "password": "not-her-password"}),
+            (400, "invalid_witness", {"person": "F2001"}),
+        )
+        for status, code, w in bad:
+            self.refused(status, code, "POST", url, {"reason": "misdeal", "witness": w}, token=DEALER)
+        self.assertEqual(self.d.db_value("SELECT failures FROM people WHERE id = 'F2001'"), 1)
+        r = self.ok("POST", url, {"reason": "misdeal", "witness": {"person": "F2001", "password": "flo-secret-1"}},
+                    token=DEALER)["round"]
+        self.assertEqual(r["state"], "void")
+        self.assertEqual(self.d.db_value("SELECT failures FROM people WHERE id = 'F2001'"), 0)
+        body = json.loads(self.d.db_value("SELECT body FROM events WHERE round_id = ? AND type = 'round_voided'", (rid,)))
+        self.assertEqual(body["witness"], "F2001")
+        detail = self.d.db_value("SELECT detail FROM significant_events WHERE code = 'round_voided' ORDER BY id DESC LIMIT 1")
+        self.assertEqual(json.loads(detail)["witness"], "F2001")
+        self.assertTrue(self.ok("GET", "/api/v1/rounds/%d/verify" % rid, token=AUDITOR)["ok"])
+        # No password in clear anywhere in the record or the log.
+        conn = self.d.db_connect()
+        try:
+            dump = "\n".join(conn.iterdump())
+        finally:
+            conn.close()
+        for _, _, _, _, pw in PEOPLE:
+            self.assertNotIn(pw, dump)
+            self.assertNotIn(pw, self.d.full_log())
+
+
+if __name__ == "__main__":
+    pbtest.main()
