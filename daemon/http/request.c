@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/hash.h"
+#include "common/json_text.h"
 #include "http/answer.h"
 
 #define IDEMPOTENCY_KEY_MAX 128
@@ -110,7 +111,6 @@ parse_body(const struct http_request *req, struct pb_error *err)
 int
 read_idempotency(const struct http_request *req, struct idempotency *idem, struct pb_error *err)
 {
-	char *buf;
 	size_t n;
 
 	idem->key = req->idempotency_key;
@@ -122,12 +122,51 @@ read_idempotency(const struct http_request *req, struct idempotency *idem, struc
 	for (size_t i = 0; i < n; i++)
 		if (!isprint((unsigned char)idem->key[i]))
 			return pb_fail(err, 400, "invalid_idempotency_key", "Idempotency-Key: 1..%d printable characters", IDEMPOTENCY_KEY_MAX);
-	buf = malloc(strlen(req->method) + strlen(req->path) + req->body_len + 3);
-	if (buf == NULL)
+	return 0;
+}
+
+/*
+ * The bytes a request's hash covers: its body as sent, except that a
+ * witness's password never goes into a stored hash (an unsalted SHA-256 of
+ * it would be a password hash anyone reading the database could attack):
+ * such a body is taken as its sorted JSON text with the password left out.
+ */
+static char *
+hashed_body(const struct http_request *req, const json_t *body, size_t *len)
+{
+	json_t *copy, *w;
+	char *text;
+
+	w = json_object_get(body, "witness");
+	if (!json_is_object(w) || json_object_get(w, "password") == NULL) {
+		*len = req->body_len;
+		return NULL;
+	}
+	copy = json_deep_copy(body);
+	json_object_del(json_object_get(copy, "witness"), "password");
+	text = json_text(copy, true, len);
+	json_decref(copy);
+	return text;
+}
+
+int
+idempotency_hash(const struct http_request *req, const json_t *body, struct idempotency *idem, struct pb_error *err)
+{
+	char *buf, *text;
+	size_t n, len;
+
+	if (idem->key == NULL)
+		return 0;
+	text = hashed_body(req, body, &len);
+	buf = malloc(strlen(req->method) + strlen(req->path) + len + 3);
+	if (buf == NULL) {
+		free(text);
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	}
 	n = (size_t)sprintf(buf, "%s %s\n", req->method, req->path);
-	memcpy(buf + n, req->body, req->body_len);
-	pb_sha256_hex(buf, n + req->body_len, idem->request_hash);
+	memcpy(buf + n, text ? text : req->body, len);
+	pb_sha256_hex(buf, n + len, idem->request_hash);
 	free(buf);
+	free(text);
 	return 0;
 }

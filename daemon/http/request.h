@@ -31,4 +31,7 @@ json_t *parse_body(const struct http_request *req, struct pb_error *err);
 /* The Idempotency-Key header (400 when malformed) and the hash of the request it protects. */
 int read_idempotency(const struct http_request *req, struct idempotency *idem, struct pb_error *err);
 
+/* The hash of the request an Idempotency-Key protects (after read_idempotency, once the body is parsed). */
+int idempotency_hash(const struct http_request *req, const json_t *body, struct idempotency *idem, struct pb_error *err);
+
 #endif

@@ -297,7 +297,9 @@ before_routing(struct app *app, const struct http_request *req, struct pit *pit,
 	if (read_idempotency(req, idem, err) < 0)
 		return -1;
 	*body = parse_body(req, err);
-	return *body == NULL ? -1 : 0;
+	if (*body == NULL)
+		return -1;
+	return idempotency_hash(req, *body, idem, err);
 }
 
 void
