@@ -68,3 +68,19 @@ store_dealer_changes(struct store *s, const char *tables, const char *from, cons
 	}
 	return store_query_end(&q);
 }
+
+int
+store_tables_dealt_by(struct store *s, const char *person_id, char (*ids)[PB_ID_MAX], int max, int *count,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	*count = 0;
+	if (store_query(&q, s, STMT_TABLES_DEALT_BY, "reading the tables a person deals at", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, person_id, -1, SQLITE_STATIC);
+	while (store_query_next(&q))
+		if (*count < max)
+			store_column_text(ids[(*count)++], PB_ID_MAX, q.st, 0);
+	return store_query_end(&q);
+}

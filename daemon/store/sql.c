@@ -151,6 +151,7 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_DEALER_CHANGE_INSERT] = "INSERT INTO dealer_changes (table_id, person_id, person_name, at, by) "
 	    "VALUES (?, ?, ?, ?, ?)",
 	/* each change with the time of the table's next one (its dealer's stint ends there), then cut to [from, to) */
+	[STMT_TABLES_DEALT_BY] = "SELECT table_id FROM table_state WHERE dealer_id = ? ORDER BY table_id",
 	[STMT_DEALER_CHANGES] = "SELECT id, table_id, person_id, person_name, at, by, until FROM ("
 	    "SELECT id, table_id, person_id, person_name, at, by, lead(at) OVER (PARTITION BY table_id ORDER BY id) AS until "
 	    "FROM dealer_changes WHERE (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3)))) "

@@ -156,6 +156,10 @@ int store_table_state_put(struct store *s, const char *table_id, const struct ta
 
 /* ---- the dealer at each table (dealers.c) ---- */
 
+/* The tables whose dealer now is person_id, at most max ids into ids. */
+int store_tables_dealt_by(struct store *s, const char *person_id, char (*ids)[PB_ID_MAX], int max, int *count,
+    struct pb_error *err);
+
 /*
  * In the caller's transaction: the table's dealer becomes person_id (NULL
  * or "": none) and the change is appended to dealer_changes with the

@@ -20,18 +20,20 @@ static const struct {
 	bool write;
 	const char *refusal;
 } OPERATIONS[OP_COUNT] = {
-	[OP_READ] = {R(ROLE_DEALER) | R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_ADMIN), false, NULL},
-	[OP_AUDIT_READ] = {R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_ADMIN), false,
-	    "this is for the pitboss, auditor and admin roles"},
-	[OP_REPORT_READ] = {R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_ADMIN), false,
-	    "reports are for the pitboss, auditor and admin roles"},
+	/* every role reads the tables and rounds; the cage and the count will need them for their documents */
+	[OP_READ] = {ALL_ROLES, false, NULL},
+	[OP_AUDIT_READ] = {R(ROLE_PITBOSS) | R(ROLE_AUDITOR) | R(ROLE_SURVEILLANCE) | R(ROLE_ADMIN), false,
+	    "this is for the pitboss, auditor, surveillance and admin roles"},
+	[OP_REPORT_READ] = {R(ROLE_PITBOSS) | R(ROLE_FLOOR) | R(ROLE_AUDITOR) | R(ROLE_SURVEILLANCE) | R(ROLE_ADMIN), false,
+	    "reports are for the pitboss, floor, auditor, surveillance and admin roles"},
 	[OP_BACKUP] = {R(ROLE_ADMIN), false, "backups are the admin role's"},
 	[OP_ACKNOWLEDGE] = {R(ROLE_PITBOSS) | R(ROLE_ADMIN), true, "acknowledging an integrity failure is the pitboss role's"},
 	[OP_TABLE_CHANGE] = {R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
 	    "opening and closing tables and changing limits is the pitboss role's"},
 	[OP_ROUND_OPEN] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's"},
 	[OP_ROUND_STEP] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's; the pitboss role may void it"},
-	[OP_ROUND_VOID] = {R(ROLE_DEALER) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true, "voiding a round is the dealer's and the pitboss role's"},
+	[OP_ROUND_VOID] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "voiding a round is the dealer's, the floor's and the pitboss role's"},
 	[OP_PEOPLE_READ] = {R(ROLE_ADMIN) | R(ROLE_PITBOSS) | R(ROLE_FLOOR) | R(ROLE_AUDITOR) | R(ROLE_SURVEILLANCE), false,
 	    "the people are read by the admin, pitboss, floor, auditor and surveillance roles"},
 	[OP_PEOPLE_CHANGE] = {R(ROLE_ADMIN), true, "managing people is the admin role's"},

@@ -16,6 +16,7 @@
 #include "store/audit.h"
 #include "store/store.h"
 #include "table/access.h"
+#include "table/dealer.h"
 #include "table/txn.h"
 
 json_t *
@@ -249,6 +250,7 @@ do_change(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 	bool found;
 	int ended = 0;
 	char at[PB_TIME_LEN];
+	json_t *left;
 
 	if (store_person_get(p->store, c->id, &was, &found, err) < 0)
 		return -1;
@@ -262,8 +264,13 @@ do_change(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 		return -1;
 	if (!who.active && store_sessions_end_person(p->store, who.id, pb_time_now_ms(), &ended, err) < 0)
 		return -1;
-	if (people_event(p, a, "person_changed", json_pack("{s:s,s:o,s:o,s:i}", "person", who.id, "was",
-	    person_fields(&was), "set", person_fields(&who), "sessions_ended", ended), err) < 0)
+	left = json_array();
+	if (!who.active && was.active && dealer_leave_tables(p, a, who.id, at, left, err) < 0) {
+		json_decref(left);
+		return -1;
+	}
+	if (people_event(p, a, "person_changed", json_pack("{s:s,s:o,s:o,s:i,s:o}", "person", who.id, "was",
+	    person_fields(&was), "set", person_fields(&who), "sessions_ended", ended, "tables_left", left), err) < 0)
 		return -1;
 	snprintf(who.updated_at, sizeof(who.updated_at), "%s", at);
 	*out = person_json(&who);

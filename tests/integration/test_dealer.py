@@ -48,6 +48,7 @@ PEOPLE = (
     ("E1028", "=Ben Ode", ["dealer"], True, "ben-secret-1"),       # a name a spreadsheet would evaluate
     ("F2001", "Flo Ng", ["floor"], True, "flo-secret-1"),
     ("C4001", "Cy Old", ["dealer", "floor"], False, "cy-secret-1"),
+    ("E1029", "Dee Vale", ["dealer"], True, "dee-secret-1"),       # disabled in test_6 while dealing
 )
 
 
@@ -209,6 +210,22 @@ class DealerAtTheTable(pbtest.DaemonTestCase):
             self.assertNotIn(pw, dump)
             self.assertNotIn(pw, self.d.full_log())
 
+
+    def test_6_disabling_takes_the_dealer_off(self):
+        self.set_dealer("T3", "E1029")
+        self.assertEqual(self.ok("GET", "/api/v1/tables/T3", token=AUDITOR)["table"]["dealer"]["id"], "E1029")
+        self.ok("PATCH", "/api/v1/people/E1029", {"active": False}, token=ADMIN)
+        self.assertIsNone(self.ok("GET", "/api/v1/tables/T3", token=AUDITOR)["table"]["dealer"])
+        body, actor = self.d.db_rows("SELECT body, actor FROM events WHERE table_id = 'T3' AND type = 'dealer_changed' "
+                                     "ORDER BY table_seq DESC LIMIT 1")[0]
+        self.assertEqual(json.loads(body), {"person": None, "name": None})
+        self.assertEqual(actor, "demo-admin")
+        detail = json.loads(self.d.db_value("SELECT detail FROM significant_events WHERE code = 'person_changed' "
+                                            "ORDER BY id DESC LIMIT 1"))
+        self.assertEqual(detail["tables_left"], ["T3"])
+        rid = self.open_round("T3")
+        self.assertIsNone((self.round(rid)["dealer"] or {}).get("id"))
+        self.assertTrue(self.ok("GET", "/api/v1/integrity?table=T3", token=AUDITOR)["ok"])
 
 if __name__ == "__main__":
     pbtest.main()
