@@ -104,6 +104,10 @@ class ConfigAudit(unittest.TestCase):
             self.assertEqual(rc[0]["game_sha256"], file_sha(path))
             self.assertEqual(rc[0]["config_loaded_sha256"], after)
         self.assertEqual(self.table_events("T3", "rules_changed"), [])
+        # the log line follows the event: wait for it rather than read the log at once
+        deadline = time.time() + 10
+        while "all files %s" % after not in self.d.run_log() and time.time() < deadline:
+            time.sleep(0.05)
         self.assertIn("all files %s" % after, self.d.run_log())
         # the chains still verify
         st, js = self.d.call("GET", "/api/v1/integrity", token=pbtest.AUDITOR)
@@ -119,6 +123,9 @@ class ConfigAudit(unittest.TestCase):
         self.assertEqual(ev["source"], "pitbossd")
         self.assertIn("threads", ev["detail"]["message"])
         self.assertEqual(ev["detail"]["config"], self.d.config_path)
+        deadline = time.time() + 10
+        while "reload refused, keeping the running configuration" not in self.d.run_log() and time.time() < deadline:
+            time.sleep(0.05)
         self.assertIn("reload refused, keeping the running configuration", self.d.run_log())
         self.assertEqual(self.events("config_reloaded"), [])
         self.d.write_config(good)
