@@ -311,7 +311,7 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pit pit = {0};
-	struct actor actor;
+	struct actor actor = {0};
 	struct pb_error err;
 	const char *pos = (const char *)data, *end = (const char *)data + size;
 	struct request rq;
