@@ -636,6 +636,28 @@ describe('the pit boss page', () => {
     await page.locator('#signin-form').getByText('You have signed out').waitFor();
   });
 
+  it('keeps the session over a reload and signs out at expires_at', async () => {
+    await signInPerson(page, ANA.id, ANA.next);
+    await page.locator('h1', {hasText: 'Reports'}).waitFor();
+    const {token, session} = await stored(page);
+    // The end is kept on this browser's clock: expires_at (absolute_seconds = 3600 after sign-in).
+    const left = JSON.parse(session).ends_at_ms - Date.now();
+    assert.ok(left > 3590 * 1000 && left <= 3602 * 1000, `the session ends in ${left} ms`);
+    // A reload keeps the person signed in; bring the end near to see the page act on it.
+    await page.evaluate(() => {
+      const s = JSON.parse(sessionStorage.getItem('pitboss.session'));
+      s.ends_at_ms = Date.now() + 2000;
+      sessionStorage.setItem('pitboss.session', JSON.stringify(s));
+    });
+    await page.reload();
+    await page.locator('h1', {hasText: 'Reports'}).waitFor();
+    assert.match(await page.locator('#who').innerText(), /Ana Ruiz/);
+    await page.locator('#signin-form').getByText('reached its time limit').waitFor({timeout: 10000});
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await sessionEnded(token);
+  });
+
   it('says so when a person is locked out', async () => {
     // Five wrong passwords in a row lock the person out (from any address).
     let last;
