@@ -1,10 +1,14 @@
-// app.js - the pit boss page: sign-in, hash routing, the shell.
+// app.js - the pit boss page: hash routing, the shell, and who is signed
+// in (the forms are js/signin.js; a person's session and its timers,
+// js/session.js).
 //
 // Routes: #/floor, #/table/T1, #/round/17, #/reports, #/exceptions, #/events.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
 import * as api from './js/api.js';
 import {h, note} from './js/dom.js';
+import * as session from './js/session.js';
+import * as signin from './js/signin.js';
 import * as floor from './js/views/floor.js';
 import * as table from './js/views/table.js';
 import * as round from './js/views/round.js';
@@ -33,17 +37,38 @@ function parseHash() {
   return {path, query: new URLSearchParams(query)};
 }
 
-function showSignIn(message) {
+/** Shows the sign-in form (opts: signin.show's) and stops the view. */
+function showSignIn(message, opts) {
   if (stopView) { stopView(); stopView = null; }
   generation++;
   $('shell').hidden = true;
   $('signin').hidden = false;
-  const msg = $('signin-message');
-  msg.replaceChildren(message ? note('warn', message) : '');
-  document.title = 'Sign in — pitboss';
-  const input = $('token');
-  input.value = '';
-  input.focus();
+  signin.show(message, opts);
+}
+
+/** Shows the change of a one-time password (the session allows nothing else). */
+function showPasswordChange(message) {
+  if (stopView) { stopView(); stopView = null; }
+  generation++;
+  $('shell').hidden = true;
+  $('signin').hidden = false;
+  signin.showPasswordChange(message);
+}
+
+/** The header's "who is signed in": a person's name, id and roles, or a token. */
+function showWho() {
+  const s = session.current();
+  const who = $('who');
+  if (s) {
+    who.replaceChildren(h('span', {class: 'visually-hidden'}, 'Signed in: '),
+      h('strong', {class: 'who-name'}, s.person.name), ' ',
+      h('span', {class: 'who-meta'}, h('span', {class: 'who-id'}, s.person.id), ' · ',
+        h('span', {class: 'who-roles'}, session.rolesText(s.person.roles))));
+    who.title = `${s.person.name} (${s.person.id}): ${session.rolesText(s.person.roles)}`;
+  } else {
+    who.replaceChildren(h('span', {class: 'who-meta'}, 'Signed in with a token'));
+    who.title = 'Signed in with an access token';
+  }
 }
 
 async function showApp() {
@@ -99,46 +124,48 @@ async function route() {
   firstRender = false;
 }
 
-/** Forgets the token; the hash stays, so signing in again returns to the same view. */
-function signOut(message) {
-  api.clearToken();
-  showSignIn(message);
+/** "30 minutes", "8 seconds": an idle time for a message. */
+function duration(seconds) {
+  if (seconds >= 120 && seconds % 60 === 0) return `${seconds / 60} minutes`;
+  return seconds === 1 ? '1 second' : `${seconds} seconds`;
 }
 
-async function onSignIn(ev) {
-  ev.preventDefault();
-  const input = $('token');
-  const token = input.value.trim();
-  const msg = $('signin-message');
-  if (!token) {
-    msg.replaceChildren(note('warn', 'Enter your access token.'));
-    input.focus();
-    return;
+/**
+ * Signs out: a person's session is ended at the daemon (DELETE
+ * /sessions/current), the token forgotten.  The hash stays, so signing in
+ * again returns to the same view; after a person's session the form offers
+ * the person's id again.
+ */
+function signOut(message, {ended = false} = {}) {
+  const s = session.current();
+  const token = api.getToken();
+  session.stopTimers();
+  if (s && token && !ended) api.closeSession(token);
+  api.clearToken();
+  session.forget();
+  showSignIn(message, s ? {mode: 'person', person: s.person.id} : {mode: 'token'});
+}
+
+/** Someone is in: start the session's timers, show who, then the view (or the password change first). */
+async function signedIn({passwordChange = false} = {}) {
+  const s = session.current();
+  if (s) {
+    session.startTimers({
+      onEnd: why => signOut(why === 'idle'
+        ? `You were signed out after ${duration(s.idle_seconds)} without activity. Sign in again.`
+        : 'Your session has reached its time limit. Sign in again.'),
+      keepAlive: () => { api.get('/tables').catch(() => {}); },
+      lastRequestAt: api.lastRequestAt,
+    });
   }
-  const button = ev.target.querySelector('button[type=submit]');
-  button.disabled = true;
-  msg.replaceChildren(h('p', {class: 'muted'}, 'Signing in…'));
-  try {
-    await api.checkToken(token);
-    api.setToken(token);
-    input.value = '';
-    msg.replaceChildren();
-    firstRender = true;
-    await showApp();
-  } catch (e) {
-    msg.replaceChildren(note(e.status === 401 ? 'warn' : 'error',
-      e.status === 401 ? 'That token was not accepted. Check it and try again.'
-        : e.status === 403 ? 'That token may not read the floor (a dealer token?). Use a pit boss, auditor or admin token.'
-          : `Could not sign in: ${e.message}`));
-    input.select();
-    input.focus();
-  } finally {
-    button.disabled = false;
-  }
+  if (passwordChange || (s && s.must_change_password)) return showPasswordChange();
+  showWho();
+  firstRender = true;
+  await showApp();
 }
 
 function init() {
-  $('signin-form').addEventListener('submit', onSignIn);
+  signin.init({signedIn, signOut: message => signOut(message)});
   $('signout').addEventListener('click', () => signOut('You have signed out.'));
   $('skip-link').addEventListener('click', ev => {
     ev.preventDefault();
@@ -146,13 +173,16 @@ function init() {
   });
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   $('tz').textContent = tz ? `Local time: ${tz}` : '';
-  api.setUnauthorizedHandler(() => {
-    api.clearToken();
-    showSignIn('Your session has ended or the token is no longer valid. Please sign in again.');
+  api.setUnauthorizedHandler(e => {
+    const person = session.current();
+    if (!person) return signOut('Your session has ended or the token is no longer valid. Please sign in again.', {ended: true});
+    signOut(e.code === 'session_expired' ? 'Your session has expired. Sign in again.'
+      : 'Your session has ended. Sign in again.', {ended: true});
   });
-  window.addEventListener('hashchange', () => { if (api.getToken()) route(); });
-  if (api.getToken()) showApp();
-  else showSignIn();
+  api.setPasswordChangeHandler(() => showPasswordChange('Change your one-time password first.'));
+  window.addEventListener('hashchange', () => { if (api.getToken() && !session.current()?.must_change_password) route(); });
+  if (api.getToken()) signedIn();
+  else showSignIn(null, {mode: 'person'});
 }
 
 init();

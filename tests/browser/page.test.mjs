@@ -24,6 +24,14 @@ const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
 const OUT = path.join(here, 'out');
 const DEALER = 'demo-dealer';
 const PITBOSS = 'demo-pitboss';
+const ADMIN = 'demo-admin';
+// People signing in through the page (made over HTTP with the admin token):
+// a pit boss and floor supervisor with a one-time password, and one to lock out.
+const ANA = {id: 'E1027', name: 'Ana Ruiz', roles: ['pitboss', 'floor'], password: 'first-shift-7731',
+  next: 'lantern-harbor-71'};
+const BO = {id: 'E2001', name: 'Bo Lund', roles: ['pitboss'], password: 'quiet-river-2040'};
+// The daemon's idle time for sessions, short so that the test sees the page sign out by itself.
+const IDLE_SECONDS = 8;
 const TABLE_IDS = ['T1', 'T2', 'T3', 'F1', 'P1'];
 const TZ = 'America/New_York';
 
@@ -50,7 +58,8 @@ function freePort() {
 async function http(method, p, {token = PITBOSS, body, accept = 'application/json'} = {}) {
   const res = await fetch(base + p, {
     method,
-    headers: {Authorization: `Bearer ${token}`, Accept: accept, ...(body ? {'Content-Type': 'application/json'} : {})},
+    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: accept,
+      ...(body ? {'Content-Type': 'application/json'} : {})},
     body: body ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -72,6 +81,7 @@ async function startDaemon() {
   cfg.listen = `127.0.0.1:${port}`;
   cfg.database = path.join(tmp, 'pitboss.db');
   cfg.web_root = path.join(SOURCE, 'web');
+  cfg.sessions = {idle_seconds: IDLE_SECONDS, absolute_seconds: 3600};
   for (const [k, v] of Object.entries(cfg.games)) {
     if (typeof v === 'string') cfg.games[k] = path.resolve(SOURCE, 'config', v);
   }
@@ -148,6 +158,15 @@ async function fillRounds() {
   assert.equal((await http('PUT', `/api/v1/rounds/${open.json.round.id}/bets/2`, {token: DEALER, body: {ante: 2000}})).status, 200);
 }
 
+/** The people who sign in through the page. */
+async function addPeople() {
+  for (const p of [ANA, BO]) {
+    const r = await http('POST', '/api/v1/people', {token: ADMIN,
+      body: {id: p.id, name: p.name, roles: p.roles, password: p.password}});
+    assert.equal(r.status, 201, `POST /people ${p.id}: ${r.text}`);
+  }
+}
+
 /** Which optional endpoints this daemon offers yet (404 = not yet). */
 async function probe() {
   const now = new Date().toISOString();
@@ -168,6 +187,8 @@ function expectedConsoleError(msg) {
   const url = msg.location()?.url || '';
   if (!/Failed to load resource/.test(msg.text())) return false;
   if (/status of 401/.test(msg.text()) && expectedConsoleError.allow401) return true;
+  if (/status of 429/.test(msg.text()) && expectedConsoleError.allow429) return true;
+  if (/status of 400/.test(msg.text()) && expectedConsoleError.allow400) return true;
   if (!/status of 404/.test(msg.text())) return false;
   return (missing.summary && /\/api\/v1\/reports\/summary/.test(url)) ||
     (missing.payouts && /\/api\/v1\/reports\/payouts/.test(url)) ||
@@ -177,6 +198,8 @@ function expectedConsoleError(msg) {
     (missing.bankers && /\/api\/v1\/tables\/[^/]+\/bankers/.test(url));
 }
 expectedConsoleError.allow401 = false;
+expectedConsoleError.allow429 = false;
+expectedConsoleError.allow400 = false;
 
 function watch(p) {
   p.on('console', msg => {
@@ -194,12 +217,45 @@ async function shot(p, name) {
   console.log(`# screenshot: ${file}`);
 }
 
+/** Signs in with a token: the form opens on the person's id and password, the token is behind a switch. */
 async function signIn(p, token = PITBOSS) {
   const input = p.locator('input[name="token"]');
+  await p.locator('#signin-form').waitFor({state: 'visible'});
+  if (!await input.isVisible()) await p.locator('#signin-switch', {hasText: 'Sign in with a token'}).click();
   await input.waitFor({state: 'visible'});
   await input.fill('');
   await input.type(token);
   await input.press('Enter');
+}
+
+/** Signs in with a person's id and password (the form's main way), pressing Enter. */
+async function signInPerson(p, id, password) {
+  await p.locator('#signin-form').waitFor({state: 'visible'});
+  const person = p.locator('input[name="person"]');
+  if (!await person.isVisible()) await p.locator('#signin-switch', {hasText: 'employee id'}).click();
+  await person.fill(id);
+  const pw = p.locator('#signin-form input[name="password"]');
+  await pw.fill('');
+  await pw.type(password);
+  await pw.press('Enter');
+}
+
+/** The session token the page keeps, and what it keeps beside it. */
+async function stored(p) {
+  return p.evaluate(() => ({token: sessionStorage.getItem('pitboss.token'), session: sessionStorage.getItem('pitboss.session'),
+    all: JSON.stringify(Object.fromEntries(Object.entries(sessionStorage))), local: localStorage.length}));
+}
+
+/** Waits until a session token is refused by the daemon as ended (the page's sign-out reached it). */
+async function sessionEnded(token) {
+  let r;
+  for (let i = 0; i < 50; i++) {
+    r = await http('GET', '/api/v1/tables', {token});
+    if (r.status === 401) break;
+    await new Promise(res => setTimeout(res, 100));
+  }
+  assert.equal(r.status, 401, `the session still works: ${r.text}`);
+  assert.equal(r.json?.error?.code, 'session_expired');
 }
 
 async function noHorizontalOverflow(p) {
@@ -211,6 +267,7 @@ before(async () => {
   fs.mkdirSync(OUT, {recursive: true});
   await startDaemon();
   await fillRounds();
+  await addPeople();
   await probe();
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   browser = await chromium.launch({
@@ -238,7 +295,11 @@ after(async () => {
 describe('the pit boss page', () => {
   it('opens on the sign-in form and refuses a bad token', async () => {
     await page.goto(`${base}/`);
-    await page.locator('input[name="token"]').waitFor({state: 'visible'});
+    // The main way is a person's id and password; the token is behind a switch.
+    await page.locator('input[name="person"]').waitFor({state: 'visible'});
+    assert.equal(await page.locator('#signin-form input[name="password"]').isVisible(), true);
+    assert.equal(await page.locator('input[name="token"]').isVisible(), false, 'the token field waits behind its switch');
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'person', 'the id field has the focus');
     assert.equal(await page.locator('#shell').isVisible(), false, 'nothing but sign-in before a token');
     await shot(page, '01-signin');
     expectedConsoleError.allow401 = true;
@@ -464,6 +525,155 @@ describe('the pit boss page', () => {
     await page.locator('input[name="token"]').waitFor({state: 'visible'});
     assert.equal(await page.evaluate(() => sessionStorage.getItem('pitboss.token')), null);
     assert.equal(await page.locator('#shell').isVisible(), false);
+  });
+
+  it('refuses a wrong password with its message', async () => {
+    await page.locator('#signin-switch', {hasText: 'employee id'}).click();
+    expectedConsoleError.allow401 = true;
+    await signInPerson(page, ANA.id, 'not-the-password-1');
+    await page.locator('#signin-message').getByText('Unknown employee id or wrong password').waitFor();
+    expectedConsoleError.allow401 = false;
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    assert.equal(await page.locator('#signin-form input[name="password"]').inputValue(), '', 'the wrong password is cleared');
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+  });
+
+  it('signs in with a person: the one-time password changed, the name in the header, the floor, sign-out', async () => {
+    await signInPerson(page, ANA.id, ANA.password);
+    // The one-time password must be changed first: the daemon refuses anything else meanwhile.
+    const form = page.locator('#password-form');
+    await form.waitFor({state: 'visible'});
+    assert.match(await form.innerText(), /Ana Ruiz \(E1027\)/);
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    const pending = await stored(page);
+    assert.match(pending.token, /^pbs_[0-9a-f]{64}$/, 'the session token is kept');
+    const r = await http('GET', '/api/v1/tables', {token: pending.token});
+    assert.equal(r.status, 403);
+    assert.equal(r.json.error.code, 'password_change_required');
+    await shot(page, '12-password-change');
+    // Two different new passwords are refused here, before the daemon is asked.
+    await form.locator('input[name="current"]').fill(ANA.password);
+    await form.locator('input[name="new-password"]').fill(ANA.next);
+    await form.locator('input[name="confirm-password"]').fill(`${ANA.next}x`);
+    await form.locator('input[name="confirm-password"]').press('Enter');
+    await form.getByText('The two new passwords differ').waitFor();
+    // A password the daemon's policy refuses (it holds the person's name): its message.
+    await form.locator('input[name="new-password"]').fill('ruiz-at-the-table-9');
+    await form.locator('input[name="confirm-password"]').fill('ruiz-at-the-table-9');
+    expectedConsoleError.allow400 = true;
+    await form.locator('input[name="confirm-password"]').press('Enter');
+    await form.getByText('That password cannot be used').waitFor();
+    expectedConsoleError.allow400 = false;
+    await form.locator('input[name="current"]').fill(ANA.password);
+    await form.locator('input[name="new-password"]').fill(ANA.next);
+    await form.locator('input[name="confirm-password"]').fill(ANA.next);
+    await form.locator('input[name="confirm-password"]').press('Enter');
+    await page.locator('table.floor').waitFor();
+    // Who is signed in: name, id and roles in the header.
+    const who = await page.locator('#who').innerText();
+    assert.match(who, /Ana Ruiz/);
+    assert.match(who, /E1027/);
+    assert.match(who, /Pit boss, Floor supervisor/);
+    // The session token in sessionStorage, never a password; nothing in localStorage or the address.
+    const kept = await stored(page);
+    assert.equal(kept.token, pending.token);
+    assert.ok(!kept.all.includes(ANA.password) && !kept.all.includes(ANA.next), 'no password is stored');
+    assert.equal(kept.local, 0);
+    assert.ok(!page.url().includes(kept.token), 'the token is not in the address');
+    assert.equal(JSON.parse(kept.session).must_change_password, false);
+    // The floor, as with a token.
+    for (const id of TABLE_IDS) await page.locator(`tr[data-table="${id}"]`).waitFor();
+    await page.locator('tr[data-table="T2"]').getByText(`Round ${fixtures.open.id}`).waitFor();
+    await noHorizontalOverflow(page);
+    await shot(page, '13-person-floor');
+    await page.locator('tr[data-table="T1"] a', {hasText: 'T1'}).click();
+    await page.locator('h1', {hasText: 'T1 · Three Card 1'}).waitFor();
+    await page.locator(`a[data-round="${fixtures.sf.id}"]`).waitFor();
+    // Sign-out ends the session at the daemon too, and offers the person's id again.
+    await page.locator('#signout').click();
+    await page.locator('#signin-form').getByText('You have signed out').waitFor();
+    assert.equal(await page.locator('input[name="person"]').inputValue(), ANA.id);
+    assert.equal(await page.evaluate(() => document.activeElement?.name), 'password');
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await sessionEnded(kept.token);
+  });
+
+  it('signs out by itself when the page is left idle', async () => {
+    // Signing in again returns to the view of before (table T1): back to the floor.
+    await signInPerson(page, ANA.id, ANA.next);
+    await page.locator('h1', {hasText: 'T1 · Three Card 1'}).waitFor();
+    await page.locator('nav.mainnav a', {hasText: 'Floor'}).click();
+    await page.locator('table.floor').waitFor();
+    const {token} = await stored(page);
+    const started = Date.now();
+    // The floor keeps polling; only the person's own activity counts.
+    await page.locator('#signin-form').getByText('without activity').waitFor({timeout: (IDLE_SECONDS + 10) * 1000});
+    const waited = (Date.now() - started) / 1000;
+    assert.ok(waited >= IDLE_SECONDS - 1.5, `signed out after ${waited} s, not before the idle time`);
+    assert.match(await page.locator('#signin-message').innerText(), new RegExp(`${IDLE_SECONDS} seconds`));
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    assert.equal(await page.locator('input[name="person"]').inputValue(), ANA.id);
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await sessionEnded(token);
+  });
+
+  it('goes back to the form when the daemon answers session_expired', async () => {
+    await signInPerson(page, ANA.id, ANA.next);
+    await page.locator('table.floor').waitFor();
+    const {token} = await stored(page);
+    // The session ends at the daemon (as when it expires, or the person is disabled): the next call says so.
+    assert.equal((await http('DELETE', '/api/v1/sessions/current', {token})).status, 200);
+    expectedConsoleError.allow401 = true;
+    await page.locator('nav.mainnav a', {hasText: 'Reports'}).click();
+    await page.locator('#signin-form').getByText('Your session has expired').waitFor();
+    expectedConsoleError.allow401 = false;
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    // Signing in again returns to the same view.
+    await signInPerson(page, ANA.id, ANA.next);
+    await page.locator('h1', {hasText: 'Reports'}).waitFor();
+    await page.locator('#signout').click();
+    await page.locator('#signin-form').getByText('You have signed out').waitFor();
+  });
+
+  it('keeps the session over a reload and signs out at expires_at', async () => {
+    await signInPerson(page, ANA.id, ANA.next);
+    await page.locator('h1', {hasText: 'Reports'}).waitFor();
+    const {token, session} = await stored(page);
+    // The end is kept on this browser's clock: expires_at (absolute_seconds = 3600 after sign-in).
+    const left = JSON.parse(session).ends_at_ms - Date.now();
+    assert.ok(left > 3590 * 1000 && left <= 3602 * 1000, `the session ends in ${left} ms`);
+    // A reload keeps the person signed in; bring the end near to see the page act on it.
+    await page.evaluate(() => {
+      const s = JSON.parse(sessionStorage.getItem('pitboss.session'));
+      s.ends_at_ms = Date.now() + 2000;
+      sessionStorage.setItem('pitboss.session', JSON.stringify(s));
+    });
+    await page.reload();
+    await page.locator('h1', {hasText: 'Reports'}).waitFor();
+    assert.match(await page.locator('#who').innerText(), /Ana Ruiz/);
+    await page.locator('#signin-form').getByText('reached its time limit').waitFor({timeout: 10000});
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await sessionEnded(token);
+  });
+
+  it('says so when a person is locked out', async () => {
+    // Five wrong passwords in a row lock the person out (from any address).
+    let last;
+    for (let i = 0; i < 5; i++) {
+      last = await http('POST', '/api/v1/sessions', {token: null, body: {person: BO.id, password: `wrong-guess-${i}0000`}});
+    }
+    assert.equal(last.status, 429, last.text);
+    // Even the right password is refused now, and the page says why.
+    expectedConsoleError.allow429 = true;
+    await signInPerson(page, BO.id, BO.password);
+    await page.locator('#signin-message').getByText('Locked out:').waitFor();
+    expectedConsoleError.allow429 = false;
+    assert.match(await page.locator('#signin-message').innerText(), /E2001 is locked out/);
+    assert.equal(await page.locator('#shell').isVisible(), false);
+    assert.equal(await page.evaluate(() => sessionStorage.length), 0);
+    await shot(page, '14-locked-out');
   });
 
   it('is usable on a tablet', async () => {

@@ -1,5 +1,7 @@
 // api.js - talks to pitbossd's /api/v1 with the signed-in token.
-// The token lives in sessionStorage only: it ends with the browser session.
+// The token lives in sessionStorage only: it ends with the browser session
+// (docs/page.md says why).  A token is either a terminal token typed in, or
+// a person's session token from POST /sessions ("pbs_…").
 
 const TOKEN_KEY = 'pitboss.token';
 const BASE = '/api/v1';
@@ -30,18 +32,44 @@ export class ApiError extends Error {
 }
 
 let onUnauthorized = () => {};
-/** Called with the error on every 401: the app goes back to sign-in. */
+/**
+ * Called with the error on a 401 that ends the signed-in token (unknown
+ * token, session_expired): the app goes back to sign-in.  A 401 about a
+ * password in the body (wrong_password, witness_password) is not one.
+ */
 export function setUnauthorizedHandler(fn) {
   onUnauthorized = fn;
 }
 
-async function request(path, {method = 'GET', accept = 'application/json', signal, token} = {}) {
-  const t = token ?? getToken();
+let onPasswordChange = () => {};
+/** Called on 403 password_change_required: the session must change its one-time password first. */
+export function setPasswordChangeHandler(fn) {
+  onPasswordChange = fn;
+}
+
+const BODY_CODES = new Set(['wrong_password', 'witness_password']);
+
+// When the page last sent a request with the stored token (ms, this browser's clock).
+let lastSentMs = 0;
+export function lastRequestAt() {
+  return lastSentMs;
+}
+
+/*
+ * One request.  token: undefined for the stored one (its 401s and 403
+ * password_change_required go to the handlers), null for none, or a
+ * token to try (its refusals only throw).  body: an object sent as JSON.
+ */
+async function request(path, {method = 'GET', accept = 'application/json', signal, token, body} = {}) {
+  const t = token === undefined ? getToken() : token;
   const headers = {Accept: accept};
   if (t) headers.Authorization = `Bearer ${t}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token === undefined && t) lastSentMs = Date.now();
   let res;
   try {
-    res = await fetch(BASE + path, {method, headers, signal, cache: 'no-store'});
+    res = await fetch(BASE + path, {method, headers, signal, cache: 'no-store',
+      body: body === undefined ? undefined : JSON.stringify(body)});
   } catch (e) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(0, 'unreachable', 'The server cannot be reached.', path);
@@ -49,12 +77,15 @@ async function request(path, {method = 'GET', accept = 'application/json', signa
   if (!res.ok) {
     let code = null, message = null;
     try {
-      const body = await res.json();
-      code = body?.error?.code ?? null;
-      message = body?.error?.message ?? null;
+      const answer = await res.json();
+      code = answer?.error?.code ?? null;
+      message = answer?.error?.message ?? null;
     } catch { /* not JSON */ }
     const err = new ApiError(res.status, code, message || `${res.status} ${res.statusText}`, path);
-    if (res.status === 401 && token === undefined) onUnauthorized(err);
+    if (token === undefined && t === getToken()) {
+      if (res.status === 401 && !BODY_CODES.has(code)) onUnauthorized(err);
+      else if (res.status === 403 && code === 'password_change_required') onPasswordChange(err);
+    }
     throw err;
   }
   return res;
@@ -78,6 +109,30 @@ export async function getBlob(path, accept = 'text/csv') {
 export async function checkToken(token) {
   await request('/tables', {token});
   return true;
+}
+
+/**
+ * POST /sessions {"person", "password"} (no token).  Resolves with the
+ * answer and `skewMs`, the server's clock minus this browser's (from the
+ * Date header; 0 without one), so that expires_at can be timed here.
+ */
+export async function openSession(person, password) {
+  const res = await request('/sessions', {method: 'POST', token: null, body: {person, password}});
+  const answer = await res.json();
+  const date = Date.parse(res.headers.get('Date') || '');
+  answer.skewMs = Number.isNaN(date) ? 0 : date - Date.now();
+  return answer;
+}
+
+/** DELETE /sessions/current with the given session token; never throws (the session may be over already). */
+export async function closeSession(token) {
+  try { await request('/sessions/current', {method: 'DELETE', token}); } catch { /* ended or unreachable */ }
+}
+
+/** PUT /people/{id}/password {"current", "password"} with the stored (session) token. */
+export async function changeOwnPassword(id, current, password) {
+  const res = await request(`/people/${encodeURIComponent(id)}/password`, {method: 'PUT', body: {current, password}});
+  return res.json();
 }
 
 /** Builds a query string from an object, leaving out empty values. */

@@ -33,7 +33,7 @@ export function stateBadge(state) {
  */
 export function errorNote(e, what) {
   if (e?.status === 401 || e?.name === 'AbortError') return null;
-  if (e?.status === 403) return note('warn', `${what}: your token is not allowed to read this.`);
+  if (e?.status === 403) return note('warn', `${what}: your sign-in is not allowed to read this.`);
   if (e?.unreachable) return note('error', `${what}: the server cannot be reached. Retrying…`);
   return note('error', `${what}: ${e?.message || e}`);
 }
