@@ -305,9 +305,15 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		pthread_rwlock_rdlock(&srv->app->lock);
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
-		/* A long read: the reader pool answers it (handle sends it when the connection is resumed). */
-		if (ans.deferred && longread_submit(srv->readers, &req, &ctx->job, &ans) == 0)
+		/*
+		 * A long read: the reader pool answers it (handle sends it when the
+		 * connection is resumed).  Its request is whole: no deadline of the
+		 * watchdog's while the pool works (the body's rate would drop it).
+		 */
+		if (ans.deferred && longread_submit(srv->readers, &req, &ctx->job, &ans) == 0) {
+			watchdog_answered(srv->wd, conn);
 			return MHD_YES;
+		}
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);
 		static_serve(srv->app, &req, &ans);
