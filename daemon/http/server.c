@@ -289,6 +289,8 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 	struct http_request req;
 	enum MHD_Result rc;
 
+	/* The request is whole: the watchdog's deadlines are for clients, not for the work it asks (a backup, a walk). */
+	watchdog_answered(srv->wd, conn);
 	memset(&ans, 0, sizeof(ans));
 	memset(&req, 0, sizeof(req));
 	req.conn = conn;
@@ -305,22 +307,15 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		pthread_rwlock_rdlock(&srv->app->lock);
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
-		/*
-		 * A long read: the reader pool answers it (handle sends it when the
-		 * connection is resumed).  Its request is whole: no deadline of the
-		 * watchdog's while the pool works (the body's rate would drop it).
-		 */
-		if (ans.deferred && longread_submit(srv->readers, &req, &ctx->job, &ans) == 0) {
-			watchdog_answered(srv->wd, conn);
+		/* A long read: the reader pool answers it (handle sends it when the connection is resumed). */
+		if (ans.deferred && longread_submit(srv->readers, &req, &ctx->job, &ans) == 0)
 			return MHD_YES;
-		}
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);
 		static_serve(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
 	}
 	rc = send_answer(srv, conn, &ans, false);
-	watchdog_answered(srv->wd, conn);
 	json_decref(ans.json);
 	free(ans.text);
 	record_metrics(srv->app, &ans, now_us() - ctx->start_us);
