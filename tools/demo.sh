@@ -33,13 +33,22 @@ done
 "$BUILD/pitboss" simulate --url "http://$LISTEN" --token demo-dealer --rate 0.5 --rounds 0 --quiet 2>var/simulate.log &
 SIM=$!
 
+# A person to sign in as (the first run only): a pit boss and floor supervisor with a one-time password.
+if echo "change-me-first" | "$BUILD/pitboss" person add --database "$DB" --id E1000 --name "Demo Pitboss" \
+	--roles pitboss,floor --password-stdin >/dev/null 2>&1; then
+	PERSON_NOTE="one-time password change-me-first: you choose your own at once"
+else
+	PERSON_NOTE="with the password you chose at your first sign-in"
+fi
+
 cat <<TXT
 
   pitbossd is running with the example config/ and database $DB.
   A simulated dealer terminal is dealing rounds at every table.
 
   The page:            http://$LISTEN/
-  Sign-in token:       demo-pitboss      (pit boss; also demo-auditor, demo-admin, demo-dealer)
+  Sign in as:          E1000             ($PERSON_NOTE)
+  or with a token:     demo-pitboss      ("Sign in with a token"; also demo-auditor, demo-admin, demo-dealer)
 
   Try the API:         curl -H 'Authorization: Bearer demo-pitboss' http://$LISTEN/api/v1/tables
   Logs:                var/pitbossd.log, var/simulate.log
