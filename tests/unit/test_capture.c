@@ -21,7 +21,7 @@
 #include "store/store.h"
 #include "table/pit.h"
 #include "table/view.h"
-#include "temp_db.h"
+#include "pit_fixture.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_ENSURE_ASCII)   /* as the HTTP layer writes answers */
 
@@ -37,21 +37,8 @@ static int
 setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct store_options o = {0};
-	struct pb_error err;
-	char path[512];
 
-	temp_db_path(f->db, sizeof(f->db), "capture");
-	snprintf(path, sizeof(path), "%s/config/pitboss.json", PB_SOURCE_DIR);
-	f->cfg = config_load(path, &err);
-	assert_non_null(f->cfg);
-	o.path = f->db;
-	o.synchronous = "NORMAL";
-	f->store = store_open(&o, &err);
-	assert_non_null(f->store);
-	f->pit.store = f->store;
-	f->pit.cfg = f->cfg;
-	assert_int_equal(pit_sync_tables(&f->pit, &err), 0);
+	pit_fixture_open("capture", f->db, &f->cfg, &f->store, &f->pit);
 	f->dealer.name = "dealer-test";
 	f->dealer.roles = ROLE_BIT(ROLE_DEALER);
 	*state = f;
@@ -63,9 +50,7 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	store_free(f->store);
-	config_free(f->cfg);
-	temp_db_remove(f->db);
+	pit_fixture_close(f->db, f->cfg, f->store);
 	free(f);
 	return 0;
 }

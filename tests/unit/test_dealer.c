@@ -18,7 +18,7 @@
 #include "common/password.h"
 #include "table/dealer.h"
 #include "table/verify.h"
-#include "temp_db.h"
+#include "pit_fixture.h"
 
 struct fixture {
 	char db[256];
@@ -34,45 +34,18 @@ static const struct actor ANA = {"E1027", ROLE_BIT(ROLE_DEALER), NULL, true};   
 static const struct actor BEN = {"E1028", ROLE_BIT(ROLE_DEALER), NULL, true};         /* another dealer */
 static const struct actor FLO = {"F2001", ROLE_BIT(ROLE_FLOOR), NULL, true};          /* a floor supervisor */
 
-/* Inserts a person with a password (Argon2id) straight into the database. */
-static void
-add_person(struct fixture *f, const char *id, const char *name, unsigned roles, bool active, const char *password)
-{
-	char hash[PASSWORD_HASH_MAX], sql[600];
-	struct pb_error err;
-
-	assert_int_equal(password_hash(password, hash, &err), 0);
-	snprintf(sql, sizeof(sql), "INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, updated_at) "
-	    "VALUES ('%s', '%s', %u, %d, '%s', 0, '2024-01-01T00:00:00.000Z', '2024-01-01T00:00:00.000Z')", id, name, roles,
-	    active ? 1 : 0, hash);
-	db_exec_ok(store_db(f->store), sql);
-}
-
 static int
 setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct store_options o = {0};
-	struct pb_error err;
-	char path[512];
 
-	temp_db_path(f->db, sizeof(f->db), "dealer");
-	snprintf(path, sizeof(path), "%s/config/pitboss.json", PB_SOURCE_DIR);
-	f->cfg = config_load(path, &err);
-	assert_non_null(f->cfg);
-	o.path = f->db;
-	o.synchronous = "NORMAL";
-	f->store = store_open(&o, &err);
-	assert_non_null(f->store);
-	f->pit.store = f->store;
-	f->pit.cfg = f->cfg;
-	assert_int_equal(pit_sync_tables(&f->pit, &err), 0);
-	add_person(f, "E1027", "Ana Ruiz", ROLE_BIT(ROLE_DEALER), true, "ana-secret-1");
-	add_person(f, "E1028", "Ben Ode", ROLE_BIT(ROLE_DEALER), true, "ben-secret-1");
-	add_person(f, "F2001", "Flo Ng", ROLE_BIT(ROLE_FLOOR), true, "flo-secret-1");
-	add_person(f, "P3001", "Pat Kim", ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_DEALER), true, "pat-secret-1");
-	add_person(f, "C4001", "Cy Old", ROLE_BIT(ROLE_DEALER) | ROLE_BIT(ROLE_FLOOR), false, "cy-secret-1");
-	add_person(f, "A5001", "Al Audit", ROLE_BIT(ROLE_AUDITOR), true, "al-secret-1");
+	pit_fixture_open("dealer", f->db, &f->cfg, &f->store, &f->pit);
+	fixture_add_person(f->store, "E1027", "Ana Ruiz", ROLE_BIT(ROLE_DEALER), true, "ana-secret-1");
+	fixture_add_person(f->store, "E1028", "Ben Ode", ROLE_BIT(ROLE_DEALER), true, "ben-secret-1");
+	fixture_add_person(f->store, "F2001", "Flo Ng", ROLE_BIT(ROLE_FLOOR), true, "flo-secret-1");
+	fixture_add_person(f->store, "P3001", "Pat Kim", ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_DEALER), true, "pat-secret-1");
+	fixture_add_person(f->store, "C4001", "Cy Old", ROLE_BIT(ROLE_DEALER) | ROLE_BIT(ROLE_FLOOR), false, "cy-secret-1");
+	fixture_add_person(f->store, "A5001", "Al Audit", ROLE_BIT(ROLE_AUDITOR), true, "al-secret-1");
 	*state = f;
 	return 0;
 }
@@ -82,9 +55,7 @@ teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	store_free(f->store);
-	config_free(f->cfg);
-	temp_db_remove(f->db);
+	pit_fixture_close(f->db, f->cfg, f->store);
 	free(f);
 	return 0;
 }

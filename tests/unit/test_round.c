@@ -15,6 +15,7 @@
 
 #include "store/store.h"
 #include "table/pit.h"
+#include "pit_fixture.h"
 
 struct fixture {
 	char db[256];
@@ -28,22 +29,8 @@ static int
 setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct store_options o = {0};
-	struct pb_error err;
-	char path[512];
 
-	snprintf(f->db, sizeof(f->db), "/tmp/pb-test-round-%d.db", (int)getpid());
-	unlink(f->db);
-	snprintf(path, sizeof(path), "%s/config/pitboss.json", PB_SOURCE_DIR);
-	f->cfg = config_load(path, &err);
-	assert_non_null(f->cfg);
-	o.path = f->db;
-	o.synchronous = "NORMAL";
-	f->store = store_open(&o, &err);
-	assert_non_null(f->store);
-	f->pit.store = f->store;
-	f->pit.cfg = f->cfg;
-	assert_int_equal(pit_sync_tables(&f->pit, &err), 0);
+	pit_fixture_open("round", f->db, &f->cfg, &f->store, &f->pit);
 	f->dealer.name = "dealer-test";
 	f->dealer.roles = ROLE_BIT(ROLE_DEALER);
 	*state = f;
@@ -54,15 +41,8 @@ static int
 teardown(void **state)
 {
 	struct fixture *f = *state;
-	char p[300];
 
-	store_free(f->store);
-	config_free(f->cfg);
-	unlink(f->db);
-	snprintf(p, sizeof(p), "%s-wal", f->db);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", f->db);
-	unlink(p);
+	pit_fixture_close(f->db, f->cfg, f->store);
 	free(f);
 	return 0;
 }

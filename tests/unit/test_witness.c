@@ -16,7 +16,7 @@
 #include "common/password.h"
 #include "store/store.h"
 #include "table/witness.h"
-#include "temp_db.h"
+#include "pit_fixture.h"
 
 #define FLOOR_PASSWORD "green felt 4 ever"
 
@@ -29,16 +29,7 @@ static struct pit pit;
 static void
 add_person(const char *id, const char *name, unsigned roles, bool active, const char *password)
 {
-	struct person p = {.roles = roles, .must_change = false};
-	struct pb_error err;
-
-	snprintf(p.id, sizeof(p.id), "%s", id);
-	snprintf(p.name, sizeof(p.name), "%s", name);
-	snprintf(p.created_at, sizeof(p.created_at), "2026-11-26T00:00:00.000Z");
-	assert_int_equal(password_hash(password, p.password_hash, &err), 0);
-	assert_int_equal(store_person_add(s, &p, &err), 0);
-	if (!active)
-		assert_int_equal(store_person_update(s, id, name, roles, false, p.created_at, &err), 0);
+	fixture_add_person(s, id, name, roles, active, password);
 }
 
 static int
