@@ -28,4 +28,11 @@ int password_hash(const char *password, char out[PASSWORD_HASH_MAX], struct pb_e
 /* True when password matches the stored Argon2id string (false for an empty hash). */
 bool password_verify(const char *hash, const char *password);
 
+/*
+ * Spends the time a verification takes, against a hash of no one's
+ * password: a sign-in for an unknown id then answers as slowly as a wrong
+ * password, so the time of the answer does not tell which ids exist.
+ */
+void password_verify_nobody(const char *password);
+
 #endif

@@ -107,8 +107,10 @@ pit_session_open(struct pit *p, const json_t *body, json_t **out, int *status, s
 	found = false;
 	if (pb_valid_id(id) && store_person_get(p->store, id, &who, &found, err) < 0)
 		return -1;
-	if (!found || !who.active || who.password_hash[0] == '\0')
+	if (!found || !who.active || who.password_hash[0] == '\0') {
+		password_verify_nobody(password);   /* as slow as a wrong password: the time tells no one who exists */
 		return pb_fail(err, 401, "unauthorized", "unknown person or wrong password");
+	}
 	a.name = who.id;
 	o.now_ms = pb_time_now_ms();
 	if (who.locked_until_ms > o.now_ms)

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <sodium.h>
@@ -46,12 +47,42 @@ test_policy(void **state)
 	assert_int_equal(password_policy("jo-walks-far-away", "E1", "Jo Ng", &err), 0);
 }
 
+static double
+seconds_now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* A sign-in for an unknown id spends a verification's time too (a lower bound: load only slows it). */
+static void
+test_verify_nobody(void **state)
+{
+	char h[PASSWORD_HASH_MAX];
+	struct pb_error err;
+	double t0, real, nobody;
+
+	(void)state;
+	assert_int_equal(password_hash("correct horse battery", h, &err), 0);
+	password_verify_nobody("warm-up the nobody hash");
+	t0 = seconds_now();
+	assert_false(password_verify(h, "a wrong password!"));
+	real = seconds_now() - t0;
+	t0 = seconds_now();
+	password_verify_nobody("a wrong password!");
+	nobody = seconds_now() - t0;
+	assert_true(nobody > real / 10);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash_and_verify),
 		cmocka_unit_test(test_policy),
+		cmocka_unit_test(test_verify_nobody),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
