@@ -526,6 +526,20 @@ summary_zone_json(const struct report_query *q, json_t *out)
 	json_object_set_new(out, "gaming_day_start", json_string(t));
 }
 
+/* A dealer group whose key is a person's id also gets the person's name ("name"), as the page shows it. */
+static int
+dealer_group_name(struct pit *p, json_t *group, const char *key, struct pb_error *err)
+{
+	struct person who;
+	bool found;
+
+	if (!pb_valid_id(key) || store_person_get(p->store, key, &who, &found, err) < 0)
+		return pb_valid_id(key) ? -1 : 0;
+	if (found)
+		json_object_set_new(group, "name", json_string(who.name));
+	return 0;
+}
+
 int
 pit_report_summary(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err)
@@ -553,6 +567,8 @@ pit_report_summary(struct pit *p, const struct actor *a, const struct report_que
 		if (g == NULL)
 			goto out;
 		json_array_append_new(groups, g);
+		if (q->group == REPORT_GROUP_DEALER && dealer_group_name(p, g, sm.groups[i].key, err) < 0)
+			goto out;
 	}
 	if ((o = report_group_json(p, &gl, &sm.totals, false, err)) == NULL)
 		goto out;

@@ -137,6 +137,8 @@ class DealerAtTheTable(pbtest.DaemonTestCase):
         self.assertEqual(sorted(keys), ["E1028", "demo-dealer"])
         self.assertEqual(keys["E1028"]["rounds"], 1)
         self.assertEqual(keys["demo-dealer"]["rounds"], 1)
+        self.assertEqual(keys["E1028"]["name"], "=Ben Ode")      # a person's group names the person
+        self.assertNotIn("name", keys["demo-dealer"])             # a terminal's group does not
         stored = self.d.db_rows("SELECT DISTINCT dealer FROM report_hours WHERE table_id = 'T3' ORDER BY dealer")
         self.assertEqual(stored, [("E1028",), ("demo-dealer",)])
 
