@@ -134,6 +134,7 @@ class CentralTest(unittest.TestCase):
                 self.assertLess(time.monotonic(), deadline, m)
                 time.sleep(0.2)
             self.assertEqual(metric(m, "pitboss_central_up"), 0)
+            self.assertGreater(metric(m, "pitboss_central_lag_seconds"), 0)
         finally:
             self.pg.start()
         self.deal(5)
@@ -157,6 +158,30 @@ class CentralTest(unittest.TestCase):
         self.wait_shipped()
         self.same_as_local()
 
+    def test_4_two_properties(self):
+        prop = dict(pbtest.example_config()["property"], id="P-other")
+        other = pbtest.Daemon(overrides={"central": {"conninfo": self.pg.conninfo}, "property": prop})
+        try:
+            other.start()
+            for _ in range(6):
+                self.deal(1)
+                st, js = other.call("POST", "/api/v1/tables/T2/rounds", WHOLE)
+                self.assertEqual(st, 201, js)
+            self.wait_shipped()
+            deadline = time.monotonic() + 60
+            want = other.db_value("SELECT count(*) FROM events")
+            while int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = 'P-other'")) != want:
+                self.assertLess(time.monotonic(), deadline, other.full_log())
+                time.sleep(0.1)
+            other.stop()
+        finally:
+            other.close()
+        parts = self.pg.psql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'pitboss.events'::regclass "
+                             "AND inhrelid::regclass::text IN ('pitboss.\"events_P-4\"', 'pitboss.\"events_P-other\"')")
+        self.assertEqual(int(parts), 2)          # a partition per property
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo)
+        self.assertEqual(rc, 0, out + err)
+
     def test_9_altered_event_caught(self):
         self.deal(6)
         self.wait_shipped()
@@ -168,6 +193,12 @@ class CentralTest(unittest.TestCase):
         rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", prop)
         self.assertEqual(rc, 1, out + err)
         self.assertRegex(out, r"property %s table T1 #\d+: its hash does not match its content" % re.escape(prop))
+        # an event removed centrally: a gap, named
+        self.pg.psql("SET session_replication_role = replica; DELETE FROM pitboss.events WHERE property = '%s' "
+                     "AND table_id = 'T1' AND table_seq = 3" % prop)
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", prop)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("property %s table T1 #4: gap: the chain goes from #2 to #4" % prop, out)
         # an UPDATE without going round the triggers is refused outright
         with self.assertRaises(AssertionError):
             self.pg.psql("UPDATE pitboss.events SET actor = 'x' WHERE property = '%s'" % prop)
