@@ -34,6 +34,7 @@
 #include "table/audit.h"
 #include "table/authlog.h"
 #include "table/backup_schedule.h"
+#include "central/central.h"
 #include "table/signer.h"
 #include "table/pit.h"
 #include "table/startup.h"
@@ -324,6 +325,7 @@ struct daemon_state {
 	struct startup_result startup;
 	struct startup_walk *walk;
 	struct backup_schedule *backups; /* backup_every_seconds: NULL when none */
+	struct shipper *shipper;       /* "central": the record shipped to PostgreSQL; NULL when none */
 	struct instance_lock *lock;    /* one pitbossd per database, held from before the first write to the exit */
 	int listen_fd;                 /* bound before the database is opened, handed to the server */
 };
@@ -453,6 +455,32 @@ start_backup_schedule(struct daemon_state *d)
 		log_error("scheduled backups: %s", err.message);
 }
 
+static void
+shipping_status_of(void *arg, struct shipping_status *out)
+{
+	shipper_status(arg, out);
+}
+
+/* The shipper to the central PostgreSQL, when "central" is configured (taken at start). */
+static void
+start_shipper(struct daemon_state *d)
+{
+	struct shipper_options o = {
+		.conninfo = d->app.cfg->central_conninfo, .property = d->app.cfg->property.id,
+		.database = d->app.database, .writer = d->app.writer,
+	};
+	struct pb_error err;
+
+	if (d->app.cfg->central_conninfo[0] == '\0')
+		return;
+	if (shipper_start(&o, &d->shipper, &err) < 0) {
+		log_error("central: the shipper cannot start: %s", err.message);
+		return;
+	}
+	d->app.shipping_arg = d->shipper;
+	d->app.shipping = shipping_status_of;
+}
+
 /* Listens, and starts the background part of the start-up check and the scheduled backups. */
 static int
 start_serving(struct daemon_state *d)
@@ -476,6 +504,7 @@ start_serving(struct daemon_state *d)
 	if (startup_walk_start(&walk_opts, &d->startup, &d->walk, &err) < 0)
 		log_error("start-up integrity check: %s", err.message);
 	start_backup_schedule(d);
+	start_shipper(d);
 	return 0;
 }
 
@@ -543,6 +572,8 @@ shut_down(struct daemon_state *d, bool clean)
 	startup_result_free(&d->startup);
 	backup_schedule_free(d->backups);
 	server_stop(d->srv);
+	d->app.shipping = NULL;
+	shipper_free(d->shipper);
 	if (d->store != NULL && clean) {
 		d->pit.cfg = d->app.cfg;
 		if (audit_checkpoint_all(&d->pit, &err) < 0)

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PKGS=(cmake make gcc pkg-config libsqlite3-dev sqlite3 libmicrohttpd-dev libjansson-dev
-      libcmocka-dev libsodium-dev python3 curl openssl chromium nodejs npm valgrind clang libclang-rt-14-dev wrk
+      libcmocka-dev libsodium-dev libpq-dev postgresql-15 python3 curl openssl chromium nodejs npm valgrind clang libclang-rt-14-dev wrk
       dpkg-dev lintian groff-base systemd tzdata)
 
 missing=()

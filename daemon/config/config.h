@@ -145,6 +145,7 @@ struct config {
 	unsigned session_idle_seconds;     /* a person's session ends after this long unused; default 1800 */
 	unsigned session_absolute_seconds; /* and this long after sign-in at the latest; default 43200 */
 	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
+	char central_conninfo[1024];   /* "central": the central PostgreSQL's libpq conninfo; "" none (docs/central.md) */
 	struct property_config property;
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
 	size_t chip_count;

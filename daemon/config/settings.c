@@ -229,6 +229,17 @@ static const struct cfg_section IDEMPOTENCY = {
 	.must = "be {\"retention_seconds\": SECONDS}, e.g. 86400", .noun = "idempotency",
 };
 
+static const struct cfg_key CENTRAL_KEYS[] = {
+	{.name = "conninfo", .type = CFG_TEXT, .min = 1, CFG_FIELD(struct config, central_conninfo), .required = "required",
+	 .must = "be a libpq connection string of at most 1023 bytes, e.g. \"host=hq.example dbname=pitboss\"",
+	 .describe = "the central PostgreSQL the record is shipped to (docs/central.md)"},
+};
+
+static const struct cfg_section CENTRAL = {
+	.name = "central", .keys = CENTRAL_KEYS, .count = CFG_COUNT(CENTRAL_KEYS),
+	.must = "be {\"conninfo\": \"host=... dbname=...\"}", .noun = "central", .strict = true,
+};
+
 static const char *const SYNCHRONOUS[] = {"FULL", "NORMAL", "EXTRA", NULL};
 
 static const struct cfg_key SETTINGS_KEYS[] = {
@@ -274,6 +285,8 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .describe = "pitbossd's own backups into backup_dir every this many seconds (0: none)"},
 	{.name = "allow_demo_tokens_remote", .type = CFG_BOOL, CFG_FIELD(struct config, allow_demo_tokens_remote),
 	 .def = "false", .reload = true, .describe = "allow the demo tokens on a non-loopback address"},
+	{.name = "central", .type = CFG_SECTION, .section = &CENTRAL,
+	 .describe = "ship the record to a central PostgreSQL (docs/central.md)"},
 	{.name = "property", .type = CFG_SECTION, .section = &config_property, CFG_FIELD(struct config, property),
 	 .reload = true,
 	 .describe = "the property: its id, name, time zone, gaming day and shifts"},

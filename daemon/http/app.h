@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "config/config.h"
+#include "table/shipping.h"
 
 struct signer;
 struct store;
@@ -55,6 +56,8 @@ struct app {
 	pthread_key_t store_key;      /* this thread's struct store */
 	const struct signer *signer;  /* checkpoint key; NULL: no checkpoints */
 	struct store_writer *writer;  /* the write connection and its group commit; NULL: each thread writes on its own */
+	shipping_status_fn *shipping; /* the shipper to the central tier (main.c); NULL: none */
+	void *shipping_arg;
 };
 
 int app_init(struct app *app, struct config *cfg, struct pb_error *err);

@@ -86,6 +86,44 @@ file_size(const char *path)
 }
 
 /* The start-up integrity check's progress (table/startup.h): cheap to read while its background walk runs. */
+/*
+ * The shipper to the central tier (docs/central.md), when configured: its
+ * lag in events and seconds, its failures, and the last error as a label.
+ */
+static void
+emit_central(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct shipping_status st;
+	char msg[2 * sizeof(st.last_error)];
+	size_t n = 0;
+
+	if (app->shipping == NULL)
+		return;
+	app->shipping(app->shipping_arg, &st);
+	emit(buf, len, cap, "# HELP pitboss_central_lag_events Events recorded and not yet acknowledged by the central server.\n"
+	    "# TYPE pitboss_central_lag_events gauge\npitboss_central_lag_events %lld\n"
+	    "# HELP pitboss_central_lag_seconds Age of the oldest event not yet acknowledged by the central server.\n"
+	    "# TYPE pitboss_central_lag_seconds gauge\npitboss_central_lag_seconds %.3f\n"
+	    "# HELP pitboss_central_shipped_events The id of the last event the central server acknowledged.\n"
+	    "# TYPE pitboss_central_shipped_events gauge\npitboss_central_shipped_events %lld\n"
+	    "# HELP pitboss_central_failures_total Failed attempts to ship since start.\n"
+	    "# TYPE pitboss_central_failures_total counter\npitboss_central_failures_total %lld\n"
+	    "# HELP pitboss_central_up Whether the last attempt reached the central server.\n"
+	    "# TYPE pitboss_central_up gauge\npitboss_central_up %d\n",
+	    (long long)st.lag_events, st.lag_seconds, (long long)st.shipped_events, (long long)st.failures,
+	    st.connected ? 1 : 0);
+	for (const char *c = st.last_error; *c != '\0' && n + 2 < sizeof(msg); c++) {
+		if (*c == '\\' || *c == '"')
+			msg[n++] = '\\';
+		msg[n++] = *c == '\n' ? ' ' : *c;
+	}
+	msg[n] = '\0';
+	emit(buf, len, cap, "# HELP pitboss_central_last_error The last failure to ship (1 while one stands; none since a success).\n"
+	    "# TYPE pitboss_central_last_error gauge\n");
+	if (n > 0)
+		emit(buf, len, cap, "pitboss_central_last_error{message=\"%s\"} 1\n", msg);
+}
+
 static void
 emit_startup_check(char **buf, size_t *len, size_t *cap)
 {
@@ -281,6 +319,7 @@ handle_metrics(const struct route_call *c, struct http_answer *ans)
 	emit_database(app, &buf, &len, &cap);
 	emit_startup_check(&buf, &len, &cap);
 	emit(&buf, &len, &cap, "# HELP pitboss_last_backup_timestamp_seconds Unix time of the last POST /api/v1/backups copy since start (0: none).\n# TYPE pitboss_last_backup_timestamp_seconds gauge\npitboss_last_backup_timestamp_seconds %lld\n", (long long)pit_last_backup_unix());
+	emit_central(app, &buf, &len, &cap);
 	emit(&buf, &len, &cap, "# HELP pitboss_uptime_seconds Seconds since pitbossd started.\n"
 	    "# TYPE pitboss_uptime_seconds gauge\npitboss_uptime_seconds %lld\n",
 	    (long long)((pb_time_now_ms() - app->started_ms) / 1000));

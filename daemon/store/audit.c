@@ -86,6 +86,19 @@ store_events_range(struct store *s, const char *table_id, int64_t from, int64_t 
 }
 
 int
+store_events_after(struct store *s, int64_t after_id, int max, struct event_list *out, struct pb_error *err)
+{
+	struct store_query q;
+
+	memset(out, 0, sizeof(*out));
+	if (store_query(&q, s, STMT_EVENTS_AFTER, "reading events to ship", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, after_id);
+	sqlite3_bind_int(q.st, 2, max);
+	return collect(&q, out);
+}
+
+int
 store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err)
 {
 	struct store_query q;

@@ -41,6 +41,9 @@ void event_list_free(struct event_list *l);
 int store_events_range(struct store *s, const char *table_id, int64_t from, int64_t to, struct event_list *out,
     struct pb_error *err);
 
+/* Events of every table with id > after_id, in id order (each table's chain order), at most max. */
+int store_events_after(struct store *s, int64_t after_id, int max, struct event_list *out, struct pb_error *err);
+
 /* Events of one round, in chain order. */
 int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);
 
@@ -89,6 +92,21 @@ int store_checkpoint_last(struct store *s, const char *table_id, struct checkpoi
 /* Checkpoints with id > after (of one table, or of all when table_id is NULL), oldest first, at most max. */
 int store_checkpoints(struct store *s, const char *table_id, int64_t after, int max, struct checkpoint *out,
     int *count, struct pb_error *err);
+
+/* ---- shipping to the central tier (central.c) ---- */
+
+/* The id of the last row of stream ("events" or "checkpoints") the central server acknowledged (0: none). */
+int store_central_position(struct store *s, const char *stream, int64_t *last_id, struct pb_error *err);
+
+/* Advances the position of stream to last_id (never backwards), in the caller's transaction. */
+int store_central_position_set(struct store *s, const char *stream, int64_t last_id, struct pb_error *err);
+
+/*
+ * The shipper's lag behind the record: the newest event's id, and the time
+ * of the first event after after_id (first_at "" when there is none).
+ */
+int store_central_lag(struct store *s, int64_t after_id, int64_t *newest_id, char first_at[PB_TIME_LEN],
+    struct pb_error *err);
 
 /* ---- significant events ---- */
 

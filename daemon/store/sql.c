@@ -310,6 +310,15 @@ static const char *const SQL[STMT_COUNT] = {
 	    "RETURNING person_id",
 	[STMT_SESSIONS_END_PERSON] = "UPDATE sessions SET ended_ms = ?2 WHERE person_id = ?1 AND ended_ms IS NULL "
 	    "RETURNING token_sha256",
+
+	/* central.c: the shipper reads events in id order, which is each table's chain order */
+	[STMT_EVENTS_AFTER] = "SELECT " EVENT_COLUMNS " FROM events WHERE id > ? ORDER BY id LIMIT ?",
+	[STMT_CENTRAL_POSITION_GET] = "SELECT last_id FROM central_position WHERE stream = ?",
+	[STMT_CENTRAL_POSITION_SET] = "INSERT INTO central_position (stream, last_id, at) VALUES (?1, ?2, ?3) "
+	    "ON CONFLICT (stream) DO UPDATE SET last_id = max(last_id, excluded.last_id), at = excluded.at",
+	/* the newest event's id and the time of the first one after the position */
+	[STMT_CENTRAL_LAG] = "SELECT coalesce((SELECT max(id) FROM events), 0), "
+	    "(SELECT at FROM events WHERE id > ?1 ORDER BY id LIMIT 1)",
 };
 
 const char *

@@ -1,0 +1,60 @@
+/*
+ * central.h - the central tier (docs/central.md): every property's record
+ * shipped to one PostgreSQL.  A layer above table/ and store/ (the shipper
+ * reads the record and advances its position through the writer), below
+ * main.c and the `pitboss central` commands.  No libpq type here:
+ * central_int.h is the folder's own header.
+ */
+#ifndef PB_CENTRAL_CENTRAL_H
+#define PB_CENTRAL_CENTRAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/error.h"
+#include "table/shipping.h"
+
+struct store_writer;
+
+/* The schema version this build creates (pitboss.schema_version). */
+#define CENTRAL_SCHEMA_VERSION 1
+
+/*
+ * Creates the schema `pitboss` or upgrades it to CENTRAL_SCHEMA_VERSION,
+ * each step in one transaction under an advisory lock; *from is the version
+ * found (0: none).  A newer schema than this build's is refused.
+ */
+int central_init(const char *conninfo, int *from, struct pb_error *err);
+
+/*
+ * Checks the central copy (of one property, or of all when property is
+ * NULL): chains continuous, each prev_hash the previous hash, each hash
+ * recomputed, each checkpoint's signature and head.  Each problem is a line
+ * on out; *problems counts them.  -1 only when the check could not run.
+ */
+int central_verify(const char *conninfo, const char *property, FILE *out, int64_t *events, int64_t *problems,
+    struct pb_error *err);
+
+/* ---- the shipper (ship.c) ---- */
+
+struct shipper_options {
+	const char *conninfo;            /* the central server; copied */
+	const char *property;            /* property.id; copied */
+	const char *database;            /* the live database, read through a connection of the shipper's own */
+	struct store_writer *writer;     /* the position is advanced through it, after PostgreSQL's COMMIT */
+	int batch_events;                /* events per PostgreSQL transaction (0: 500) */
+};
+
+struct shipper;
+
+/* Starts the shipper's thread. */
+int shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_error *err);
+
+/* What /metrics shows (table/shipping.h); s may be NULL (not configured). */
+void shipper_status(struct shipper *s, struct shipping_status *out);
+
+/* Stops the thread (a batch under way is finished or failed first), joins and frees; NULL does nothing. */
+void shipper_free(struct shipper *s);
+
+#endif

@@ -1,0 +1,40 @@
+/*
+ * central_int.h - the central layer's own header: libpq, the connection
+ * helpers (pg.c) and the batch sent by the shipper (push.c).
+ */
+#ifndef PB_CENTRAL_INT_H
+#define PB_CENTRAL_INT_H
+
+#include <libpq-fe.h>
+
+#include "central/central.h"
+#include "store/audit.h"
+
+/* Connects (connect_timeout 5 s unless conninfo says otherwise); NULL with err filled. */
+PGconn *central_connect(const char *conninfo, struct pb_error *err);
+
+/*
+ * Runs sql with its text parameters bound (PQexecParams; NULL params are SQL
+ * NULL) and checks the result: PGRES_COMMAND_OK or PGRES_TUPLES_OK.  The
+ * result into *res when res is not NULL (PQclear it), else cleared.
+ */
+int central_exec(PGconn *c, const char *sql, int n, const char *const *params, PGresult **res, struct pb_error *err);
+
+/* ROLLBACK when a transaction is open, ignoring its outcome (the connection may be gone). */
+void central_rollback(PGconn *c);
+
+/* Registers the property and makes sure its partition exists (pitboss.ensure_property). */
+int central_ensure_property(PGconn *c, const char *property, struct pb_error *err);
+
+/*
+ * Sends events in one transaction (INSERT ... ON CONFLICT DO NOTHING): 0
+ * only after COMMIT returned.  An event the central copy already holds with
+ * another hash is refused (409 central_conflict) and nothing is committed.
+ */
+int central_push_events(PGconn *c, const char *property, const struct event_list *l, struct pb_error *err);
+
+/* The same for checkpoints. */
+int central_push_checkpoints(PGconn *c, const char *property, const struct checkpoint *cps, int count,
+    struct pb_error *err);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * schema.c - the central schema `pitboss` (docs/central.md), created and
+ * upgraded by `pitboss central init`.  Each version is a list of fixed
+ * statements run in one transaction with pitboss.schema_version; an
+ * advisory lock keeps two inits from racing.  Never edit an applied
+ * version: add the next.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "central/central_int.h"
+
+/* An arbitrary constant: the advisory lock of `central init`. */
+#define INIT_LOCK "7306414523907711"
+
+static const char *const V1[] = {
+	"CREATE TABLE pitboss.properties (\n"
+	"  property   text PRIMARY KEY,\n"
+	"  first_seen timestamptz NOT NULL DEFAULT now())",
+	/*
+	 * The record of every property.  body is the exact canonical text the
+	 * hash covers (not jsonb, which would reorder and respace it); at is the
+	 * text hashed too.  Partitioned by property (LIST): a property's chains
+	 * are read, verified and restored together, and a property that leaves
+	 * the group is detached whole (docs/central.md, "Partitioning").
+	 */
+	"CREATE TABLE pitboss.events (\n"
+	"  property    text   NOT NULL,\n"
+	"  table_id    text   NOT NULL,\n"
+	"  table_seq   bigint NOT NULL CHECK (table_seq > 0),\n"
+	"  round_id    bigint,\n"
+	"  type        text   NOT NULL,\n"
+	"  at          text   NOT NULL,\n"
+	"  actor       text   NOT NULL,\n"
+	"  body        text   NOT NULL,\n"
+	"  prev_hash   text   NOT NULL,\n"
+	"  hash        text   NOT NULL,\n"
+	"  received_at timestamptz NOT NULL DEFAULT now(),\n"
+	"  PRIMARY KEY (property, table_id, table_seq)\n"
+	") PARTITION BY LIST (property)",
+	/* rows of a property not yet given its partition still land somewhere */
+	"CREATE TABLE pitboss.events_default PARTITION OF pitboss.events DEFAULT",
+	"CREATE INDEX events_round ON pitboss.events (property, round_id) WHERE round_id IS NOT NULL",
+	"CREATE TABLE pitboss.checkpoints (\n"
+	"  property    text   NOT NULL,\n"
+	"  local_id    bigint NOT NULL,\n"
+	"  table_id    text   NOT NULL,\n"
+	"  table_seq   bigint NOT NULL,\n"
+	"  head_hash   text   NOT NULL,\n"
+	"  at          text   NOT NULL,\n"
+	"  public_key  text   NOT NULL,\n"
+	"  signature   text   NOT NULL,\n"
+	"  received_at timestamptz NOT NULL DEFAULT now(),\n"
+	"  PRIMARY KEY (property, local_id))",
+	"CREATE INDEX checkpoints_chain ON pitboss.checkpoints (property, table_id, table_seq)",
+	/* append-only, as on the property: UPDATE and DELETE refused (a superuser can still get past; verify tells) */
+	"CREATE FUNCTION pitboss.append_only() RETURNS trigger LANGUAGE plpgsql AS $$\n"
+	"BEGIN RAISE EXCEPTION '%: append-only', TG_TABLE_NAME; END $$",
+	"CREATE TRIGGER events_append_only BEFORE UPDATE OR DELETE ON pitboss.events\n"
+	"  FOR EACH ROW EXECUTE FUNCTION pitboss.append_only()",
+	"CREATE TRIGGER checkpoints_append_only BEFORE UPDATE OR DELETE ON pitboss.checkpoints\n"
+	"  FOR EACH ROW EXECUTE FUNCTION pitboss.append_only()",
+	/*
+	 * A property's first contact: its row and its own partition, named
+	 * events_<property> (quoted by format %I).  SECURITY DEFINER so that the
+	 * shipper's role needs only INSERT and SELECT.  Rows a property left in
+	 * the default partition before would block the new partition: moved first.
+	 */
+	"CREATE FUNCTION pitboss.ensure_property(p text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss.properties WHERE property = p) THEN RETURN; END IF;\n"
+	"  PERFORM pg_advisory_xact_lock(" INIT_LOCK ");\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss.properties WHERE property = p) THEN RETURN; END IF;\n"
+	"  CREATE TEMP TABLE pitboss_moved ON COMMIT DROP AS\n"
+	"    SELECT * FROM pitboss.events_default WHERE property = p;\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss_moved) THEN\n"
+	"    ALTER TABLE pitboss.events_default DISABLE TRIGGER USER;\n"
+	"    DELETE FROM pitboss.events_default WHERE property = p;\n"
+	"    ALTER TABLE pitboss.events_default ENABLE TRIGGER USER;\n"
+	"  END IF;\n"
+	"  EXECUTE format('CREATE TABLE pitboss.%I PARTITION OF pitboss.events FOR VALUES IN (%L)', 'events_' || p, p);\n"
+	"  INSERT INTO pitboss.events SELECT * FROM pitboss_moved;\n"
+	"  INSERT INTO pitboss.properties (property) VALUES (p);\n"
+	"END $$",
+	NULL,
+};
+
+static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1};
+
+/* The version found: 0 when there is no schema `pitboss` yet. */
+static int
+schema_version(PGconn *c, int *version, struct pb_error *err)
+{
+	PGresult *r;
+
+	*version = 0;
+	if (central_exec(c, "SELECT to_regclass('pitboss.schema_version') IS NOT NULL", 0, NULL, &r, err) < 0)
+		return -1;
+	if (PQgetvalue(r, 0, 0)[0] != 't') {
+		PQclear(r);
+		return 0;
+	}
+	PQclear(r);
+	if (central_exec(c, "SELECT coalesce(max(version), 0) FROM pitboss.schema_version", 0, NULL, &r, err) < 0)
+		return -1;
+	*version = atoi(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return 0;
+}
+
+/* Applies version v (1-based) and records it, in the caller's transaction. */
+static int
+apply_version(PGconn *c, int v, struct pb_error *err)
+{
+	char text[16];
+	const char *p[1] = {text};
+
+	for (const char *const *sql = VERSIONS[v - 1]; *sql != NULL; sql++)
+		if (central_exec(c, *sql, 0, NULL, NULL, err) < 0)
+			return -1;
+	snprintf(text, sizeof(text), "%d", v);
+	return central_exec(c, "INSERT INTO pitboss.schema_version (version) VALUES ($1::int)", 1, p, NULL, err);
+}
+
+int
+central_init(const char *conninfo, int *from, struct pb_error *err)
+{
+	PGconn *c = central_connect(conninfo, err);
+	int version, rc = -1;
+
+	*from = 0;
+	if (c == NULL)
+		return -1;
+	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0 ||
+	    central_exec(c, "SELECT pg_advisory_xact_lock(" INIT_LOCK ")", 0, NULL, NULL, err) < 0 ||
+	    central_exec(c, "CREATE SCHEMA IF NOT EXISTS pitboss", 0, NULL, NULL, err) < 0 ||
+	    central_exec(c, "CREATE TABLE IF NOT EXISTS pitboss.schema_version (version int PRIMARY KEY, "
+	        "applied_at timestamptz NOT NULL DEFAULT now())", 0, NULL, NULL, err) < 0 ||
+	    schema_version(c, &version, err) < 0)
+		goto out;
+	*from = version;
+	if (version > CENTRAL_SCHEMA_VERSION) {
+		pb_fail(err, 409, "central_schema_newer", "the central schema is at version %d, newer than this pitboss's %d",
+		    version, CENTRAL_SCHEMA_VERSION);
+		goto out;
+	}
+	for (int v = version + 1; v <= CENTRAL_SCHEMA_VERSION; v++)
+		if (apply_version(c, v, err) < 0)
+			goto out;
+	rc = central_exec(c, "COMMIT", 0, NULL, NULL, err);
+out:
+	if (rc < 0)
+		central_rollback(c);
+	PQfinish(c);
+	return rc;
+}

@@ -1,0 +1,175 @@
+/*
+ * verify.c - `pitboss central verify`: the central copy checked as the
+ * property's own verify checks its file (docs/audit.md): per (property,
+ * table) the chain starts at 1 with the genesis prev_hash and has no gap,
+ * each prev_hash is the previous hash, each hash is recomputed from the
+ * canonical form (store/chain.c); each checkpoint's signature verifies
+ * (table/signer.c), its head is the central chain's hash at its seq, and a
+ * property's checkpoints carry one key.  Read through a cursor, in one
+ * read-only transaction: one consistent snapshot, memory bounded.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "central/central_int.h"
+#include "table/signer.h"
+
+#define FETCH "FETCH 5000 FROM pitboss_verify"
+
+static const char GENESIS[] = "0000000000000000000000000000000000000000000000000000000000000000";
+
+struct chain_pos {
+	char property[PB_ID_MAX];
+	char table_id[PB_ID_MAX];
+	int64_t seq;
+	char hash[PB_SHA256_HEX_LEN];
+};
+
+struct tally {
+	FILE *out;
+	int64_t events, problems;
+};
+
+static void
+problem(struct tally *t, const char *property, const char *table_id, const char *seq, const char *what)
+{
+	fprintf(t->out, "property %s table %s #%s: %s\n", property, table_id, seq, what);
+	t->problems++;
+}
+
+/* One event row (columns as in EVENTS below) against the chain so far. */
+static void
+check_event(struct tally *t, PGresult *r, int i, struct chain_pos *c)
+{
+	const char *prop = PQgetvalue(r, i, 0), *table = PQgetvalue(r, i, 1), *seqtext = PQgetvalue(r, i, 2);
+	int64_t seq = strtoll(seqtext, NULL, 10);
+	int64_t round_id = PQgetisnull(r, i, 3) ? 0 : strtoll(PQgetvalue(r, i, 3), NULL, 10);
+	char hash[PB_SHA256_HEX_LEN], msg[200];
+	size_t len;
+	char *canon;
+
+	if (strcmp(prop, c->property) != 0 || strcmp(table, c->table_id) != 0) {
+		snprintf(c->property, sizeof(c->property), "%s", prop);
+		snprintf(c->table_id, sizeof(c->table_id), "%s", table);
+		c->seq = 0;
+		memcpy(c->hash, GENESIS, sizeof(GENESIS));
+	}
+	if (seq != c->seq + 1) {
+		snprintf(msg, sizeof(msg), "gap: the chain goes from #%" PRId64 " to #%" PRId64, c->seq, seq);
+		problem(t, prop, table, seqtext, msg);
+	} else if (strcmp(PQgetvalue(r, i, 8), c->hash) != 0) {
+		problem(t, prop, table, seqtext, "prev_hash is not the previous event's hash");
+	}
+	canon = store_event_canonical(table, seq, round_id, PQgetvalue(r, i, 4), PQgetvalue(r, i, 5), PQgetvalue(r, i, 6),
+	    PQgetvalue(r, i, 7), &len);
+	if (canon == NULL) {
+		problem(t, prop, table, seqtext, "out of memory recomputing its hash");
+	} else {
+		store_event_hash(PQgetvalue(r, i, 8), canon, len, hash);
+		if (strcmp(hash, PQgetvalue(r, i, 9)) != 0)
+			problem(t, prop, table, seqtext, "its hash does not match its content (altered)");
+		free(canon);
+	}
+	c->seq = seq;
+	snprintf(c->hash, sizeof(c->hash), "%s", PQgetvalue(r, i, 9));
+	t->events++;
+}
+
+/* Walks a cursor opened on sql, calling each row; in the caller's transaction. */
+static int
+walk(PGconn *c, const char *sql, const char *property, void (*row)(struct tally *, PGresult *, int, void *), void *arg,
+    struct tally *t, struct pb_error *err)
+{
+	const char *p[1] = {property};
+	PGresult *r;
+	int n;
+
+	if (central_exec(c, sql, 1, p, NULL, err) < 0)
+		return -1;
+	do {
+		if (central_exec(c, FETCH, 0, NULL, &r, err) < 0)
+			return -1;
+		n = PQntuples(r);
+		for (int i = 0; i < n; i++)
+			row(t, r, i, arg);
+		PQclear(r);
+	} while (n > 0);
+	return central_exec(c, "CLOSE pitboss_verify", 0, NULL, NULL, err);
+}
+
+static void
+event_row(struct tally *t, PGresult *r, int i, void *arg)
+{
+	check_event(t, r, i, arg);
+}
+
+struct key_seen {
+	char property[PB_ID_MAX];
+	char key[65];
+};
+
+/* One checkpoint row: property, local_id, table_id, table_seq, head_hash, at, public_key, signature, central hash. */
+static void
+checkpoint_row(struct tally *t, PGresult *r, int i, void *arg)
+{
+	struct key_seen *k = arg;
+	struct checkpoint cp = {0};
+	const char *prop = PQgetvalue(r, i, 0), *seq = PQgetvalue(r, i, 3);
+
+	cp.id = strtoll(PQgetvalue(r, i, 1), NULL, 10);
+	snprintf(cp.table_id, sizeof(cp.table_id), "%s", PQgetvalue(r, i, 2));
+	cp.table_seq = strtoll(seq, NULL, 10);
+	snprintf(cp.head_hash, sizeof(cp.head_hash), "%s", PQgetvalue(r, i, 4));
+	snprintf(cp.at, sizeof(cp.at), "%s", PQgetvalue(r, i, 5));
+	snprintf(cp.public_key, sizeof(cp.public_key), "%s", PQgetvalue(r, i, 6));
+	snprintf(cp.signature, sizeof(cp.signature), "%s", PQgetvalue(r, i, 7));
+	if (strcmp(k->property, prop) != 0) {
+		snprintf(k->property, sizeof(k->property), "%s", prop);
+		snprintf(k->key, sizeof(k->key), "%s", cp.public_key);
+	}
+	if (checkpoint_verify_signature(&cp, NULL) != 0)
+		problem(t, prop, cp.table_id, seq, "checkpoint: its signature does not verify");
+	else if (strcmp(k->key, cp.public_key) != 0)
+		problem(t, prop, cp.table_id, seq, "checkpoint: signed with another key than the property's first");
+	if (PQgetisnull(r, i, 8))
+		problem(t, prop, cp.table_id, seq, "checkpoint: the central copy has no event at its seq");
+	else if (strcmp(PQgetvalue(r, i, 8), cp.head_hash) != 0)
+		problem(t, prop, cp.table_id, seq, "checkpoint: its head hash is not the central event's hash");
+}
+
+static const char EVENTS[] =
+    "DECLARE pitboss_verify NO SCROLL CURSOR FOR SELECT property, table_id, table_seq, round_id, type, at, actor, "
+    "body, prev_hash, hash FROM pitboss.events WHERE ($1::text IS NULL OR property = $1) "
+    "ORDER BY property, table_id, table_seq";
+static const char CHECKPOINTS[] =
+    "DECLARE pitboss_verify NO SCROLL CURSOR FOR SELECT c.property, c.local_id, c.table_id, c.table_seq, "
+    "c.head_hash, c.at, c.public_key, c.signature, e.hash FROM pitboss.checkpoints c "
+    "LEFT JOIN pitboss.events e ON e.property = c.property AND e.table_id = c.table_id AND e.table_seq = c.table_seq "
+    "WHERE ($1::text IS NULL OR c.property = $1) ORDER BY c.property, c.local_id";
+
+int
+central_verify(const char *conninfo, const char *property, FILE *out, int64_t *events, int64_t *problems,
+    struct pb_error *err)
+{
+	struct tally t = {.out = out};
+	struct chain_pos pos = {0};
+	struct key_seen keys = {0};
+	PGconn *c = central_connect(conninfo, err);
+	int rc = -1;
+
+	*events = *problems = 0;
+	if (c == NULL)
+		return -1;
+	if (central_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, NULL, err) < 0 ||
+	    walk(c, EVENTS, property, event_row, &pos, &t, err) < 0 ||
+	    walk(c, CHECKPOINTS, property, checkpoint_row, &keys, &t, err) < 0)
+		goto out;
+	rc = central_exec(c, "COMMIT", 0, NULL, NULL, err);
+	*events = t.events;
+	*problems = t.problems;
+out:
+	central_rollback(c);
+	PQfinish(c);
+	return rc;
+}
