@@ -75,13 +75,29 @@ push_checkpoint(PGconn *c, const char *property, const struct checkpoint *k, str
 	return insert_row(c, CHECKPOINT_INSERT, CHECKPOINT_SIGNATURE, 8, 2, p, k->signature, what, err);
 }
 
-int
-central_push_events(PGconn *c, const char *property, const struct event_list *l, struct pb_error *err)
+/* Pushes item i of a batch (an event or a checkpoint). */
+typedef int (*push_item_fn)(PGconn *c, const char *property, const void *items, int i, struct pb_error *err);
+
+static int
+event_item(PGconn *c, const char *property, const void *items, int i, struct pb_error *err)
+{
+	return push_event(c, property, &((const struct stored_event *)items)[i], err);
+}
+
+static int
+checkpoint_item(PGconn *c, const char *property, const void *items, int i, struct pb_error *err)
+{
+	return push_checkpoint(c, property, &((const struct checkpoint *)items)[i], err);
+}
+
+/* A batch in one PostgreSQL transaction: all of it is in once COMMIT has returned, or none of it. */
+static int
+push_batch(PGconn *c, const char *property, const void *items, int count, push_item_fn push, struct pb_error *err)
 {
 	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0)
 		return -1;
-	for (int i = 0; i < l->count; i++)
-		if (push_event(c, property, &l->events[i], err) < 0)
+	for (int i = 0; i < count; i++)
+		if (push(c, property, items, i, err) < 0)
 			goto fail;
 	if (central_exec(c, "COMMIT", 0, NULL, NULL, err) < 0)
 		goto fail;
@@ -92,18 +108,14 @@ fail:
 }
 
 int
+central_push_events(PGconn *c, const char *property, const struct event_list *l, struct pb_error *err)
+{
+	return push_batch(c, property, l->events, l->count, event_item, err);
+}
+
+int
 central_push_checkpoints(PGconn *c, const char *property, const struct checkpoint *cps, int count,
     struct pb_error *err)
 {
-	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0)
-		return -1;
-	for (int i = 0; i < count; i++)
-		if (push_checkpoint(c, property, &cps[i], err) < 0)
-			goto fail;
-	if (central_exec(c, "COMMIT", 0, NULL, NULL, err) < 0)
-		goto fail;
-	return 0;
-fail:
-	central_rollback(c);
-	return -1;
+	return push_batch(c, property, cps, count, checkpoint_item, err);
 }
