@@ -21,7 +21,7 @@ static const struct subcommand SUBCOMMANDS[] = {
 	{"replay", cmd_replay, "replay --database DB ROUND             print a round reconstructed from its events, read-only"},
 	{"token", cmd_token, "token new --role R [--tables T1,T2]    make a new API token and its config line"},
 	{"backup", cmd_backup, "backup --database DB --to FILE         copy a live database consistently, with its public key"},
-	{"central", cmd_central, "central init|verify --conninfo C [--property P]  the central PostgreSQL: its schema, the check of its copy"},
+	{"central", cmd_central, "central init|verify|restore --conninfo C [--property P] [--database FILE]  the central PostgreSQL: its schema, the check of its copy, a database rebuilt from it"},
 	{"person", cmd_person, "person add|passwd|disable --database DB --id ID ...  manage people offline (the first admin)"},
 };
 

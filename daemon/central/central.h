@@ -36,6 +36,16 @@ int central_init(const char *conninfo, int *from, struct pb_error *err);
 int central_verify(const char *conninfo, const char *property, FILE *out, int64_t *events, int64_t *problems,
     struct pb_error *err);
 
+/*
+ * Rebuilds a property's database at path from the central copy: the events
+ * byte for byte, the checkpoints, and every derived row by replaying the
+ * events (restore.c).  A path that exists is refused; the database is
+ * written as path.partial-PID and renamed at the end.  *events and *rounds
+ * count what was restored.
+ */
+int central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
+    struct pb_error *err);
+
 /* ---- the shipper (ship.c) ---- */
 
 struct shipper_options {

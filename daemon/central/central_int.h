@@ -37,4 +37,12 @@ int central_push_events(PGconn *c, const char *property, const struct event_list
 int central_push_checkpoints(PGconn *c, const char *property, const struct checkpoint *cps, int count,
     struct pb_error *err);
 
+/* ---- restore (restore.c, restore_rounds.c) ---- */
+
+/* A table's stored state and dealer changes after one of its own events (no round). */
+int restore_table_event(struct store *s, const struct stored_event *e, struct pb_error *err);
+
+/* One round's rows rebuilt from its events, already in the database, by the replay. */
+int restore_round(struct store *s, int64_t round_id, struct pb_error *err);
+
 #endif

@@ -13,6 +13,7 @@
 static const char HELP[] =
     "usage: pitboss central init --conninfo C\n"
     "       pitboss central verify --conninfo C [--property P]\n"
+    "       pitboss central restore --conninfo C --property P --database FILE\n"
     "\n"
     "init creates the schema \"pitboss\" in the central PostgreSQL, or upgrades it to this\n"
     "pitboss's version; run it as the role that is to own the schema.\n"
@@ -22,8 +23,14 @@ static const char HELP[] =
     "checkpoint's signature verifies and its head is the central chain's hash. Each problem\n"
     "is a line on stdout.\n"
     "\n"
+    "restore rebuilds property P's database as FILE from the central copy (disaster\n"
+    "recovery): the events as recorded, the checkpoints, and every derived row replayed from\n"
+    "the events. FILE must not exist; it is written as FILE.partial-PID and renamed at the\n"
+    "end. Check it with pitboss verify --public-key before starting pitbossd on it.\n"
+    "\n"
     "  --conninfo C     a libpq connection string (\"host=hq dbname=pitboss\")\n"
-    "  --property P     only this property\n"
+    "  --property P     only this property (restore: the property to rebuild)\n"
+    "  --database FILE  restore: the new database\n"
     "\n"
     "exit status: 0 done (verify: no problem), 1 failed or a problem found, 2 usage\n";
 
@@ -62,13 +69,28 @@ run_verify(const char *conninfo, const char *property)
 	return 0;
 }
 
+static int
+run_restore(const char *conninfo, const char *property, const char *database)
+{
+	struct pb_error err;
+	int64_t events, rounds;
+
+	if (central_restore(conninfo, property, database, &events, &rounds, &err) < 0) {
+		fprintf(stderr, "pitboss central restore: %s\n", err.message);
+		return 1;
+	}
+	printf("restored %s: %" PRId64 " events, %" PRId64 " rounds of property %s\n", database, events, rounds, property);
+	return 0;
+}
+
 int
 cmd_central(int argc, char **argv)
 {
 	static const struct option LONG[] = {
-		{"conninfo", required_argument, NULL, 'c'}, {"property", required_argument, NULL, 'p'}, {NULL, 0, NULL, 0},
+		{"conninfo", required_argument, NULL, 'c'}, {"property", required_argument, NULL, 'p'},
+		{"database", required_argument, NULL, 'd'}, {NULL, 0, NULL, 0},
 	};
-	const char *conninfo = NULL, *property = NULL, *what;
+	const char *conninfo = NULL, *property = NULL, *database = NULL, *what;
 	int c;
 
 	if (cli_help(argc, argv, HELP))
@@ -82,10 +104,15 @@ cmd_central(int argc, char **argv)
 		switch (c) {
 		case 'c': conninfo = optarg; break;
 		case 'p': property = optarg; break;
+		case 'd': database = optarg; break;
 		default: goto usage;
 		}
 	}
 	if (conninfo == NULL || optind != argc)
+		goto usage;
+	if (strcmp(what, "restore") == 0 && property != NULL && database != NULL)
+		return run_restore(conninfo, property, database);
+	if (database != NULL)
 		goto usage;
 	if (strcmp(what, "init") == 0 && property == NULL)
 		return run_init(conninfo);

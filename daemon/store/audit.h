@@ -31,6 +31,9 @@ struct event_list {
 
 void event_list_free(struct event_list *l);
 
+/* Inserts an event as recorded elsewhere, seq and hashes as given (a restore from the central copy). */
+int store_event_insert_raw(struct store *s, const struct stored_event *e, struct pb_error *err);
+
 /* ---- the chain read back ---- */
 
 /*

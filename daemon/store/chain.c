@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "common/json_text.h"
+#include "store/audit.h"
 #include "store/store_int.h"
 
 static const char GENESIS[PB_SHA256_HEX_LEN] =
@@ -92,6 +93,36 @@ chain_head(struct store *s, const char *table_id, int64_t *seq, char prev[PB_SHA
 		snprintf(prev, PB_SHA256_HEX_LEN, "%s", (const char *)sqlite3_column_text(q.st, 1));
 	}
 	return store_query_end(&q);
+}
+
+/*
+ * Inserts an event exactly as recorded elsewhere (its seq, body and hashes
+ * as given): a database rebuilt from the central copy (central/restore.c).
+ * The caller checks the chain; the head cache of the transaction follows.
+ */
+int
+store_event_insert_raw(struct store *s, const struct stored_event *e, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_EVENT_INSERT, "restoring an event", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, e->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 2, e->table_seq);
+	if (e->round_id > 0)
+		sqlite3_bind_int64(q.st, 3, e->round_id);
+	else
+		sqlite3_bind_null(q.st, 3);
+	sqlite3_bind_text(q.st, 4, e->type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, e->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, e->actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 7, e->body, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 8, e->prev_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 9, e->hash, -1, SQLITE_STATIC);
+	if (store_query_done(&q) < 0)
+		return -1;
+	store_head_remember(s, e->table_id, e->table_seq, e->hash);
+	return 0;
 }
 
 /*

@@ -1,0 +1,196 @@
+"""
+`pitboss central restore` against a real PostgreSQL (pgserver.py;
+docs/central.md "Restore"): a daemon ships rounds of several kinds (house,
+player-banked with collections, a void, a round left open, a table closed,
+its limits changed, a dealer seated) and is stopped; its database is rebuilt from the
+central copy into a new file, which `pitboss verify` accepts with the
+daemon's public key; the events are the original's byte for byte and the
+derived rows the same; a path that exists is refused; and pitbossd starts
+on the restored file and deals a round.
+"""
+import os
+import sqlite3
+import subprocess
+import tempfile
+import time
+import unittest
+
+import pbtest
+import pgserver
+from pbtest import AUDITOR, PITBOSS, PITBOSS_TOKEN
+
+WHOLE = {
+    "bets": {"1": {"ante": 2500, "pair_plus": 1000}, "3": {"ante": 1000}},
+    "hands": {"1": ["As", "Ks", "Qs"], "3": ["2c", "3d", "4h"]},
+    "dealer": ["Qd", "7c", "2h"],
+    "decisions": {"1": "play", "3": "fold"}}
+
+
+def banked(seat):
+    others = [s for s in (1, 2, 3, 4) if s != seat][:2]
+    return {"banker": {"seat": seat, "bank": 50000},
+            "bets": {str(others[0]): {"ante": 1000}, str(others[1]): {"ante": 500, "pair_plus": 500}},
+            "hands": {str(others[0]): ["9h", "9c", "5d"], str(others[1]): ["3c", "6d", "Ts"]},
+            "dealer": ["Qd", "7c", "2h"],
+            "decisions": {str(others[0]): "play", str(others[1]): "fold"}}
+
+
+def run(*args):
+    p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def rows(path, sql):
+    conn = sqlite3.connect("file:%s?mode=ro" % path, uri=True)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+# The derived rows compared between the original and the restored database (ids are the rounds' own).
+DERIVED = [
+    "SELECT * FROM rounds ORDER BY id",
+    "SELECT * FROM bets ORDER BY round_id, seat",
+    "SELECT * FROM hands ORDER BY round_id, seat",
+    "SELECT * FROM decisions ORDER BY round_id, seat",
+    "SELECT * FROM payouts ORDER BY round_id, seq",
+    "SELECT * FROM collections ORDER BY round_id, seat",
+    "SELECT * FROM banker_turns ORDER BY id",
+    "SELECT * FROM report_hours ORDER BY 1, 2, 3, 4",
+    "SELECT table_id, person_id, person_name, at, by FROM dealer_changes ORDER BY id",
+    "SELECT table_id, status, limits_json, config_sha256, dealer_id FROM table_state ORDER BY table_id",
+]
+
+
+class RestoreTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = pgserver.PgServer().start()
+        rc, out, err = run("central", "init", "--conninfo", cls.pg.conninfo)
+        assert rc == 0, out + err
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.pg.close()
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="pbrestore-")
+        prop = dict(pbtest.example_config()["property"], id="R-1")
+        self.d = pbtest.Daemon(overrides={"central": {"conninfo": self.pg.conninfo}, "property": prop,
+                                          "checkpoint": {"every_rounds": 3, "every_seconds": 1}})
+        self.d.start()
+        self.d.stop()
+        conn = self.d.db_connect(read_only=False)
+        with conn:   # a dealer to seat at a table (people are the property's own, not in the record)
+            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, updated_at) "
+                         "VALUES ('E1027', 'Ana Ruiz', 1, 1, 'unused', 0, '2026-01-01T00:00:00.000Z', "
+                         "'2026-01-01T00:00:00.000Z')")
+        conn.close()
+        self.d.start()
+        self.restored = None
+
+    def tearDown(self):
+        for d in (self.d, self.restored):
+            if d is None:
+                continue
+            try:
+                if d.running:
+                    d.stop()
+            finally:
+                d.close()
+
+    def ok(self, d, method, path, body=None, status=200, token=pbtest.DEALER):
+        st, js = d.call(method, path, body, token=token)
+        self.assertEqual(st, status, js)
+        return js
+
+    def play(self):
+        d = self.d
+        for i in range(4):
+            self.ok(d, "POST", "/api/v1/tables/T1/rounds", WHOLE, status=201)
+            if i == 1:
+                self.ok(d, "PUT", "/api/v1/tables/T1/dealer", {"person": "E1027"}, token=PITBOSS_TOKEN)
+        for seat in (1, 1, 2, 3):
+            self.ok(d, "POST", "/api/v1/tables/P1/rounds", banked(seat), status=201)
+        rid = self.ok(d, "POST", "/api/v1/tables/T2/rounds", {}, status=201)["round"]["id"]
+        self.ok(d, "PUT", "/api/v1/rounds/%d/bets/2" % rid, {"ante": 2000})
+        self.ok(d, "POST", "/api/v1/rounds/%d/void" % rid, {"reason": "misdeal: exposed card"}, token=PITBOSS_TOKEN)
+        limits = {"ante": {"min": 1000, "max": 50000}, "pair_plus": {"min": 1000, "max": 25000}}
+        self.ok(d, "PUT", "/api/v1/tables/T2/limits", limits, token=PITBOSS_TOKEN)
+        self.ok(d, "POST", "/api/v1/tables/T2/rounds", WHOLE, status=201)
+        self.ok(d, "POST", "/api/v1/tables/T3/close", None, token=PITBOSS_TOKEN)
+        rid = self.ok(d, "POST", "/api/v1/tables/F1/rounds", {}, status=201)["round"]["id"]
+        self.ok(d, "PUT", "/api/v1/rounds/%d/bets/4" % rid, {"ante": 500})   # left open, in betting
+
+    def wait_shipped(self, timeout=60):
+        deadline = time.monotonic() + timeout
+        while True:
+            n_local = self.d.db_value("SELECT count(*) FROM events")
+            c_local = self.d.db_value("SELECT count(*) FROM checkpoints")
+            n_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = 'R-1'"))
+            c_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.checkpoints WHERE property = 'R-1'"))
+            if n_local == n_pg and c_local == c_pg:
+                return n_pg
+            self.assertLess(time.monotonic(), deadline, "not shipped: %d/%d events" % (n_local, n_pg))
+            time.sleep(0.1)
+
+    def test_restore(self):
+        self.play()
+        n = self.wait_shipped()
+        pub = self.ok(self.d, "GET", "/api/v1/checkpoints", token=AUDITOR)["public_key"]
+        self.assertGreater(self.d.db_value("SELECT count(*) FROM checkpoints"), 0)
+        self.d.stop()
+        original = self.d.db_path
+        target = os.path.join(self.tmp, "restored.db")
+
+        rc, out, err = run("central", "restore", "--conninfo", self.pg.conninfo, "--property", "R-1",
+                           "--database", target)
+        self.assertEqual(rc, 0, out + err)
+        self.assertIn("%d events" % n, out)
+        self.assertEqual(sorted(os.listdir(self.tmp)), ["restored.db"], "no partial file left")
+
+        rc, out, err = run("verify", "--database", target, "--public-key", pub)
+        self.assertEqual(rc, 0, out + err)
+
+        ev = "SELECT table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash FROM events " \
+             "ORDER BY table_id, table_seq"
+        self.assertEqual(rows(original, ev), rows(target, ev))
+        cp = "SELECT id, table_id, table_seq, head_hash, at, public_key, signature FROM checkpoints ORDER BY id"
+        shipped = int(self.pg.psql("SELECT count(*) FROM pitboss.checkpoints WHERE property = 'R-1'"))
+        self.assertGreater(shipped, 0)
+        # the central copy's checkpoints (those signed while stopping were not shipped yet)
+        self.assertEqual(rows(original, cp)[:shipped], rows(target, cp))
+        for table in ("dealer_changes", "collections", "banker_turns", "report_hours"):
+            self.assertGreater(len(rows(original, "SELECT * FROM " + table)), 0, table)
+        self.assertEqual(rows(original, "SELECT count(*) FROM rounds WHERE state = 'void'"), [(1,)])
+        for sql in DERIVED:
+            self.assertEqual(rows(original, sql), rows(target, sql), sql)
+
+        # never overwritten: the path exists now
+        before = os.path.getsize(target)
+        rc, out, err = run("central", "restore", "--conninfo", self.pg.conninfo, "--property", "R-1",
+                           "--database", target)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("exists", err)
+        self.assertEqual(os.path.getsize(target), before)
+        rc, out, err = run("central", "restore", "--conninfo", self.pg.conninfo, "--property", "nobody",
+                           "--database", os.path.join(self.tmp, "none.db"))
+        self.assertEqual(rc, 1, out + err)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "none.db")))
+
+        # pitbossd runs on the restored file (its signing key restored beside it) and deals
+        self.restored = pbtest.Daemon(overrides={"checkpoint": {"key_file": original + ".signing-key"}})
+        os.link(target, self.restored.db_path)
+        self.restored.start()
+        js = self.ok(self.restored, "POST", "/api/v1/tables/T1/rounds", WHOLE, status=201)
+        self.assertEqual(js["round"]["round_no"], 5)
+        st, _ = self.restored.call("POST", "/api/v1/tables/T3/rounds", {}, token=pbtest.DEALER)
+        self.assertEqual(st, 409, "T3 was closed and stays closed")
+        self.restored.stop()
+        rc, out, err = run("verify", "--database", self.restored.db_path, "--public-key", pub)
+        self.assertEqual(rc, 0, out + err)
+
+
+if __name__ == "__main__":
+    pbtest.main()
