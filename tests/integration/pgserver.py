@@ -11,6 +11,9 @@ message saying what to install, never a silent skip.
     pg.psql("SELECT 1")              # runs SQL, returns stdout
     pg.stop(); pg.start()            # the same cluster, stopped and started again
     pg.close()                       # stops and removes everything
+
+    sb = PgServer(standby_of=pg).start()  # pg_basebackup -R -X stream: a streaming standby
+    pg.stop(mode="immediate"); sb.promote()
 """
 import atexit
 import os
@@ -27,7 +30,7 @@ _LIVE = set()
 
 def missing():
     """None when PostgreSQL 15 can be run here, else what is missing."""
-    for tool in ("initdb", "pg_ctl", "postgres", "psql"):
+    for tool in ("initdb", "pg_ctl", "postgres", "psql", "pg_basebackup"):
         if not os.access(os.path.join(PG_BIN, tool), os.X_OK):
             return ("PostgreSQL is not installed (no %s in %s): install postgresql-15 and libpq-dev "
                     "(tools/install-deps.sh), or set PB_PG_BIN" % (tool, PG_BIN))
@@ -48,7 +51,7 @@ atexit.register(_stop_all)
 
 
 class PgServer:
-    def __init__(self):
+    def __init__(self, standby_of=None):
         why = missing()
         if why is not None:
             raise AssertionError(why)
@@ -62,7 +65,13 @@ class PgServer:
             os.chown(self.tmpdir, pw.pw_uid, pw.pw_gid)
             self.as_user = ["runuser", "-u", "postgres", "--"]
         self.conninfo = "host=127.0.0.1 port=%d user=postgres dbname=postgres" % self.port
-        self._run("initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        if standby_of is None:
+            # initdb's pg_hba.conf already lets replication connect from loopback (trust), and
+            # PostgreSQL 15's defaults are wal_level=replica and max_wal_senders=10
+            self._run("initdb", "-D", self.data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
+        else:
+            self._run("pg_basebackup", "-h", "127.0.0.1", "-p", str(standby_of.port), "-U", "postgres",
+                      "-D", self.data, "-R", "-X", "stream", "--no-sync")
         _LIVE.add(self)
         self.running = False
 
@@ -79,10 +88,13 @@ class PgServer:
         self.running = True
         return self
 
-    def stop(self):
+    def stop(self, mode="fast"):
         if self.running:
-            self._run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "-t", "60", "stop", check=False)
+            self._run("pg_ctl", "-D", self.data, "-m", mode, "-w", "-t", "60", "stop", check=False)
             self.running = False
+
+    def promote(self):
+        self._run("pg_ctl", "-D", self.data, "-w", "-t", "60", "promote")
 
     def psql(self, sql):
         p = subprocess.run([os.path.join(PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
