@@ -21,6 +21,7 @@ import pwd
 import shutil
 import subprocess
 import tempfile
+import unittest
 
 import pbtest
 
@@ -108,3 +109,24 @@ class PgServer:
         self.stop()
         _LIVE.discard(self)
         shutil.rmtree(self.tmpdir, ignore_errors=True)
+
+
+def run_pitboss(*args, timeout=300):
+    """Runs `pitboss ARGS`; returns (exit status, stdout, stderr)."""
+    p = subprocess.run([pbtest.PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+class CentralServerCase(unittest.TestCase):
+    """One PostgreSQL server for the class, its central schema made by `pitboss central init`."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.pg = PgServer().start()
+        rc, out, err = run_pitboss("central", "init", "--conninfo", cls.pg.conninfo)
+        assert rc == 0, out + err
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.pg.close()

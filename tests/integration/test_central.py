@@ -8,7 +8,6 @@ caught by `central verify`.  PostgreSQL missing is a failure, not a skip.
 """
 import http.client
 import re
-import subprocess
 import time
 import unittest
 
@@ -23,9 +22,7 @@ WHOLE = {
     "decisions": {"1": "play", "3": "fold"}}
 
 
-def run(*args):
-    p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+run = pgserver.run_pitboss
 
 
 def metrics(d):
@@ -42,16 +39,7 @@ def metric(text, name):
     return float(m.group(1)) if m else None
 
 
-class CentralTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.pg = pgserver.PgServer().start()
-        rc, out, err = run("central", "init", "--conninfo", cls.pg.conninfo)
-        assert rc == 0, out + err
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.pg.close()
+class CentralTest(pgserver.CentralServerCase):
 
     def setUp(self):
         # each test is a property of its own: one central server, several properties

@@ -10,7 +10,6 @@ on the restored file and deals a round.
 """
 import os
 import sqlite3
-import subprocess
 import tempfile
 import time
 import unittest
@@ -35,9 +34,7 @@ def banked(seat):
             "decisions": {str(others[0]): "play", str(others[1]): "fold"}}
 
 
-def run(*args):
-    p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=300)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+run = pgserver.run_pitboss
 
 
 def rows(path, sql):
@@ -63,16 +60,7 @@ DERIVED = [
 ]
 
 
-class RestoreTest(unittest.TestCase):
-    @classmethod
-    def setUpClass(cls):
-        cls.pg = pgserver.PgServer().start()
-        rc, out, err = run("central", "init", "--conninfo", cls.pg.conninfo)
-        assert rc == 0, out + err
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.pg.close()
+class RestoreTest(pgserver.CentralServerCase):
 
     def setUp(self):
         self.tmp = tempfile.mkdtemp(prefix="pbrestore-")
