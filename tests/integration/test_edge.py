@@ -52,6 +52,28 @@ def metric(d, name, labels=""):
     return int(m.group(1)) if m else None
 
 
+def seconds_until_closed(s, first, piece, every, limit):
+    """Sends `first`, then `piece` every `every` seconds until the daemon closes the connection;
+    the seconds it took, or None when it was still open after `limit` seconds."""
+    t0 = time.monotonic()
+    try:
+        s.sendall(first)
+        while time.monotonic() - t0 < limit:
+            time.sleep(every)
+            try:
+                s.sendall(piece)
+                s.settimeout(0.01)
+                if s.recv(1) == b"":
+                    return time.monotonic() - t0
+            except socket.timeout:
+                pass
+            except OSError:
+                return time.monotonic() - t0
+    finally:
+        s.close()
+    return None
+
+
 class Edge(pbtest.DaemonTestCase):
     daemon_kwargs = {"overrides": {"max_body_bytes": MAX_BODY, "connection_timeout": 5, "request_head_timeout": 2,
                                    "body_min_bytes_per_second": 1024, "connection_limit": 64}}
@@ -230,30 +252,8 @@ class Deadlines(Edge):
     def test_trickled_head_is_dropped(self):
         # Before: a header line every few seconds kept the connection for ever (the timeout was an idle one).
         dropped = metric(self.d, "pitboss_connections_dropped_total", '{reason="head_deadline"}')
-        s = self.connect(src="127.0.0.2")
-        t0 = time.monotonic()
-        ended = None
-        try:
-            s.sendall(b"GET /api/v1/health HTTP/1.1\r\n")
-            while time.monotonic() - t0 < 10:
-                time.sleep(0.5)
-                try:
-                    s.sendall(b"X-Slow: 1\r\n")
-                except OSError:
-                    ended = time.monotonic() - t0
-                    break
-                s.settimeout(0.01)
-                try:
-                    if s.recv(1) == b"":
-                        ended = time.monotonic() - t0
-                        break
-                except socket.timeout:
-                    pass
-                except OSError:
-                    ended = time.monotonic() - t0
-                    break
-        finally:
-            s.close()
+        ended = seconds_until_closed(self.connect(src="127.0.0.2"), b"GET /api/v1/health HTTP/1.1\r\n",
+                                     b"X-Slow: 1\r\n", 0.5, 10)
         self.assertIsNotNone(ended, "the trickling connection was never closed")
         self.assertLess(ended, 2 + 2.0, "closed only after %.1f s" % ended)
         self.assertGreater(ended, 1.5)
@@ -263,29 +263,8 @@ class Deadlines(Edge):
 
     def test_slow_body_is_dropped(self):
         # A 10 kB body sent 50 bytes a second: dropped after the grace (2 s) plus about a second.
-        s = self.connect(src="127.0.0.3")
-        t0 = time.monotonic()
-        ended = None
-        try:
-            s.sendall(head("POST", "/api/v1/tables/T1/rounds", ("Content-Length: 10000", "Content-Type: application/json")))
-            while time.monotonic() - t0 < 12:
-                try:
-                    s.sendall(b" " * 10)
-                except OSError:
-                    ended = time.monotonic() - t0
-                    break
-                s.settimeout(0.2)
-                try:
-                    if s.recv(1) == b"":
-                        ended = time.monotonic() - t0
-                        break
-                except socket.timeout:
-                    pass
-                except OSError:
-                    ended = time.monotonic() - t0
-                    break
-        finally:
-            s.close()
+        first = head("POST", "/api/v1/tables/T1/rounds", ("Content-Length: 10000", "Content-Type: application/json"))
+        ended = seconds_until_closed(self.connect(src="127.0.0.3"), first, b" " * 10, 0.2, 12)
         self.assertIsNotNone(ended, "the slow body was never dropped")
         self.assertLess(ended, 5.0)
         self.assertGreaterEqual(metric(self.d, "pitboss_connections_dropped_total", '{reason="body_rate"}'), 1)
