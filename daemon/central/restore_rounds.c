@@ -11,6 +11,7 @@
 #include "central/central_int.h"
 #include "common/timeutil.h"
 #include "engine/limits.h"
+#include "table/accounting.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 
@@ -20,9 +21,15 @@ restore_table_event(struct store *s, const struct stored_event *e, struct pb_err
 {
 	struct table_state ts;
 	json_t *b;
+	bool handled;
 	int rc = 0;
 
 	if (strcmp(e->type, "rules_changed") == 0)
+		return 0;
+	/* the accounting documents and acknowledgments: their rows, as table/accounting.c wrote them */
+	if (acct_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
+		return -1;
+	if (handled)
 		return 0;
 	if (store_table_state_get(s, e->table_id, &ts, err) < 0)
 		return -1;

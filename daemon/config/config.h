@@ -89,6 +89,15 @@ struct property_config {
 	int32_t offsets[CONFIG_ZONE_OFFSETS_MAX];   /* seconds east of UTC */
 };
 
+/* "accounting": openers required, the thresholds of discrepancies and count variances (docs/accounting.md). */
+struct accounting_config {
+	bool require_opener;           /* a table's first round of a gaming day needs that day's opener */
+	int64_t discrepancy_report;    /* cents: an opener differing by this much is reported */
+	int64_t discrepancy_regulator; /* cents: ... and by this much goes to the regulator's copy */
+	int64_t variance_threshold;    /* cents: |count win - hand win| flagged from here */
+	double variance_percent;       /* percent of the drop: flagged from here */
+};
+
 /* One part of what was loaded (config/digest.c): a file, a setting, a game, a table or a token, and its hash. */
 struct config_part {
 	char kind[8];                  /* "file", "setting", "game", "table", "token" */
@@ -149,6 +158,7 @@ struct config {
 	struct property_config property;
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
 	size_t chip_count;
+	struct accounting_config accounting;   /* "accounting": the table documents' rules (docs/accounting.md) */
 	struct config_cidr trusted_proxies[CONFIG_PROXIES_MAX]; /* peers whose X-Forwarded-For is believed; default none */
 	size_t trusted_proxy_count;
 	struct game_config *games;

@@ -240,6 +240,60 @@ static const struct cfg_section CENTRAL = {
 	.must = "be {\"conninfo\": \"host=... dbname=...\"}", .noun = "central", .strict = true,
 };
 
+/* accounting.variance_percent: a number from 0 to 100 (percent of the drop). */
+static int
+read_percent(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path, struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+	double x;
+
+	(void)k;
+	(void)path;
+	(void)err;
+	if (!json_is_number(v))
+		return 1;
+	x = json_number_value(v);
+	if (!(x > 0 && x <= 100))
+		return 1;
+	cfg->accounting.variance_percent = x;
+	return 0;
+}
+
+/* The regulator's threshold is not below the report's. */
+static int
+check_accounting(const struct cfg_at *at, struct pb_error *err)
+{
+	const struct config *cfg = at->dst;
+
+	if (cfg->accounting.discrepancy_regulator < cfg->accounting.discrepancy_report)
+		return pb_fail(err, 400, "invalid_config", "%s%sdiscrepancy_regulator: must not be below discrepancy_report (%lld)",
+		    at->path, at->path[0] ? "." : "", (long long)cfg->accounting.discrepancy_report);
+	return 0;
+}
+
+static const struct cfg_key ACCOUNTING_KEYS[] = {
+	{.name = "require_opener", .type = CFG_BOOL, CFG_FIELD(struct config, accounting.require_opener), .def = "false",
+	 .reload = true, .describe = "a table's first round of a gaming day needs an opener of that day"},
+	{.name = "discrepancy_report", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX,
+	 CFG_FIELD(struct config, accounting.discrepancy_report), .def = "2500", .reload = true,
+	 .describe = "cents: an opener differing from the last closer by this much is a reported exception"},
+	{.name = "discrepancy_regulator", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX,
+	 CFG_FIELD(struct config, accounting.discrepancy_regulator), .def = "10000", .reload = true,
+	 .describe = "cents: ... and by this much, one for the regulator's copy"},
+	{.name = "variance_threshold", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX,
+	 CFG_FIELD(struct config, accounting.variance_threshold), .def = "2500", .reload = true,
+	 .describe = "cents: a count win this far from the hand win is flagged"},
+	{.name = "variance_percent", .type = CFG_CUSTOM, .read = read_percent, .def = "2.0", .reload = true,
+	 .must = "be a number above 0 and at most 100 (percent of the drop)",
+	 .describe = "a variance of this percent of the drop is flagged"},
+};
+
+static const struct cfg_section ACCOUNTING = {
+	.name = "accounting", .keys = ACCOUNTING_KEYS, .count = CFG_COUNT(ACCOUNTING_KEYS),
+	.must = "be {\"require_opener\", \"discrepancy_report\", \"discrepancy_regulator\", \"variance_threshold\", "
+	    "\"variance_percent\"}", .noun = "accounting", .check = check_accounting,
+};
+
 static const char *const SYNCHRONOUS[] = {"FULL", "NORMAL", "EXTRA", NULL};
 
 static const struct cfg_key SETTINGS_KEYS[] = {
@@ -293,6 +347,8 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	{.name = "chips", .type = CFG_CUSTOM, .read = config_read_chips, .def = "[100, 500, 2500, 10000, 50000, 100000, 500000]",
 	 .must = "be an array of 1 to 32 chip denominations in cents, ascending, e.g. [100, 500, 2500]", .reload = true,
 	 .describe = "the property's chip denominations, in cents"},
+	{.name = "accounting", .type = CFG_SECTION, .section = &ACCOUNTING, .reload = true,
+	 .describe = "the table documents: openers required, discrepancy and variance thresholds"},
 	{.name = "trusted_proxies", .type = CFG_CUSTOM, .read = read_trusted_proxies, .def = "[]", .reload = true,
 	 .must = "be a list of at most " STR(CONFIG_PROXIES_MAX) " addresses or networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]",
 	 .describe = "reverse proxies whose X-Forwarded-For gives the client's address"},

@@ -25,6 +25,7 @@ const char *const api_route_names[METRIC_ROUTES] = {
 	[ROUTE_ROUND_STEP] = "round_step", [ROUTE_ROUND_VERIFY] = "round_verify", [ROUTE_REPORTS] = "reports",
 	[ROUTE_EVENTS] = "events", [ROUTE_INTEGRITY] = "integrity", [ROUTE_CHECKPOINTS] = "checkpoints",
 	[ROUTE_STATIC] = "static", [ROUTE_READY] = "ready", [ROUTE_PEOPLE] = "people", [ROUTE_SESSIONS] = "sessions",
+	[ROUTE_ACCOUNTING] = "accounting",
 };
 
 static const double LATENCY_BOUNDS_S[] = {

@@ -37,6 +37,12 @@ const struct route api_routes[] = {
 	{"POST", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_ROUND_OPEN, WRITE, handle_round_open, 0},
 	{"GET", V1 "/tables/{table}/bankers", ROUTE_TABLE_BANKERS, OP_READ, 0, handle_table_bankers, 0},
 	{"POST", V1 "/tables/{table}/acknowledge", ROUTE_TABLE_STATUS, OP_ACKNOWLEDGE, 0, handle_table_acknowledge, 0},
+	{"POST", V1 "/tables/{table}/inventory", ROUTE_ACCOUNTING, OP_INVENTORY, WRITE, handle_acct_inventory, 0},
+	{"POST", V1 "/tables/{table}/fills", ROUTE_ACCOUNTING, OP_TRANSFER, WRITE, handle_acct_transfer, 0},
+	{"POST", V1 "/tables/{table}/credits", ROUTE_ACCOUNTING, OP_TRANSFER, WRITE, handle_acct_transfer, 1},
+	{"POST", V1 "/tables/{table}/fills/{serial}/void", ROUTE_ACCOUNTING, OP_TRANSFER_VOID, WRITE, handle_acct_void, 0},
+	{"POST", V1 "/tables/{table}/credits/{serial}/void", ROUTE_ACCOUNTING, OP_TRANSFER_VOID, WRITE, handle_acct_void, 1},
+	{"POST", V1 "/tables/{table}/drop", ROUTE_ACCOUNTING, OP_DROP, WRITE, handle_acct_drop, 0},
 	{"GET", V1 "/rounds/{round}", ROUTE_ROUND, OP_READ, 0, handle_round, 0},
 	{"PUT", V1 "/rounds/{round}/bets/{seat}", ROUTE_ROUND_BET, OP_ROUND_STEP, WRITE, handle_round_step, STEP_BET_PUT},
 	{"DELETE", V1 "/rounds/{round}/bets/{seat}", ROUTE_ROUND_BET, OP_ROUND_STEP, WRITE, handle_round_step, STEP_BET_DELETE},
@@ -52,6 +58,8 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_EXCEPTIONS},
 	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_BANKERS},
 	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_DEALERS},
+	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_MASTER_GAME},
+	{"POST", V1 "/exceptions/acknowledgments", ROUTE_ACCOUNTING, OP_EXCEPTION_ACK, WRITE, handle_acct_acknowledge, 0},
 	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
@@ -191,6 +199,8 @@ read_params(const struct route *r, const struct path *path, struct route_call *c
 			c->person = s;
 		} else if (strcmp(ps, "{round_text}") == 0) {
 			c->round_text = s;
+		} else if (strcmp(ps, "{serial}") == 0) {
+			c->serial = s;
 		} else if (strcmp(ps, "{round}") == 0 && parse_id(s, &c->round) < 0) {
 			round_not_found(ans, s);
 			return -1;

@@ -8,7 +8,8 @@
  * pit says whether there is such a table), {round} (a positive id, else
  * 404 round_not_found), {round_text} (the segment as sent: GET verify reads
  * it with strtoll, as it always has), {person} (any id; the pit says
- * whether there is such a person) and {seat} (1..9, else 422
+ * whether there is such a person), {serial} (any segment; the pit says
+ * whether there is such a document) and {seat} (1..9, else 422
  * invalid_seat).  Patterns are disjoint: a path has at most one pattern,
  * whose routes (one per method) make the Allow list of a 405.
  */
@@ -42,6 +43,7 @@ enum route_metric {
 	ROUTE_READY,
 	ROUTE_PEOPLE,
 	ROUTE_SESSIONS,
+	ROUTE_ACCOUNTING,
 	ROUTE_COUNT
 };
 
@@ -66,6 +68,7 @@ struct route_call {
 	const char *table;                /* {table} */
 	const char *person;               /* {person}: an id as sent */
 	const char *round_text;           /* {round_text} */
+	const char *serial;               /* {serial}: a fill's or credit's serial as sent */
 	int64_t round;                    /* {round} */
 	int seat;                         /* {seat} */
 	const json_t *body;               /* RT_BODY: never NULL */
@@ -117,6 +120,13 @@ void handle_checkpoints(const struct route_call *c, struct http_answer *ans);
 void handle_events(const struct route_call *c, struct http_answer *ans);
 void handle_backup(const struct route_call *c, struct http_answer *ans);
 void handle_table_acknowledge(const struct route_call *c, struct http_answer *ans);
+
+/* accounting.c */
+void handle_acct_inventory(const struct route_call *c, struct http_answer *ans);
+void handle_acct_transfer(const struct route_call *c, struct http_answer *ans);
+void handle_acct_void(const struct route_call *c, struct http_answer *ans);
+void handle_acct_drop(const struct route_call *c, struct http_answer *ans);
+void handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans);
 
 /* reports.c */
 void handle_report(const struct route_call *c, struct http_answer *ans);

@@ -14,6 +14,8 @@
 #define CHECKPOINT_COLUMNS "id, table_id, table_seq, head_hash, at, public_key, signature"
 
 /* A report_spans row, in the order report_days.c binds it. */
+#define ACCT_COLUMNS "id, table_id, kind, at, gaming_day, shift, serial, year, total, chips_json, cash, " \
+	"chip_value, markers, collections, discrepancy, reason, voids, signer, witness, runner, requester"
 #define SPAN_COLUMNS "kind, start, table_id, dealer, rules_id, rounds, voids, hands, " \
 	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
 	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
@@ -319,6 +321,24 @@ static const char *const SQL[STMT_COUNT] = {
 	/* the newest event's id and the time of the first one after the position */
 	[STMT_CENTRAL_LAG] = "SELECT coalesce((SELECT max(id) FROM events), 0), "
 	    "(SELECT at FROM events WHERE id > ?1 ORDER BY id LIMIT 1)",
+
+	/* accounting.c */
+	[STMT_ACCT_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM acct_documents",
+	[STMT_ACCT_INSERT] = "INSERT INTO acct_documents (" ACCT_COLUMNS ") "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",
+	[STMT_ACCT_GET] = "SELECT " ACCT_COLUMNS " FROM acct_documents WHERE id = ?",
+	[STMT_ACCT_BY_SERIAL] = "SELECT " ACCT_COLUMNS " FROM acct_documents WHERE kind = ?1 AND year = ?2 AND serial = ?3",
+	[STMT_ACCT_LAST] = "SELECT " ACCT_COLUMNS " FROM acct_documents WHERE table_id = ?1 AND kind = ?2 "
+	    "ORDER BY id DESC LIMIT 1",
+	[STMT_ACCT_HAS_OPENER] = "SELECT count(*) FROM acct_documents WHERE table_id = ?1 AND kind = 'opener' AND gaming_day = ?2",
+	/* a document voided later (on any day) counts for nothing */
+	[STMT_ACCT_DAY] = "SELECT " ACCT_COLUMNS " FROM acct_documents d WHERE gaming_day = ?1 "
+	    "AND kind IN ('opener', 'closer', 'fill', 'credit', 'drop') "
+	    "AND NOT EXISTS (SELECT 1 FROM acct_documents v WHERE v.voids = d.id) ORDER BY id",
+	[STMT_ACCT_DISCREPANCIES] = "SELECT " ACCT_COLUMNS " FROM acct_documents WHERE kind = 'opener' "
+	    "AND discrepancy <> 0 AND at >= ?1 AND at < ?2 ORDER BY id",
+	[STMT_ACCT_ACK_INSERT] = "INSERT INTO acct_acknowledgments (table_id, kind, ref, note, by, at) VALUES (?, ?, ?, ?, ?, ?)",
+	[STMT_ACCT_ACK_GET] = "SELECT note, by, at FROM acct_acknowledgments WHERE table_id = ?1 AND kind = ?2 AND ref = ?3",
 };
 
 const char *

@@ -34,6 +34,11 @@ enum pit_operation {
 	OP_PASSWORD,        /* a password: one's own (any person), another's (admin; table/people.c decides) */
 	OP_SESSION,         /* signing in and out */
 	OP_DEALER_SET,      /* the dealer at a table: a dealer's own session, or floor and pitboss (table/dealer.h) */
+	OP_INVENTORY,       /* an opener or closer (table/accounting.h) */
+	OP_TRANSFER,        /* a fill or credit */
+	OP_TRANSFER_VOID,   /* voiding a fill or credit */
+	OP_DROP,            /* the drop as counted */
+	OP_EXCEPTION_ACK,   /* acknowledging an accounting exception */
 	OP_COUNT
 };
 

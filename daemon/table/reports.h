@@ -21,7 +21,7 @@
 
 enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
 
-enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS, REPORT_DEALERS };
+enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS, REPORT_DEALERS, REPORT_MASTER_GAME };
 
 #define REPORT_SHIFTS_MAX 24
 #define REPORT_DEFAULT_SHIFTS "06:00,14:00,22:00"
@@ -44,6 +44,8 @@ struct report_params {
 	const char *tz_offset;
 	const char *min;
 	const char *limit;
+	const char *gaming_day;         /* master-game */
+	const char *shift;              /* master-game: a shift's name */
 	const struct property_config *property;  /* the property's calendar; NULL: UTC days (as at tz_offset=0) */
 };
 
@@ -64,6 +66,8 @@ struct report_query {
 	int64_t min_net;                /* payouts */
 	int limit;                      /* payouts, exceptions */
 	bool hours_only;                /* summary: read the hourly rows only, never the day roll-ups (tests) */
+	int64_t gaming_day;             /* master-game: the gaming day (days since 1970-01-01) */
+	int shift;                      /* master-game: an index of the property's shifts, -1 for the whole day */
 };
 
 /*

@@ -259,6 +259,12 @@ static const struct list_column DEALER_COLUMNS[] = {
 	{"table", NULL}, {"person", NULL}, {"name", NULL}, {"at", NULL}, {"until", NULL}, {"by", NULL},
 };
 
+static const struct list_column MASTER_GAME_COLUMNS[] = {
+	{"table", NULL}, {"opener", NULL}, {"closer", NULL}, {"fills", NULL}, {"credits", NULL}, {"drop", NULL},
+	{"win", NULL}, {"win_per_drop", NULL}, {"hand_win", NULL}, {"variance", NULL}, {"variance_percent", NULL},
+	{"flagged", NULL},
+};
+
 /* An array of objects: a header row, then a row per object; free_text names the field a person typed, if any. */
 static void
 list_csv(struct csv *c, const json_t *arr, const struct list_column *cols, size_t ncols, const char *free_text)
@@ -290,6 +296,23 @@ banker_row(json_t *rows, const json_t *t, const json_t *b, json_t *seat)
 	json_object_set(row, "table", json_object_get(t, "table"));
 	json_object_set_new(row, "banker_seat", seat);
 	json_array_append_new(rows, row);
+}
+
+/* The master game report's rows: one per table, then the total with table "total". */
+static void
+master_game_csv(struct csv *c, const json_t *report)
+{
+	json_t *rows = json_deep_copy(json_object_get(report, "tables")), *total = json_deep_copy(json_object_get(report, "total"));
+
+	if (rows == NULL || total == NULL) {
+		c->oom = true;
+	} else {
+		json_object_set_new(total, "table", json_string("total"));
+		json_array_append(rows, total);
+		list_csv(c, rows, COLUMNS(MASTER_GAME_COLUMNS), NULL);
+	}
+	json_decref(rows);
+	json_decref(total);
 }
 
 /* The banker report's rows: one per banker seat, then the table's total with banker_seat "all". */
@@ -331,6 +354,9 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 		break;
 	case REPORT_DEALERS:
 		list_csv(&c, json_object_get(report, "changes"), COLUMNS(DEALER_COLUMNS), "name");
+		break;
+	case REPORT_MASTER_GAME:
+		master_game_csv(&c, report);
 		break;
 	}
 	if (c.oom) {

@@ -2,6 +2,7 @@
  * reports_kind.c - the report of a kind (table/reports.h pit_report): the
  * one place that knows every report, above them all.
  */
+#include "table/accounting.h"
 #include "table/reports_private.h"
 
 int
@@ -13,6 +14,7 @@ pit_report(struct pit *p, const struct actor *a, const struct report_query *q, j
 	case REPORT_EXCEPTIONS: return pit_report_exceptions(p, a, q, out, err);
 	case REPORT_BANKERS: return pit_report_bankers(p, a, q, out, err);
 	case REPORT_DEALERS: return pit_report_dealers(p, a, q, out, err);
+	case REPORT_MASTER_GAME: return pit_report_master_game(p, a, q, out, err);
 	}
 	return pb_fail(err, 500, "internal_error", "unknown report");
 }

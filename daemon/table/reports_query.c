@@ -245,6 +245,45 @@ parse_limit(const char *text, int dflt, int max, struct report_query *q, struct 
 	return 0;
 }
 
+/*
+ * The master game report's gaming day (default: the current one) and
+ * shift (one of the property's, by name; none: the whole day): [from, to)
+ * is that day or shift of the property's calendar.
+ */
+static int
+parse_master_game(const struct report_params *rp, int64_t now_ms, struct report_query *q, struct pb_error *err)
+{
+	const struct gaming_calendar *cal;
+	int64_t from_s, to_s;
+
+	if (rp->property == NULL)
+		return invalid(err, "%s: the master game report needs the property's calendar%s", "gaming_day", "");
+	cal = &rp->property->calendar;
+	q->shift = -1;
+	q->gaming_day = gaming_day_of(cal, report_floor_div(now_ms, 1000));
+	if (rp->gaming_day != NULL && gaming_day_parse(rp->gaming_day, &q->gaming_day) < 0)
+		return invalid(err, "%s: a gaming day, YYYY-MM-DD (got \"%.20s\")", "gaming_day", rp->gaming_day);
+	if (rp->shift != NULL) {
+		char names[GAMING_SHIFTS_MAX * (GAMING_SHIFT_NAME_MAX + 2)] = "";
+		for (int i = 0; i < cal->shift_count; i++) {
+			if (strcmp(cal->shifts[i].name, rp->shift) == 0)
+				q->shift = i;
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? ", " : "", cal->shifts[i].name);
+		}
+		if (q->shift < 0)
+			return pb_fail(err, 400, "invalid_query", "shift: %s%s (got \"%.40s\")",
+			    cal->shift_count ? "one of the property's shifts: " : "the property has no shifts; leave it out", names,
+			    rp->shift);
+	}
+	if (q->shift >= 0)
+		gaming_shift_bounds(cal, q->gaming_day, q->shift, &from_s, &to_s);
+	else
+		gaming_day_bounds(cal, q->gaming_day, &from_s, &to_s);
+	q->from_ms = from_s * 1000;
+	q->to_ms = to_s * 1000;
+	return 0;
+}
+
 int
 report_query_parse(enum report_kind kind, const struct report_params *rp, int64_t now_ms,
     struct report_query *q, struct pb_error *err)
@@ -272,6 +311,8 @@ report_query_parse(enum report_kind kind, const struct report_params *rp, int64_
 		return parse_limit(rp->limit, REPORT_DEALERS_DEFAULT_LIMIT, REPORT_DEALERS_MAX_LIMIT, q, err);
 	case REPORT_BANKERS:
 		break;
+	case REPORT_MASTER_GAME:
+		return parse_master_game(rp, now_ms, q, err);
 	}
 	return 0;
 }

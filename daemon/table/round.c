@@ -27,6 +27,7 @@
 #include "table/rollup.h"
 #include "table/txn.h"
 #include "table/view.h"
+#include "table/accounting.h"
 #include "table/witness.h"
 
 static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
@@ -698,6 +699,8 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return -1;
 	if (current != 0)
 		return pb_fail(err, 409, "round_in_progress", "table %s has round %lld in progress; settle or void it first", t->id, (long long)current);
+	if (acct_check_opener(p, t->id, err) < 0)   /* accounting.require_opener */
+		return -1;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");

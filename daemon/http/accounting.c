@@ -1,0 +1,69 @@
+/*
+ * accounting.c - the routes of the table's accounting documents
+ * (table/accounting.h): the opener and closer, fills and credits and their
+ * voids, the drop, and the acknowledgment of an accounting exception.  Each
+ * hands the body to the pit and answers what it says.
+ */
+#include "http/routes.h"
+#include "table/accounting.h"
+
+/* POST /tables/{t}/inventory {"kind", "chips", "reason"?, "witness"} */
+void
+handle_acct_inventory(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_acct_inventory(c->pit, c->actor, c->idem, c->table, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /tables/{t}/fills and /credits (the route's arg: 1 for a credit). */
+void
+handle_acct_transfer(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_acct_transfer(c->pit, c->actor, c->idem, c->table, c->route->arg == 1, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /tables/{t}/fills/{serial}/void and /credits/{serial}/void {"reason", "witness"} */
+void
+handle_acct_void(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_acct_void(c->pit, c->actor, c->idem, c->table, c->route->arg == 1, c->serial, c->body, &out, &status,
+	    &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /tables/{t}/drop {"box", "cash", "chips", "markers", ..., "witness"} */
+void
+handle_acct_drop(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_acct_drop(c->pit, c->actor, c->idem, c->table, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /exceptions/acknowledgments {"kind", "table", "ref", "note"} */
+void
+handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_acct_acknowledge(c->pit, c->actor, c->idem, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}

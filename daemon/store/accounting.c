@@ -1,0 +1,251 @@
+/*
+ * accounting.c - the rows of the accounting documents and of the
+ * acknowledgments of their exceptions (store/accounting.h, schema 012).
+ * Written in the caller's transaction, beside the table event the table
+ * layer records; append-only.
+ */
+#include <string.h>
+
+#include "store/accounting.h"
+#include "store/store_int.h"
+
+/* Binds text, or leaves NULL when text is empty. */
+static void
+bind_text(sqlite3_stmt *st, int col, const char *text)
+{
+	if (text[0] != '\0')
+		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
+}
+
+/* Binds an amount, or leaves NULL when the document has none (has false). */
+static void
+bind_amount(sqlite3_stmt *st, int col, bool has, int64_t v)
+{
+	if (has)
+		sqlite3_bind_int64(st, col, v);
+}
+
+/* One row of ACCT_COLUMNS into d. */
+static void
+read_row(sqlite3_stmt *st, struct acct_document *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->id = sqlite3_column_int64(st, 0);
+	store_column_text(d->table_id, sizeof(d->table_id), st, 1);
+	store_column_text(d->kind, sizeof(d->kind), st, 2);
+	store_column_text(d->at, sizeof(d->at), st, 3);
+	store_column_text(d->gaming_day, sizeof(d->gaming_day), st, 4);
+	store_column_text(d->shift, sizeof(d->shift), st, 5);
+	store_column_text(d->serial, sizeof(d->serial), st, 6);
+	d->year = sqlite3_column_int64(st, 7);
+	d->total = sqlite3_column_int64(st, 8);
+	store_column_text(d->chips_json, sizeof(d->chips_json), st, 9);
+	d->cash = sqlite3_column_int64(st, 10);
+	d->chip_value = sqlite3_column_int64(st, 11);
+	d->markers = sqlite3_column_int64(st, 12);
+	d->collections = sqlite3_column_int64(st, 13);
+	d->has_discrepancy = sqlite3_column_type(st, 14) != SQLITE_NULL;
+	d->discrepancy = sqlite3_column_int64(st, 14);
+	store_column_text(d->reason, sizeof(d->reason), st, 15);
+	d->voids = sqlite3_column_int64(st, 16);
+	store_column_text(d->signer, sizeof(d->signer), st, 17);
+	store_column_text(d->witness, sizeof(d->witness), st, 18);
+	store_column_text(d->runner, sizeof(d->runner), st, 19);
+	store_column_text(d->requester, sizeof(d->requester), st, 20);
+}
+
+int
+store_acct_next_id(struct store *s, int64_t *id, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_NEXT_ID, "numbering a document", err) < 0)
+		return -1;
+	return store_query_int64(&q, id, NULL);
+}
+
+int
+store_acct_put(struct store *s, const struct acct_document *d, struct pb_error *err)
+{
+	bool is_drop = strcmp(d->kind, "drop") == 0;
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_INSERT, "recording a document", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, d->id);
+	sqlite3_bind_text(q.st, 2, d->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, d->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 4, d->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, d->gaming_day, -1, SQLITE_STATIC);
+	bind_text(q.st, 6, d->shift);
+	bind_text(q.st, 7, d->serial);
+	bind_amount(q.st, 8, d->year != 0, d->year);
+	sqlite3_bind_int64(q.st, 9, d->total);
+	bind_text(q.st, 10, d->chips_json);
+	bind_amount(q.st, 11, is_drop, d->cash);
+	bind_amount(q.st, 12, is_drop, d->chip_value);
+	bind_amount(q.st, 13, is_drop, d->markers);
+	bind_amount(q.st, 14, is_drop, d->collections);
+	bind_amount(q.st, 15, d->has_discrepancy, d->discrepancy);
+	bind_text(q.st, 16, d->reason);
+	bind_amount(q.st, 17, d->voids != 0, d->voids);
+	sqlite3_bind_text(q.st, 18, d->signer, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 19, d->witness, -1, SQLITE_STATIC);
+	bind_text(q.st, 20, d->runner);
+	bind_text(q.st, 21, d->requester);
+	if (store_query_done(&q) == 0)
+		return 0;
+	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
+		return pb_fail(err, 409, "duplicate_serial", "serial %s was used for a %s in %lld already", d->serial, d->kind,
+		    (long long)d->year);
+	return -1;
+}
+
+/* The one row of a query bound by the caller, into d. */
+static int
+one_row(struct store_query *q, struct acct_document *d, bool *found)
+{
+	*found = false;
+	if (store_query_next(q)) {
+		read_row(q->st, d);
+		*found = true;
+	}
+	return store_query_end(q);
+}
+
+int
+store_acct_get(struct store *s, int64_t id, struct acct_document *d, bool *found, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_GET, "reading a document", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, id);
+	return one_row(&q, d, found);
+}
+
+int
+store_acct_by_serial(struct store *s, const char *kind, int64_t year, const char *serial, struct acct_document *d,
+    bool *found, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_BY_SERIAL, "reading a document by its serial", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 2, year);
+	sqlite3_bind_text(q.st, 3, serial, -1, SQLITE_STATIC);
+	return one_row(&q, d, found);
+}
+
+int
+store_acct_last(struct store *s, const char *table_id, const char *kind, struct acct_document *d, bool *found,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_LAST, "reading the table's last document", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, kind, -1, SQLITE_STATIC);
+	return one_row(&q, d, found);
+}
+
+int
+store_acct_has_opener(struct store *s, const char *table_id, const char *gaming_day, bool *found,
+    struct pb_error *err)
+{
+	struct store_query q;
+	int64_t n = 0;
+
+	if (store_query(&q, s, STMT_ACCT_HAS_OPENER, "looking for the day's opener", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, gaming_day, -1, SQLITE_STATIC);
+	if (store_query_int64(&q, &n, NULL) < 0)
+		return -1;
+	*found = n > 0;
+	return 0;
+}
+
+/* Every row of a query bound by the caller, handed to fn. */
+static int
+walk(struct store_query *q, acct_document_fn fn, void *ctx, struct pb_error *err)
+{
+	struct acct_document d;
+	int rc = 0;
+
+	while (rc == 0 && store_query_next(q)) {
+		read_row(q->st, &d);
+		rc = fn(ctx, &d, err);
+	}
+	if (store_query_end(q) < 0)
+		return -1;
+	return rc;
+}
+
+int
+store_acct_day(struct store *s, const char *gaming_day, acct_document_fn fn, void *ctx, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_DAY, "reading the day's documents", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
+store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_DISCREPANCIES, "reading the openers' discrepancies", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
+store_acct_ack_put(struct store *s, const char *table_id, const char *kind, const char *ref,
+    const struct acct_ack *ack, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_ACK_INSERT, "recording an acknowledgment", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, ref, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 4, ack->note, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, ack->by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, ack->at, -1, SQLITE_STATIC);
+	if (store_query_done(&q) == 0)
+		return 0;
+	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
+		return pb_fail(err, 409, "already_acknowledged", "the %s %s of table %s is acknowledged already", kind, ref, table_id);
+	return -1;
+}
+
+int
+store_acct_ack_get(struct store *s, const char *table_id, const char *kind, const char *ref, struct acct_ack *ack,
+    bool *found, struct pb_error *err)
+{
+	struct store_query q;
+
+	*found = false;
+	if (store_query(&q, s, STMT_ACCT_ACK_GET, "reading an acknowledgment", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, ref, -1, SQLITE_STATIC);
+	if (store_query_next(&q)) {
+		store_column_text(ack->note, sizeof(ack->note), q.st, 0);
+		store_column_text(ack->by, sizeof(ack->by), q.st, 1);
+		store_column_text(ack->at, sizeof(ack->at), q.st, 2);
+		*found = true;
+	}
+	return store_query_end(&q);
+}

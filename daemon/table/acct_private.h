@@ -1,0 +1,49 @@
+/*
+ * acct_private.h - what the files of the accounting documents share
+ * (accounting.c, acct_events.c, acct_report.c) and nothing else includes:
+ * a document's event body and back, its recording, its gaming day.  The
+ * public interface is table/accounting.h.
+ */
+#ifndef PB_TABLE_ACCT_PRIVATE_H
+#define PB_TABLE_ACCT_PRIVATE_H
+
+#include <jansson.h>
+
+#include "store/accounting.h"
+#include "table/accounting.h"
+
+/* The table event type of a document: "inventory" for an opener or closer, else its kind. */
+const char *acct_event_type(const char *kind);
+
+/* The document's event body: every field its row and the reports need (new reference; NULL: no memory). */
+json_t *acct_body(const struct acct_document *d);
+
+/* A document from its event (the inverse of acct_body); 422 central_unreadable when the body is not one. */
+int acct_from_body(const char *table_id, const char *type, const char *at, const json_t *b, struct acct_document *d,
+    struct pb_error *err);
+
+/*
+ * Records d in the caller's transaction: its row and its table event
+ * (actor a), the row made from the event's body so that a restore writes
+ * the same.  *out: the document as the API answers it.
+ */
+int acct_record(struct pit *p, const struct actor *a, const struct acct_document *d, json_t **out,
+    struct pb_error *err);
+
+/* Now, its gaming day and shift (when the property has shifts) into d->at, d->gaming_day, d->shift. */
+void acct_now(const struct config *cfg, struct acct_document *d);
+
+/* The document as the API shows it (new reference). */
+json_t *acct_document_json(const struct acct_document *d);
+
+/*
+ * The master game figures of gaming day `day` (shift: an index of the
+ * property's shifts, or -1 for the whole day) for one table (table_id) or
+ * every table the actor may read (NULL): the report's {"tables", "total"}
+ * (new reference in *out).  only_documented: leave out the tables without a
+ * document that day (the exceptions).
+ */
+int acct_master_game(struct pit *p, const struct actor *a, const char *table_id, int64_t day, int shift,
+    bool only_documented, json_t **out, struct pb_error *err);
+
+#endif
