@@ -278,7 +278,23 @@ class Accounting(pbtest.DaemonTestCase):
         self.assertEqual(ex["T2"]["acknowledged"]["by"], "PB1")
         self.assertIsNone(ex["F1"]["acknowledged"])
 
-    def test_5_require_opener(self):
+    def test_5_player_banked(self):
+        """P1: the house's win is its collection fees; counted in the drop, they match the rounds' to the cent."""
+        self.opener("P1", {"500": 20})
+        fees = 0
+        for banker in (1, 2, 3, 4, 5):
+            r = self.whole("P1", random_round(self.rng, 8, (500, 5000), (500, 2500), None, False, banker=banker))
+            fees += self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]["collections"]["total"]
+        self.assertGreater(fees, 0)
+        self.closer("P1", {"500": 20})                   # the players bank the game: the tray does not move
+        self.refused(400, "invalid_amount", "POST", "/api/v1/tables/P1/drop",
+                     {"box": "D-P1", "cash": 0, "collections": -5, "witness": witness("CT2")}, token=self.tok["CT1"])
+        self.drop("P1", 0, collections=fees)
+        row = self.master("P1")["tables"][0]
+        self.assertTrue(row["player_banked"])
+        self.assertEqual((row["drop"], row["win"], row["hand_win"], row["variance"]), (fees, fees, fees, 0))
+
+    def test_6_require_opener(self):
         cfg = dict(self.d.config, accounting={"require_opener": True})
         self.d.write_config(cfg)
         self.d.sighup()
