@@ -16,6 +16,7 @@ import unittest
 
 import pbtest
 import pgserver
+import test_accounting as acct
 from pbtest import AUDITOR, PITBOSS, PITBOSS_TOKEN
 
 WHOLE = {
@@ -57,6 +58,8 @@ DERIVED = [
     "SELECT * FROM report_hours ORDER BY 1, 2, 3, 4",
     "SELECT table_id, person_id, person_name, at, by FROM dealer_changes ORDER BY id",
     "SELECT table_id, status, limits_json, config_sha256, dealer_id FROM table_state ORDER BY table_id",
+    "SELECT * FROM acct_documents ORDER BY id",
+    "SELECT table_id, kind, ref, note, by, at FROM acct_acknowledgments ORDER BY table_id, kind, ref",
 ]
 
 
@@ -75,6 +78,7 @@ class RestoreTest(pgserver.CentralServerCase):
                          "VALUES ('E1027', 'Ana Ruiz', 1, 1, 'unused', 0, '2026-01-01T00:00:00.000Z', "
                          "'2026-01-01T00:00:00.000Z')")
         conn.close()
+        acct.setup_people(self.d)    # the signers of the accounting documents
         self.d.start()
         self.restored = None
 
@@ -110,6 +114,25 @@ class RestoreTest(pgserver.CentralServerCase):
         self.ok(d, "POST", "/api/v1/tables/T3/close", None, token=PITBOSS_TOKEN)
         rid = self.ok(d, "POST", "/api/v1/tables/F1/rounds", {}, status=201)["round"]["id"]
         self.ok(d, "PUT", "/api/v1/rounds/%d/bets/4" % rid, {"ante": 500})   # left open, in betting
+        self.documents()
+
+    def documents(self):
+        """The accounting documents of T1 and P1 (table events whose rows restore rebuilds), and an acknowledgment."""
+        d, tok = self.d, {pid: acct.sign_in(self.d, pid) for pid in ("FL1", "CG1", "CT1", "PB1")}
+
+        def post(path, body, who):
+            return self.ok(d, "POST", "/api/v1" + path, body, status=201, token=tok[who])
+        post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 40}, "witness": acct.witness("DL1")}, "FL1")
+        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "RN1", "witness": acct.witness("PB1")}, "CG1")
+        post("/tables/T1/fills/F-1/void", {"reason": "wrong table", "witness": acct.witness("PB1")}, "FL1")
+        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witness": acct.witness("PB1")}, "CG1")
+        post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 39}, "witness": acct.witness("DL1")}, "FL1")
+        post("/tables/T1/drop", {"box": "D-1", "cash": 12000, "witness": acct.witness("CT2")}, "CT1")
+        post("/tables/P1/drop", {"box": "D-2", "cash": 0, "collections": 900, "witness": acct.witness("CT2")}, "CT1")
+        o = post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 38}, "reason": "short",
+                                          "witness": acct.witness("DL1")}, "FL1")
+        post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),
+                                             "note": "counted again"}, "PB1")
 
     def wait_shipped(self, timeout=60):
         deadline = time.monotonic() + timeout
@@ -149,7 +172,8 @@ class RestoreTest(pgserver.CentralServerCase):
         self.assertGreater(shipped, 0)
         # the central copy's checkpoints (those signed while stopping were not shipped yet)
         self.assertEqual(rows(original, cp)[:shipped], rows(target, cp))
-        for table in ("dealer_changes", "collections", "banker_turns", "report_hours"):
+        for table in ("dealer_changes", "collections", "banker_turns", "report_hours", "acct_documents",
+                      "acct_acknowledgments"):
             self.assertGreater(len(rows(original, "SELECT * FROM " + table)), 0, table)
         self.assertEqual(rows(original, "SELECT count(*) FROM rounds WHERE state = 'void'"), [(1,)])
         for sql in DERIVED:
