@@ -46,6 +46,10 @@ PATHS = (
     "/api/v1/rounds/1", "/api/v1/rounds/1/verify", "/api/v1/rounds/1/void", "/api/v1/rounds/1/bets/1",
     "/api/v1/people", "/api/v1/people/NOPE", "/api/v1/people/NOPE/password", "/api/v1/people/NOPE/x",
     "/api/v1/sessions", "/api/v1/sessions/current", "/api/v1/sessions/x",
+    "/api/v1/tables/NOPE/inventory", "/api/v1/tables/T1/inventory", "/api/v1/tables/T1/fills",
+    "/api/v1/tables/T1/credits", "/api/v1/tables/T1/fills/F-1/void", "/api/v1/tables/T1/credits/C-1/void",
+    "/api/v1/tables/T1/fills/F-1", "/api/v1/tables/T1/drop", "/api/v1/reports/master-game",
+    "/api/v1/reports/master-game?gaming_day=x", "/api/v1/exceptions", "/api/v1/exceptions/acknowledgments",
 )
 
 
