@@ -54,57 +54,70 @@ ALTER TABLE report_spans ADD COLUMN banked_lines_six_card INTEGER NOT NULL DEFAU
 ALTER TABLE report_spans ADD COLUMN banked_lines_ante_bonus INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE report_spans ADD COLUMN collections INTEGER NOT NULL DEFAULT 0;
 
--- Backfill: the player-banked rounds' sums, keyed as report_hours is.
-UPDATE report_hours SET
-	banked_rounds = b.rounds,
-	banked_handle_ante = b.handle_ante, banked_handle_play = b.handle_play,
-	banked_handle_pair_plus = b.handle_pair_plus, banked_handle_six_card = b.handle_six_card,
-	banked_win_ante = b.win_ante, banked_win_play = b.win_play, banked_win_pair_plus = b.win_pair_plus,
-	banked_win_six_card = b.win_six_card, banked_win_ante_bonus = b.win_ante_bonus,
-	banked_lines_ante = b.lines_ante, banked_lines_play = b.lines_play, banked_lines_pair_plus = b.lines_pair_plus,
-	banked_lines_six_card = b.lines_six_card, banked_lines_ante_bonus = b.lines_ante_bonus,
-	collections = b.collections
-FROM (
-	SELECT r.table_id AS table_id,
-		CAST(strftime('%s', r.settled_at) AS INTEGER) / 3600 * 3600 AS hour,
-		coalesce(r.dealer_id, r.opened_by) AS dealer,
-		r.rules_id AS rules_id,
-		sum(r.state = 'settled') AS rounds,
-		coalesce(sum(p.handle_ante), 0) AS handle_ante, coalesce(sum(p.handle_play), 0) AS handle_play,
-		coalesce(sum(p.handle_pair_plus), 0) AS handle_pair_plus, coalesce(sum(p.handle_six_card), 0) AS handle_six_card,
-		coalesce(sum(p.win_ante), 0) AS win_ante, coalesce(sum(p.win_play), 0) AS win_play,
-		coalesce(sum(p.win_pair_plus), 0) AS win_pair_plus, coalesce(sum(p.win_six_card), 0) AS win_six_card,
-		coalesce(sum(p.win_ante_bonus), 0) AS win_ante_bonus,
-		coalesce(sum(p.lines_ante), 0) AS lines_ante, coalesce(sum(p.lines_play), 0) AS lines_play,
-		coalesce(sum(p.lines_pair_plus), 0) AS lines_pair_plus, coalesce(sum(p.lines_six_card), 0) AS lines_six_card,
-		coalesce(sum(p.lines_ante_bonus), 0) AS lines_ante_bonus,
-		coalesce(sum(c.fee), 0) AS collections
-	FROM rounds r
-	LEFT JOIN (
-		SELECT round_id,
-			sum(CASE WHEN wager = 'ante' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_ante,
-			sum(CASE WHEN wager = 'play' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_play,
-			sum(CASE WHEN wager = 'pair_plus' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_pair_plus,
-			sum(CASE WHEN wager = 'six_card' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_six_card,
-			-sum(CASE WHEN wager = 'ante' THEN net ELSE 0 END) AS win_ante,
-			-sum(CASE WHEN wager = 'play' THEN net ELSE 0 END) AS win_play,
-			-sum(CASE WHEN wager = 'pair_plus' THEN net ELSE 0 END) AS win_pair_plus,
-			-sum(CASE WHEN wager = 'six_card' THEN net ELSE 0 END) AS win_six_card,
-			-sum(CASE WHEN wager = 'ante_bonus' THEN net ELSE 0 END) AS win_ante_bonus,
-			sum(wager = 'ante' AND result <> 'returned') AS lines_ante,
-			sum(wager = 'play' AND result <> 'returned') AS lines_play,
-			sum(wager = 'pair_plus' AND result <> 'returned') AS lines_pair_plus,
-			sum(wager = 'six_card' AND result <> 'returned') AS lines_six_card,
-			sum(wager = 'ante_bonus' AND result <> 'returned') AS lines_ante_bonus
-		FROM payouts
-		GROUP BY round_id
-	) p ON p.round_id = r.id
-	LEFT JOIN (SELECT round_id, sum(fee) AS fee FROM collections GROUP BY round_id) c ON c.round_id = r.id
-	WHERE r.state IN ('settled', 'void') AND r.banking = 'player'
-	GROUP BY 1, 2, 3, 4
-) AS b
-WHERE report_hours.table_id = b.table_id AND report_hours.hour = b.hour AND report_hours.dealer = b.dealer
-	AND report_hours.rules_id = b.rules_id;
+-- Backfill: the player-banked rounds' sums, keyed as report_hours is, in a
+-- temporary table (row-value UPDATE, SQLite 3.15 and later; no UPDATE FROM).
+CREATE TEMP TABLE banked_013 (
+	table_id TEXT NOT NULL, hour INTEGER NOT NULL, dealer TEXT NOT NULL, rules_id INTEGER NOT NULL,
+	rounds INTEGER, handle_ante INTEGER, handle_play INTEGER, handle_pair_plus INTEGER, handle_six_card INTEGER,
+	win_ante INTEGER, win_play INTEGER, win_pair_plus INTEGER, win_six_card INTEGER, win_ante_bonus INTEGER,
+	lines_ante INTEGER, lines_play INTEGER, lines_pair_plus INTEGER, lines_six_card INTEGER, lines_ante_bonus INTEGER,
+	collections INTEGER,
+	PRIMARY KEY (hour, table_id, dealer, rules_id)
+);
+INSERT INTO temp.banked_013
+SELECT r.table_id AS table_id,
+	CAST(strftime('%s', r.settled_at) AS INTEGER) / 3600 * 3600 AS hour,
+	coalesce(r.dealer_id, r.opened_by) AS dealer,
+	r.rules_id AS rules_id,
+	sum(r.state = 'settled') AS rounds,
+	coalesce(sum(p.handle_ante), 0) AS handle_ante, coalesce(sum(p.handle_play), 0) AS handle_play,
+	coalesce(sum(p.handle_pair_plus), 0) AS handle_pair_plus, coalesce(sum(p.handle_six_card), 0) AS handle_six_card,
+	coalesce(sum(p.win_ante), 0) AS win_ante, coalesce(sum(p.win_play), 0) AS win_play,
+	coalesce(sum(p.win_pair_plus), 0) AS win_pair_plus, coalesce(sum(p.win_six_card), 0) AS win_six_card,
+	coalesce(sum(p.win_ante_bonus), 0) AS win_ante_bonus,
+	coalesce(sum(p.lines_ante), 0) AS lines_ante, coalesce(sum(p.lines_play), 0) AS lines_play,
+	coalesce(sum(p.lines_pair_plus), 0) AS lines_pair_plus, coalesce(sum(p.lines_six_card), 0) AS lines_six_card,
+	coalesce(sum(p.lines_ante_bonus), 0) AS lines_ante_bonus,
+	coalesce(sum(c.fee), 0) AS collections
+FROM rounds r
+LEFT JOIN (
+	SELECT round_id,
+		sum(CASE WHEN wager = 'ante' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_ante,
+		sum(CASE WHEN wager = 'play' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_play,
+		sum(CASE WHEN wager = 'pair_plus' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_pair_plus,
+		sum(CASE WHEN wager = 'six_card' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_six_card,
+		-sum(CASE WHEN wager = 'ante' THEN net ELSE 0 END) AS win_ante,
+		-sum(CASE WHEN wager = 'play' THEN net ELSE 0 END) AS win_play,
+		-sum(CASE WHEN wager = 'pair_plus' THEN net ELSE 0 END) AS win_pair_plus,
+		-sum(CASE WHEN wager = 'six_card' THEN net ELSE 0 END) AS win_six_card,
+		-sum(CASE WHEN wager = 'ante_bonus' THEN net ELSE 0 END) AS win_ante_bonus,
+		sum(wager = 'ante' AND result <> 'returned') AS lines_ante,
+		sum(wager = 'play' AND result <> 'returned') AS lines_play,
+		sum(wager = 'pair_plus' AND result <> 'returned') AS lines_pair_plus,
+		sum(wager = 'six_card' AND result <> 'returned') AS lines_six_card,
+		sum(wager = 'ante_bonus' AND result <> 'returned') AS lines_ante_bonus
+	FROM payouts
+	GROUP BY round_id
+) p ON p.round_id = r.id
+LEFT JOIN (SELECT round_id, sum(fee) AS fee FROM collections GROUP BY round_id) c ON c.round_id = r.id
+WHERE r.state IN ('settled', 'void') AND r.banking = 'player'
+GROUP BY 1, 2, 3, 4;
+
+UPDATE report_hours SET (banked_rounds,
+	banked_handle_ante, banked_handle_play, banked_handle_pair_plus, banked_handle_six_card,
+	banked_win_ante, banked_win_play, banked_win_pair_plus, banked_win_six_card, banked_win_ante_bonus,
+	banked_lines_ante, banked_lines_play, banked_lines_pair_plus, banked_lines_six_card, banked_lines_ante_bonus,
+	collections) = (
+	SELECT b.rounds, b.handle_ante, b.handle_play, b.handle_pair_plus, b.handle_six_card,
+		b.win_ante, b.win_play, b.win_pair_plus, b.win_six_card, b.win_ante_bonus,
+		b.lines_ante, b.lines_play, b.lines_pair_plus, b.lines_six_card, b.lines_ante_bonus, b.collections
+	FROM temp.banked_013 b
+	WHERE b.hour = report_hours.hour AND b.table_id = report_hours.table_id AND b.dealer = report_hours.dealer
+		AND b.rules_id = report_hours.rules_id)
+WHERE EXISTS (SELECT 1 FROM temp.banked_013 b
+	WHERE b.hour = report_hours.hour AND b.table_id = report_hours.table_id AND b.dealer = report_hours.dealer
+		AND b.rules_id = report_hours.rules_id);
+DROP TABLE temp.banked_013;
 
 -- The roll-ups are rebuilt from report_hours (with the new columns) at the next start-up.
 DELETE FROM report_spans;
