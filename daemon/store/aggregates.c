@@ -27,14 +27,16 @@ record_ms(const char *at)
  * UTC hour of settled_at, dealer and rules; the dealer is the person dealing
  * when the round opened (rounds.dealer_id), else the actor who opened it
  * (a terminal token's name, as before people dealt).  Rounds in any other state are
- * ignored.  The figures are the round's tally (engine/tally.h).
+ * ignored.  The figures are the round's tally (engine/tally.h); a round dealt
+ * player-banked adds them to the banked_* columns too, with its collection
+ * fees (rec->fees, computed before this is called).
  */
 int
 store_round_aggregate(struct store *s, const struct round_record *rec, struct pb_error *err)
 {
 	struct round_tally t;
 	int64_t opened_ms, settled_ms;
-	bool settled = rec->state == ROUND_SETTLED;
+	bool settled = rec->state == ROUND_SETTLED, banked = rec->player_banked;
 	struct store_query q;
 	sqlite3_stmt *st;
 	int col;
@@ -65,6 +67,15 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
 		sqlite3_bind_int64(st, col++, t.lines[w]);
 	sqlite3_bind_int64(st, col++, opened_ms);
-	sqlite3_bind_int64(st, col, settled_ms);
+	sqlite3_bind_int64(st, col++, settled_ms);
+	/* The player-banked part (schema 013): the same figures again, or zeros on a house-banked round. */
+	sqlite3_bind_int64(st, col++, banked && settled ? 1 : 0);
+	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
+		sqlite3_bind_int64(st, col++, banked ? t.handle[w] : 0);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		sqlite3_bind_int64(st, col++, banked ? t.house_win[w] : 0);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		sqlite3_bind_int64(st, col++, banked ? t.lines[w] : 0);
+	sqlite3_bind_int64(st, col, banked ? rec->fees.total : 0);
 	return store_query_done(&q);
 }

@@ -53,6 +53,14 @@ store_report_span_put(struct store *s, const struct report_hour *row, struct pb_
 		sqlite3_bind_int64(st, col++, row->house_win[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
 		sqlite3_bind_int64(st, col++, row->lines[w]);
+	sqlite3_bind_int64(st, col++, row->banked_rounds);
+	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
+		sqlite3_bind_int64(st, col++, row->banked_handle[w]);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		sqlite3_bind_int64(st, col++, row->banked_win[w]);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		sqlite3_bind_int64(st, col++, row->banked_lines[w]);
+	sqlite3_bind_int64(st, col++, row->collections);
 	sqlite3_bind_int64(st, col++, row->play_ms);
 	sqlite3_bind_int64(st, col, row->carry_ms);
 	return store_query_done(&q);

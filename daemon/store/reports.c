@@ -22,8 +22,9 @@ bind_scope(sqlite3_stmt *st, int col, const char *tables)
 
 /*
  * The sums of a report row from consecutive columns starting at col
- * (rounds, voids, hands, handle x4, house win x5, lines x5); returns the
- * column after them.
+ * (rounds, voids, hands, handle x4, house win x5, lines x5, then the
+ * player-banked part: rounds, handle x4, win x5, lines x5, collections);
+ * returns the column after them.
  */
 static int
 report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
@@ -37,6 +38,14 @@ report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
 		row->house_win[w] = sqlite3_column_int64(st, col++);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
 		row->lines[w] = sqlite3_column_int64(st, col++);
+	row->banked_rounds = sqlite3_column_int64(st, col++);
+	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
+		row->banked_handle[w] = sqlite3_column_int64(st, col++);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		row->banked_win[w] = sqlite3_column_int64(st, col++);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
+		row->banked_lines[w] = sqlite3_column_int64(st, col++);
+	row->collections = sqlite3_column_int64(st, col++);
 	return col;
 }
 

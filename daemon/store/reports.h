@@ -29,6 +29,16 @@ struct report_hour {
 	int64_t handle[WAGER_COUNT];       /* [WAGER_ANTE_BONUS] is always 0 */
 	int64_t house_win[WAGER_COUNT];
 	int64_t lines[WAGER_COUNT];        /* resolved (not returned) lines */
+	/*
+	 * The part of the sums above from player-banked rounds (schema 013):
+	 * their settled rounds, handle, the banker's result (minus the players'
+	 * net) and lines, and the house's collection fees on them.
+	 */
+	int64_t banked_rounds;
+	int64_t banked_handle[WAGER_COUNT];  /* [WAGER_ANTE_BONUS] is always 0 */
+	int64_t banked_win[WAGER_COUNT];
+	int64_t banked_lines[WAGER_COUNT];
+	int64_t collections;
 	int64_t first_ms;                  /* earliest opened_at, Unix ms */
 	int64_t last_ms;                   /* latest settled_at, Unix ms */
 	/*

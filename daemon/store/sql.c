@@ -10,6 +10,11 @@
 /* The columns of an event row as audit.c reads them (read_event). */
 #define EVENT_COLUMNS "table_id, table_seq, coalesce(round_id, 0), type, at, actor, body, prev_hash, hash, id"
 
+/* The player-banked part of a report_hours or report_spans row (schema 013), in the order reports.c reads it. */
+#define BANKED_COLUMNS "banked_rounds, banked_handle_ante, banked_handle_play, banked_handle_pair_plus, banked_handle_six_card, " \
+	"banked_win_ante, banked_win_play, banked_win_pair_plus, banked_win_six_card, banked_win_ante_bonus, " \
+	"banked_lines_ante, banked_lines_play, banked_lines_pair_plus, banked_lines_six_card, banked_lines_ante_bonus, collections"
+
 /* The columns of a checkpoint row as audit.c reads them (read_checkpoint). */
 #define CHECKPOINT_COLUMNS "id, table_id, table_seq, head_hash, at, public_key, signature"
 
@@ -19,15 +24,18 @@
 #define SPAN_COLUMNS "kind, start, table_id, dealer, rules_id, rounds, voids, hands, " \
 	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
 	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
-	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms"
+	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, " BANKED_COLUMNS ", play_ms, carry_ms"
 
 /* A report_spans row as report_days.c reads it: key and sums in the order of report_hours, then its own. */
 #define SPAN_READ_COLUMNS "table_id, start, dealer, rules_id, rounds, voids, hands, " \
 	"handle_ante, handle_play, handle_pair_plus, handle_six_card, " \
 	"win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, " \
-	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, play_ms, carry_ms, kind"
+	"lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, " BANKED_COLUMNS ", play_ms, carry_ms, kind"
 
-/* The report_hours rows recomputed from the rounds and payout lines (store_report_hours_verify). */
+/* The sum of a figure over the player-banked rounds only (schema 013's banked columns). */
+#define BANKED(x) "coalesce(sum(CASE WHEN r.banking = 'player' THEN " x " END), 0)"
+
+/* The report_hours rows recomputed from the rounds, payout lines and collections (store_report_hours_verify). */
 #define RECOMPUTED_HOURS \
 	"SELECT r.table_id AS table_id, CAST(strftime('%s', r.settled_at) AS INTEGER) / 3600 * 3600 AS hour, " \
 	"coalesce(r.dealer_id, r.opened_by) AS dealer, r.rules_id AS rules_id, sum(r.state = 'settled') AS rounds, sum(r.state = 'void') AS voids, " \
@@ -36,7 +44,12 @@
 	"coalesce(sum(p.handle_six_card), 0), coalesce(sum(p.win_ante), 0), coalesce(sum(p.win_play), 0), " \
 	"coalesce(sum(p.win_pair_plus), 0), coalesce(sum(p.win_six_card), 0), coalesce(sum(p.win_ante_bonus), 0), " \
 	"coalesce(sum(p.lines_ante), 0), coalesce(sum(p.lines_play), 0), coalesce(sum(p.lines_pair_plus), 0), " \
-	"coalesce(sum(p.lines_six_card), 0), coalesce(sum(p.lines_ante_bonus), 0) " \
+	"coalesce(sum(p.lines_six_card), 0), coalesce(sum(p.lines_ante_bonus), 0), " \
+	"sum(r.state = 'settled' AND r.banking = 'player'), " \
+	BANKED("p.handle_ante") ", " BANKED("p.handle_play") ", " BANKED("p.handle_pair_plus") ", " \
+	BANKED("p.handle_six_card") ", " BANKED("p.win_ante") ", " BANKED("p.win_play") ", " BANKED("p.win_pair_plus") ", " \
+	BANKED("p.win_six_card") ", " BANKED("p.win_ante_bonus") ", " BANKED("p.lines_ante") ", " BANKED("p.lines_play") ", " \
+	BANKED("p.lines_pair_plus") ", " BANKED("p.lines_six_card") ", " BANKED("p.lines_ante_bonus") ", " BANKED("c.fee") " " \
 	"FROM rounds r LEFT JOIN (SELECT round_id, " \
 	"sum(CASE WHEN wager = 'ante' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_ante, " \
 	"sum(CASE WHEN wager = 'play' AND result <> 'returned' THEN stake ELSE 0 END) AS handle_play, " \
@@ -50,13 +63,14 @@
 	"sum(wager = 'pair_plus' AND result <> 'returned') AS lines_pair_plus, " \
 	"sum(wager = 'six_card' AND result <> 'returned') AS lines_six_card, " \
 	"sum(wager = 'ante_bonus' AND result <> 'returned') AS lines_ante_bonus FROM payouts GROUP BY round_id) p " \
-	"ON p.round_id = r.id WHERE r.state IN ('settled', 'void') GROUP BY 1, 2, 3, 4"
+	"ON p.round_id = r.id LEFT JOIN (SELECT round_id, sum(fee) AS fee FROM collections GROUP BY round_id) c " \
+	"ON c.round_id = r.id WHERE r.state IN ('settled', 'void') GROUP BY 1, 2, 3, 4"
 
 /* The report_hours rows as stored, in the columns of RECOMPUTED_HOURS. */
 #define STORED_HOURS \
 	"SELECT table_id, hour, dealer, rules_id, rounds, voids, hands, handle_ante, handle_play, handle_pair_plus, " \
 	"handle_six_card, win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, lines_ante, lines_play, " \
-	"lines_pair_plus, lines_six_card, lines_ante_bonus FROM report_hours"
+	"lines_pair_plus, lines_six_card, lines_ante_bonus, " BANKED_COLUMNS " FROM report_hours"
 
 static const char *const SQL[STMT_COUNT] = {
 	/* store.c */
@@ -163,8 +177,10 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_REPORT_HOUR_ADD] = "INSERT INTO report_hours (table_id, hour, dealer, rules_id, rounds, voids, hands, "
 	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
 	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
-	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms) "
-	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms, "
+	    BANKED_COLUMNS ") "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
 	    "ON CONFLICT (hour, table_id, dealer, rules_id) DO UPDATE SET "
 	    "rounds = rounds + excluded.rounds, voids = voids + excluded.voids, hands = hands + excluded.hands, "
 	    "handle_ante = handle_ante + excluded.handle_ante, handle_play = handle_play + excluded.handle_play, "
@@ -177,7 +193,23 @@ static const char *const SQL[STMT_COUNT] = {
 	    "lines_pair_plus = lines_pair_plus + excluded.lines_pair_plus, "
 	    "lines_six_card = lines_six_card + excluded.lines_six_card, "
 	    "lines_ante_bonus = lines_ante_bonus + excluded.lines_ante_bonus, "
-	    "first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms)",
+	    "first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms), "
+	    "banked_rounds = banked_rounds + excluded.banked_rounds, "
+	    "banked_handle_ante = banked_handle_ante + excluded.banked_handle_ante, "
+	    "banked_handle_play = banked_handle_play + excluded.banked_handle_play, "
+	    "banked_handle_pair_plus = banked_handle_pair_plus + excluded.banked_handle_pair_plus, "
+	    "banked_handle_six_card = banked_handle_six_card + excluded.banked_handle_six_card, "
+	    "banked_win_ante = banked_win_ante + excluded.banked_win_ante, "
+	    "banked_win_play = banked_win_play + excluded.banked_win_play, "
+	    "banked_win_pair_plus = banked_win_pair_plus + excluded.banked_win_pair_plus, "
+	    "banked_win_six_card = banked_win_six_card + excluded.banked_win_six_card, "
+	    "banked_win_ante_bonus = banked_win_ante_bonus + excluded.banked_win_ante_bonus, "
+	    "banked_lines_ante = banked_lines_ante + excluded.banked_lines_ante, "
+	    "banked_lines_play = banked_lines_play + excluded.banked_lines_play, "
+	    "banked_lines_pair_plus = banked_lines_pair_plus + excluded.banked_lines_pair_plus, "
+	    "banked_lines_six_card = banked_lines_six_card + excluded.banked_lines_six_card, "
+	    "banked_lines_ante_bonus = banked_lines_ante_bonus + excluded.banked_lines_ante_bonus, "
+	    "collections = collections + excluded.collections",
 
 	/* idempotency.c */
 	[STMT_IDEMPOTENCY_GET] = "SELECT request_hash, status, response FROM idempotency WHERE actor = ? AND key = ?",
@@ -233,7 +265,7 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_REPORT_HOURS] = "SELECT table_id, hour, dealer, rules_id, rounds, voids, hands, "
 	    "handle_ante, handle_play, handle_pair_plus, handle_six_card, "
 	    "win_ante, win_play, win_pair_plus, win_six_card, win_ante_bonus, "
-	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, first_ms, last_ms "
+	    "lines_ante, lines_play, lines_pair_plus, lines_six_card, lines_ante_bonus, " BANKED_COLUMNS ", first_ms, last_ms "
 	    "FROM report_hours WHERE hour >= ?1 AND hour < ?2 "
 	    "AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
 	    "ORDER BY hour, table_id, dealer, rules_id",
@@ -277,7 +309,8 @@ static const char *const SQL[STMT_COUNT] = {
 	    "AND start < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
 	    "ORDER BY start, table_id, dealer, rules_id",
 	[STMT_REPORT_SPAN_PUT] = "INSERT OR REPLACE INTO report_spans (" SPAN_COLUMNS ") VALUES "
-	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_REPORT_SPANS_DELETE] = "DELETE FROM report_spans WHERE kind = ? AND start = ?",
 	[STMT_ROLLUP_GET] = "SELECT days_before FROM report_rollup WHERE id = 1",
 	[STMT_ROLLUP_SET] = "UPDATE report_rollup SET days_before = ? WHERE id = 1",

@@ -189,6 +189,22 @@ static const struct summary_column {
 	{"handle_total_amount", "handle", "total", true},
 	{"house_win_total_amount", "house_win", "total", true},
 	{"theoretical_win_amount", "theoretical_win", NULL, true},
+	/* Added with the split of house-banked and player-banked figures (docs/reports.md). */
+	{"win_per_handle", "win_per_handle", NULL, false},
+	{"theoretical_win_per_handle", "theoretical_win_per_handle", NULL, false},
+	{"house_banked_handle", "house_banked_handle", NULL, false},
+	{"player_banked_rounds", "player_banked_rounds", NULL, false},
+	{"banker_result_ante", "banker_result", "ante", false},
+	{"banker_result_play", "banker_result", "play", false},
+	{"banker_result_pair_plus", "banker_result", "pair_plus", false},
+	{"banker_result_six_card", "banker_result", "six_card", false},
+	{"banker_result_ante_bonus", "banker_result", "ante_bonus", false},
+	{"banker_result_total", "banker_result", "total", false},
+	{"collections", "collections", NULL, false},
+	{"win", "win", NULL, false},
+	{"banker_result_total_amount", "banker_result", "total", true},
+	{"collections_amount", "collections", NULL, true},
+	{"win_amount", "win", NULL, true},
 };
 
 static const json_t *

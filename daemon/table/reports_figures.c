@@ -1,7 +1,8 @@
 /*
- * reports_figures.c - the figures of a group of the summary: hold,
- * theoretical win and hold from the exact analysis of each game (cached per
- * process), the 95% interval of the win and its flag, hands per hour.
+ * reports_figures.c - the figures of a group of the summary: the house's
+ * win, the banker's result and collections, win per handle, theoretical
+ * win and win per handle from the exact analysis of each game (cached per
+ * process), the 95% interval of the house's win and its flag, hands per hour.
  *
  * Money is summed in int64 cents and never passes through a double; only
  * ratios (hold, hands per hour) and the statistical figures (theoretical
@@ -164,36 +165,98 @@ ratio_json(double num, double den)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* A group's (or the totals') figures as the API shows them. */
+/* Per-wager sums as the API shows them: each wager and the total (new reference; NULL when out of memory). */
+static json_t *
+wager_sums_json(const int64_t v[WAGER_COUNT], int64_t total)
+{
+	return json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "ante", (json_int_t)v[WAGER_ANTE], "play", (json_int_t)v[WAGER_PLAY],
+	    "pair_plus", (json_int_t)v[WAGER_PAIR_PLUS], "six_card", (json_int_t)v[WAGER_SIX_CARD],
+	    "ante_bonus", (json_int_t)v[WAGER_ANTE_BONUS], "total", (json_int_t)total);
+}
+
+/*
+ * The house's theoretical win (cents, unrounded) and its variance over the
+ * group's games, from each game's house-banked handle and lines.  A game
+ * without house-banked handle is not analysed.
+ */
+static int
+group_theoretical(struct pit *p, struct game_list *gl, const struct group_acc *g, double *theo, double *var,
+    struct pb_error *err)
+{
+	static const enum wager GAME_WAGERS[] = {WAGER_ANTE, WAGER_PAIR_PLUS, WAGER_SIX_CARD};
+
+	*theo = *var = 0;
+	for (int i = 0; i < g->part_count; i++) {
+		const struct game_part *pt = &g->parts[i];
+		const struct game_figures *f;
+		bool any = false;
+
+		for (int w = 0; w < WAGER_COUNT; w++)
+			any |= pt->handle[w] != 0;
+		if (!any)
+			continue;
+		if (game_figures_by_id(p, gl, pt->rules_id, &f, err) < 0)
+			return -1;
+		for (size_t k = 0; k < sizeof(GAME_WAGERS) / sizeof(GAME_WAGERS[0]); k++) {
+			enum wager w = GAME_WAGERS[k];
+			double h = (double)pt->handle[w];
+			*theo += f->edge[w] * h;
+			if (pt->lines[w] > 0)
+				*var += f->variance[w] * h * h / (double)pt->lines[w];
+		}
+	}
+	return 0;
+}
+
+/*
+ * The money a group's rounds made besides the house's win on house-banked
+ * rounds (house_win, beside the handle): the banker's result on player-banked ones, the
+ * house's collection fees and its revenue ("win" = house win + collections),
+ * and the count and handle each ratio divides by.  Added to o.
+ */
+static int
+group_money_json(json_t *o, const struct group_acc *g, int64_t house_win, struct pb_error *err)
+{
+	int64_t banker = 0, win;
+	json_t *br;
+
+	for (int w = 0; w < WAGER_COUNT; w++)
+		if (__builtin_add_overflow(banker, g->banker[w], &banker))
+			return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits; narrow the range");
+	if (__builtin_add_overflow(house_win, g->collections, &win))
+		return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits; narrow the range");
+	br = wager_sums_json(g->banker, banker);
+	if (br == NULL || json_object_set_new(o, "banker_result", br) < 0 ||
+	    json_object_set_new(o, "collections", json_integer(g->collections)) < 0 ||
+	    json_object_set_new(o, "win", json_integer(win)) < 0 ||
+	    json_object_set_new(o, "player_banked_rounds", json_integer(g->banked_rounds)) < 0 ||
+	    json_object_set_new(o, "house_banked_handle", json_integer(g->house_handle)) < 0)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	return 0;
+}
+
+/*
+ * A group's (or the totals') figures as the API shows them.  Every ratio
+ * of the house's win divides by the handle of the house-banked rounds; the
+ * interval and the flag are the house's too, so a group of player-banked
+ * rounds only has neither (its banker's result is no house's hold).
+ */
 json_t *
 report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool with_key,
     struct pb_error *err)
 {
 	int64_t handle = 0, win = 0;
-	double theo = 0, var = 0, sd;
+	double theo, var, sd;
 	json_t *o, *flag = json_null(), *interval = json_null();
 
 	for (int w = 0; w < WAGER_COUNT; w++) {
 		handle += g->handle[w];
 		win += g->win[w];
 	}
-	for (int i = 0; i < g->part_count; i++) {
-		const struct game_part *pt = &g->parts[i];
-		const struct game_figures *f;
-		static const enum wager GAME_WAGERS[] = {WAGER_ANTE, WAGER_PAIR_PLUS, WAGER_SIX_CARD};
-
-		if (game_figures_by_id(p, gl, pt->rules_id, &f, err) < 0)
-			return NULL;
-		for (size_t k = 0; k < sizeof(GAME_WAGERS) / sizeof(GAME_WAGERS[0]); k++) {
-			enum wager w = GAME_WAGERS[k];
-			double h = (double)pt->handle[w];
-			theo += f->edge[w] * h;
-			if (pt->lines[w] > 0)
-				var += f->variance[w] * h * h / (double)pt->lines[w];
-		}
-	}
+	if (group_theoretical(p, gl, g, &theo, &var, err) < 0)
+		return NULL;
 	sd = var > 0 && isfinite(var) ? sqrt(var) : 0;
-	if (handle > 0 && sd > 0) {
+	if (g->house_handle > 0 && sd > 0) {
 		/* win is an integer: win > x exactly when win > floor(x), win < y when win < ceil(y). */
 		int64_t lo = int64_of(ceil(theo - HOLD_Z * sd)), hi = int64_of(floor(theo + HOLD_Z * sd));
 		interval = json_pack("{s:I,s:I}", "low", (json_int_t)lo, "high", (json_int_t)hi);
@@ -202,17 +265,17 @@ report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g
 		else if (win < lo)
 			flag = json_string("low");
 	}
-	o = json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I},s:{s:I,s:I,s:I,s:I,s:I,s:I},s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:f}",
+	o = json_pack("{s:I,s:I,s:I,s:{s:I,s:I,s:I,s:I,s:I},s:o,s:o,s:o,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:f}",
 	    "rounds", (json_int_t)g->rounds, "voids", (json_int_t)g->voids, "hands", (json_int_t)g->hands,
 	    "handle", "ante", (json_int_t)g->handle[WAGER_ANTE], "play", (json_int_t)g->handle[WAGER_PLAY],
 	    "pair_plus", (json_int_t)g->handle[WAGER_PAIR_PLUS], "six_card", (json_int_t)g->handle[WAGER_SIX_CARD],
 	    "total", (json_int_t)handle,
-	    "house_win", "ante", (json_int_t)g->win[WAGER_ANTE], "play", (json_int_t)g->win[WAGER_PLAY],
-	    "pair_plus", (json_int_t)g->win[WAGER_PAIR_PLUS], "six_card", (json_int_t)g->win[WAGER_SIX_CARD],
-	    "ante_bonus", (json_int_t)g->win[WAGER_ANTE_BONUS], "total", (json_int_t)win,
-	    "hold", ratio_json((double)win, (double)handle),
+	    "house_win", wager_sums_json(g->win, win),
+	    "win_per_handle", ratio_json((double)win, (double)g->house_handle),
+	    "hold", ratio_json((double)win, (double)g->house_handle),   /* deprecated: win_per_handle */
 	    "theoretical_win", (json_int_t)int64_of(round(theo)),  /* half away from zero */
-	    "theoretical_hold", ratio_json(theo, (double)handle),
+	    "theoretical_win_per_handle", ratio_json(theo, (double)g->house_handle),
+	    "theoretical_hold", ratio_json(theo, (double)g->house_handle),   /* deprecated: theoretical_win_per_handle */
 	    "hold_flag", flag,
 	    "win_interval", interval,
 	    "hands_per_hour", ratio_json((double)g->hands * (double)HOUR_MS, (double)g->play_ms),
@@ -220,6 +283,10 @@ report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g
 	    "play_seconds", (double)g->play_ms / 1000.0);
 	if (o == NULL) {
 		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	if (group_money_json(o, g, win, err) < 0) {
+		json_decref(o);
 		return NULL;
 	}
 	if (with_key) {

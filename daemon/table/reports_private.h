@@ -35,7 +35,11 @@ json_t *report_time_json(int64_t ms);
 /* The query's table as the answer shows it: its id, or null for every table (new reference). */
 json_t *report_table_json(const struct report_query *q);
 
-/* The handle and resolved lines of one game within a group: what theoretical win and variance need. */
+/*
+ * The handle and resolved lines of one game within a group, of its
+ * house-banked rounds only: what the house's theoretical win and variance
+ * need.
+ */
 struct game_part {
 	int64_t rules_id;
 	int64_t handle[WAGER_COUNT];
@@ -47,8 +51,12 @@ struct group_acc {
 	char key[KEY_MAX];
 	int64_t order;                  /* groups sort by order, then key: a gaming day's shifts in its order */
 	int64_t rounds, voids, hands;
-	int64_t handle[WAGER_COUNT];
-	int64_t win[WAGER_COUNT];
+	int64_t handle[WAGER_COUNT];    /* every round's */
+	int64_t win[WAGER_COUNT];       /* the house's win: house-banked rounds only */
+	int64_t house_handle;           /* the handle of the house-banked rounds (every wager) */
+	int64_t banked_rounds;          /* settled player-banked rounds */
+	int64_t banker[WAGER_COUNT];    /* the banker's result: player-banked rounds only */
+	int64_t collections;            /* the house's collection fees (player-banked rounds) */
 	int64_t play_ms;
 	struct game_part *parts;        /* in rules_id order */
 	int part_count;
@@ -68,8 +76,10 @@ void report_game_list_free(struct game_list *gl);
 
 /*
  * A group's (or, without its key, the totals') figures as the API shows
- * them: sums, hold, theoretical win and hold, the 95% interval of the win
- * and its flag, hands per hour, average bet, play time.  The games' figures
+ * them: sums, the house's win, the banker's result, collections and win,
+ * win per handle (and hold, its deprecated name), theoretical win and win
+ * per handle, the 95% interval of the house's win and its flag (house-banked
+ * rounds only), hands per hour, average bet, play time.  The games' figures
  * are looked up (and analysed once) through gl.  NULL with err on failure.
  */
 json_t *report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool with_key,

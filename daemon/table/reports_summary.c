@@ -57,11 +57,26 @@ add_checked(int64_t *a, int64_t b, struct pb_error *err)
 	return report_sum_add(a, b, "a report sum exceeds 64 bits; narrow the range", err);
 }
 
-/* Adds a row's sums (and play time) to a group. */
+/* a - b into *out, refused when it overflows. */
+static int
+sub_checked(int64_t a, int64_t b, int64_t *out, struct pb_error *err)
+{
+	if (__builtin_sub_overflow(a, b, out))
+		return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits; narrow the range");
+	return 0;
+}
+
+/*
+ * Adds a row's sums (and play time) to a group: every round's counts and
+ * handle; the house-banked part of its win, handle and lines (the row's sum
+ * minus its banked_* part) as the house's; the banked part as the banker's
+ * result; its collections.
+ */
 static int
 acc_add(struct group_acc *g, const struct report_hour *row, int64_t play_ms, struct pb_error *err)
 {
 	struct game_part *part = NULL;
+	int64_t house_win, house_handle, house_lines;
 	int rc = 0;
 
 	for (int i = 0; i < g->part_count; i++)
@@ -86,11 +101,19 @@ acc_add(struct group_acc *g, const struct report_hour *row, int64_t play_ms, str
 	rc |= add_checked(&g->voids, row->voids, err);
 	rc |= add_checked(&g->hands, row->hands, err);
 	rc |= add_checked(&g->play_ms, play_ms, err);
+	rc |= add_checked(&g->banked_rounds, row->banked_rounds, err);
+	rc |= add_checked(&g->collections, row->collections, err);
 	for (int w = 0; w < WAGER_COUNT; w++) {
+		if (sub_checked(row->house_win[w], row->banked_win[w], &house_win, err) < 0 ||
+		    sub_checked(row->handle[w], row->banked_handle[w], &house_handle, err) < 0 ||
+		    sub_checked(row->lines[w], row->banked_lines[w], &house_lines, err) < 0)
+			return -1;
 		rc |= add_checked(&g->handle[w], row->handle[w], err);
-		rc |= add_checked(&g->win[w], row->house_win[w], err);
-		rc |= add_checked(&part->handle[w], row->handle[w], err);
-		rc |= add_checked(&part->lines[w], row->lines[w], err);
+		rc |= add_checked(&g->win[w], house_win, err);
+		rc |= add_checked(&g->house_handle, house_handle, err);
+		rc |= add_checked(&g->banker[w], row->banked_win[w], err);
+		rc |= add_checked(&part->handle[w], house_handle, err);
+		rc |= add_checked(&part->lines[w], house_lines, err);
 	}
 	return rc ? -1 : 0;
 }

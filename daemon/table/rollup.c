@@ -147,7 +147,12 @@ add_sums(struct report_hour *dst, const struct report_hour *src, struct pb_error
 		rc |= add_checked(&dst->handle[w], src->handle[w], err);
 		rc |= add_checked(&dst->house_win[w], src->house_win[w], err);
 		rc |= add_checked(&dst->lines[w], src->lines[w], err);
+		rc |= add_checked(&dst->banked_handle[w], src->banked_handle[w], err);
+		rc |= add_checked(&dst->banked_win[w], src->banked_win[w], err);
+		rc |= add_checked(&dst->banked_lines[w], src->banked_lines[w], err);
 	}
+	rc |= add_checked(&dst->banked_rounds, src->banked_rounds, err);
+	rc |= add_checked(&dst->collections, src->collections, err);
 	return rc ? -1 : 0;
 }
 

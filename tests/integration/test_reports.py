@@ -104,18 +104,26 @@ class Reports(pbtest.DaemonTestCase):
         out = {}
         for r in self.rounds:
             e = out.setdefault(keyfn(r), {"rounds": 0, "voids": 0, "hands": 0, "handle": dict.fromkeys(WAGERS[:4], 0),
-                                          "house_win": dict.fromkeys(WAGERS, 0), "totals_handle": 0, "totals_win": 0})
+                                          "house_win": dict.fromkeys(WAGERS, 0), "totals_handle": 0, "totals_win": 0,
+                                          "banker_result": dict.fromkeys(WAGERS, 0), "totals_banker": 0,
+                                          "house_handle": 0, "collections": 0})
+            banked = r["banking"] == "player"
             if r["state"] == "settled":
                 e["rounds"] += 1
                 e["hands"] += len(r["bets"])
             else:
                 e["voids"] += 1
+            # a player-banked round's win is the banker's result, not the house's (docs/reports.md)
+            win = "banker_result" if banked else "house_win"
             for p in r["payouts"]:
-                e["house_win"][p["wager"]] -= p["net"]
+                e[win][p["wager"]] -= p["net"]
                 if p["result"] != "returned" and p["wager"] != "ante_bonus":
                     e["handle"][p["wager"]] += p["stake"]
             e["totals_handle"] += r["totals"]["handle"]
-            e["totals_win"] += r["totals"]["house_win"]
+            e["totals_banker" if banked else "totals_win"] += r["totals"]["house_win"]
+            if not banked:
+                e["house_handle"] += r["totals"]["handle"]
+            e["collections"] += r.get("collections", {}).get("total", 0)
         return out
 
     def assert_group(self, g, e):
@@ -128,12 +136,21 @@ class Reports(pbtest.DaemonTestCase):
             self.assertEqual(g["house_win"][w], e["house_win"][w], w)
         self.assertEqual(g["handle"]["total"], e["totals_handle"])
         self.assertEqual(g["house_win"]["total"], e["totals_win"])
-        if g["handle"]["total"]:
-            self.assertEqual(g["hold"], g["house_win"]["total"] / g["handle"]["total"])
+        for w in WAGERS:
+            self.assertEqual(g["banker_result"][w], e["banker_result"][w], w)
+        self.assertEqual(g["banker_result"]["total"], e["totals_banker"])
+        self.assertEqual(g["collections"], e["collections"])
+        self.assertEqual(g["win"], e["totals_win"] + e["collections"])
+        self.assertEqual(g["house_banked_handle"], e["house_handle"])
+        if e["house_handle"]:
+            self.assertEqual(g["win_per_handle"], g["house_win"]["total"] / e["house_handle"])
+            self.assertEqual(g["hold"], g["win_per_handle"])
             self.assertIsInstance(g["theoretical_win"], int)
             self.assertIn(g["hold_flag"], (None, "high", "low"))
         else:
+            self.assertIsNone(g["win_per_handle"])
             self.assertIsNone(g["hold"])
+            self.assertIsNone(g["hold_flag"])
 
     # ---- roles ----
 

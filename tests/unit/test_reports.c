@@ -111,7 +111,9 @@ write_config(const char *path, const char *db)
 	    " \"limits\": {\"ante\": {\"min\": 200, \"max\": 20000}, \"pair_plus\": {\"min\": 200, \"max\": 5000}}},\n");
 	fprintf(f, "  {\"id\": \"P1\", \"name\": \"pb\", \"game\": \"standard\", \"seats\": 8, \"banking\": \"player\","
 	    " \"limits\": {\"ante\": {\"min\": 500, \"max\": 20000}, \"pair_plus\": {\"min\": 500, \"max\": 5000}},"
-	    " \"banker\": {\"max_consecutive\": 2, \"min_bank\": 10000, \"max_bank\": 500000}},\n");
+	    " \"banker\": {\"max_consecutive\": 2, \"min_bank\": 10000, \"max_bank\": 500000},"
+	    " \"collection\": {\"seat_fees\": [{\"up_to\": 1000, \"fee\": 100}, {\"up_to\": 20000, \"fee\": 200}],"
+	    " \"banker_fee\": 300}},\n");
 	fprintf(f, "  {\"id\": \"H1\", \"name\": \"hph\", \"game\": \"standard\", \"seats\": 6, \"banking\": \"house\","
 	    " \"limits\": {\"ante\": {\"min\": 500, \"max\": 50000}, \"pair_plus\": {\"min\": 500, \"max\": 10000}}},\n");
 	fprintf(f, "  {\"id\": \"X1\", \"name\": \"high\", \"game\": \"standard\", \"seats\": 6, \"banking\": \"house\","
@@ -303,6 +305,8 @@ struct round_sum {
 	int64_t hands;
 	int64_t handle[WAGER_COUNT], win[WAGER_COUNT], lines[WAGER_COUNT];
 	int game;                 /* index into games[] below */
+	bool banked;              /* dealt player-banked: its win is the banker's result, not the house's */
+	int64_t collections;      /* the house's fees on it */
 };
 
 static struct round_sum *rsums;
@@ -365,6 +369,8 @@ load_round_sums(void)
 		snprintf(s->table, sizeof(s->table), "%s", json_string_value(json_object_get(r, "table")));
 		snprintf(s->dealer, sizeof(s->dealer), "%s", json_string_value(json_object_get(r, "opened_by")));
 		s->settled = strcmp(state, "settled") == 0;
+		s->banked = strcmp(json_string_value(json_object_get(r, "banking")), "player") == 0;
+		s->collections = json_integer_value(json_object_get(json_object_get(r, "collections"), "total"));
 		assert_int_equal(pb_time_parse(json_string_value(json_object_get(r, "settled_at")), &s->settled_ms), 0);
 		if (s->settled)
 			s->hands = (int64_t)json_object_size(json_object_get(r, "bets"));
@@ -508,8 +514,9 @@ jint(const json_t *o, const char *k1, const char *k2)
 struct expect {
 	char key[48];
 	int64_t rounds, voids, hands;
-	int64_t handle[WAGER_COUNT], win[WAGER_COUNT];
-	int64_t g_handle[8][WAGER_COUNT], g_lines[8][WAGER_COUNT];   /* per game */
+	int64_t handle[WAGER_COUNT], win[WAGER_COUNT];                /* win: the house's, house-banked rounds */
+	int64_t banker[WAGER_COUNT], house_handle, banked_rounds, collections;
+	int64_t g_handle[8][WAGER_COUNT], g_lines[8][WAGER_COUNT];   /* per game, house-banked rounds */
 };
 
 static int64_t
@@ -573,9 +580,16 @@ expect_add(struct expect *e, const struct round_sum *s)
 	e->rounds += s->settled;
 	e->voids += !s->settled;
 	e->hands += s->hands;
+	e->banked_rounds += s->banked && s->settled;
+	e->collections += s->collections;
 	for (int w = 0; w < WAGER_COUNT; w++) {
 		e->handle[w] += s->handle[w];
+		if (s->banked) {
+			e->banker[w] += s->win[w];
+			continue;
+		}
 		e->win[w] += s->win[w];
+		e->house_handle += s->handle[w];
 		e->g_handle[s->game][w] += s->handle[w];
 		e->g_lines[s->game][w] += s->lines[w];
 	}
@@ -586,7 +600,7 @@ static void
 check_group(const json_t *g, const struct expect *e)
 {
 	static const char *const W[] = {"ante", "play", "pair_plus", "six_card", "ante_bonus"};
-	int64_t handle = 0, win = 0;
+	int64_t handle = 0, win = 0, banker = 0;
 	double theo = 0, var = 0;
 
 	assert_int_equal(jint(g, "rounds", NULL), e->rounds);
@@ -596,16 +610,29 @@ check_group(const json_t *g, const struct expect *e)
 		if (w != WAGER_ANTE_BONUS)
 			assert_int_equal(jint(g, "handle", W[w]), e->handle[w]);
 		assert_int_equal(jint(g, "house_win", W[w]), e->win[w]);
+		assert_int_equal(jint(g, "banker_result", W[w]), e->banker[w]);
 		handle += e->handle[w];
 		win += e->win[w];
+		banker += e->banker[w];
 	}
 	assert_int_equal(jint(g, "handle", "total"), handle);
 	assert_int_equal(jint(g, "house_win", "total"), win);
-	if (handle > 0) {
-		assert_true(json_real_value(json_object_get(g, "hold")) == (double)win / (double)handle);
+	assert_int_equal(jint(g, "banker_result", "total"), banker);
+	assert_int_equal(jint(g, "collections", NULL), e->collections);
+	assert_int_equal(jint(g, "win", NULL), win + e->collections);
+	assert_int_equal(jint(g, "house_banked_handle", NULL), e->house_handle);
+	assert_int_equal(jint(g, "player_banked_rounds", NULL), e->banked_rounds);
+	if (handle > 0)
 		assert_int_equal(jint(g, "average_bet", NULL), (2 * handle + e->hands) / (2 * e->hands));
+	/* win per handle (and hold, its old name): the house's win over the house-banked handle */
+	if (e->house_handle > 0) {
+		assert_true(json_real_value(json_object_get(g, "win_per_handle")) == (double)win / (double)e->house_handle);
+		assert_true(json_real_value(json_object_get(g, "hold")) == (double)win / (double)e->house_handle);
 	} else {
+		assert_true(json_is_null(json_object_get(g, "win_per_handle")));
 		assert_true(json_is_null(json_object_get(g, "hold")));
+		assert_true(json_is_null(json_object_get(g, "hold_flag")));
+		assert_true(json_is_null(json_object_get(g, "win_interval")));
 	}
 	/* Theoretical win: Ante/Play edge per unit of ante handle, Pair Plus and six card per their own handle. */
 	for (int gi = 0; gi < games_count; gi++) {
@@ -628,7 +655,7 @@ check_group(const json_t *g, const struct expect *e)
 		int64_t want = (int64_t)(theo < 0 ? theo - 0.5 : theo + 0.5);
 		assert_true(got - want <= 1 && want - got <= 1);
 	}
-	if (handle > 0 && var > 0) {
+	if (e->house_handle > 0 && var > 0) {
 		const json_t *flag = json_object_get(g, "hold_flag");
 		int64_t lo = jint(g, "win_interval", "low"), hi = jint(g, "win_interval", "high");
 		double sd = 0;
@@ -767,8 +794,11 @@ test_summary_against_sql(void **state)
 	    " (SELECT count(*) FROM rounds x WHERE x.table_id = r.table_id AND x.state = 'void'),"
 	    " (SELECT count(*) FROM bets b JOIN rounds x ON x.id = b.round_id WHERE x.table_id = r.table_id AND x.state = 'settled'),"
 	    " sum(CASE WHEN p.wager <> 'ante_bonus' AND p.result <> 'returned' THEN p.stake ELSE 0 END),"
-	    " -sum(p.net), sum(CASE WHEN p.wager = 'pair_plus' AND p.result <> 'returned' THEN p.stake ELSE 0 END),"
-	    " -sum(CASE WHEN p.wager = 'ante_bonus' THEN p.net ELSE 0 END)"
+	    " -sum(CASE WHEN r.banking = 'house' THEN p.net ELSE 0 END),"
+	    " sum(CASE WHEN p.wager = 'pair_plus' AND p.result <> 'returned' THEN p.stake ELSE 0 END),"
+	    " -sum(CASE WHEN p.wager = 'ante_bonus' AND r.banking = 'house' THEN p.net ELSE 0 END),"
+	    " -sum(CASE WHEN r.banking = 'player' THEN p.net ELSE 0 END),"
+	    " (SELECT coalesce(sum(c.fee), 0) FROM collections c JOIN rounds x ON x.id = c.round_id WHERE x.table_id = r.table_id)"
 	    " FROM rounds r JOIN payouts p ON p.round_id = r.id WHERE r.state IN ('settled', 'void')"
 	    " GROUP BY r.table_id ORDER BY r.table_id", -1, &st, NULL), SQLITE_OK);
 	i = 0;
@@ -783,6 +813,9 @@ test_summary_against_sql(void **state)
 		assert_int_equal(jint(g, "house_win", "total"), sqlite3_column_int64(st, 5));
 		assert_int_equal(jint(g, "handle", "pair_plus"), sqlite3_column_int64(st, 6));
 		assert_int_equal(jint(g, "house_win", "ante_bonus"), sqlite3_column_int64(st, 7));
+		assert_int_equal(jint(g, "banker_result", "total"), sqlite3_column_int64(st, 8));
+		assert_int_equal(jint(g, "collections", NULL), sqlite3_column_int64(st, 9));
+		assert_int_equal(jint(g, "win", NULL), sqlite3_column_int64(st, 5) + sqlite3_column_int64(st, 9));
 	}
 	sqlite3_finalize(st);
 	assert_int_equal(i, json_array_size(json_object_get(out, "groups")));
@@ -793,7 +826,7 @@ test_summary_against_sql(void **state)
 
 struct csv_table {
 	int rows, cols;
-	char *cell[2048][40];
+	char *cell[2048][64];
 };
 
 /* An RFC 4180 parser (quotes, doubled quotes, CRLF), written for the test. */
@@ -830,7 +863,7 @@ csv_parse(const char *text, struct csv_table *t)
 		}
 		(void)quoted;
 		buf[n] = '\0';
-		assert_true(t->rows < 2048 && col < 40);
+		assert_true(t->rows < 2048 && col < 64);
 		t->cell[t->rows][col++] = strdup(buf);
 		if (*p == ',') {
 			p++;
@@ -901,11 +934,11 @@ cell_equals(const char *cell, const json_t *v, const char *what)
 	}
 }
 
-/* The JSON value a summary CSV column stands for: handle_*, house_win_*, win_interval_* are nested. */
+/* The JSON value a summary CSV column stands for: handle_*, house_win_*, banker_result_*, win_interval_* are nested. */
 static const json_t *
 summary_value(const json_t *g, const char *col)
 {
-	static const char *const NESTED[] = {"handle_", "house_win_", "win_interval_", NULL};
+	static const char *const NESTED[] = {"handle_", "house_win_", "banker_result_", "win_interval_", NULL};
 
 	for (int i = 0; NESTED[i]; i++) {
 		size_t n = strlen(NESTED[i]);
@@ -953,6 +986,12 @@ check_summary_csv(const char *group)
 					check_amount(t->cell[r][c], jint(g, "handle", "total"));
 				else if (strcmp(name, "house_win_total_amount") == 0)
 					check_amount(t->cell[r][c], jint(g, "house_win", "total"));
+				else if (strcmp(name, "banker_result_total_amount") == 0)
+					check_amount(t->cell[r][c], jint(g, "banker_result", "total"));
+				else if (strcmp(name, "collections_amount") == 0)
+					check_amount(t->cell[r][c], jint(g, "collections", NULL));
+				else if (strcmp(name, "win_amount") == 0)
+					check_amount(t->cell[r][c], jint(g, "win", NULL));
 				else
 					check_amount(t->cell[r][c], jint(g, "theoretical_win", NULL));
 				continue;
@@ -1311,6 +1350,19 @@ test_hands_per_hour(void **state)
 
 /* ---- the migration's backfill ---- */
 
+static int64_t
+db_count(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t n;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
+}
+
 static void
 exec_ok(sqlite3 *db, const char *sql)
 {
@@ -1322,9 +1374,10 @@ exec_ok(sqlite3 *db, const char *sql)
 
 /*
  * A database at schema 1 holding the same record (the schema-1 columns of
- * every table copied), opened with the full store: the migrations run, the
- * backfill fills report_hours, which must equal the live aggregates row
- * for row, and the reports must answer the same.
+ * every table copied), migrated to 12 and given the collections, opened
+ * with the full store: 013 runs, and the backfills (004's, then 013's
+ * player-banked part) fill report_hours, which must equal the live
+ * aggregates row for row, and the reports must answer the same.
  */
 static void
 test_migration_backfill(void **state)
@@ -1369,6 +1422,17 @@ test_migration_backfill(void **state)
 	    "INSERT INTO events (id, table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) "
 	    " SELECT id, table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash FROM live.events;"
 	    "COMMIT");
+	/*
+	 * Up to the version before 013 as those migrations found the record
+	 * (004 backfills report_hours without the banked part), with the
+	 * collections 002 made room for: 013 must backfill the banked part.
+	 */
+	for (const struct migration *m = pb_migrations; m->version != 0 && m->version < 13; m++)
+		if (m->version > 1)
+			exec_ok(db, m->sql);
+	exec_ok(db, "INSERT INTO collections (round_id, seat, fee) SELECT round_id, seat, fee FROM live.collections;"
+	    "PRAGMA user_version = 12");
+	assert_true(db_count(db, "SELECT count(*) FROM collections") > 0);
 	exec_ok(db, "DETACH live");
 	sqlite3_close(db);
 

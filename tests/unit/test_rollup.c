@@ -129,33 +129,50 @@ exec_sql(const char *sql)
 		fail_msg("%s: %s", sql, msg ? msg : "?");
 }
 
-/* Writes (or replaces) one report_hours row with random sums. */
+/*
+ * Writes (or replaces) one report_hours row with random sums; about half the
+ * rows have a random player-banked part (schema 013: at most the row's
+ * handle and lines) and collections, which the roll-ups must sum too.
+ */
 static void
 put_hour(const char *table, const char *dealer, int64_t rules_id, int64_t hour, int64_t first_ms, int64_t last_ms)
 {
 	sqlite3_stmt *st = NULL;
 	int col = 1;
+	int64_t rounds = rng_between(1, 60), handle[4], lines[5];
+	bool banked = rng_between(0, 1) == 1;
 
 	assert_int_equal(sqlite3_prepare_v2(store_db(fx.store), "INSERT OR REPLACE INTO report_hours (table_id, hour, dealer, "
 	    "rules_id, rounds, voids, hands, handle_ante, handle_play, handle_pair_plus, handle_six_card, win_ante, "
 	    "win_play, win_pair_plus, win_six_card, win_ante_bonus, lines_ante, lines_play, lines_pair_plus, "
-	    "lines_six_card, lines_ante_bonus, first_ms, last_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL), SQLITE_OK);
+	    "lines_six_card, lines_ante_bonus, first_ms, last_ms, banked_rounds, banked_handle_ante, banked_handle_play, "
+	    "banked_handle_pair_plus, banked_handle_six_card, banked_win_ante, banked_win_play, banked_win_pair_plus, "
+	    "banked_win_six_card, banked_win_ante_bonus, banked_lines_ante, banked_lines_play, banked_lines_pair_plus, "
+	    "banked_lines_six_card, banked_lines_ante_bonus, collections) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL), SQLITE_OK);
 	sqlite3_bind_text(st, col++, table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, col++, hour);
 	sqlite3_bind_text(st, col++, dealer, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, col++, rules_id);
-	sqlite3_bind_int64(st, col++, rng_between(1, 60));          /* rounds */
+	sqlite3_bind_int64(st, col++, rounds);                      /* rounds */
 	sqlite3_bind_int64(st, col++, rng_between(0, 2));           /* voids */
 	sqlite3_bind_int64(st, col++, rng_between(1, 300));         /* hands */
 	for (int i = 0; i < 4; i++)
-		sqlite3_bind_int64(st, col++, rng_between(0, 5000000));  /* handle */
+		sqlite3_bind_int64(st, col++, handle[i] = rng_between(0, 5000000));  /* handle */
 	for (int i = 0; i < 5; i++)
 		sqlite3_bind_int64(st, col++, rng_between(-800000, 900000)); /* house win */
 	for (int i = 0; i < 5; i++)
-		sqlite3_bind_int64(st, col++, rng_between(0, 400));       /* lines */
+		sqlite3_bind_int64(st, col++, lines[i] = rng_between(0, 400));       /* lines */
 	sqlite3_bind_int64(st, col++, first_ms);
-	sqlite3_bind_int64(st, col, last_ms);
+	sqlite3_bind_int64(st, col++, last_ms);
+	sqlite3_bind_int64(st, col++, banked ? rng_between(0, rounds) : 0);
+	for (int i = 0; i < 4; i++)
+		sqlite3_bind_int64(st, col++, banked ? rng_between(0, handle[i]) : 0);
+	for (int i = 0; i < 5; i++)
+		sqlite3_bind_int64(st, col++, banked ? rng_between(-800000, 900000) : 0);
+	for (int i = 0; i < 5; i++)
+		sqlite3_bind_int64(st, col++, banked ? rng_between(0, lines[i]) : 0);
+	sqlite3_bind_int64(st, col, banked ? rng_between(0, 20000) : 0);
 	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
 	sqlite3_finalize(st);
 }
