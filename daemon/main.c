@@ -467,7 +467,7 @@ start_shipper(struct daemon_state *d)
 {
 	struct shipper_options o = {
 		.conninfo = d->app.cfg->central_conninfo, .property = d->app.cfg->property.id,
-		.database = d->app.database, .writer = d->app.writer,
+		.calendar = &d->app.cfg->property, .database = d->app.database, .writer = d->app.writer,
 	};
 	struct pb_error err;
 

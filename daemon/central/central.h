@@ -16,9 +16,10 @@
 #include "table/shipping.h"
 
 struct store_writer;
+struct property_config;
 
 /* The schema version this build creates (pitboss.schema_version). */
-#define CENTRAL_SCHEMA_VERSION 1
+#define CENTRAL_SCHEMA_VERSION 2
 
 /*
  * Creates the schema `pitboss` or upgrades it to CENTRAL_SCHEMA_VERSION,
@@ -51,6 +52,7 @@ int central_restore(const char *conninfo, const char *property, const char *path
 struct shipper_options {
 	const char *conninfo;            /* the central server; copied */
 	const char *property;            /* property.id; copied */
+	const struct property_config *calendar;   /* its name, zone, gaming day and shifts, sent at connection (NULL: UTC days) */
 	const char *database;            /* the live database, read through a connection of the shipper's own */
 	struct store_writer *writer;     /* the position is advanced through it, after PostgreSQL's COMMIT */
 	int batch_events;                /* events per PostgreSQL transaction (0: 500) */
