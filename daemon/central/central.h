@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "common/error.h"
 #include "table/shipping.h"
 
@@ -46,6 +48,23 @@ int central_verify(const char *conninfo, const char *property, FILE *out, int64_
  */
 int central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
     struct pb_error *err);
+
+/* ---- cross-property reports (report.c) ---- */
+
+struct central_report_options {
+	const char *conninfo;
+	const char *property;            /* NULL: every property; or a comma-separated list */
+	const char *group;               /* property, table, day, shift, dealer */
+	const char *from, *to;           /* as the summary takes them (gaming days in each property's zone), or NULL */
+	int64_t now_ms;                  /* the default range's "today" (0: now) */
+};
+
+/*
+ * The summary across the properties of the central copy, in one snapshot:
+ * each property's rows through its own calendar and range, merged (new
+ * reference in *out).  Table and dealer groups are keyed "PROPERTY/ID".
+ */
+int central_report(const struct central_report_options *o, json_t **out, struct pb_error *err);
 
 /* ---- the shipper (ship.c) ---- */
 

@@ -596,3 +596,151 @@ out:
 	return rc;
 }
 
+
+/* ---- a summary fed with rows read elsewhere (reports.h, "report_feed") ---- */
+
+struct report_feed {
+	struct report_query q;
+	struct summary sm;
+	struct game_list gl;
+};
+
+struct report_feed *
+report_feed_new(const struct report_query *q, struct pb_error *err)
+{
+	struct report_feed *f = calloc(1, sizeof(*f));
+
+	if (f == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	f->q = *q;
+	f->sm.q = &f->q;
+	f->sm.from_hour = q->from_ms / 1000;
+	f->sm.to_hour = q->to_ms / 1000;
+	f->sm.emit_from = f->sm.from_hour;
+	f->sm.emit_to = f->sm.to_hour;
+	return f;
+}
+
+int
+report_feed_row(struct report_feed *f, const struct report_hour *row, struct pb_error *err)
+{
+	if (row->hour < f->sm.from_hour - 3600 || row->hour >= f->sm.to_hour + 3600)
+		return 0;
+	return summary_row(&f->sm, row, err);
+}
+
+int
+report_feed_flush(struct report_feed *f, struct pb_error *err)
+{
+	if (summary_flush(&f->sm, err) < 0)
+		return -1;
+	if (f->sm.series != NULL)
+		memset(f->sm.series, 0, f->sm.series_cap * sizeof(f->sm.series[0]));
+	f->sm.series_count = 0;
+	return 0;
+}
+
+int
+report_feed_game(struct report_feed *f, int64_t rules_id, const struct rules *r, const char *sha256,
+    struct pb_error *err)
+{
+	struct game_list *gl = &f->gl;
+
+	if (gl->count == gl->cap) {
+		int cap = gl->cap ? gl->cap * 2 : 8;
+		void *n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]));
+		if (n == NULL)
+			return pb_fail(err, 500, "out_of_memory", "out of memory");
+		gl->items = n;
+		gl->cap = cap;
+	}
+	if (report_game_figures(r, sha256, &gl->items[gl->count].f, err) < 0)
+		return -1;
+	gl->items[gl->count++].rules_id = rules_id;
+	return 0;
+}
+
+/* Adds group src's sums, play time and games to dst. */
+static int
+acc_merge(struct group_acc *dst, const struct group_acc *src, struct pb_error *err)
+{
+	struct report_hour row;
+
+	for (int i = 0; i < src->part_count; i++) {
+		/* each game's part as a row of its own: acc_add keeps the parts in rules_id order */
+		memset(&row, 0, sizeof(row));
+		row.rules_id = src->parts[i].rules_id;
+		memcpy(row.handle, src->parts[i].handle, sizeof(row.handle));
+		memcpy(row.lines, src->parts[i].lines, sizeof(row.lines));
+		if (acc_add(dst, &row, 0, err) < 0)
+			return -1;
+	}
+	/* the parts added the handle already; the rest once */
+	int rc = 0;
+	rc |= add_checked(&dst->rounds, src->rounds, err);
+	rc |= add_checked(&dst->voids, src->voids, err);
+	rc |= add_checked(&dst->hands, src->hands, err);
+	rc |= add_checked(&dst->play_ms, src->play_ms, err);
+	for (int w = 0; w < WAGER_COUNT; w++)
+		rc |= add_checked(&dst->win[w], src->win[w], err);
+	return rc ? -1 : 0;
+}
+
+int
+report_feed_merge(struct report_feed *into, const struct report_feed *part, const char *property,
+    enum report_merge how, struct pb_error *err)
+{
+	char key[KEY_MAX];
+	struct group_acc *g;
+
+	for (size_t i = 0; how != REPORT_MERGE_TOTALS && i < part->sm.count; i++) {
+		const struct group_acc *src = &part->sm.groups[i];
+		if (how == REPORT_MERGE_PREFIXED)
+			snprintf(key, sizeof(key), "%s/%s", property, src->key);
+		else
+			snprintf(key, sizeof(key), "%s", src->key);
+		if ((g = group_get(&into->sm, key, src->order, err)) == NULL || acc_merge(g, src, err) < 0)
+			return -1;
+	}
+	if (how == REPORT_MERGE_TOTALS &&
+	    ((g = group_get(&into->sm, property, 0, err)) == NULL || acc_merge(g, &part->sm.totals, err) < 0))
+		return -1;
+	return acc_merge(&into->sm.totals, &part->sm.totals, err);
+}
+
+json_t *
+report_feed_json(struct report_feed *f, struct pb_error *err)
+{
+	json_t *groups = json_array(), *totals;
+
+	if (groups == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	if (f->sm.count > 0)
+		qsort(f->sm.groups, f->sm.count, sizeof(f->sm.groups[0]), cmp_group);
+	for (size_t i = 0; i < f->sm.count; i++) {
+		json_t *g = report_group_json(NULL, &f->gl, &f->sm.groups[i], true, err);
+		if (g == NULL || json_array_append_new(groups, g) < 0) {
+			json_decref(groups);
+			return NULL;
+		}
+	}
+	if ((totals = report_group_json(NULL, &f->gl, &f->sm.totals, false, err)) == NULL) {
+		json_decref(groups);
+		return NULL;
+	}
+	return json_pack("{s:o,s:o}", "groups", groups, "totals", totals);
+}
+
+void
+report_feed_free(struct report_feed *f)
+{
+	if (f == NULL)
+		return;
+	summary_free(&f->sm);
+	report_game_list_free(&f->gl);
+	free(f);
+}
