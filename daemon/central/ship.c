@@ -28,7 +28,7 @@
 #define FACTS_BATCH 500
 #define IDLE_MS 200
 #define BACKOFF_MIN_MS 1000
-#define BACKOFF_MAX_MS 30000
+#define BACKOFF_MAX_MS 5000
 
 struct shipper {
 	pthread_t thread;
