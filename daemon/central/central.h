@@ -51,14 +51,6 @@ int central_restore(const char *conninfo, const char *property, const char *path
 
 /* ---- cross-property reports (report.c) ---- */
 
-struct central_report_options {
-	const char *conninfo;
-	const char *property;            /* NULL: every property; or a comma-separated list */
-	const char *group;               /* property, table, day, shift, dealer */
-	const char *from, *to;           /* as the summary takes them (gaming days in each property's zone), or NULL */
-	int64_t now_ms;                  /* the default range's "today" (0: now) */
-};
-
 /*
  * The summary across the properties of the central copy, in one snapshot:
  * each property's rows through its own calendar and range, merged (new

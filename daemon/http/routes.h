@@ -120,6 +120,7 @@ void handle_table_acknowledge(const struct route_call *c, struct http_answer *an
 
 /* reports.c */
 void handle_report(const struct route_call *c, struct http_answer *ans);
+void handle_central_summary(const struct route_call *c, struct http_answer *ans);
 
 /* people.c */
 void handle_people(const struct route_call *c, struct http_answer *ans);

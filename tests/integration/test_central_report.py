@@ -175,6 +175,38 @@ class CentralReportTest(pgserver.CentralServerCase):
         self.assertEqual(keys, ["%s/%s" % (p, t) for p in self.ids for t in ("P1", "T1", "T2", "T3")])
         self.assertEqual(rows[-1][0], "totals")
 
+    def test_head_office_over_http(self):
+        self.deal_everything()
+        hq = pbtest.Daemon(overrides={"central": {"conninfo": self.pg.conninfo, "ship": False, "reports": True},
+                                      "property": {"id": "HQ", "name": "Head office"}})
+        try:
+            hq.start()
+            props = ",".join(self.ids)
+            for group in ("property", "table", "day", "dealer"):
+                st, js = hq.call("GET", "/api/v1/central/summary?group=%s&property=%s" % (group, props),
+                                 token=AUDITOR)
+                self.assertEqual(st, 200, js)
+                self.assertEqual(js, self.central("--group", group))
+            st, _, text = hq.request("GET", "/api/v1/central/summary?group=table&property=%s&format=csv" % props,
+                                     token=AUDITOR)
+            self.assertEqual(st, 200)
+            self.assertEqual(text.decode() if isinstance(text, bytes) else text,
+                             self.central("--group", "table", "--format", "csv"))
+            st, js = hq.call("GET", "/api/v1/central/summary?group=week", token=AUDITOR)
+            self.assertEqual((st, js["error"]["code"]), (400, "invalid_query"), js)
+            st, js = hq.call("GET", "/api/v1/central/summary?table=T1", token=AUDITOR)
+            self.assertEqual((st, js["error"]["code"]), (400, "unknown_parameter"), js)
+            st, js = hq.call("GET", "/api/v1/central/summary")          # the dealer's token
+            self.assertEqual(st, 403, js)
+            # it ships nothing: the head office is not a property
+            self.assertEqual(self.pg.psql("SELECT count(*) FROM pitboss.properties WHERE property = 'HQ'").strip(), "0")
+            hq.stop()
+        finally:
+            hq.close()
+        # a property's own pitbossd does not serve it unless told to
+        st, js = self.daemons[0][1].call("GET", "/api/v1/central/summary", token=AUDITOR)
+        self.assertEqual((st, js["error"]["code"]), (404, "central_reports_off"), js)
+
     def test_refusals(self):
         rc, out, err = run("central", "report", "--conninfo", self.pg.conninfo, "--group", "week")
         self.assertEqual(rc, 1)
