@@ -326,6 +326,7 @@ struct daemon_state {
 	struct startup_walk *walk;
 	struct backup_schedule *backups; /* backup_every_seconds: NULL when none */
 	struct shipper *shipper;       /* "central": the record shipped to PostgreSQL; NULL when none */
+	char central_conninfo[1024];   /* "central.reports": the server the summary across properties reads */
 	struct instance_lock *lock;    /* one pitbossd per database, held from before the first write to the exit */
 	int listen_fd;                 /* bound before the database is opened, handed to the server */
 };
@@ -461,17 +462,35 @@ shipping_status_of(void *arg, struct shipping_status *out)
 	shipper_status(arg, out);
 }
 
-/* The shipper to the central PostgreSQL, when "central" is configured (taken at start). */
+/* GET /api/v1/central/summary: the summary across properties, from the central server configured at start. */
+static int
+central_report_of(void *arg, const struct central_report_options *o, json_t **out, struct pb_error *err)
+{
+	struct central_report_options mine = *o;
+
+	mine.conninfo = arg;
+	return central_report(&mine, out, err);
+}
+
+/* The shipper to the central PostgreSQL, and its reports, when "central" is configured (taken at start). */
 static void
 start_shipper(struct daemon_state *d)
 {
 	struct shipper_options o = {
 		.conninfo = d->app.cfg->central_conninfo, .property = d->app.cfg->property.id,
-		.database = d->app.database, .writer = d->app.writer,
+		.calendar = &d->app.cfg->property, .database = d->app.database, .writer = d->app.writer,
 	};
 	struct pb_error err;
 
 	if (d->app.cfg->central_conninfo[0] == '\0')
+		return;
+	if (d->app.cfg->central_reports) {
+		snprintf(d->central_conninfo, sizeof(d->central_conninfo), "%s", d->app.cfg->central_conninfo);
+		d->app.central_report_arg = d->central_conninfo;
+		d->app.central_report = central_report_of;
+		log_info("central: serving the summary across properties (GET /api/v1/central/summary)");
+	}
+	if (!d->app.cfg->central_ship)
 		return;
 	if (shipper_start(&o, &d->shipper, &err) < 0) {
 		log_error("central: the shipper cannot start: %s", err.message);

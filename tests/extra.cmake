@@ -49,6 +49,12 @@ add_test(NAME bench.http_smoke COMMAND bench_http --smoke --pitbossd $<TARGET_FI
 add_test(NAME bench.load_smoke COMMAND bench_load --smoke --pitbossd $<TARGET_FILE:pitbossd>)
 set_tests_properties(bench.http_smoke bench.load_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
+# The central tier's figures (tests/bench/central_bench.py): a PostgreSQL with
+# fsync on, the floor's rate against the shipping rate, an outage at full load,
+# the cross-property report at 10^6 rounds.  The smoke version here takes ~40 s.
+add_test(NAME bench.central_smoke COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/bench/central_bench.py --smoke)
+set_tests_properties(bench.central_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};PB_BUILD_DIR=${CMAKE_BINARY_DIR}" TIMEOUT 300)
 add_test(NAME soak.short COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench/soak.sh ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(soak.short PROPERTIES LABELS soak
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};SOAK_INTERVAL=10;SOAK_RATE=1" TIMEOUT 300)

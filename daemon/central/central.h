@@ -12,13 +12,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "common/error.h"
 #include "table/shipping.h"
 
 struct store_writer;
+struct property_config;
 
 /* The schema version this build creates (pitboss.schema_version). */
-#define CENTRAL_SCHEMA_VERSION 1
+#define CENTRAL_SCHEMA_VERSION 2
 
 /*
  * Creates the schema `pitboss` or upgrades it to CENTRAL_SCHEMA_VERSION,
@@ -46,11 +49,21 @@ int central_verify(const char *conninfo, const char *property, FILE *out, int64_
 int central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
     struct pb_error *err);
 
+/* ---- cross-property reports (report.c) ---- */
+
+/*
+ * The summary across the properties of the central copy, in one snapshot:
+ * each property's rows through its own calendar and range, merged (new
+ * reference in *out).  Table and dealer groups are keyed "PROPERTY/ID".
+ */
+int central_report(const struct central_report_options *o, json_t **out, struct pb_error *err);
+
 /* ---- the shipper (ship.c) ---- */
 
 struct shipper_options {
 	const char *conninfo;            /* the central server; copied */
 	const char *property;            /* property.id; copied */
+	const struct property_config *calendar;   /* its name, zone, gaming day and shifts, sent at connection (NULL: UTC days) */
 	const char *database;            /* the live database, read through a connection of the shipper's own */
 	struct store_writer *writer;     /* the position is advanced through it, after PostgreSQL's COMMIT */
 	int batch_events;                /* events per PostgreSQL transaction (0: 500) */

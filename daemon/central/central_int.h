@@ -37,6 +37,42 @@ int central_push_events(PGconn *c, const char *property, const struct event_list
 int central_push_checkpoints(PGconn *c, const char *property, const struct checkpoint *cps, int count,
     struct pb_error *err);
 
+/*
+ * Sends the report facts of finished rounds (round_ids, finished by the
+ * events event_ids, in that order) with their games' rules, in one
+ * transaction (facts.c).  Facts already there are left as they are.
+ */
+int central_push_facts(PGconn *c, struct store *s, const char *property, const int64_t *event_ids,
+    const int64_t *round_ids, int count, struct pb_error *err);
+
+/* The finishing event of the property's last fact the central server holds (0: none). */
+int central_facts_position(PGconn *c, const char *property, int64_t *last_event, struct pb_error *err);
+
+/* A table's last table_seq in the central copy (0: none there). */
+int central_chain_end(PGconn *c, const char *property, const char *table_id, int64_t *seq, struct pb_error *err);
+
+/* The property's last checkpoint (its local id) in the central copy (0: none). */
+int central_checkpoints_position(PGconn *c, const char *property, int64_t *local_id, struct pb_error *err);
+
+/* ---- array literals (pgarray.c) ---- */
+
+/* A PostgreSQL array literal being built; zero it to start. */
+struct pg_array {
+	char *text;
+	size_t len, cap;
+	int count;
+	bool failed;                     /* out of memory: pg_array_end says NULL */
+};
+
+/* Appends an element: text (NULL for SQL NULL), or an integer. */
+void pg_array_text(struct pg_array *a, const char *value);
+void pg_array_int64(struct pg_array *a, int64_t value);
+
+/* Closes the literal: its text (owned by a), or NULL when memory ran out. */
+const char *pg_array_end(struct pg_array *a);
+
+void pg_array_free(struct pg_array *a);
+
 /* ---- restore (restore.c, restore_rounds.c) ---- */
 
 /* A table's stored state and dealer changes after one of its own events (no round). */

@@ -3,6 +3,7 @@
  * statement with bound parameters, rolling back.  Every value is bound
  * (PQexecParams); no SQL text is ever made from data.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "central/central_int.h"
@@ -80,4 +81,38 @@ central_ensure_property(PGconn *c, const char *property, struct pb_error *err)
 	const char *p[1] = {property};
 
 	return central_exec(c, "SELECT pitboss.ensure_property($1)", 1, p, NULL, err);
+}
+
+/* The single integer a query answers (0 for NULL). */
+static int
+query_int64(PGconn *c, const char *sql, int n, const char *const *p, int64_t *out, struct pb_error *err)
+{
+	PGresult *r;
+
+	*out = 0;
+	if (central_exec(c, sql, n, p, &r, err) < 0)
+		return -1;
+	if (PQntuples(r) == 1 && !PQgetisnull(r, 0, 0))
+		*out = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return 0;
+}
+
+int
+central_chain_end(PGconn *c, const char *property, const char *table_id, int64_t *seq, struct pb_error *err)
+{
+	const char *p[2] = {property, table_id};
+
+	/* the primary key's index, read backwards: one probe however long the chain */
+	return query_int64(c, "SELECT table_seq FROM pitboss.events WHERE property = $1 AND table_id = $2 "
+	    "ORDER BY table_seq DESC LIMIT 1", 2, p, seq, err);
+}
+
+int
+central_checkpoints_position(PGconn *c, const char *property, int64_t *local_id, struct pb_error *err)
+{
+	const char *p[1] = {property};
+
+	return query_int64(c, "SELECT local_id FROM pitboss.checkpoints WHERE property = $1 ORDER BY local_id DESC LIMIT 1",
+	    1, p, local_id, err);
 }

@@ -1,8 +1,10 @@
 /*
- * push.c - one batch into the central server, in one transaction: each row
- * INSERT ... ON CONFLICT DO NOTHING (PQexecParams, every value bound), so a resend after a lost acknowledgement changes nothing.  A
- * row the central copy holds already is compared by its hash: another hash
- * there means two different records under one property's name, refused.
+ * push.c - one batch into the central server, in one transaction, every
+ * value bound (events: one statement over arrays; checkpoints: a row at a
+ * time): INSERT ... ON CONFLICT DO NOTHING, so a resend after a lost
+ * acknowledgement changes nothing.  A row the central copy holds already is
+ * compared by its hash (a checkpoint by its signature): another one there
+ * means two different records under one property's name, refused.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -10,12 +12,20 @@
 
 #include "central/central_int.h"
 
-static const char EVENT_INSERT[] =
-    "INSERT INTO pitboss.events (property, table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) "
-    "VALUES ($1, $2, $3::bigint, $4::bigint, $5, $6, $7, $8, $9, $10) "
-    "ON CONFLICT (property, table_id, table_seq) DO NOTHING RETURNING 1";
-static const char EVENT_HASH[] =
-    "SELECT hash FROM pitboss.events WHERE property = $1 AND table_id = $2 AND table_seq = $3::bigint";
+/*
+ * A whole batch of events in one statement: the rows unnested from one array
+ * per column, inserted unless there (ON CONFLICT DO NOTHING), and in the
+ * same statement (which sees the table as it was before it) any row the
+ * central copy already held under the same key with another hash.
+ */
+static const char EVENTS_INSERT[] =
+    "WITH b AS (SELECT * FROM unnest($2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], "
+    "$8::text[], $9::text[], $10::text[]) AS u(table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash)), "
+    "ins AS (INSERT INTO pitboss.events (property, table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) "
+    "SELECT $1, table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash FROM b "
+    "ON CONFLICT (property, table_id, table_seq) DO NOTHING RETURNING 1) "
+    "SELECT b.table_id, b.table_seq FROM b JOIN pitboss.events e ON e.property = $1 AND e.table_id = b.table_id "
+    "AND e.table_seq = b.table_seq WHERE e.hash <> b.hash LIMIT 1";
 static const char CHECKPOINT_INSERT[] =
     "INSERT INTO pitboss.checkpoints (property, local_id, table_id, table_seq, head_hash, at, public_key, signature) "
     "VALUES ($1, $2::bigint, $3, $4::bigint, $5, $6, $7, $8) ON CONFLICT (property, local_id) DO NOTHING RETURNING 1";
@@ -51,19 +61,6 @@ insert_row(PGconn *c, const char *insert, const char *lookup, int n, int lookup_
 }
 
 static int
-push_event(PGconn *c, const char *property, const struct stored_event *e, struct pb_error *err)
-{
-	char seq[24], rid[24], what[160];
-	const char *p[10] = {property, e->table_id, seq, e->round_id > 0 ? rid : NULL, e->type, e->at, e->actor,
-	    e->body, e->prev_hash, e->hash};
-
-	snprintf(seq, sizeof(seq), "%" PRId64, e->table_seq);
-	snprintf(rid, sizeof(rid), "%" PRId64, e->round_id);
-	snprintf(what, sizeof(what), "event %s #%s", e->table_id, seq);
-	return insert_row(c, EVENT_INSERT, EVENT_HASH, 10, 3, p, e->hash, what, err);
-}
-
-static int
 push_checkpoint(PGconn *c, const char *property, const struct checkpoint *k, struct pb_error *err)
 {
 	char id[24], seq[24], what[64];
@@ -77,12 +74,6 @@ push_checkpoint(PGconn *c, const char *property, const struct checkpoint *k, str
 
 /* Pushes item i of a batch (an event or a checkpoint). */
 typedef int (*push_item_fn)(PGconn *c, const char *property, const void *items, int i, struct pb_error *err);
-
-static int
-event_item(PGconn *c, const char *property, const void *items, int i, struct pb_error *err)
-{
-	return push_event(c, property, &((const struct stored_event *)items)[i], err);
-}
 
 static int
 checkpoint_item(PGconn *c, const char *property, const void *items, int i, struct pb_error *err)
@@ -107,10 +98,62 @@ fail:
 	return -1;
 }
 
+/* The batch's columns as array literals, in EVENTS_INSERT's order ($2..$10). */
+static int
+event_columns(const struct event_list *l, struct pg_array cols[9], const char *p[10], struct pb_error *err)
+{
+	for (int i = 0; i < l->count; i++) {
+		const struct stored_event *e = &l->events[i];
+		pg_array_text(&cols[0], e->table_id);
+		pg_array_int64(&cols[1], e->table_seq);
+		if (e->round_id > 0)
+			pg_array_int64(&cols[2], e->round_id);
+		else
+			pg_array_text(&cols[2], NULL);
+		pg_array_text(&cols[3], e->type);
+		pg_array_text(&cols[4], e->at);
+		pg_array_text(&cols[5], e->actor);
+		pg_array_text(&cols[6], e->body);
+		pg_array_text(&cols[7], e->prev_hash);
+		pg_array_text(&cols[8], e->hash);
+	}
+	for (int k = 0; k < 9; k++)
+		if ((p[k + 1] = pg_array_end(&cols[k])) == NULL)
+			return pb_fail(err, 500, "out_of_memory", "out of memory");
+	return 0;
+}
+
 int
 central_push_events(PGconn *c, const char *property, const struct event_list *l, struct pb_error *err)
 {
-	return push_batch(c, property, l->events, l->count, event_item, err);
+	struct pg_array cols[9];
+	const char *p[10] = {property};
+	PGresult *r = NULL;
+	int rc = -1;
+
+	memset(cols, 0, sizeof(cols));
+	if (event_columns(l, cols, p, err) < 0)
+		goto out;
+	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0)
+		goto out;
+	if (central_exec(c, EVENTS_INSERT, 10, p, &r, err) < 0)
+		goto fail;
+	if (PQntuples(r) > 0) {
+		pb_fail(err, 409, "central_conflict", "the central server holds another event %s #%s under property %s",
+		    PQgetvalue(r, 0, 0), PQgetvalue(r, 0, 1), property);
+		goto fail;
+	}
+	if (central_exec(c, "COMMIT", 0, NULL, NULL, err) < 0)
+		goto fail;
+	rc = 0;
+	goto out;
+fail:
+	central_rollback(c);
+out:
+	PQclear(r);
+	for (int k = 0; k < 9; k++)
+		pg_array_free(&cols[k]);
+	return rc;
 }
 
 int

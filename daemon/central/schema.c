@@ -86,7 +86,109 @@ static const char *const V1[] = {
 	NULL,
 };
 
-static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1};
+
+/*
+ * Version 2: what the cross-property reports read (docs/central.md,
+ * "Reports").  round_facts holds one row per finished round, what it
+ * counts for (engine/tally.h), sent by its property after the round's
+ * events; report_hours sums them per table, UTC hour, dealer and game, as
+ * the property's own report_hours does, kept by a trigger on the facts'
+ * INSERT (a resent fact is ON CONFLICT DO NOTHING, so never counted
+ * twice).  rules holds each game's canonical rules object by its SHA-256,
+ * for the theoretical figures.  The property's calendar (zone, gaming day,
+ * shifts) is recorded for grouping by its gaming days.
+ */
+static const char *const V2[] = {
+	"ALTER TABLE pitboss.properties ADD COLUMN time_zone text NOT NULL DEFAULT 'UTC',\n"
+	"  ADD COLUMN gaming_day_start text NOT NULL DEFAULT '00:00',\n"
+	"  ADD COLUMN shifts text NOT NULL DEFAULT '[]',\n"
+	"  ADD COLUMN name text",
+	"CREATE FUNCTION pitboss.set_property_calendar(p text, n text, tz text, day_start text, sh text)\n"
+	"RETURNS void LANGUAGE sql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"  UPDATE pitboss.properties SET name = n, time_zone = tz, gaming_day_start = day_start, shifts = sh\n"
+	"  WHERE property = p $$",
+	"CREATE TABLE pitboss.rules (\n"
+	"  id       bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,\n"
+	"  sha256   text NOT NULL UNIQUE,\n"
+	"  body     text NOT NULL)",
+	"CREATE TABLE pitboss.round_facts (\n"
+	"  property     text   NOT NULL,\n"
+	"  round_id     bigint NOT NULL,\n"
+	"  table_id     text   NOT NULL,\n"
+	"  final_event  bigint NOT NULL,\n"
+	"  hour         bigint NOT NULL,\n"
+	"  dealer       text   NOT NULL,\n"
+	"  dealer_name  text   NOT NULL,\n"
+	"  rules_sha256 text   NOT NULL REFERENCES pitboss.rules (sha256),\n"
+	"  voided       boolean NOT NULL,\n"
+	"  hands        bigint NOT NULL,\n"
+	"  handle       bigint[] NOT NULL,\n"
+	"  house_win    bigint[] NOT NULL,\n"
+	"  lines        bigint[] NOT NULL,\n"
+	"  opened_ms    bigint NOT NULL,\n"
+	"  settled_ms   bigint NOT NULL,\n"
+	"  banked_rounds bigint NOT NULL,\n"
+	"  banked_handle bigint[] NOT NULL,\n"
+	"  banked_win   bigint[] NOT NULL,\n"
+	"  banked_lines bigint[] NOT NULL,\n"
+	"  collections  bigint NOT NULL,\n"
+	"  PRIMARY KEY (property, round_id))",
+	"CREATE INDEX round_facts_final ON pitboss.round_facts (property, final_event)",
+	"CREATE TRIGGER round_facts_append_only BEFORE UPDATE OR DELETE ON pitboss.round_facts\n"
+	"  FOR EACH ROW EXECUTE FUNCTION pitboss.append_only()",
+	"CREATE TABLE pitboss.report_hours (\n"
+	"  property     text   NOT NULL,\n"
+	"  table_id     text   NOT NULL,\n"
+	"  hour         bigint NOT NULL,\n"
+	"  dealer       text   NOT NULL,\n"
+	"  rules_sha256 text   NOT NULL,\n"
+	"  dealer_name  text   NOT NULL,\n"
+	"  rounds       bigint NOT NULL,\n"
+	"  voids        bigint NOT NULL,\n"
+	"  hands        bigint NOT NULL,\n"
+	"  handle       bigint[] NOT NULL,\n"
+	"  house_win    bigint[] NOT NULL,\n"
+	"  lines        bigint[] NOT NULL,\n"
+	"  first_ms     bigint NOT NULL,\n"
+	"  last_ms      bigint NOT NULL,\n"
+	"  banked_rounds bigint NOT NULL,\n"
+	"  banked_handle bigint[] NOT NULL,\n"
+	"  banked_win   bigint[] NOT NULL,\n"
+	"  banked_lines bigint[] NOT NULL,\n"
+	"  collections  bigint NOT NULL,\n"
+	"  PRIMARY KEY (property, hour, table_id, dealer, rules_sha256))",
+	/* element-wise sum of two equal-length bigint arrays */
+	"CREATE FUNCTION pitboss.add_arrays(a bigint[], b bigint[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE AS $$\n"
+	"  SELECT array_agg(x + y ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS t(x, y, i) $$",
+	"CREATE FUNCTION pitboss.round_facts_add() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  INSERT INTO pitboss.report_hours AS h (property, table_id, hour, dealer, rules_sha256, dealer_name, rounds, voids,\n"
+	"      hands, handle, house_win, lines, first_ms, last_ms, banked_rounds, banked_handle, banked_win, banked_lines,\n"
+	"      collections)\n"
+	"    VALUES (NEW.property, NEW.table_id, NEW.hour, NEW.dealer, NEW.rules_sha256, NEW.dealer_name,\n"
+	"      CASE WHEN NEW.voided THEN 0 ELSE 1 END, CASE WHEN NEW.voided THEN 1 ELSE 0 END, NEW.hands,\n"
+	"      NEW.handle, NEW.house_win, NEW.lines, NEW.opened_ms, NEW.settled_ms, NEW.banked_rounds, NEW.banked_handle,\n"
+	"      NEW.banked_win, NEW.banked_lines, NEW.collections)\n"
+	"  ON CONFLICT (property, hour, table_id, dealer, rules_sha256) DO UPDATE SET\n"
+	"    dealer_name = EXCLUDED.dealer_name, rounds = h.rounds + EXCLUDED.rounds, voids = h.voids + EXCLUDED.voids,\n"
+	"    hands = h.hands + EXCLUDED.hands, handle = pitboss.add_arrays(h.handle, EXCLUDED.handle),\n"
+	"    house_win = pitboss.add_arrays(h.house_win, EXCLUDED.house_win),\n"
+	"    lines = pitboss.add_arrays(h.lines, EXCLUDED.lines),\n"
+	"    first_ms = least(h.first_ms, EXCLUDED.first_ms), last_ms = greatest(h.last_ms, EXCLUDED.last_ms),\n"
+	"    banked_rounds = h.banked_rounds + EXCLUDED.banked_rounds,\n"
+	"    banked_handle = pitboss.add_arrays(h.banked_handle, EXCLUDED.banked_handle),\n"
+	"    banked_win = pitboss.add_arrays(h.banked_win, EXCLUDED.banked_win),\n"
+	"    banked_lines = pitboss.add_arrays(h.banked_lines, EXCLUDED.banked_lines),\n"
+	"    collections = h.collections + EXCLUDED.collections;\n"
+	"  RETURN NULL;\n"
+	"END $$",
+	"CREATE TRIGGER round_facts_add AFTER INSERT ON pitboss.round_facts\n"
+	"  FOR EACH ROW EXECUTE FUNCTION pitboss.round_facts_add()",
+	NULL,
+};
+
+static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2};
 
 /* The version found: 0 when there is no schema `pitboss` yet. */
 static int

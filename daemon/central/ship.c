@@ -15,16 +15,20 @@
 #include <string.h>
 #include <time.h>
 
+#include <jansson.h>
+
 #include "central/central_int.h"
 #include "common/log.h"
+#include "config/config.h"
 #include "common/timeutil.h"
 #include "store/writer.h"
 
 #define DEFAULT_BATCH 500
 #define CHECKPOINT_BATCH 100
+#define FACTS_BATCH 500
 #define IDLE_MS 200
 #define BACKOFF_MIN_MS 1000
-#define BACKOFF_MAX_MS 30000
+#define BACKOFF_MAX_MS 5000
 
 struct shipper {
 	pthread_t thread;
@@ -34,12 +38,14 @@ struct shipper {
 	struct shipping_status status;
 	char conninfo[1024];
 	char property[PB_ID_MAX];
+	char calendar[4][1024];          /* name, time zone, gaming day start, shifts (JSON) */
 	char database[4096];
 	int batch;
 	struct store_writer *writer;
 	struct store *store;             /* the thread's read-only connection */
 	PGconn *pg;                      /* NULL between a failure and the next attempt */
 	int64_t pos_events, pos_checkpoints;
+	int64_t pos_facts;               /* the last finishing event whose round's facts the server holds (read from it) */
 };
 
 /* Sleeps ms, or less when stopped; true when the shipper is to stop. */
@@ -126,6 +132,26 @@ ship_checkpoints(struct shipper *s, int *sent, struct pb_error *err)
 	return 0;
 }
 
+/* Sends the report facts of the next rounds finished by events already shipped; *sent how many. */
+static int
+ship_facts(struct shipper *s, int *sent, struct pb_error *err)
+{
+	int64_t event_ids[FACTS_BATCH], round_ids[FACTS_BATCH];
+	int count;
+
+	*sent = 0;
+	if (store_central_finished(s->store, s->pos_facts, s->pos_events, FACTS_BATCH, event_ids, round_ids, &count,
+	    err) < 0)
+		return -1;
+	if (count == 0)
+		return 0;
+	if (central_push_facts(s->pg, s->store, s->property, event_ids, round_ids, count, err) < 0)
+		return -1;
+	s->pos_facts = event_ids[count - 1];
+	*sent = count;
+	return 0;
+}
+
 /* The lag behind the record, for /metrics (a failure leaves the last figures). */
 static void
 measure(struct shipper *s)
@@ -148,6 +174,53 @@ measure(struct shipper *s)
 	pthread_mutex_unlock(&s->lock);
 }
 
+/* The property's name and calendar, so that the central reports group by its gaming days. */
+static int
+send_calendar(struct shipper *s, struct pb_error *err)
+{
+	const char *p[5] = {s->property, s->calendar[0], s->calendar[1], s->calendar[2], s->calendar[3]};
+
+	return central_exec(s->pg, "SELECT pitboss.set_property_calendar($1, $2, $3, $4, $5)", 5, p, NULL, err);
+}
+
+/*
+ * Where the central server's copy ends, read from it at every connection:
+ * when it holds less than the position kept here says (a batch the old
+ * primary acknowledged never reached the standby now promoted, or the
+ * central database was restored from an older backup), shipping restarts
+ * at the first event it lacks, so no gap is left.  Per table: its last
+ * table_seq there, and the id here of the event after it.
+ */
+static int
+resync(struct shipper *s, struct pb_error *err)
+{
+	char tables[256][PB_ID_MAX];
+	int64_t from = s->pos_events, id, cps;
+	int n;
+	bool found;
+
+	if (store_event_tables(s->store, tables, 256, &n, err) < 0)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		int64_t seq;
+		if (central_chain_end(s->pg, s->property, tables[i], &seq, err) < 0 ||
+		    store_event_id_at(s->store, tables[i], seq + 1, &id, &found, err) < 0)
+			return -1;
+		if (found && id - 1 < from)
+			from = id - 1;
+	}
+	if (from < s->pos_events) {
+		log_error("central: the server lacks events after %lld, though %lld were acknowledged: resending from there",
+		    (long long)from, (long long)s->pos_events);
+		s->pos_events = from;
+	}
+	if (central_checkpoints_position(s->pg, s->property, &cps, err) < 0)
+		return -1;
+	if (cps < s->pos_checkpoints)
+		s->pos_checkpoints = cps;
+	return central_facts_position(s->pg, s->property, &s->pos_facts, err);
+}
+
 /* Connects when needed, then one batch of events, else one of checkpoints; *sent what went. */
 static int
 ship_once(struct shipper *s, int *sent, struct pb_error *err)
@@ -156,12 +229,16 @@ ship_once(struct shipper *s, int *sent, struct pb_error *err)
 	if (s->pg == NULL) {
 		if ((s->pg = central_connect(s->conninfo, err)) == NULL)
 			return -1;
-		if (central_ensure_property(s->pg, s->property, err) < 0)
+		if (central_ensure_property(s->pg, s->property, err) < 0 || send_calendar(s, err) < 0 || resync(s, err) < 0)
 			return -1;
-		log_info("central: connected, shipping after event %lld and checkpoint %lld", (long long)s->pos_events,
-		    (long long)s->pos_checkpoints);
+		log_info("central: connected, shipping after event %lld, facts after %lld, checkpoint %lld",
+		    (long long)s->pos_events, (long long)s->pos_facts, (long long)s->pos_checkpoints);
 	}
 	if (ship_events(s, sent, err) < 0)
+		return -1;
+	if (*sent > 0)
+		return 0;
+	if (ship_facts(s, sent, err) < 0)
 		return -1;
 	if (*sent > 0)
 		return 0;
@@ -226,6 +303,29 @@ ship_main(void *arg)
 	return NULL;
 }
 
+/* The property's name, zone, gaming day start and shifts (a JSON array) as sent to the central server. */
+static void
+calendar_text(const struct property_config *pc, char out[4][1024])
+{
+	json_t *shifts = json_array();
+	char *text;
+
+	snprintf(out[0], 1024, "%s", pc != NULL ? pc->name : "");
+	snprintf(out[1], 1024, "%s", pc != NULL ? pc->time_zone : "UTC");
+	snprintf(out[2], 1024, "%02d:%02d", pc != NULL ? pc->calendar.day_start_min / 60 : 0,
+	    pc != NULL ? pc->calendar.day_start_min % 60 : 0);
+	for (int i = 0; pc != NULL && i < pc->calendar.shift_count; i++) {
+		const struct gaming_shift *sh = &pc->calendar.shifts[i];
+		char start[8];
+		snprintf(start, sizeof(start), "%02d:%02d", sh->start_min / 60, sh->start_min % 60);
+		json_array_append_new(shifts, json_pack("{s:s,s:s}", "name", sh->name, "start", start));
+	}
+	text = json_dumps(shifts, JSON_COMPACT);
+	snprintf(out[3], 1024, "%s", text != NULL ? text : "[]");
+	free(text);
+	json_decref(shifts);
+}
+
 /* The thread's read-only connection and the positions acknowledged so far. */
 static int
 open_record(struct shipper *s, struct pb_error *err)
@@ -255,6 +355,7 @@ shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_e
 	snprintf(s->property, sizeof(s->property), "%s", o->property);
 	snprintf(s->database, sizeof(s->database), "%s", o->database);
 	s->batch = o->batch_events > 0 ? o->batch_events : DEFAULT_BATCH;
+	calendar_text(o->calendar, s->calendar);
 	s->writer = o->writer;
 	s->status.configured = true;
 	if (open_record(s, err) < 0) {

@@ -5,15 +5,18 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "central/central.h"
 #include "cli/commands.h"
+#include "table/reports.h"
 
 static const char HELP[] =
     "usage: pitboss central init --conninfo C\n"
     "       pitboss central verify --conninfo C [--property P]\n"
     "       pitboss central restore --conninfo C --property P --database FILE\n"
+    "       pitboss central report --conninfo C --group G [--property P] [--from F] [--to T] [--format csv]\n"
     "\n"
     "init creates the schema \"pitboss\" in the central PostgreSQL, or upgrades it to this\n"
     "pitboss's version; run it as the role that is to own the schema.\n"
@@ -28,9 +31,18 @@ static const char HELP[] =
     "the events. FILE must not exist; it is written as FILE.partial-PID and renamed at the\n"
     "end. Check it with pitboss verify --public-key before starting pitbossd on it.\n"
     "\n"
+    "report is the summary across properties (or of P, a comma-separated list), computed from the central copy:\n"
+    "the same figures and JSON as each property's GET /api/v1/reports/summary, grouped by\n"
+    "property, table, day, shift or dealer (tables and dealers keyed PROPERTY/ID). --from and\n"
+    "--to are as the summary takes them: a date is a gaming day in each property's own zone;\n"
+    "without them, each property's current gaming day.\n"
+    "\n"
     "  --conninfo C     a libpq connection string (\"host=hq dbname=pitboss\")\n"
     "  --property P     only this property (restore: the property to rebuild)\n"
     "  --database FILE  restore: the new database\n"
+    "  --group G        report: property, table, day, shift or dealer\n"
+    "  --from, --to     report: the range (YYYY-MM-DD gaming days, or times)\n"
+    "  --format F       report: json (the default) or csv\n"
     "\n"
     "exit status: 0 done (verify: no problem), 1 failed or a problem found, 2 usage\n";
 
@@ -83,14 +95,43 @@ run_restore(const char *conninfo, const char *property, const char *database)
 	return 0;
 }
 
+static int
+run_report(const struct central_report_options *o, const char *format)
+{
+	struct pb_error err;
+	json_t *out;
+	char *text;
+	size_t len;
+
+	if (central_report(o, &out, &err) < 0) {
+		fprintf(stderr, "pitboss central report: %s\n", err.message);
+		return 1;
+	}
+	text = strcmp(format, "csv") == 0 ? report_csv(REPORT_SUMMARY, out, &len)
+	    : json_dumps(out, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_decref(out);
+	if (text == NULL) {
+		fprintf(stderr, "pitboss central report: out of memory\n");
+		return 1;
+	}
+	fputs(text, stdout);
+	if (strcmp(format, "csv") != 0)
+		fputc('\n', stdout);
+	free(text);
+	return 0;
+}
+
 int
 cmd_central(int argc, char **argv)
 {
 	static const struct option LONG[] = {
 		{"conninfo", required_argument, NULL, 'c'}, {"property", required_argument, NULL, 'p'},
-		{"database", required_argument, NULL, 'd'}, {NULL, 0, NULL, 0},
+		{"database", required_argument, NULL, 'd'}, {"group", required_argument, NULL, 'g'},
+		{"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 't'},
+		{"format", required_argument, NULL, 'F'}, {NULL, 0, NULL, 0},
 	};
-	const char *conninfo = NULL, *property = NULL, *database = NULL, *what;
+	const char *conninfo = NULL, *property = NULL, *database = NULL, *what, *format = "json";
+	struct central_report_options ro = {0};
 	int c;
 
 	if (cli_help(argc, argv, HELP))
@@ -105,6 +146,10 @@ cmd_central(int argc, char **argv)
 		case 'c': conninfo = optarg; break;
 		case 'p': property = optarg; break;
 		case 'd': database = optarg; break;
+		case 'g': ro.group = optarg; break;
+		case 'f': ro.from = optarg; break;
+		case 't': ro.to = optarg; break;
+		case 'F': format = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -112,7 +157,13 @@ cmd_central(int argc, char **argv)
 		goto usage;
 	if (strcmp(what, "restore") == 0 && property != NULL && database != NULL)
 		return run_restore(conninfo, property, database);
-	if (database != NULL)
+	if (strcmp(what, "report") == 0 && database == NULL && ro.group != NULL &&
+	    (strcmp(format, "json") == 0 || strcmp(format, "csv") == 0)) {
+		ro.conninfo = conninfo;
+		ro.property = property;
+		return run_report(&ro, format);
+	}
+	if (database != NULL || ro.group != NULL || ro.from != NULL || ro.to != NULL)
 		goto usage;
 	if (strcmp(what, "init") == 0 && property == NULL)
 		return run_init(conninfo);

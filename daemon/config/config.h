@@ -155,6 +155,8 @@ struct config {
 	unsigned session_absolute_seconds; /* and this long after sign-in at the latest; default 43200 */
 	unsigned idempotency_retention_seconds; /* stored Idempotency-Key answers are pruned after this; default 86400 */
 	char central_conninfo[1024];   /* "central": the central PostgreSQL's libpq conninfo; "" none (docs/central.md) */
+	bool central_ship;             /* central.ship: the shipper runs (default true) */
+	bool central_reports;          /* central.reports: GET /api/v1/central/summary is served (default false) */
 	struct property_config property;
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
 	size_t chip_count;

@@ -5,6 +5,7 @@
  */
 #include "config/property.h"
 
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -187,4 +188,32 @@ property_finish(struct config *cfg, struct pb_error *err)
 			return -1;
 	}
 	return 0;
+}
+
+int
+property_from_json(const json_t *obj, struct property_config *out, struct pb_error *err)
+{
+	struct config *cfg = calloc(1, sizeof(*cfg));
+	int rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (cfg == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (cfg_read_section(&config_property, obj, "property", "", cfg, &cfg->property, err) == 0 &&
+	    property_finish(cfg, err) == 0) {
+		*out = cfg->property;
+		cfg->property.tz = NULL;
+		rc = 0;
+	}
+	tz_free(cfg->property.tz);
+	free(cfg);
+	return rc;
+}
+
+void
+property_release(struct property_config *p)
+{
+	tz_free(p->tz);
+	p->tz = NULL;
+	p->calendar.tz = NULL;
 }

@@ -29,4 +29,12 @@ int config_read_chips(const struct cfg_key *k, const json_t *v, const struct cfg
  */
 int property_finish(struct config *cfg, struct pb_error *err);
 
+/*
+ * A property's settings from its JSON object, as "property" in a
+ * configuration (the central copy keeps each property's): read, finished
+ * and checked as above.  The zone is owned by out: property_release.
+ */
+int property_from_json(const json_t *obj, struct property_config *out, struct pb_error *err);
+void property_release(struct property_config *p);
+
 #endif

@@ -233,11 +233,16 @@ static const struct cfg_key CENTRAL_KEYS[] = {
 	{.name = "conninfo", .type = CFG_TEXT, .min = 1, CFG_FIELD(struct config, central_conninfo), .required = "required",
 	 .must = "be a libpq connection string of at most 1023 bytes, e.g. \"host=hq.example dbname=pitboss\"",
 	 .describe = "the central PostgreSQL the record is shipped to (docs/central.md)"},
+	{.name = "ship", .type = CFG_BOOL, CFG_FIELD(struct config, central_ship), .def = "true",
+	 .describe = "ship this property's record there (false: a head office's pitbossd that only reads)"},
+	{.name = "reports", .type = CFG_BOOL, CFG_FIELD(struct config, central_reports), .def = "false",
+	 .describe = "serve GET /api/v1/central/summary, the summary across properties, from there"},
 };
 
 static const struct cfg_section CENTRAL = {
 	.name = "central", .keys = CENTRAL_KEYS, .count = CFG_COUNT(CENTRAL_KEYS),
-	.must = "be {\"conninfo\": \"host=... dbname=...\"}", .noun = "central", .strict = true,
+	.must = "be {\"conninfo\": \"host=... dbname=...\", \"ship\": true, \"reports\": false}", .noun = "central",
+	.strict = true,
 };
 
 /* accounting.variance_percent: a number from 0 to 100 (percent of the drop). */

@@ -58,6 +58,8 @@ struct app {
 	struct store_writer *writer;  /* the write connection and its group commit; NULL: each thread writes on its own */
 	shipping_status_fn *shipping; /* the shipper to the central tier (main.c); NULL: none */
 	void *shipping_arg;
+	central_report_fn *central_report;   /* "central": {"reports": true} (main.c); NULL: not served */
+	void *central_report_arg;
 };
 
 int app_init(struct app *app, struct config *cfg, struct pb_error *err);

@@ -130,6 +130,7 @@ void handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans
 
 /* reports.c */
 void handle_report(const struct route_call *c, struct http_answer *ans);
+void handle_central_summary(const struct route_call *c, struct http_answer *ans);
 
 /* people.c */
 void handle_people(const struct route_call *c, struct http_answer *ans);

@@ -6,9 +6,11 @@
  * same figures with SQL from the payout lines; tests/unit/test_reports.c
  * checks that the two agree.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/tally.h"
+#include "store/reports.h"
 #include "store/store_int.h"
 
 /* Unix milliseconds of one of the record's times; -1 when unreadable. */
@@ -20,6 +22,43 @@ record_ms(const char *at)
 	if (pb_time_parse(at, &ms) < 0)
 		return -1;
 	return ms;
+}
+
+int
+store_round_hour(const struct round_record *rec, struct report_hour *row, struct pb_error *err)
+{
+	struct round_tally t;
+	bool settled = rec->state == ROUND_SETTLED, banked = rec->player_banked;
+
+	memset(row, 0, sizeof(*row));
+	if (!settled && rec->state != ROUND_VOID)
+		return pb_fail(err, 500, "internal_error", "round %lld is not finished: it counts in no report yet",
+		    (long long)rec->id);
+	row->first_ms = record_ms(rec->opened_at);
+	row->last_ms = record_ms(rec->settled_at);
+	if (row->first_ms < 0 || row->last_ms < 0)
+		return pb_fail(err, 500, "internal_error", "round %lld: unreadable opened_at/settled_at for the report aggregates",
+		    (long long)rec->id);
+	tally_round(rec, &t);
+	snprintf(row->table_id, sizeof(row->table_id), "%s", rec->table_id);
+	row->hour = row->last_ms / 3600000 * 3600;
+	snprintf(row->dealer, sizeof(row->dealer), "%s", rec->dealer_id[0] ? rec->dealer_id : rec->opened_by);
+	row->rules_id = rec->rules_id;
+	row->rounds = settled ? 1 : 0;
+	row->voids = settled ? 0 : 1;
+	row->hands = t.hands;
+	/* The player-banked part (schema 013): the same figures again, or zeros on a house-banked round. */
+	row->banked_rounds = banked && settled ? 1 : 0;
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++) {
+		row->handle[w] = w <= WAGER_SIX_CARD ? t.handle[w] : 0;
+		row->house_win[w] = t.house_win[w];
+		row->lines[w] = t.lines[w];
+		row->banked_handle[w] = banked ? row->handle[w] : 0;
+		row->banked_win[w] = banked ? t.house_win[w] : 0;
+		row->banked_lines[w] = banked ? t.lines[w] : 0;
+	}
+	row->collections = banked ? rec->fees.total : 0;
+	return 0;
 }
 
 /*
@@ -34,48 +73,41 @@ record_ms(const char *at)
 int
 store_round_aggregate(struct store *s, const struct round_record *rec, struct pb_error *err)
 {
-	struct round_tally t;
-	int64_t opened_ms, settled_ms;
-	bool settled = rec->state == ROUND_SETTLED, banked = rec->player_banked;
+	struct report_hour row;
 	struct store_query q;
 	sqlite3_stmt *st;
 	int col;
 
 	if (rec->state != ROUND_SETTLED && rec->state != ROUND_VOID)
 		return 0;
-	opened_ms = record_ms(rec->opened_at);
-	settled_ms = record_ms(rec->settled_at);
-	if (opened_ms < 0 || settled_ms < 0)
-		return pb_fail(err, 500, "internal_error", "round %lld: unreadable opened_at/settled_at for the report aggregates",
-		    (long long)rec->id);
-	tally_round(rec, &t);
+	if (store_round_hour(rec, &row, err) < 0)
+		return -1;
 	if (store_query(&q, s, STMT_REPORT_HOUR_ADD, "adding a round to the report aggregates", err) < 0)
 		return -1;
 	st = q.st;
-	sqlite3_bind_text(st, 1, rec->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, settled_ms / 3600000 * 3600);
-	sqlite3_bind_text(st, 3, rec->dealer_id[0] ? rec->dealer_id : rec->opened_by, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, rec->rules_id);
-	sqlite3_bind_int64(st, 5, settled ? 1 : 0);
-	sqlite3_bind_int64(st, 6, settled ? 0 : 1);
-	sqlite3_bind_int64(st, 7, t.hands);
+	sqlite3_bind_text(st, 1, row.table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, row.hour);
+	sqlite3_bind_text(st, 3, row.dealer, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, row.rules_id);
+	sqlite3_bind_int64(st, 5, row.rounds);
+	sqlite3_bind_int64(st, 6, row.voids);
+	sqlite3_bind_int64(st, 7, row.hands);
 	col = 8;
 	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, t.handle[w]);
+		sqlite3_bind_int64(st, col++, row.handle[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, t.house_win[w]);
+		sqlite3_bind_int64(st, col++, row.house_win[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, t.lines[w]);
-	sqlite3_bind_int64(st, col++, opened_ms);
-	sqlite3_bind_int64(st, col++, settled_ms);
-	/* The player-banked part (schema 013): the same figures again, or zeros on a house-banked round. */
-	sqlite3_bind_int64(st, col++, banked && settled ? 1 : 0);
+		sqlite3_bind_int64(st, col++, row.lines[w]);
+	sqlite3_bind_int64(st, col++, row.first_ms);
+	sqlite3_bind_int64(st, col++, row.last_ms);
+	sqlite3_bind_int64(st, col++, row.banked_rounds);
 	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, banked ? t.handle[w] : 0);
+		sqlite3_bind_int64(st, col++, row.banked_handle[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, banked ? t.house_win[w] : 0);
+		sqlite3_bind_int64(st, col++, row.banked_win[w]);
 	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, banked ? t.lines[w] : 0);
-	sqlite3_bind_int64(st, col, banked ? rec->fees.total : 0);
+		sqlite3_bind_int64(st, col++, row.banked_lines[w]);
+	sqlite3_bind_int64(st, col, row.collections);
 	return store_query_done(&q);
 }

@@ -111,6 +111,22 @@ int store_central_position_set(struct store *s, const char *stream, int64_t last
 int store_central_lag(struct store *s, int64_t after_id, int64_t *newest_id, char first_at[PB_TIME_LEN],
     struct pb_error *err);
 
+/*
+ * The rounds finished (settled or voided) by the events with id in
+ * (after_id, upto_id], in event order, at most max: each finishing event's
+ * id and its round.
+ */
+int store_central_finished(struct store *s, int64_t after_id, int64_t upto_id, int max, int64_t *event_ids,
+    int64_t *round_ids, int *count, struct pb_error *err);
+
+/* The id of a table's event table_seq; *found false when the record has none. */
+int store_event_id_at(struct store *s, const char *table_id, int64_t table_seq, int64_t *id, bool *found,
+    struct pb_error *err);
+
+/* A stored rules object's SHA-256 and canonical JSON text (malloc'd into *json). */
+int store_rules_text(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_LEN], char **json,
+    struct pb_error *err);
+
 /* ---- significant events ---- */
 
 /*

@@ -52,6 +52,14 @@ struct report_hour {
 };
 
 
+/*
+ * What one finished (settled or void) round adds to its report_hours row,
+ * as that row (every sum its own, first_ms its opening, last_ms its
+ * settlement): the one place a round's tally becomes report figures, for
+ * the property's aggregates and the central copy's facts alike.
+ */
+int store_round_hour(const struct round_record *rec, struct report_hour *row, struct pb_error *err);
+
 /* Called for each row; a non-zero return stops the walk and is returned. */
 typedef int (*report_hour_fn)(void *arg, const struct report_hour *row, struct pb_error *err);
 

@@ -354,6 +354,11 @@ static const char *const SQL[STMT_COUNT] = {
 	/* the newest event's id and the time of the first one after the position */
 	[STMT_CENTRAL_LAG] = "SELECT coalesce((SELECT max(id) FROM events), 0), "
 	    "(SELECT at FROM events WHERE id > ?1 ORDER BY id LIMIT 1)",
+	/* the rounds finished by events in (after, upto], in event order: what the central reports count */
+	[STMT_CENTRAL_FINISHED] = "SELECT id, round_id FROM events WHERE id > ?1 AND id <= ?2 "
+	    "AND type IN ('round_settled', 'round_voided') ORDER BY id LIMIT ?3",
+	[STMT_CENTRAL_EVENT_ID] = "SELECT id FROM events WHERE table_id = ? AND table_seq = ?",
+	[STMT_RULES_TEXT] = "SELECT sha256, rules_json FROM rules_sets WHERE id = ?",
 
 	/* accounting.c */
 	[STMT_ACCT_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM acct_documents",

@@ -130,4 +130,48 @@ struct game_figures {
 /* The figures of these rules; sha256 is the canonical rules' hash (the cache key). */
 int report_game_figures(const struct rules *r, const char *sha256, struct game_figures *out, struct pb_error *err);
 
+/* ---- a summary of hour rows read elsewhere: the central copy's (reports_summary.c) ---- */
+
+/*
+ * The same grouping and figures as pit_report_summary, fed with rows read
+ * from another record (the central copy, one property at a time) and merged
+ * across properties.  Each property's rows go into a feed of its own (its
+ * query: its calendar, its range), then into the combined one.
+ */
+struct report_feed;
+struct report_hour;
+
+/* How a property's groups join the combined summary. */
+enum report_merge {
+	REPORT_MERGE_KEY,              /* under their own key: a gaming day, a shift */
+	REPORT_MERGE_PREFIXED,         /* under "PROPERTY/KEY": a table, a dealer */
+	REPORT_MERGE_TOTALS,           /* the property's totals under its id: group=property */
+};
+
+/* A feed of q's grouping (q copied; its calendar must outlive the feed). */
+struct report_feed *report_feed_new(const struct report_query *q, struct pb_error *err);
+
+/*
+ * A row, in hour order per table, dealer and game: rows within q's range
+ * are counted, those in the hour before and after only show whether play
+ * went on (as the summary reads its neighbours).
+ */
+int report_feed_row(struct report_feed *f, const struct report_hour *row, struct pb_error *err);
+
+/* The end of the rows: each series' last row counted. */
+int report_feed_flush(struct report_feed *f, struct pb_error *err);
+
+/* A game the rows name by rules_id, with its rules (analysed once). */
+int report_feed_game(struct report_feed *f, int64_t rules_id, const struct rules *r, const char *sha256,
+    struct pb_error *err);
+
+/* Adds part's groups (flushed) to into, as how says. */
+int report_feed_merge(struct report_feed *into, const struct report_feed *part, const char *property,
+    enum report_merge how, struct pb_error *err);
+
+/* {"groups": [...], "totals": {...}} as the summary shows them, groups sorted (new reference). */
+json_t *report_feed_json(struct report_feed *f, struct pb_error *err);
+
+void report_feed_free(struct report_feed *f);
+
 #endif

@@ -120,6 +120,9 @@ game_figures_by_id(struct pit *p, struct game_list *gl, int64_t rules_id, const 
 		gl->items = n;
 		gl->cap = cap;
 	}
+	if (p == NULL)       /* a summary fed from elsewhere (report_feed) names its games beforehand */
+		return pb_fail(err, 500, "internal_error", "the report's rows name a game (rules %lld) it was not given",
+		    (long long)rules_id);
 	/* The hash first: a game analysed before needs no parsing. */
 	if (store_rules_sha256(p->store, rules_id, sha, err) < 0)
 		return -1;

@@ -17,7 +17,7 @@
 
 #define HOUR_MS 3600000LL
 #define DAY_MS 86400000LL
-#define KEY_MAX 48
+#define KEY_MAX 72                      /* "PROPERTY/TABLE" in the central reports */
 
 /* The name of a group as the query and the answer spell it ("hour", "day", ...). */
 const char *report_group_name(enum report_group g);

@@ -66,6 +66,32 @@ sub_checked(int64_t a, int64_t b, int64_t *out, struct pb_error *err)
 	return 0;
 }
 
+/* The group's part of game rules_id, made (zeroed) when new; NULL when memory runs out. */
+static struct game_part *
+acc_part(struct group_acc *g, int64_t rules_id, struct pb_error *err)
+{
+	struct game_part *n;
+	int at;
+
+	for (int i = 0; i < g->part_count; i++)
+		if (g->parts[i].rules_id == rules_id)
+			return &g->parts[i];
+	if ((n = realloc(g->parts, (size_t)(g->part_count + 1) * sizeof(*n))) == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	g->parts = n;
+	/* Kept in rules_id order: the theoretical figures sum the games in that order, whatever the rows' order. */
+	at = g->part_count;
+	while (at > 0 && g->parts[at - 1].rules_id > rules_id)
+		at--;
+	memmove(&g->parts[at + 1], &g->parts[at], (size_t)(g->part_count - at) * sizeof(*n));
+	g->part_count++;
+	memset(&g->parts[at], 0, sizeof(*n));
+	g->parts[at].rules_id = rules_id;
+	return &g->parts[at];
+}
+
 /*
  * Adds a row's sums (and play time) to a group: every round's counts and
  * handle; the house-banked part of its win, handle and lines (the row's sum
@@ -75,28 +101,12 @@ sub_checked(int64_t a, int64_t b, int64_t *out, struct pb_error *err)
 static int
 acc_add(struct group_acc *g, const struct report_hour *row, int64_t play_ms, struct pb_error *err)
 {
-	struct game_part *part = NULL;
+	struct game_part *part = acc_part(g, row->rules_id, err);
 	int64_t house_win, house_handle, house_lines;
 	int rc = 0;
 
-	for (int i = 0; i < g->part_count; i++)
-		if (g->parts[i].rules_id == row->rules_id)
-			part = &g->parts[i];
-	if (part == NULL) {
-		struct game_part *n = realloc(g->parts, (size_t)(g->part_count + 1) * sizeof(*n));
-		if (n == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
-		g->parts = n;
-		/* Kept in rules_id order: the theoretical figures sum the games in that order, whatever the rows' order. */
-		int at = g->part_count;
-		while (at > 0 && g->parts[at - 1].rules_id > row->rules_id)
-			at--;
-		memmove(&g->parts[at + 1], &g->parts[at], (size_t)(g->part_count - at) * sizeof(*n));
-		g->part_count++;
-		part = &g->parts[at];
-		memset(part, 0, sizeof(*part));
-		part->rules_id = row->rules_id;
-	}
+	if (part == NULL)
+		return -1;
 	rc |= add_checked(&g->rounds, row->rounds, err);
 	rc |= add_checked(&g->voids, row->voids, err);
 	rc |= add_checked(&g->hands, row->hands, err);
@@ -619,3 +629,155 @@ out:
 	return rc;
 }
 
+
+/* ---- a summary fed with rows read elsewhere (reports.h, "report_feed") ---- */
+
+struct report_feed {
+	struct report_query q;
+	struct summary sm;
+	struct game_list gl;
+};
+
+struct report_feed *
+report_feed_new(const struct report_query *q, struct pb_error *err)
+{
+	struct report_feed *f = calloc(1, sizeof(*f));
+
+	if (f == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	f->q = *q;
+	f->sm.q = &f->q;
+	f->sm.from_hour = q->from_ms / 1000;
+	f->sm.to_hour = q->to_ms / 1000;
+	f->sm.emit_from = f->sm.from_hour;
+	f->sm.emit_to = f->sm.to_hour;
+	return f;
+}
+
+int
+report_feed_row(struct report_feed *f, const struct report_hour *row, struct pb_error *err)
+{
+	if (row->hour < f->sm.from_hour - 3600 || row->hour >= f->sm.to_hour + 3600)
+		return 0;
+	return summary_row(&f->sm, row, err);
+}
+
+int
+report_feed_flush(struct report_feed *f, struct pb_error *err)
+{
+	if (summary_flush(&f->sm, err) < 0)
+		return -1;
+	if (f->sm.series != NULL)
+		memset(f->sm.series, 0, f->sm.series_cap * sizeof(f->sm.series[0]));
+	f->sm.series_count = 0;
+	return 0;
+}
+
+int
+report_feed_game(struct report_feed *f, int64_t rules_id, const struct rules *r, const char *sha256,
+    struct pb_error *err)
+{
+	struct game_list *gl = &f->gl;
+
+	if (gl->count == gl->cap) {
+		int cap = gl->cap ? gl->cap * 2 : 8;
+		void *n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]));
+		if (n == NULL)
+			return pb_fail(err, 500, "out_of_memory", "out of memory");
+		gl->items = n;
+		gl->cap = cap;
+	}
+	if (report_game_figures(r, sha256, &gl->items[gl->count].f, err) < 0)
+		return -1;
+	gl->items[gl->count++].rules_id = rules_id;
+	return 0;
+}
+
+/* Adds group src's sums, play time and games to dst. */
+static int
+acc_merge(struct group_acc *dst, const struct group_acc *src, struct pb_error *err)
+{
+	int rc = 0;
+
+	for (int i = 0; i < src->part_count; i++) {
+		struct game_part *part = acc_part(dst, src->parts[i].rules_id, err);
+		if (part == NULL)
+			return -1;
+		for (int w = 0; w < WAGER_COUNT; w++) {
+			rc |= add_checked(&part->handle[w], src->parts[i].handle[w], err);
+			rc |= add_checked(&part->lines[w], src->parts[i].lines[w], err);
+		}
+	}
+	rc |= add_checked(&dst->rounds, src->rounds, err);
+	rc |= add_checked(&dst->voids, src->voids, err);
+	rc |= add_checked(&dst->hands, src->hands, err);
+	rc |= add_checked(&dst->play_ms, src->play_ms, err);
+	rc |= add_checked(&dst->banked_rounds, src->banked_rounds, err);
+	rc |= add_checked(&dst->collections, src->collections, err);
+	rc |= add_checked(&dst->house_handle, src->house_handle, err);
+	for (int w = 0; w < WAGER_COUNT; w++) {
+		rc |= add_checked(&dst->handle[w], src->handle[w], err);
+		rc |= add_checked(&dst->win[w], src->win[w], err);
+		rc |= add_checked(&dst->banker[w], src->banker[w], err);
+	}
+	return rc ? -1 : 0;
+}
+
+int
+report_feed_merge(struct report_feed *into, const struct report_feed *part, const char *property,
+    enum report_merge how, struct pb_error *err)
+{
+	char key[KEY_MAX];
+	struct group_acc *g;
+
+	for (size_t i = 0; how != REPORT_MERGE_TOTALS && i < part->sm.count; i++) {
+		const struct group_acc *src = &part->sm.groups[i];
+		if (how == REPORT_MERGE_PREFIXED)
+			snprintf(key, sizeof(key), "%s/%s", property, src->key);
+		else
+			snprintf(key, sizeof(key), "%s", src->key);
+		if ((g = group_get(&into->sm, key, src->order, err)) == NULL || acc_merge(g, src, err) < 0)
+			return -1;
+	}
+	if (how == REPORT_MERGE_TOTALS &&
+	    ((g = group_get(&into->sm, property, 0, err)) == NULL || acc_merge(g, &part->sm.totals, err) < 0))
+		return -1;
+	return acc_merge(&into->sm.totals, &part->sm.totals, err);
+}
+
+json_t *
+report_feed_json(struct report_feed *f, struct pb_error *err)
+{
+	json_t *groups = json_array(), *totals;
+
+	if (groups == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	if (f->sm.count > 0)
+		qsort(f->sm.groups, f->sm.count, sizeof(f->sm.groups[0]), cmp_group);
+	for (size_t i = 0; i < f->sm.count; i++) {
+		json_t *g = report_group_json(NULL, &f->gl, &f->sm.groups[i], true, err);
+		if (g == NULL || json_array_append_new(groups, g) < 0) {
+			json_decref(groups);
+			return NULL;
+		}
+	}
+	if ((totals = report_group_json(NULL, &f->gl, &f->sm.totals, false, err)) == NULL) {
+		json_decref(groups);
+		return NULL;
+	}
+	return json_pack("{s:o,s:o}", "groups", groups, "totals", totals);
+}
+
+void
+report_feed_free(struct report_feed *f)
+{
+	if (f == NULL)
+		return;
+	summary_free(&f->sm);
+	report_game_list_free(&f->gl);
+	free(f);
+}

@@ -68,3 +68,12 @@ if [ -x "$reports" ]; then
 else
 	echo "run.sh: bench_reports not built in $build" >&2
 fi
+
+# The central tier (tests/bench/central_bench.py): shipping rate against the
+# floor's, catch-up after a 60-second outage at full load, the cross-property
+# report at 10^6 rounds, against a PostgreSQL 15 with fsync on (a few minutes).
+echo
+echo "== the central tier (tests/bench/central_bench.py)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+PB_SOURCE_DIR=$src PB_BUILD_DIR=$build python3 "$src/tests/bench/central_bench.py"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"

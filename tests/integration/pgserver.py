@@ -52,7 +52,7 @@ atexit.register(_stop_all)
 
 
 class PgServer:
-    def __init__(self, standby_of=None):
+    def __init__(self, standby_of=None, durable=False):
         why = missing()
         if why is not None:
             raise AssertionError(why)
@@ -60,6 +60,7 @@ class PgServer:
         self.data = os.path.join(self.tmpdir, "data")
         self.log = os.path.join(self.tmpdir, "server.log")
         self.port = pbtest.free_port()
+        self.durable = durable          # fsync on: for measurements (tests run without it)
         self.as_user = []
         if os.geteuid() == 0:
             pw = pwd.getpwnam("postgres")
@@ -84,7 +85,9 @@ class PgServer:
         return p
 
     def start(self):
-        opts = "-c listen_addresses=127.0.0.1 -p %d -k %s -c fsync=off" % (self.port, self.tmpdir)
+        opts = "-c listen_addresses=127.0.0.1 -p %d -k %s" % (self.port, self.tmpdir)
+        if not self.durable:
+            opts += " -c fsync=off"
         self._run("pg_ctl", "-D", self.data, "-l", self.log, "-o", opts, "-w", "-t", "60", "start")
         self.running = True
         return self

@@ -170,6 +170,28 @@ class CentralTest(pgserver.CentralServerCase):
         rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo)
         self.assertEqual(rc, 0, out + err)
 
+    def test_5_lost_tail_resent(self):
+        """A tail the central server lost (an asynchronous standby promoted without it) is sent again."""
+        self.deal(6)
+        self.wait_shipped()
+        prop = self.property_id()
+        self.d.stop()
+        # the last events of T1 and the last facts never reached the server that is primary now
+        self.pg.psql("SET session_replication_role = replica; DELETE FROM pitboss.events WHERE property = '%s' "
+                     "AND table_id = 'T1' AND table_seq > 10" % prop)
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", prop)
+        # a signed checkpoint names a head the central copy lacks
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("checkpoint: the central copy has no event at its seq", out)
+        self.errors_expected = True           # the shipper logs what the server lacked
+        self.d.start()
+        self.deal(1)
+        self.wait_shipped()
+        self.same_as_local()
+        self.assertIn("central: the server lacks events after", self.d.full_log())
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", prop)
+        self.assertEqual(rc, 0, out + err)
+
     def test_9_altered_event_caught(self):
         self.deal(6)
         self.wait_shipped()
