@@ -146,8 +146,6 @@ def outage(pg, d, seconds):
 
 
 SYNTHETIC = """
-INSERT INTO pitboss.properties (property, name, time_zone, gaming_day_start, shifts)
-  VALUES ('SYN', 'Synthetic', 'America/New_York', '06:00', '[]') ON CONFLICT DO NOTHING;
 INSERT INTO pitboss.round_facts (property, round_id, table_id, final_event, hour, dealer, dealer_name, rules_sha256,
     voided, hands, handle, house_win, lines, opened_ms, settled_ms, banked_rounds, banked_handle, banked_win,
     banked_lines, collections)
@@ -157,7 +155,7 @@ SELECT 'SYN', i, 'T' || lpad((i %% 20)::text, 2, '0'), i, h, 'D' || ((i / 480) %
        f.rules_sha256, f.voided, f.hands, f.handle, f.house_win, f.lines, h * 1000 + (i / 20 %% 60) * 60000,
        h * 1000 + (i / 20 %% 60) * 60000 + 45000, f.banked_rounds, f.banked_handle, f.banked_win, f.banked_lines,
        f.collections
-FROM generate_series(1::bigint, %d) AS i
+FROM generate_series(%d::bigint, %d) AS i
 CROSS JOIN LATERAL (SELECT 1767243600 + (i / 1200) * 3600 AS h) AS hh
 JOIN f ON f.rn = i %% %d;
 """
@@ -167,7 +165,10 @@ def report_latency(pg, rounds):
     have = int(pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = '%s'" % PROPERTY))
     sample = min(have, 1000)
     start = time.monotonic()
-    pg.psql(SYNTHETIC % (PROPERTY, sample, rounds, sample))
+    pg.psql("INSERT INTO pitboss.properties (property, name, time_zone, gaming_day_start, shifts) "
+            "VALUES ('SYN', 'Synthetic', 'America/New_York', '06:00', '[]') ON CONFLICT DO NOTHING")
+    for first in range(1, rounds + 1, 50000):     # in parts: each statement well within psql's timeout
+        pg.psql(SYNTHETIC % (PROPERTY, sample, first, min(first + 49999, rounds), sample))
     print("report facts: %d rounds made in PostgreSQL from %d real ones (20 tables, 60 rounds/hour each) in %.0f s"
           % (rounds, sample, time.monotonic() - start))
     hours = int(pg.psql("SELECT count(*) FROM pitboss.report_hours WHERE property = 'SYN'"))
