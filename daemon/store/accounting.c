@@ -249,3 +249,18 @@ store_acct_ack_get(struct store *s, const char *table_id, const char *kind, cons
 	}
 	return store_query_end(&q);
 }
+
+int
+store_acct_counts(struct store *s, int64_t *documents, int64_t *acknowledgments, struct pb_error *err)
+{
+	struct store_query q;
+
+	*documents = *acknowledgments = 0;
+	if (store_query(&q, s, STMT_ACCT_COUNTS, "counting the accounting rows", err) < 0)
+		return -1;
+	if (store_query_next(&q)) {
+		*documents = sqlite3_column_int64(q.st, 0);
+		*acknowledgments = sqlite3_column_int64(q.st, 1);
+	}
+	return store_query_end(&q);
+}

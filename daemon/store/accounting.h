@@ -93,4 +93,7 @@ int store_acct_ack_put(struct store *s, const char *table_id, const char *kind, 
 int store_acct_ack_get(struct store *s, const char *table_id, const char *kind, const char *ref, struct acct_ack *ack,
     bool *found, struct pb_error *err);
 
+/* How many document rows and acknowledgment rows there are (pitboss verify counts them against the events). */
+int store_acct_counts(struct store *s, int64_t *documents, int64_t *acknowledgments, struct pb_error *err);
+
 #endif

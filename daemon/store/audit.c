@@ -489,3 +489,28 @@ store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count
 	}
 	return store_query_end(&q);
 }
+
+int
+store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+{
+	struct store_query q;
+	struct stored_event e;
+	int rc = 0;
+
+	if (store_query(&q, s, STMT_ACCT_EVENTS, "reading the accounting events", err) < 0)
+		return -1;
+	while (rc == 0 && store_query_next(&q)) {
+		read_event(q.st, &e);
+		if (e.body == NULL) {
+			store_query_end(&q);
+			return pb_fail(err, 500, "out_of_memory", "out of memory");
+		}
+		rc = fn(ctx, &e, err);
+		free(e.body);
+	}
+	if (rc != 0) {
+		store_query_end(&q);
+		return rc;
+	}
+	return store_query_end(&q);
+}

@@ -47,6 +47,12 @@ int store_events_range(struct store *s, const char *table_id, int64_t from, int6
 /* Events of every table with id > after_id, in id order (each table's chain order), at most max. */
 int store_events_after(struct store *s, int64_t after_id, int max, struct event_list *out, struct pb_error *err);
 
+/* Called for each event of a walk; a non-zero return stops it and is returned. */
+typedef int (*stored_event_fn)(void *ctx, const struct stored_event *e, struct pb_error *err);
+
+/* Walks the accounting events (documents, voids, acknowledgments) of every chain, oldest first. */
+int store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
+
 /* Events of one round, in chain order. */
 int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);
 

@@ -361,6 +361,10 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_RULES_TEXT] = "SELECT sha256, rules_json FROM rules_sets WHERE id = ?",
 
 	/* accounting.c */
+	/* the accounting events of every chain, for pitboss verify (a scan: verify reads everything anyway) */
+	[STMT_ACCT_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type IN ('inventory', 'fill', "
+	    "'credit', 'fill_void', 'credit_void', 'drop', 'exception_acknowledged') ORDER BY id",
+	[STMT_ACCT_COUNTS] = "SELECT (SELECT count(*) FROM acct_documents), (SELECT count(*) FROM acct_acknowledgments)",
 	[STMT_ACCT_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM acct_documents",
 	[STMT_ACCT_INSERT] = "INSERT INTO acct_documents (" ACCT_COLUMNS ") "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)",

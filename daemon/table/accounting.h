@@ -126,4 +126,11 @@ int acct_exceptions(struct pit *p, const struct actor *a, const struct report_qu
 int acct_exceptions_merge(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr, bool *cut,
     struct pb_error *err);
 
+/*
+ * pitboss verify's check of the accounting rows (acct_verify.c): each
+ * document and acknowledgment row equal to what its event says, and no row
+ * without an event; each difference appended to problems.
+ */
+int acct_verify(struct pit *p, json_t *problems, struct pb_error *err);
+
 #endif

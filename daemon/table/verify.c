@@ -12,6 +12,7 @@
 
 #include "common/log.h"
 #include "engine/collection.h"
+#include "table/accounting.h"
 #include "store/audit.h"
 #include "table/chain.h"
 #include "table/hold.h"
@@ -437,6 +438,8 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 			goto fail;
 		for (int i = 0; i < bad; i++)
 			audit_problem(problems, "", 0, 0, "%s", agg[i]);
+		if (acct_verify(p, problems, err) < 0)
+			goto fail;
 	}
 	if (store_significant_verify(p->store, &sig_broken, why, sizeof(why), err) < 0)
 		goto fail;
