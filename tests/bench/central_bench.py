@@ -16,7 +16,8 @@ fsync on (durable, unlike the tests' server) and the real pitbossd:
 4. the cross-property report at --report-rounds rounds: report facts made in
    PostgreSQL from the real ones (20 tables, 60 rounds an hour each, as a
    floor deals), then `pitboss central report` timed per group;
-5. the central copy's size per event and per round.
+5. the central copy's size per event and per round;
+6. `pitboss central restore` of the whole property, and `pitboss verify` of the result.
 
 usage: central_bench.py [--rounds N] [--outage S] [--report-rounds M] [--smoke]
        (PB_BUILD_DIR=build, PB_SOURCE_DIR=. as for the integration tests)
@@ -200,6 +201,20 @@ def sizes(pg):
           % (ev, ev_bytes / max(ev, 1), facts, facts_bytes / max(facts, 1)))
 
 
+def restore(pg, tmp):
+    path = os.path.join(tmp, "restored.db")
+    t0 = time.monotonic()
+    rc, out, err = pgserver.run_pitboss("central", "restore", "--conninfo", pg.conninfo, "--property", PROPERTY,
+                                        "--database", path, timeout=7200)
+    secs = time.monotonic() - t0
+    if rc != 0:
+        raise SystemExit("central restore: %s" % err)
+    t0 = time.monotonic()
+    rc, vout, verr = pgserver.run_pitboss("verify", "--database", path, timeout=7200)
+    print("restore: %s in %.1f s; pitboss verify of it %s in %.1f s" % (out.strip(), secs,
+          "OK" if rc == 0 else "FAILED", time.monotonic() - t0))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=40000)
@@ -223,6 +238,7 @@ def main():
         outage(pg, d, a.outage)
         d.stop(allow_errors=True)      # it logged the outage
         sizes(pg)
+        restore(pg, d.tmpdir)
         report_latency(pg, a.report_rounds)
     finally:
         if d is not None:
