@@ -4,6 +4,7 @@ import * as api from '../api.js';
 import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, percent, label, when, whenText, miniCards, int} from '../format.js';
 import {barChart} from '../chart.js';
+import {inventoryPanel} from '../inventory.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, tzOffset} from '../common.js';
 import {perHandleBar, perHandleCell, perHandleText, theoPerHandleText, winCell, winOf} from '../figures.js';
 
@@ -52,6 +53,9 @@ export async function render(main, params, ctx) {
   const [limSec, limBody] = section('Limits', {id: 'table-limits'});
   limBody.append(limitsTable(t.limits, cur));
   main.append(h('div', {class: 'grid-2'}, factsSec, limSec));
+
+  // The gaming day's accounting documents, and the forms for the roles that sign them.
+  main.append(inventoryPanel(t, ctx));
 
   // Win per handle over time, by hour (on a player-banked table, the house's win: its collections).
   const hoursSel = h('select', {id: 'hold-hours', 'aria-label': 'Period of the chart'},
