@@ -769,13 +769,14 @@ describe('table accounting on the page', () => {
     const rounds = [
       {bets: {1: {ante: 1000}}, hands: {1: ['2s', '7h', 'Kd']}, dealer: ['Ah', 'Ac', '5s'], decisions: {1: 'play'}},
       {bets: {2: {ante: 2000, pair_plus: 500}}, hands: {2: ['9h', '9d', '4c']}, dealer: ['Jc', '8s', '3d'], decisions: {2: 'play'}},
-      {bets: {3: {ante: 500}}, hands: {3: ['2c', '3d', '5h']}, dealer: ['Qd', '7c', '2h'], decisions: {3: 'fold'}},
+      {bets: {3: {ante: 3000}}, hands: {3: ['2c', '3d', '5h']}, dealer: ['Qd', '7c', '2h'], decisions: {3: 'fold'}},
     ];
     for (const r of rounds) {
       const got = await postRound(T, r);
       const full = await http('GET', `/api/v1/rounds/${got.id}`);
       fig.handWin -= full.json.round.payouts.reduce((a, l) => a + l.net, 0);
     }
+    assert.notEqual(fig.handWin, 0, 'a hand win that tells the figures apart');
     ap = await context.newPage();
     await ap.setViewportSize({width: 1366, height: 900});
     watch(ap);
