@@ -2,7 +2,7 @@
 // in (the forms are js/signin.js; a person's session and its timers,
 // js/session.js).
 //
-// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/exceptions, #/events.
+// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/exceptions, #/events.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
 import * as api from './js/api.js';
@@ -15,6 +15,7 @@ import * as round from './js/views/round.js';
 import * as reports from './js/views/reports.js';
 import * as exceptions from './js/views/exceptions.js';
 import * as events from './js/views/events.js';
+import * as master from './js/views/master.js';
 
 const $ = id => document.getElementById(id);
 
@@ -23,6 +24,7 @@ const ROUTES = [
   {re: /^\/table\/([A-Za-z0-9_.-]+)$/, view: table, nav: 'floor', params: m => ({table: decodeURIComponent(m[1])})},
   {re: /^\/round\/(\d+)$/, view: round, nav: 'floor', params: m => ({round: Number(m[1])})},
   {re: /^\/reports$/, view: reports, nav: 'reports'},
+  {re: /^\/master$/, view: master, nav: 'master'},
   {re: /^\/exceptions$/, view: exceptions, nav: 'exceptions'},
   {re: /^\/events$/, view: events, nav: 'events'},
 ];

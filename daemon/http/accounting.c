@@ -4,6 +4,7 @@
  * voids, the drop, and the acknowledgment of an accounting exception.  Each
  * hands the body to the pit and answers what it says.
  */
+#include "http/request.h"
 #include "http/routes.h"
 #include "table/accounting.h"
 
@@ -66,4 +67,18 @@ handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans)
 	int rc = pit_acct_acknowledge(c->pit, c->actor, c->idem, c->body, &out, &status, &err);
 
 	answer_result(ans, rc, out, status, &err);
+}
+
+/* GET /tables/{t}/documents?gaming_day=YYYY-MM-DD */
+void
+handle_acct_documents(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int rc;
+
+	if (query_only(c->req, (const char *const[]){"gaming_day", NULL}, ans) < 0)
+		return;
+	rc = pit_acct_documents(c->pit, c->actor, c->table, query(c->req, "gaming_day"), &out, &err);
+	answer_result(ans, rc, out, 200, &err);
 }

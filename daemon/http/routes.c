@@ -42,6 +42,7 @@ const struct route api_routes[] = {
 	{"POST", V1 "/tables/{table}/credits", ROUTE_ACCOUNTING, OP_TRANSFER, WRITE, handle_acct_transfer, 1},
 	{"POST", V1 "/tables/{table}/fills/{serial}/void", ROUTE_ACCOUNTING, OP_TRANSFER_VOID, WRITE, handle_acct_void, 0},
 	{"POST", V1 "/tables/{table}/credits/{serial}/void", ROUTE_ACCOUNTING, OP_TRANSFER_VOID, WRITE, handle_acct_void, 1},
+	{"GET", V1 "/tables/{table}/documents", ROUTE_ACCOUNTING, OP_READ, 0, handle_acct_documents, 0},
 	{"POST", V1 "/tables/{table}/drop", ROUTE_ACCOUNTING, OP_DROP, WRITE, handle_acct_drop, 0},
 	{"GET", V1 "/rounds/{round}", ROUTE_ROUND, OP_READ, 0, handle_round, 0},
 	{"PUT", V1 "/rounds/{round}/bets/{seat}", ROUTE_ROUND_BET, OP_ROUND_STEP, WRITE, handle_round_step, STEP_BET_PUT},

@@ -81,6 +81,14 @@ typedef int (*acct_document_fn)(void *ctx, const struct acct_document *d, struct
  */
 int store_acct_day(struct store *s, const char *gaming_day, acct_document_fn fn, void *ctx, struct pb_error *err);
 
+/*
+ * Every document of the table's gaming day, voids and voided slips
+ * included, and the voids (whenever recorded) of its slips, in the order
+ * recorded: what the table's inventory panel lists.
+ */
+int store_acct_table_day(struct store *s, const char *table_id, const char *gaming_day, acct_document_fn fn,
+    void *ctx, struct pb_error *err);
+
 /* The openers recorded in [from, to) whose total differed from the previous closer's, oldest first. */
 int store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,
     struct pb_error *err);

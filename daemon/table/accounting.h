@@ -77,6 +77,16 @@ int pit_acct_void(struct pit *p, const struct actor *a, const struct idempotency
     bool credit, const char *serial, const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 /*
+ * GET /tables/{t}/documents?gaming_day=D (default: the current gaming day)
+ * -> {"table", "gaming_day", "documents": [...]}: every document of the
+ * table's gaming day in the order recorded, as its POST answered it, voids
+ * included; a fill or credit has "voided" (null, or the void's {"id", "at",
+ * "reason", "signer", "witness"}).  Any role that may read the table.
+ */
+int pit_acct_documents(struct pit *p, const struct actor *a, const char *table_id, const char *gaming_day,
+    json_t **out, struct pb_error *err);
+
+/*
  * POST /exceptions/acknowledgments {"kind", "table", "ref", "note"} by the
  * pitboss role: the exception (an opener's discrepancy, ref its document
  * id; a flagged count variance, ref "YYYY-MM-DD" or "YYYY-MM-DD/SHIFT") is

@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "common/gaming_day.h"
 #include "engine/hand3.h"
 #include "engine/tally.h"
 #include "store/audit.h"
@@ -290,6 +292,32 @@ table_json(struct pit *p, const struct table_config *t, bool full, struct pb_err
 	return o;
 }
 
+/*
+ * The property as the page needs it beside the tables: its chip
+ * denominations (the counts of an opener, closer, fill or credit), its
+ * shifts and the current gaming day (docs/api.md, GET /tables).
+ */
+static json_t *
+property_json(const struct config *cfg)
+{
+	const struct gaming_calendar *cal = &cfg->property.calendar;
+	json_t *chips = json_array(), *shifts = json_array();
+	int64_t day, now = (int64_t)time(NULL);
+	char text[11];
+
+	for (size_t i = 0; i < cfg->chip_count; i++)
+		json_array_append_new(chips, json_integer(cfg->chips[i]));
+	for (int i = 0; i < cal->shift_count; i++) {
+		snprintf(text, sizeof(text), "%02d:%02d", cal->shifts[i].start_min / 60, cal->shifts[i].start_min % 60);
+		json_array_append_new(shifts, json_pack("{s:s,s:s}", "name", cal->shifts[i].name, "start", text));
+	}
+	if (gaming_shift_of(cal, now, &day) < 0)
+		day = gaming_day_of(cal, now);
+	gaming_day_format(day, text);
+	return json_pack("{s:s,s:o,s:o,s:s}", "time_zone", cfg->property.time_zone, "chips", chips, "shifts", shifts,
+	    "gaming_day", text);
+}
+
 int
 pit_tables_list(struct pit *p, const struct actor *a, json_t **out, struct pb_error *err)
 {
@@ -307,8 +335,8 @@ pit_tables_list(struct pit *p, const struct actor *a, json_t **out, struct pb_er
 		}
 		json_array_append_new(arr, o);
 	}
-	*out = json_pack("{s:o}", "tables", arr);
-	return 0;
+	*out = json_pack("{s:o,s:o}", "tables", arr, "property", property_json(p->cfg));
+	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
 }
 
 int

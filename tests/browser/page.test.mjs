@@ -189,6 +189,8 @@ function expectedConsoleError(msg) {
   if (/status of 401/.test(msg.text()) && expectedConsoleError.allow401) return true;
   if (/status of 429/.test(msg.text()) && expectedConsoleError.allow429) return true;
   if (/status of 400/.test(msg.text()) && expectedConsoleError.allow400) return true;
+  // Table accounting: a cage or count session may not read the summary (403); a refused document (409).
+  if (/status of (403|409)/.test(msg.text()) && expectedConsoleError.allowAccounting) return true;
   if (!/status of 404/.test(msg.text())) return false;
   return (missing.summary && /\/api\/v1\/reports\/summary/.test(url)) ||
     (missing.payouts && /\/api\/v1\/reports\/payouts/.test(url)) ||
@@ -200,6 +202,7 @@ function expectedConsoleError(msg) {
 expectedConsoleError.allow401 = false;
 expectedConsoleError.allow429 = false;
 expectedConsoleError.allow400 = false;
+expectedConsoleError.allowAccounting = false;
 
 function watch(p) {
   p.on('console', msg => {
@@ -693,6 +696,234 @@ describe('the pit boss page', () => {
   });
 
   it('logged no console errors', () => {
+    assert.deepEqual(consoleErrors, []);
+  });
+});
+
+// ---- table accounting (docs/accounting.md): documents signed through the page ----
+
+// People made over HTTP, their one-time password changed over HTTP too, so that they sign in
+// with their own; each signs what their role signs, and witnesses sign with their id and password.
+const ACCT = {
+  pb: {id: 'A-PB', name: 'Pia Boss', roles: ['pitboss']},
+  fl: {id: 'A-FL', name: 'Fred Floor', roles: ['floor']},
+  dl: {id: 'A-DL', name: 'Dora Deal', roles: ['dealer']},
+  cg: {id: 'A-CG', name: 'Cato Cage', roles: ['cage']},
+  ct: {id: 'A-CT', name: 'Cora Count', roles: ['count']},
+  ct2: {id: 'A-CU', name: 'Curt Count', roles: ['count']},
+};
+const acctPassword = p => `violet-meadow-${p.id.slice(2).toLowerCase()}${p.id.length}-9`;
+
+async function makeAcctPerson(p) {
+  const first = `${acctPassword(p)}-first`;
+  let r = await http('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
+  assert.equal(r.status, 201, `POST /people ${p.id}: ${r.text}`);
+  r = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
+  assert.equal(r.status, 201, r.text);
+  const tok = r.json.token;
+  r = await http('PUT', `/api/v1/people/${p.id}/password`, {token: tok, body: {current: first, password: acctPassword(p)}});
+  assert.equal(r.status, 200, r.text);
+  await http('DELETE', '/api/v1/sessions/current', {token: tok});
+}
+
+describe('table accounting on the page', () => {
+  let ap;
+  const T = 'T3';
+  const fig = {handWin: 0, opener: 0, fills: 0, credits: 0, drop: 0, closer: 0};
+
+  /** Signs ap in as p (after signing out whoever is in) and opens table T. */
+  async function as(p) {
+    if (await ap.locator('#signout').isVisible()) await ap.locator('#signout').click();
+    await signInPerson(ap, p.id, acctPassword(p));
+    await ap.locator('#who', {hasText: p.name}).waitFor();
+    await ap.goto(`${base}/#/table/${T}`);
+    await ap.locator('#table-inventory .inv-list table, #table-inventory .inv-list .empty').first().waitFor();
+  }
+
+  /** Opens a form's box, fills the witness and submits; returns the form. */
+  async function submit(box, witness, fill) {
+    const d = ap.locator(`#table-inventory [data-box="${box}"]`);
+    if (!await d.evaluate(e => e.open)) await d.locator('summary').click();
+    const f = d.locator('form');
+    await fill(f);
+    await f.locator(`input[name$="-witness"]`).fill(witness.id);
+    await f.locator(`input[name$="-witness-password"]`).fill(acctPassword(witness));
+    await f.locator('button[type="submit"]').click();
+    return f;
+  }
+
+  async function count(f, chips) {
+    for (const [d, n] of Object.entries(chips)) await f.locator(`input[data-denom="${d}"]`).fill(String(n));
+  }
+
+  before(async () => {
+    expectedConsoleError.allowAccounting = true;
+    for (const p of Object.values(ACCT)) await makeAcctPerson(p);
+    // The floor test left a round in betting at T3 (no bets): voided, it wins nothing.
+    const t3 = await http('GET', `/api/v1/tables/${T}`);
+    if (t3.json.table.current_round) {
+      const v = await http('POST', `/api/v1/rounds/${t3.json.table.current_round}/void`, {token: DEALER, body: {reason: 'opened by the floor test'}});
+      assert.equal(v.status, 200, v.text);
+    }
+    // Rounds at T3: the hand win is what the house won on them, from their payout lines.
+    const rounds = [
+      {bets: {1: {ante: 1000}}, hands: {1: ['2s', '7h', 'Kd']}, dealer: ['Ah', 'Ac', '5s'], decisions: {1: 'play'}},
+      {bets: {2: {ante: 2000, pair_plus: 500}}, hands: {2: ['9h', '9d', '4c']}, dealer: ['Jc', '8s', '3d'], decisions: {2: 'play'}},
+      {bets: {3: {ante: 3000}}, hands: {3: ['2c', '3d', '5h']}, dealer: ['Qd', '7c', '2h'], decisions: {3: 'fold'}},
+    ];
+    for (const r of rounds) {
+      const got = await postRound(T, r);
+      const full = await http('GET', `/api/v1/rounds/${got.id}`);
+      fig.handWin -= full.json.round.payouts.reduce((a, l) => a + l.net, 0);
+    }
+    assert.notEqual(fig.handWin, 0, 'a hand win that tells the figures apart');
+    ap = await context.newPage();
+    await ap.setViewportSize({width: 1366, height: 900});
+    watch(ap);
+    await ap.goto(`${base}/`);
+  });
+
+  after(async () => {
+    await ap?.close();
+  });
+
+  it('a pit boss records the opener with a dealer as witness; the running total shows as counts are typed', async () => {
+    await as(ACCT.pb);
+    assert.equal(await ap.locator('#table-inventory [data-box="slip"]').count(), 0, 'no fill form for a pit boss');
+    assert.equal(await ap.locator('#table-inventory [data-box="drop"]').count(), 0, 'no drop form for a pit boss');
+    const f = await submit('inventory', ACCT.dl, async form => {
+      await form.locator('select[name="inv-kind"]').selectOption('opener');
+      await count(form, {2500: 40, 500: 10});
+      assert.equal(await form.locator('.running-total').innerText(), '$1,050.00');
+    });
+    await f.locator('.note-ok', {hasText: 'Recorded: opener of $1,050.00'}).waitFor();
+    fig.opener = 105000;
+    const row = ap.locator('#table-inventory tbody tr', {hasText: 'Opener'});
+    await row.waitFor();
+    const text = await row.innerText();
+    assert.match(text, /\$1,050\.00/);
+    assert.match(text, /A-PB/);
+    assert.match(text, /A-DL/);
+    await shot(ap, '15-inventory-opener');
+  });
+
+  it('a cage cashier records a fill and a credit, and voids a wrong fill (struck through with its reason)', async () => {
+    await as(ACCT.cg);
+    assert.equal(await ap.locator('#table-inventory [data-box="inventory"]').count(), 0, 'no opener form for the cage');
+    const slip = async (kind, serial, chips) => {
+      const f = await submit('slip', ACCT.pb, async form => {
+        await form.locator('select[name="slip-kind"]').selectOption(kind);
+        await form.locator('input[name="slip-serial"]').fill(serial);
+        await count(form, chips);
+        await form.locator('input[name="slip-runner"]').fill(ACCT.fl.id);
+      });
+      await f.locator('.note-ok', {hasText: serial}).waitFor();
+    };
+    await slip('fills', 'BF-100', {500: 40});
+    await slip('credits', 'BC-100', {2500: 2});
+    await slip('fills', 'BF-101', {10000: 3});
+    fig.fills = 20000;
+    fig.credits = 5000;
+    const v = await submit('void', ACCT.pb, async form => {
+      await form.locator('select[name="void-kind"]').selectOption('fills');
+      await form.locator('input[name="void-serial"]').fill('BF-101');
+      await form.locator('input[name="void-reason"]').fill('slip written for table T1');
+    });
+    await v.locator('.note-ok', {hasText: 'voided'}).waitFor();
+    const voided = ap.locator('#table-inventory tr.row-voided');
+    await voided.waitFor();
+    assert.match(await voided.innerText(), /BF-101/);
+    assert.match(await voided.innerText(), /slip written for table T1/);
+    assert.equal(await voided.locator('del').count(), 2, 'the slip and its amount struck through');
+    await ap.locator('#table-inventory [data-total="fills"]', {hasText: '$200.00'}).waitFor();
+  });
+
+  it('the count team records the drop', async () => {
+    await as(ACCT.ct);
+    assert.equal(await ap.locator('#table-inventory [data-box="void"]').count(), 0, 'no void form for the count team');
+    const f = await submit('drop', ACCT.ct2, async form => {
+      await form.locator('input[name="drop-box"]').fill('D-T3');
+      await form.locator('input[name="drop-cash"]').fill('250');
+      await form.locator('input[name="drop-chips"]').fill('50');
+      assert.equal(await form.locator('.running-total').innerText(), '$300.00');
+    });
+    await f.locator('.note-ok', {hasText: 'drop D-T3'}).waitFor();
+    fig.drop = 30000;
+  });
+
+  it('a floor supervisor records the closer; a differing opener is refused until it has a reason', async () => {
+    await as(ACCT.fl);
+    // The closer: $25 short of what the hands say the tray should hold (a variance to flag).
+    fig.closer = fig.opener + fig.fills - fig.credits - fig.drop + fig.handWin - 2500;
+    assert.ok(fig.closer > 0 && fig.closer % 100 === 0, `closer ${fig.closer}`);
+    const chips = {2500: Math.floor(fig.closer / 2500), 100: (fig.closer % 2500) / 100};
+    let f = await submit('inventory', ACCT.dl, async form => {
+      await form.locator('select[name="inv-kind"]').selectOption('closer');
+      await count(form, chips);
+    });
+    await f.locator('.note-ok', {hasText: 'Recorded: closer'}).waitFor();
+    // An opener that differs from that closer: refused with the daemon's words, which ask for a reason.
+    f = await submit('inventory', ACCT.dl, async form => {
+      await form.locator('select[name="inv-kind"]').selectOption('opener');
+      await count(form, {2500: chips[2500] + 1, 100: chips[100]});
+    });
+    const refusal = f.locator('.note-error');
+    await refusal.waitFor();
+    const msg = await refusal.innerText();
+    assert.match(msg, /opener_discrepancy/);
+    assert.match(msg, /reason/i);
+    assert.match(msg, new RegExp(`2500 x ${chips[2500] + 1} \\(was ${chips[2500]}\\)`));
+    assert.equal(await ap.evaluate(() => document.activeElement?.name), 'inv-reason', 'the reason field is offered');
+    await shot(ap, '16-inventory-refused');
+    const docs = await http('GET', `/api/v1/tables/${T}/documents`);
+    assert.equal(docs.json.documents.filter(d => d.type === 'opener').length, 1, 'the refused opener recorded nothing');
+    f = await submit('inventory', ACCT.dl, async form => {
+      await form.locator('textarea[name="inv-reason"]').fill('a $25 chip found under the tray');
+    });
+    await f.locator('.note-ok', {hasText: 'Recorded: opener'}).waitFor();
+  });
+
+  it('the master game view shows the figures of the documents and the rounds, the variance flagged', async () => {
+    await as(ACCT.pb);
+    await ap.locator('nav.mainnav a', {hasText: 'Master game'}).click();
+    await ap.waitForURL(/#\/master/);
+    const row = ap.locator('#master-game tbody tr', {hasText: T});
+    await row.waitFor();
+    const win = fig.drop + fig.closer - fig.opener + fig.credits - fig.fills;
+    assert.equal(win, fig.handWin - 2500);
+    const cells = await row.locator('th, td').evaluateAll(cs => cs.map(c => c.textContent.trim()));
+    const usd = n => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(n / 100);
+    const signed = n => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD', signDisplay: 'exceptZero'}).format(n / 100);
+    assert.deepEqual(cells.slice(1, 7), [usd(fig.opener), usd(fig.closer), usd(fig.fills), usd(fig.credits), usd(fig.drop), signed(win)]);
+    assert.equal(cells[7], `${(100 * win / fig.drop).toFixed(2)}%`, 'win/drop');
+    assert.equal(cells[8], signed(fig.handWin), 'hand win');
+    assert.equal(cells[9], signed(-2500), 'variance');
+    assert.equal(cells[10], `${(-2500 * 100 / fig.drop).toFixed(2)}%`, 'variance percent');
+    assert.match(cells[11], /Flagged/);
+    assert.match(await row.getAttribute('class'), /row-flagged/);
+    // The shift picker lists the property's shifts (none here) and a CSV link is offered.
+    assert.equal(await ap.locator('#mg-shift option').count(), 1 + ((await http('GET', '/api/v1/tables')).json.property.shifts.length));
+    await ap.locator('#master-game button', {hasText: 'Download CSV'}).waitFor();
+    await shot(ap, '17-master-game');
+  });
+
+  it('a pit boss acknowledges the count variance with a note', async () => {
+    const ex = ap.locator('#master-exceptions tbody tr', {hasText: 'Count variance'});
+    await ex.waitFor();
+    await ap.locator('#master-exceptions tbody tr', {hasText: 'Inventory discrepancy'}).waitFor();
+    await ex.locator('input[name="ack-note"]').fill('closer recounted: one $25 chip short, surveillance asked');
+    await ex.locator('button', {hasText: 'Acknowledge'}).click();
+    const done = ap.locator('#master-exceptions tbody tr', {hasText: 'Count variance'}).locator('[data-ack="done"]');
+    await done.waitFor();
+    assert.match(await done.innerText(), /Acknowledged by A-PB/);
+    assert.match(await done.innerText(), /surveillance asked/);
+    const r = await http('GET', '/api/v1/reports/exceptions');
+    const cv = r.json.exceptions.find(x => x.kind === 'count_variance' && x.table === T);
+    assert.equal(cv.acknowledged.by, ACCT.pb.id);
+  });
+
+  it('logged no console errors', () => {
+    expectedConsoleError.allowAccounting = false;
     assert.deepEqual(consoleErrors, []);
   });
 });

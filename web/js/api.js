@@ -146,13 +146,25 @@ export function qs(params) {
 // ---- tables, cached for currency and names ----
 
 let tablesCache = [];
+let propertyCache = null;
 export function tables() {
   return tablesCache;
 }
 export async function loadTables() {
   const body = await get('/tables');
   tablesCache = body.tables;
+  propertyCache = body.property || null;
   return tablesCache;
+}
+/** The property beside the tables (GET /tables): {time_zone, chips, shifts, gaming_day}; null from an older daemon. */
+export function property() {
+  return propertyCache;
+}
+
+/** POST (or PUT) a JSON body with the stored token; resolves with the answer's JSON, throws ApiError. */
+export async function send(method, path, body) {
+  const res = await request(path, {method, body});
+  return res.json();
 }
 export function currencyOf(tableId) {
   return tablesCache.find(t => t.id === tableId)?.currency || tablesCache[0]?.currency || 'USD';

@@ -1,9 +1,9 @@
 // floor.js - every table at a glance, refreshed every 5 seconds in place.
 import * as api from '../api.js';
 import {h, section, replaceIfChanged} from '../dom.js';
-import {money, moneyCell, int, whenText} from '../format.js';
+import {money, int, whenText} from '../format.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from '../common.js';
-import {holdCell, holdText, theoHoldText} from '../figures.js';
+import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly, hasBanker} from '../figures.js';
 
 export const name = 'floor';
 
@@ -17,7 +17,7 @@ const COLUMNS = [
   {key: 'rounds', label: 'Rounds today', num: true},
   {key: 'handle', label: 'Handle', num: true},
   {key: 'win', label: 'Win', num: true},
-  {key: 'hold', label: 'Hold', num: true},
+  {key: 'hold', label: 'Win/handle', num: true},
   {key: 'theo', label: 'Theoretical', num: true},
 ];
 
@@ -56,11 +56,11 @@ function cellsFor(t, latest, g, rot) {
     rounds: h('span', {class: 'stack end'}, h('span', null, g ? int(g.rounds) : '—'),
       g?.voids ? h('small', {class: 'muted'}, `${int(g.voids)} void${g.voids === 1 ? '' : 's'}`) : null),
     handle: h('span', null, g ? money(g.handle.total, cur) : '—'),
-    win: g ? moneyCell(g.house_win.total, cur, {signed: true}) : h('span', null, '—'),
-    hold: g ? holdCell(g) : h('span', {class: 'stack end'}, h('span', null, '—')),
-    theo: g
+    win: g ? winCell(g, cur) : h('span', null, '—'),
+    hold: g ? perHandleCell(g) : h('span', {class: 'stack end'}, h('span', null, '—')),
+    theo: g && !bankerOnly(g)
       ? h('span', {class: 'stack end'}, h('span', null, money(g.theoretical_win, cur)),
-        g.theoretical_hold !== null ? h('small', {class: 'muted'}, `${theoHoldText(g)} hold`) : null)
+        (g.theoretical_win_per_handle ?? g.theoretical_hold) !== null ? h('small', {class: 'muted'}, `${theoPerHandleText(g)} of handle`) : null)
       : h('span', null, '—'),
   };
 }
@@ -152,8 +152,10 @@ export async function render(main, params, ctx) {
       kpi('Tables open', `${open} of ${tables.length}`, `${inPlay} with a round in progress`),
       kpi('Rounds today', tot ? int(tot.rounds) : '—'),
       kpi('Handle today', tot && single ? money(tot.handle.total, cur) : '—'),
-      kpi('House win today', tot && single ? money(tot.house_win.total, cur, {signed: true}) : '—'),
-      kpi('Hold today', tot ? holdText(tot) : '—', tot && single ? `theoretical ${theoHoldText(tot)}` : null)));
+      kpi('Win today', tot && single ? money(winOf(tot), cur, {signed: true}) : '—',
+        tot && single && hasBanker(tot) ? `house ${money(tot.house_win.total, cur, {signed: true})} + collections ${money(tot.collections ?? 0, cur)}` : null),
+      tot && single && hasBanker(tot) ? kpi('Banker result today', money(tot.banker_result?.total ?? 0, cur, {signed: true}), 'player-banked tables') : null,
+      kpi('Win/handle today', tot ? perHandleText(tot) : '—', tot && single ? `theoretical ${theoPerHandleText(tot)}` : null)));
 
     replaceIfChanged(reportArea, summaryErr ? errorNote(summaryErr, 'Today\u2019s figures') || h('div') : h('div'));
     live.ok();

@@ -5,7 +5,7 @@ import {h, section, dataTable, note} from '../dom.js';
 import {money, moneyCell, int, label, when, whenText, miniCards, toMinor, minorDigits} from '../format.js';
 import {barChart} from '../chart.js';
 import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton, tzOffset} from '../common.js';
-import {holdCell, holdText, theoHoldText} from '../figures.js';
+import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly} from '../figures.js';
 
 export const name = 'reports';
 
@@ -37,7 +37,7 @@ export async function render(main, params, ctx) {
   };
   const tables = api.tables();
 
-  main.append(pageHeader('Reports', {sub: 'Handle, win, hold and theoretical win over a range of local days; large payouts.'}));
+  main.append(pageHeader('Reports', {sub: 'Handle, win, win per handle and theoretical win over a range of local days; large payouts.'}));
 
   // The filter form.
   const from = h('input', {type: 'date', name: 'from', value: state.from, required: true});
@@ -119,12 +119,12 @@ export async function render(main, params, ctx) {
       {label: 'Voids', num: true, render: g => int(g.voids)},
       {label: 'Hands', num: true, render: g => int(g.hands)},
       {label: 'Handle', num: true, render: g => money(g.handle.total, currencyFor(g))},
-      {label: 'House win', num: true, render: g => moneyCell(g.house_win.total, currencyFor(g), {signed: true})},
-      {label: 'Hold', num: true, render: g => holdCell(g, true)},
-      {label: 'Theoretical win', num: true, render: g => h('span', {class: 'stack end'}, money(g.theoretical_win, currencyFor(g)),
-        g.win_interval ? h('small', {class: 'muted', title: 'The range the win is expected to fall in; outside it the hold is flagged'},
+      {label: 'Win', num: true, render: g => winCell(g, currencyFor(g))},
+      {label: 'Win/handle', num: true, render: g => perHandleCell(g, true)},
+      {label: 'Theoretical win', num: true, render: g => bankerOnly(g) ? h('span', {class: 'muted'}, '—') : h('span', {class: 'stack end'}, money(g.theoretical_win, currencyFor(g)),
+        g.win_interval ? h('small', {class: 'muted', title: 'The range the house win is expected to fall in; outside it the win is flagged'},
           `${money(g.win_interval.low, currencyFor(g))} to ${money(g.win_interval.high, currencyFor(g))}`) : null)},
-      {label: 'Theo. hold', num: true, render: g => theoHoldText(g, true)},
+      {label: 'Theo. win/handle', num: true, render: g => bankerOnly(g) ? '—' : theoPerHandleText(g, true)},
       {label: 'Hands / hour', num: true, render: g => g.hands_per_hour !== null ? int(Math.round(g.hands_per_hour)) : '—'},
       {label: 'Average bet', num: true, render: g => money(g.average_bet, currencyFor(g))},
     ];
@@ -132,17 +132,17 @@ export async function render(main, params, ctx) {
     const chart = barChart(groups.map(g => ({
       label: state.group === 'table' ? String(g.key)
         : state.group === 'hour' ? whenText(String(g.key), state.from === state.to ? 'hour' : 'short') : String(g.key),
-      value: g.house_win.total,
-      ref: g.theoretical_win,
-      title: `${keyLabel(state.group, g.key)}: house win ${money(g.house_win.total, currencyFor(g), {signed: true})}, hold ${holdText(g)}`,
-    })), {fmt: v => money(Math.round(v), chartCur), title: 'House win by ' + state.group, valueLabel: 'House win',
+      value: winOf(g),
+      ref: bankerOnly(g) ? null : g.theoretical_win,
+      title: `${keyLabel(state.group, g.key)}: win ${money(winOf(g), currencyFor(g), {signed: true})}, win/handle ${perHandleText(g)}`,
+    })), {fmt: v => money(Math.round(v), chartCur), title: 'Win by ' + state.group, valueLabel: 'Win',
       refLabel: 'Theoretical win', width: sumBody.clientWidth - 32, description: `${groups.length} groups from ${state.from} to ${state.to}`});
 
     const tot = b.totals;
     const breakdown = dataTable([
       {label: 'Wager', rowHeader: true, render: w => label(w)},
       {label: 'Handle', num: true, render: w => w === 'ante_bonus' ? h('span', {class: 'muted'}, 'n/a') : money(tot.handle[w], chartCur)},
-      {label: 'House win', num: true, render: w => moneyCell(tot.house_win[w], chartCur, {signed: true})},
+      {label: 'House win (house-banked)', num: true, render: w => moneyCell(tot.house_win[w], chartCur, {signed: true})},
     ], WAGERS, {caption: 'Totals by wager'});
 
     sumBody.replaceChildren(

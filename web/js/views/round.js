@@ -170,7 +170,7 @@ export async function render(main, params, ctx) {
         ['Handle', money(tt.handle, cur)],
         ['Paid to players', money(tt.paid, cur)],
         ['Players net', moneyCell(tt.players_net, cur, {signed: true})],
-        [banked ? 'Banker win' : 'House win', moneyCell(tt.house_win, cur, {signed: true})],
+        [banked ? 'Banker result' : 'House win', moneyCell(tt.house_win, cur, {signed: true})],
         banked && r.collections ? ['Collections (house)', money(r.collections.total, cur)] : null,
       ])));
   }

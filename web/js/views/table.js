@@ -1,11 +1,12 @@
-// table.js - one table: its facts and limits, hold over time, banker
+// table.js - one table: its facts and limits, win over time, banker
 // rotation (player-banked) and game recall (recent rounds, paged).
 import * as api from '../api.js';
 import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, percent, label, when, whenText, miniCards, int} from '../format.js';
 import {barChart} from '../chart.js';
+import {inventoryPanel} from '../inventory.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, tzOffset} from '../common.js';
-import {holdBar, holdCell, holdText, theoHoldText} from '../figures.js';
+import {perHandleBar, perHandleCell, perHandleText, theoPerHandleText, winCell, winOf} from '../figures.js';
 
 export const name = 'table';
 
@@ -53,10 +54,13 @@ export async function render(main, params, ctx) {
   limBody.append(limitsTable(t.limits, cur));
   main.append(h('div', {class: 'grid-2'}, factsSec, limSec));
 
-  // Hold over time, by hour.
-  const hoursSel = h('select', {id: 'hold-hours', 'aria-label': 'Period of the hold chart'},
+  // The gaming day's accounting documents, and the forms for the roles that sign them.
+  main.append(inventoryPanel(t, ctx));
+
+  // Win per handle over time, by hour (on a player-banked table, the house's win: its collections).
+  const hoursSel = h('select', {id: 'hold-hours', 'aria-label': 'Period of the chart'},
     [6, 12, 24, 48, 168].map(n => h('option', {value: n, selected: n === 24 ? true : null}, n === 168 ? 'Last 7 days' : `Last ${n} hours`)));
-  const [holdSec, holdBody] = section('Hold over time', {id: 'table-hold', actions: h('label', {class: 'inline-field'}, h('span', {class: 'visually-hidden'}, 'Period'), hoursSel)});
+  const [holdSec, holdBody] = section(banked ? 'Win (collections) over time' : 'Win/handle over time', {id: 'table-hold', actions: h('label', {class: 'inline-field'}, h('span', {class: 'visually-hidden'}, 'Period'), hoursSel)});
   main.append(holdSec);
   async function loadHold() {
     const hours = Number(hoursSel.value);
@@ -78,30 +82,35 @@ export async function render(main, params, ctx) {
       for (let ms = from.getTime(); ms < to.getTime(); ms += 3600e3) {
         const g = byHour.get(ms), key = new Date(ms).toISOString();
         const hourLabel = whenText(key, hours > 48 ? 'short' : 'hour');
-        items.push(g ? holdBar(g, hourLabel,
-          `${whenText(key, 'short')}: hold ${holdText(g)} on ${money(g.handle.total, cur)} handle, win ${money(g.house_win.total, cur, {signed: true})}`)
-          : {label: hourLabel, value: null, ref: null});
+        const title = g ? `${whenText(key, 'short')}: win ${money(winOf(g), cur, {signed: true})} on ${money(g.handle.total, cur)} handle` +
+          (banked ? '' : `, win/handle ${perHandleText(g)}`) : '';
+        items.push(!g ? {label: hourLabel, value: null, ref: null}
+          : banked ? {label: hourLabel, value: winOf(g), ref: null, title} : perHandleBar(g, hourLabel, title));
       }
       const tot = b.totals;
       holdBody.replaceChildren(
         facts([
           ['Rounds', int(tot.rounds)], ['Handle', money(tot.handle.total, cur)],
-          ['Win', money(tot.house_win.total, cur, {signed: true})], ['Hold', holdText(tot)],
-          ['Theoretical', `${money(tot.theoretical_win, cur)} (${theoHoldText(tot)})`],
+          ['Win', money(winOf(tot), cur, {signed: true})],
+          banked ? ['Banker result', money(tot.banker_result?.total ?? 0, cur, {signed: true})] : ['Win/handle', perHandleText(tot)],
+          banked ? ['Collections', money(tot.collections ?? 0, cur)]
+            : ['Theoretical', `${money(tot.theoretical_win, cur)} (${theoPerHandleText(tot)} of handle)`],
         ]),
-        barChart(items, {fmt: v => percent(v), title: `Hold by hour at ${t.id}`, valueLabel: 'Hold',
-          refLabel: 'Theoretical hold', width: holdBody.clientWidth - 32, description: `${groups.length} hours with play in the last ${hours} hours`}),
+        barChart(items, {fmt: banked ? v => money(Math.round(v), cur) : v => percent(v),
+          title: banked ? `Win (collections) by hour at ${t.id}` : `Win/handle by hour at ${t.id}`,
+          valueLabel: banked ? 'Win' : 'Win/handle', refLabel: banked ? null : 'Theoretical win/handle',
+          width: holdBody.clientWidth - 32, description: `${groups.length} hours with play in the last ${hours} hours`}),
         h('details', {class: 'chart-data'}, h('summary', null, 'Show the figures'),
           dataTable([
             {label: 'Hour', render: g => when(g.key, 'short'), rowHeader: true},
             {label: 'Rounds', num: true, render: g => int(g.rounds)},
             {label: 'Handle', num: true, render: g => money(g.handle.total, cur)},
-            {label: 'Win', num: true, render: g => moneyCell(g.house_win.total, cur, {signed: true})},
-            {label: 'Hold', num: true, render: g => holdCell(g)},
-            {label: 'Theoretical hold', num: true, render: g => theoHoldText(g)},
-          ], groups, {caption: 'Hold by hour'})));
+            {label: 'Win', num: true, render: g => winCell(g, cur)},
+            {label: 'Win/handle', num: true, render: g => perHandleCell(g)},
+            {label: 'Theoretical win/handle', num: true, render: g => banked ? '—' : theoPerHandleText(g)},
+          ], groups, {caption: 'Win by hour'})));
     } catch (e) {
-      if (ctx.alive()) holdBody.replaceChildren(errorNote(e, 'Hold over time (summary report)') || '');
+      if (ctx.alive()) holdBody.replaceChildren(errorNote(e, 'Win over time (summary report)') || '');
     }
   }
   hoursSel.addEventListener('change', loadHold);
@@ -176,7 +185,7 @@ export async function render(main, params, ctx) {
         {label: 'Seats', num: true, render: r => int(Object.keys(r.bets).length)},
         {label: 'Dealer', render: r => r.dealer && r.dealer.cards ? miniCards(r.dealer.cards) : h('span', {class: 'muted'}, '—')},
         {label: 'Handle', num: true, render: r => r.totals ? money(r.totals.handle, cur) : '—'},
-        {label: banked ? 'Banker win' : 'House win', num: true, render: r => r.totals ? moneyCell(r.totals.house_win, cur, {signed: true}) : '—'},
+        {label: banked ? 'Banker result' : 'House win', num: true, render: r => r.totals ? moneyCell(r.totals.house_win, cur, {signed: true}) : '—'},
       ];
       if (banked) cols.push({label: 'Banker', render: r => r.banker ? `Seat ${r.banker.seat}: ${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)}` : '—'});
       const page = pager.stack.length + 1;

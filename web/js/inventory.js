@@ -1,0 +1,264 @@
+// inventory.js - a table's inventory panel (the table view): the gaming
+// day's accounting documents (opener, fills, credits and their voids,
+// closer, drop) with who signed and the witness, and the forms to record
+// them for the roles that sign each (docs/accounting.md):
+//
+//   opener, closer   floor | pitboss        (witness: dealer, floor, pitboss)
+//   fill, credit     cage                   (witness: floor, pitboss)
+//   void of a slip   cage | floor | pitboss (witness: floor, pitboss)
+//   drop             count                  (witness: count)
+//
+// A count is typed per denomination of the property's chips (GET /tables
+// answers them) and its running total shown as it is typed.  A refusal is
+// shown as the daemon words it; opener_discrepancy asks for a reason.
+import * as api from './api.js';
+import * as session from './session.js';
+import {h, section, dataTable, note} from './dom.js';
+import {money, when, toMinor, minorDigits} from './format.js';
+import {errorNote} from './common.js';
+
+const TITLES = {opener: 'Opener', closer: 'Closer', fill: 'Fill', credit: 'Credit', fill_void: 'Void of fill',
+  credit_void: 'Void of credit', drop: 'Drop'};
+
+let seq = 0;
+function field(labelText, control, hint) {
+  control.id = control.id || `inv-${++seq}`;
+  return h('div', {class: 'field'}, h('label', {for: control.id}, labelText), control,
+    hint ? h('small', {class: 'muted'}, hint) : null);
+}
+
+/** The roles of the signed-in person ([] for a token: a token signs nothing). */
+function roles() {
+  return session.current()?.person.roles || [];
+}
+const any = (...want) => want.some(r => roles().includes(r));
+
+/** "$25 × 40, $5 × 20" from a count {"2500": 40, ...}. */
+function chipsText(chips, cur) {
+  if (!chips || typeof chips !== 'object') return '';
+  return Object.entries(chips).sort((a, b) => Number(b[0]) - Number(a[0]))
+    .map(([d, n]) => `${money(Number(d), cur)} × ${n}`).join(', ');
+}
+
+function detail(d, cur) {
+  const parts = [];
+  if (d.type === 'drop') {
+    parts.push(`box ${d.box}: cash ${money(d.cash, cur)}, chips ${money(d.chips, cur)}, markers ${money(d.markers, cur)}`);
+    if (d.collections) parts.push(`collections ${money(d.collections, cur)}`);
+    if (d.shift) parts.push(`shift ${d.shift}`);
+  } else {
+    if (d.chips) parts.push(chipsText(d.chips, cur));
+    if (d.discrepancy !== undefined && d.discrepancy !== null && d.discrepancy !== 0) {
+      parts.push(`${money(d.discrepancy, cur, {signed: true})} against the last closer`);
+    }
+    if (d.runner) parts.push(`runner ${d.runner}`);
+    if (d.reason) parts.push(`reason: ${d.reason}`);
+  }
+  return parts.join('; ');
+}
+
+function docRow(d) {
+  const name = TITLES[d.type] || d.type;
+  return d.serial && d.type !== 'drop' ? `${name} ${d.serial}` : name;
+}
+
+/** The documents as a table; a voided slip is struck through with its void's reason. */
+function documentsTable(docs, cur) {
+  return dataTable([
+    {label: 'Time', rowHeader: true, render: d => when(d.at, 'short')},
+    {label: 'Document', render: d => d.voided ? h('span', {class: 'stack'}, h('del', null, docRow(d)),
+      h('small', {class: 'voided-note'}, `Voided by ${d.voided.signer} (witness ${d.voided.witness}): ${d.voided.reason}`)) : docRow(d)},
+    {label: 'Amount', num: true, render: d => d.voided ? h('del', null, money(d.total, cur)) : money(d.total, cur)},
+    {label: 'Detail', className: 'wrap', render: d => detail(d, cur)},
+    {label: 'Signed by', render: d => d.signer},
+    {label: 'Witness', render: d => d.witness},
+  ], docs, {caption: 'The gaming day\u2019s documents', empty: 'No documents for this gaming day yet.',
+    rowClass: d => d.voided ? 'row-voided' : null});
+}
+
+/** Totals of the day's documents that count (voided slips and voids left out), as the report sums them. */
+function dayTotals(docs) {
+  const live = docs.filter(d => !d.voided && !d.type.endsWith('_void'));
+  const sum = type => live.filter(d => d.type === type).reduce((a, d) => a + d.total, 0);
+  const openers = live.filter(d => d.type === 'opener'), closers = live.filter(d => d.type === 'closer');
+  return {opener: openers.length ? openers[0].total : null, closer: closers.length ? closers[closers.length - 1].total : null,
+    fills: sum('fill'), credits: sum('credit'), drop: sum('drop')};
+}
+
+/** Counts per denomination, with the running total; returns {el, read(), clear()}. */
+function chipCounts(denoms, cur, name) {
+  const total = h('output', {class: 'running-total', 'aria-live': 'polite'}, money(0, cur));
+  const inputs = denoms.map(d => h('input', {type: 'number', min: '0', step: '1', inputmode: 'numeric',
+    name: `${name}-${d}`, 'data-denom': String(d), class: 'count'}));
+  const update = () => {
+    total.textContent = money(inputs.reduce((a, i) => a + (Number(i.value) > 0 ? Math.floor(Number(i.value)) : 0) * Number(i.dataset.denom), 0), cur);
+  };
+  for (const i of inputs) i.addEventListener('input', update);
+  const el = h('fieldset', {class: 'chip-counts'}, h('legend', null, 'Chips counted'),
+    h('div', {class: 'count-grid'}, inputs.map((i, k) => field(money(denoms[k], cur), i))),
+    h('p', {class: 'total-line'}, 'Total: ', total));
+  return {
+    el,
+    read() {
+      const chips = {};
+      for (const i of inputs) if (i.value !== '' && Number(i.value) !== 0) chips[i.dataset.denom] = Number(i.value);
+      return chips;
+    },
+    clear() { for (const i of inputs) i.value = ''; update(); },
+  };
+}
+
+/** The witness's person id and password fields. */
+function witnessFields(name) {
+  const person = h('input', {type: 'text', name: `${name}-witness`, autocomplete: 'off', spellcheck: 'false', maxlength: '32'});
+  const password = h('input', {type: 'password', name: `${name}-witness-password`, autocomplete: 'off', maxlength: '128'});
+  return {
+    el: h('fieldset', {class: 'witness'}, h('legend', null, 'Witness'), field('Witness id', person), field('Witness password', password)),
+    read: () => ({person: person.value.trim(), password: password.value}),
+    clear: () => { password.value = ''; },
+  };
+}
+
+/**
+ * One form: build(fields) returns the controls; body() the request's
+ * [path, body]; after a 201 `done(answer)`.  Refusals shown in the form.
+ */
+function docForm(title, name, controls, submit, {onRefused} = {}) {
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, title);
+  const form = h('form', {class: 'doc-form', 'data-form': name, 'aria-label': title, novalidate: true}, controls, h('div', {class: 'field-submit'}, btn), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    btn.disabled = true;
+    msg.replaceChildren('Recording…');
+    try {
+      const text = await submit();
+      msg.replaceChildren(note('ok', text));
+    } catch (e) {
+      if (e.status === 401 && e.code !== 'witness_password') { msg.replaceChildren(); return; }
+      msg.replaceChildren(note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : ''));
+      if (onRefused) onRefused(e);
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return h('details', {class: 'doc-form-box', 'data-box': name}, h('summary', null, title), form);
+}
+
+/** The panel: the day's documents and, for the roles that sign, the forms. Returns the section. */
+export function inventoryPanel(t, ctx) {
+  const cur = t.currency;
+  const prop = api.property();
+  const denoms = prop?.chips || [];
+  const day = h('input', {type: 'date', id: 'inv-day', value: prop?.gaming_day || ''});
+  const [sec, body] = section('Inventory', {id: 'table-inventory',
+    actions: h('label', {class: 'inline-field'}, h('span', null, 'Gaming day '), day)});
+  const list = h('div', {class: 'inv-list'});
+  const forms = h('div', {class: 'doc-forms'});
+  body.append(list, forms);
+  const base = `/tables/${encodeURIComponent(t.id)}`;
+
+  async function load() {
+    list.setAttribute('aria-busy', 'true');
+    try {
+      const b = await api.get(`${base}/documents` + api.qs({gaming_day: day.value}));
+      if (!ctx.alive()) return;
+      const tot = dayTotals(b.documents);
+      list.replaceChildren(
+        h('dl', {class: 'facts inv-totals'}, [['Opener', tot.opener], ['Fills', tot.fills], ['Credits', tot.credits],
+          ['Closer', tot.closer], ['Drop', tot.drop]].map(([k, v]) =>
+          h('div', {class: 'fact', 'data-total': k.toLowerCase()}, h('dt', null, k), h('dd', null, v === null ? '—' : money(v, cur))))),
+        documentsTable(b.documents, cur));
+    } catch (e) {
+      if (ctx.alive()) list.replaceChildren(errorNote(e, 'Inventory documents') || '');
+    } finally {
+      list.removeAttribute('aria-busy');
+    }
+  }
+  day.addEventListener('change', load);
+
+  const recorded = (what, a) => { load(); return `Recorded: ${what} of ${money(a.total, cur)} (document #${a.id}), signed by ${a.signer}, witness ${a.witness}.`; };
+
+  if (!denoms.length && any('floor', 'pitboss', 'cage')) {
+    forms.append(note('info', 'This server does not say its chip denominations, so counts cannot be entered here.'));
+  }
+  if (denoms.length && any('floor', 'pitboss')) {
+    const kind = h('select', {name: 'inv-kind'}, h('option', {value: 'opener'}, 'Opener'), h('option', {value: 'closer'}, 'Closer'));
+    const counts = chipCounts(denoms, cur, 'inv');
+    const reason = h('textarea', {name: 'inv-reason', rows: '2', maxlength: '500'});
+    const w = witnessFields('inv');
+    forms.append(docForm('Record an opener or closer', 'inventory',
+      [field('Document', kind), counts.el, field('Reason', reason, 'Needed when an opener differs from the last closer.'), w.el],
+      async () => {
+        const b = {kind: kind.value, chips: counts.read(), witness: w.read()};
+        if (reason.value.trim()) b.reason = reason.value.trim();
+        w.clear();
+        const a = await api.send('POST', `${base}/inventory`, b);
+        counts.clear();
+        reason.value = '';
+        return recorded(kind.value, a);
+      }, {onRefused: e => { if (e.code === 'opener_discrepancy') reason.focus(); }}));
+  }
+  if (denoms.length && any('cage')) {
+    const kind = h('select', {name: 'slip-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));
+    const serial = h('input', {type: 'text', name: 'slip-serial', maxlength: '32', spellcheck: 'false'});
+    const runner = h('input', {type: 'text', name: 'slip-runner', maxlength: '32', spellcheck: 'false'});
+    const counts = chipCounts(denoms, cur, 'slip');
+    const w = witnessFields('slip');
+    forms.append(docForm('Record a fill or credit', 'slip',
+      [field('Slip', kind), field('Serial', serial), counts.el, field('Runner (id)', runner), w.el],
+      async () => {
+        const b = {serial: serial.value.trim(), chips: counts.read(), witness: w.read()};
+        if (runner.value.trim()) b.runner = runner.value.trim();
+        w.clear();
+        const a = await api.send('POST', `${base}/${kind.value}`, b);
+        counts.clear();
+        serial.value = '';
+        return recorded(`${kind.value === 'fills' ? 'fill' : 'credit'} ${a.serial}`, a);
+      }));
+  }
+  if (any('cage', 'floor', 'pitboss')) {
+    const kind = h('select', {name: 'void-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));
+    const serial = h('input', {type: 'text', name: 'void-serial', maxlength: '32', spellcheck: 'false'});
+    const reason = h('input', {type: 'text', name: 'void-reason', maxlength: '500'});
+    const w = witnessFields('void');
+    forms.append(docForm('Void a fill or credit', 'void',
+      [field('Slip', kind), field('Serial', serial), field('Reason', reason), w.el],
+      async () => {
+        const b = {reason: reason.value.trim(), witness: w.read()};
+        w.clear();
+        const a = await api.send('POST', `${base}/${kind.value}/${encodeURIComponent(serial.value.trim())}/void`, b);
+        serial.value = '';
+        reason.value = '';
+        load();
+        return `Recorded: ${kind.value === 'fills' ? 'fill' : 'credit'} ${a.serial} voided (document #${a.id}).`;
+      }));
+  }
+  if (any('count')) {
+    const step = minorDigits(cur) ? '0.01' : '1';
+    const amount = n => h('input', {type: 'number', min: '0', step, inputmode: 'decimal', name: `drop-${n}`});
+    const box = h('input', {type: 'text', name: 'drop-box', maxlength: '32', spellcheck: 'false'});
+    const cash = amount('cash'), chips = amount('chips'), markers = amount('markers');
+    const coll = t.banking === 'player' ? amount('collections') : null;
+    const total = h('output', {class: 'running-total', 'aria-live': 'polite'}, money(0, cur));
+    const parts = [cash, chips, markers, coll].filter(Boolean);
+    const minor = i => (i.value === '' ? 0 : toMinor(i.value, cur));
+    for (const i of parts) i.addEventListener('input', () => { total.textContent = money(minor(cash) + minor(chips) + minor(markers), cur); });
+    const w = witnessFields('drop');
+    forms.append(docForm('Record the drop', 'drop',
+      [field('Box', box), field(`Cash (${cur})`, cash), field(`Chips (${cur})`, chips), field(`Markers (${cur})`, markers),
+        coll ? field(`Collections (${cur})`, coll) : null, h('p', {class: 'total-line'}, 'Total: ', total), w.el],
+      async () => {
+        const b = {box: box.value.trim(), cash: minor(cash), chips: minor(chips), markers: minor(markers), witness: w.read()};
+        if (coll && coll.value !== '') b.collections = minor(coll);
+        if (day.value && day.value !== prop?.gaming_day) b.gaming_day = day.value;
+        w.clear();
+        const a = await api.send('POST', `${base}/drop`, b);
+        for (const i of [box, ...parts]) i.value = '';
+        total.textContent = money(0, cur);
+        return recorded(`drop ${a.box}`, a);
+      }));
+  }
+  load();
+  return sec;
+}

@@ -1,0 +1,137 @@
+// master.js - the master game report: per table and in total, the gaming
+// day's (or a shift's) counted win from the accounting documents against
+// the hand win the rounds give, the variance, flagged rows highlighted
+// (docs/accounting.md); a CSV download; and the accounting exceptions of
+// that day (inventory discrepancies, count variances) with their
+// acknowledgment, which a pit boss gives with a note.
+import * as api from '../api.js';
+import * as session from '../session.js';
+import {h, section, dataTable, note} from '../dom.js';
+import {money, moneyCell, percent, when, label} from '../format.js';
+import {pageHeader, errorNote, csvButton} from '../common.js';
+
+export const name = 'master';
+
+const KINDS = ['inventory_discrepancy', 'count_variance'];
+
+function pct(x) {
+  return x === null || x === undefined ? '—' : `${Number(x).toFixed(2)}%`;
+}
+
+function flagBadge(flagged) {
+  return flagged
+    ? h('span', {class: 'badge flag-high', title: 'Variance at or beyond the thresholds'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Flagged')
+    : h('span', {class: 'muted'}, 'OK');
+}
+
+export async function render(main, params, ctx) {
+  ctx.setTitle('Master game');
+  const prop = api.property();
+  const q = ctx.query;
+  const state = {day: q.get('day') || prop?.gaming_day || '', shift: q.get('shift') || ''};
+  main.append(pageHeader('Master game', {sub: 'The count against the hands, per table: opener, closer, fills, credits, drop, win and its variance from the hand win.'}));
+
+  const day = h('input', {type: 'date', id: 'mg-day', value: state.day});
+  const shift = h('select', {id: 'mg-shift'}, h('option', {value: ''}, 'Whole gaming day'),
+    (prop?.shifts || []).map(s => h('option', {value: s.name, selected: s.name === state.shift ? true : null}, `${label(s.name)} (from ${s.start})`)));
+  const form = h('form', {class: 'filters', 'aria-label': 'Master game filters'},
+    h('div', {class: 'filter-fields'},
+      h('div', {class: 'field'}, h('label', {for: 'mg-day'}, 'Gaming day'), day),
+      h('div', {class: 'field'}, h('label', {for: 'mg-shift'}, 'Shift'), shift),
+      h('div', {class: 'field field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Show'))));
+  main.append(h('section', {class: 'panel', 'aria-label': 'Filters'}, h('div', {class: 'panel-body'}, form)));
+
+  const query = (extra = {}) => api.qs({gaming_day: state.day, shift: state.shift, ...extra});
+  const [sec, body] = section('Master game report', {id: 'master-game',
+    actions: csvButton('Download CSV', () => '/reports/master-game' + query({format: 'csv'}), 'master-game.csv', api)});
+  const [exSec, exBody] = section('Accounting exceptions', {id: 'master-exceptions'});
+  main.append(sec, exSec);
+
+  async function loadReport() {
+    body.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
+    let b;
+    try {
+      b = await api.get('/reports/master-game' + query());
+    } catch (e) {
+      if (ctx.alive()) body.replaceChildren(errorNote(e, 'Master game report') || '');
+      return;
+    }
+    if (!ctx.alive()) return;
+    const curOf = r => (r === b.total ? api.tables()[0]?.currency : api.currencyOf(r.table)) || 'USD';
+    const m = (k, signed = false) => r => (r[k] === null || r[k] === undefined ? '—' : signed ? moneyCell(r[k], curOf(r), {signed}) : money(r[k], curOf(r)));
+    body.replaceChildren(
+      h('p', {class: 'muted small'}, `Gaming day ${b.gaming_day}${b.shift ? `, ${b.shift} shift` : ''} (${b.time_zone}). ` +
+        `Flagged at a variance of ${money(b.thresholds.variance, curOf(b.total))} or ${b.thresholds.variance_percent}% of the drop.`),
+      dataTable([
+        {label: 'Table', rowHeader: true, render: r => r === b.total ? 'Total'
+          : h('a', {href: `#/table/${encodeURIComponent(r.table)}`}, `${r.table}${r.player_banked ? ' (player-banked)' : ''}`)},
+        {label: 'Opener', num: true, render: m('opener')},
+        {label: 'Closer', num: true, render: m('closer')},
+        {label: 'Fills', num: true, render: m('fills')},
+        {label: 'Credits', num: true, render: m('credits')},
+        {label: 'Drop', num: true, render: m('drop')},
+        {label: 'Win', num: true, render: m('win', true)},
+        {label: 'Win/drop', num: true, render: r => percent(r.win_per_drop, true)},
+        {label: 'Hand win', num: true, render: m('hand_win', true)},
+        {label: 'Variance', num: true, render: m('variance', true)},
+        {label: 'Variance %', num: true, render: r => pct(r.variance_percent)},
+        {label: 'Flag', render: r => flagBadge(r.flagged)},
+      ], b.tables, {caption: 'Master game report', empty: 'No tables in this report.', foot: b.total,
+        rowClass: r => r.flagged ? 'row-flagged' : null}));
+    body.querySelector('tfoot tr')?.classList.toggle('row-flagged', !!b.total.flagged);
+  }
+
+  async function loadExceptions() {
+    exBody.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
+    let b;
+    try {
+      b = await api.get('/reports/exceptions' + api.qs({from: state.day, to: state.day}));
+    } catch (e) {
+      if (ctx.alive()) exBody.replaceChildren(errorNote(e, 'Exceptions report') || '');
+      return;
+    }
+    if (!ctx.alive()) return;
+    const list = b.exceptions.filter(x => KINDS.includes(x.kind));
+    const mayAck = (session.current()?.person.roles || []).includes('pitboss');
+    exBody.replaceChildren(dataTable([
+      {label: 'Time', rowHeader: true, render: x => when(x.at, 'short')},
+      {label: 'Table', render: x => x.table ? h('a', {href: `#/table/${encodeURIComponent(x.table)}`}, x.table) : '—'},
+      {label: 'Kind', render: x => h('span', {class: 'badge badge-kind'}, label(x.kind))},
+      {label: 'Detail', className: 'wrap', render: x => x.detail},
+      {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
+    ], list, {caption: 'Accounting exceptions', empty: 'No inventory discrepancy or count variance on this gaming day.'}));
+  }
+
+  /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */
+  function ackCell(x, mayAck) {
+    if (x.acknowledged) {
+      return h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
+        `Acknowledged by ${x.acknowledged.by}`), h('small', {class: 'muted'}, when(x.acknowledged.at, 'short'), ` — ${x.acknowledged.note}`));
+    }
+    if (!mayAck) return h('span', {class: 'muted'}, 'Not acknowledged');
+    const text = h('input', {type: 'text', name: 'ack-note', maxlength: '500', 'aria-label': `Note for ${label(x.kind)} at ${x.table}`});
+    const msg = h('span', {class: 'form-msg', role: 'status'});
+    const f = h('form', {class: 'ack-form', 'data-ref': x.ref}, text, h('button', {type: 'submit', class: 'btn btn-small'}, 'Acknowledge'), msg);
+    f.addEventListener('submit', async ev => {
+      ev.preventDefault();
+      try {
+        await api.send('POST', '/exceptions/acknowledgments', {kind: x.kind, table: x.table, ref: String(x.ref), note: text.value.trim()});
+        loadExceptions();
+      } catch (e) {
+        if (e.status !== 401) msg.replaceChildren(note('error', h('strong', null, 'Refused: '), e.message));
+      }
+    });
+    return f;
+  }
+
+  form.addEventListener('submit', ev => {
+    ev.preventDefault();
+    state.day = day.value || prop?.gaming_day || '';
+    state.shift = shift.value;
+    ctx.setQuery({...(state.day ? {day: state.day} : {}), ...(state.shift ? {shift: state.shift} : {})});
+    loadReport();
+    loadExceptions();
+  });
+  if (!prop) main.prepend(note('info', 'This server does not say its gaming day or shifts; the report shows its current gaming day.'));
+  await Promise.all([loadReport(), loadExceptions()]);
+}
