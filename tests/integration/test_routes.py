@@ -50,6 +50,7 @@ PATHS = (
     "/api/v1/tables/T1/credits", "/api/v1/tables/T1/fills/F-1/void", "/api/v1/tables/T1/credits/C-1/void",
     "/api/v1/tables/T1/fills/F-1", "/api/v1/tables/T1/drop", "/api/v1/reports/master-game",
     "/api/v1/reports/master-game?gaming_day=x", "/api/v1/exceptions", "/api/v1/exceptions/acknowledgments",
+    "/api/v1/reports/statistics", "/api/v1/reports/statistics?month=x",
 )
 
 
