@@ -205,6 +205,9 @@ static const struct summary_column {
 	{"banker_result_total_amount", "banker_result", "total", true},
 	{"collections_amount", "collections", NULL, true},
 	{"win_amount", "win", NULL, true},
+	/* Added with the statistics: the counted drop where known, and the win over it (docs/reports.md). */
+	{"drop", "drop", NULL, false},
+	{"win_per_drop", "win_per_drop", NULL, false},
 };
 
 static const json_t *

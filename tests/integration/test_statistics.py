@@ -170,6 +170,11 @@ class Statistics(pbtest.DaemonTestCase):
         self.assertEqual(rows["T1"]["drop"], 50000)
         self.assertAlmostEqual(rows["T1"]["win_per_drop"], self.hands["T1"][0] / 50000)
         self.assertEqual(rows["T3"]["drop"], 20000)
+        st, hdrs, raw = self.d.request("GET", "/api/v1/reports/summary?group=table&format=csv", token=PITBOSS_TOKEN)
+        head, *lines = [ln.split(",") for ln in raw.decode().split("\r\n") if ln]
+        self.assertEqual(head[-2:], ["drop", "win_per_drop"])
+        t1 = [ln for ln in lines if ln[1] == "T1"][0]
+        self.assertEqual(int(t1[-2]), 50000)
         by_hour = self.ok("GET", "/api/v1/reports/summary?group=hour", token=PITBOSS_TOKEN)
         self.assertIsNone(by_hour["groups"][0]["drop"])
         self.assertIsNone(by_hour["groups"][0]["win_per_drop"])
