@@ -77,6 +77,7 @@ struct token_config {
 
 #define CONFIG_ZONE_OFFSETS_MAX 16
 #define CONFIG_CHIPS_MAX 32
+#define CONFIG_BASELINES_MAX 32
 
 /* "property": who the floor is, and its calendar (its zone, gaming day and shifts) for the reports. */
 struct property_config {
@@ -96,6 +97,12 @@ struct accounting_config {
 	int64_t discrepancy_regulator; /* cents: ... and by this much goes to the regulator's copy */
 	int64_t variance_threshold;    /* cents: |count win - hand win| flagged from here */
 	double variance_percent;       /* percent of the drop: flagged from here */
+	struct {                       /* win_per_drop_baseline: the statistics report's expected win per drop */
+		char game[RULES_NAME_MAX];     /* a game's name (its rules' "name") */
+		double value;
+	} baselines[CONFIG_BASELINES_MAX];
+	size_t baseline_count;
+	double win_per_drop_tolerance; /* |win_per_drop - baseline| beyond this is flagged */
 };
 
 /* One part of what was loaded (config/digest.c): a file, a setting, a game, a table or a token, and its hash. */

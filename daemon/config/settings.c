@@ -264,6 +264,55 @@ read_percent(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, 
 	return 0;
 }
 
+/* accounting.win_per_drop_baseline: {"GAME": RATIO, ...}, each ratio from -1 to 1. */
+static int
+read_baselines(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
+    struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+	const char *game;
+	json_t *x;
+
+	(void)k;
+	if (!json_is_object(v) || json_object_size(v) > CONFIG_BASELINES_MAX)
+		return 1;
+	cfg->accounting.baseline_count = 0;
+	json_object_foreach((json_t *)v, game, x) {
+		double r = json_number_value(x);
+		size_t n = cfg->accounting.baseline_count;
+		if (game[0] == '\0' || strlen(game) >= RULES_NAME_MAX)
+			return pb_fail(err, 400, "invalid_config", "%s: \"%.80s\" is not a game's name (1 to %d bytes)", path, game,
+			    RULES_NAME_MAX - 1);
+		if (!json_is_number(x) || !(r >= -1 && r <= 1))
+			return pb_fail(err, 400, "invalid_config", "%s.%s: must be a win per drop, a number from -1 to 1 (e.g. 0.2)",
+			    path, game);
+		snprintf(cfg->accounting.baselines[n].game, RULES_NAME_MAX, "%s", game);
+		cfg->accounting.baselines[n].value = r;
+		cfg->accounting.baseline_count = n + 1;
+	}
+	return 0;
+}
+
+/* accounting.win_per_drop_tolerance: a number above 0 and at most 1. */
+static int
+read_tolerance(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
+    struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+	double x;
+
+	(void)k;
+	(void)path;
+	(void)err;
+	if (!json_is_number(v))
+		return 1;
+	x = json_number_value(v);
+	if (!(x > 0 && x <= 1))
+		return 1;
+	cfg->accounting.win_per_drop_tolerance = x;
+	return 0;
+}
+
 /* The regulator's threshold is not below the report's. */
 static int
 check_accounting(const struct cfg_at *at, struct pb_error *err)
@@ -291,12 +340,19 @@ static const struct cfg_key ACCOUNTING_KEYS[] = {
 	{.name = "variance_percent", .type = CFG_CUSTOM, .read = read_percent, .def = "2.0", .reload = true,
 	 .must = "be a number above 0 and at most 100 (percent of the drop)",
 	 .describe = "a variance of this percent of the drop is flagged"},
+	{.name = "win_per_drop_baseline", .type = CFG_CUSTOM, .read = read_baselines, .def = "{}", .reload = true,
+	 .must = "be an object of at most 32 games' names to a win per drop, e.g. {\"standard\": 0.2}",
+	 .describe = "the statistics report's expected win per drop of each game (none: no baseline flag)"},
+	{.name = "win_per_drop_tolerance", .type = CFG_CUSTOM, .read = read_tolerance, .def = "0.05", .reload = true,
+	 .must = "be a number above 0 and at most 1 (a distance of win per drop)",
+	 .describe = "a win per drop further than this from its game's baseline is flagged"},
 };
 
 static const struct cfg_section ACCOUNTING = {
 	.name = "accounting", .keys = ACCOUNTING_KEYS, .count = CFG_COUNT(ACCOUNTING_KEYS),
 	.must = "be {\"require_opener\", \"discrepancy_report\", \"discrepancy_regulator\", \"variance_threshold\", "
-	    "\"variance_percent\"}", .noun = "accounting", .check = check_accounting,
+	    "\"variance_percent\", \"win_per_drop_baseline\", \"win_per_drop_tolerance\"}",
+	.noun = "accounting", .check = check_accounting,
 };
 
 static const char *const SYNCHRONOUS[] = {"FULL", "NORMAL", "EXTRA", NULL};

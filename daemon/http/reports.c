@@ -28,6 +28,7 @@ static _Thread_local char disposition[REPORT_CACHE_DISPOSITION_MAX];
 static const char *const NAMES[] = {
 	[REPORT_SUMMARY] = "summary", [REPORT_PAYOUTS] = "payouts", [REPORT_EXCEPTIONS] = "exceptions",
 	[REPORT_BANKERS] = "bankers", [REPORT_DEALERS] = "dealers", [REPORT_MASTER_GAME] = "master-game",
+	[REPORT_STATISTICS] = "statistics",
 };
 
 /* A cache key being built: tagged, length-prefixed fields, so no two requests' fields run together. */
@@ -157,6 +158,7 @@ static const char *const PARAMS[][9] = {
 	[REPORT_BANKERS] = {"table", "from", "to", "tz_offset", "format", NULL},
 	[REPORT_DEALERS] = {"table", "from", "to", "limit", "tz_offset", "format", NULL},
 	[REPORT_MASTER_GAME] = {"table", "gaming_day", "shift", "format", NULL},
+	[REPORT_STATISTICS] = {"table", "month", "format", NULL},
 };
 
 /*
@@ -191,6 +193,7 @@ read_report_query(const struct route_call *c, enum report_kind kind, const char 
 	rp.limit = query(req, "limit");
 	rp.gaming_day = query(req, "gaming_day");
 	rp.shift = query(req, "shift");
+	rp.month = query(req, "month");
 	rp.property = &c->pit->cfg->property;
 	if (report_query_parse(kind, &rp, pb_time_now_ms(), q, &err) < 0) {
 		answer_error(ans, &err);

@@ -209,6 +209,19 @@ store_acct_table_day(struct store *s, const char *table_id, const char *gaming_d
 }
 
 int
+store_acct_days(struct store *s, const char *from_day, const char *to_day, acct_document_fn fn, void *ctx,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_DAYS, "reading the days' documents", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to_day, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
 store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,
     struct pb_error *err)
 {

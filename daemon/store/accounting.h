@@ -89,6 +89,10 @@ int store_acct_day(struct store *s, const char *gaming_day, acct_document_fn fn,
 int store_acct_table_day(struct store *s, const char *table_id, const char *gaming_day, acct_document_fn fn,
     void *ctx, struct pb_error *err);
 
+/* What store_acct_day reads, over the gaming days from_day to to_day (YYYY-MM-DD, both included), in the order recorded. */
+int store_acct_days(struct store *s, const char *from_day, const char *to_day, acct_document_fn fn, void *ctx,
+    struct pb_error *err);
+
 /* The openers recorded in [from, to) whose total differed from the previous closer's, oldest first. */
 int store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,
     struct pb_error *err);

@@ -379,6 +379,9 @@ static const char *const SQL[STMT_COUNT] = {
 	    "AND NOT EXISTS (SELECT 1 FROM acct_documents v WHERE v.voids = d.id) ORDER BY id",
 	[STMT_ACCT_TABLE_DAY] = "SELECT " ACCT_COLUMNS " FROM acct_documents WHERE table_id = ?1 AND (gaming_day = ?2 "
 	    "OR voids IN (SELECT id FROM acct_documents WHERE table_id = ?1 AND gaming_day = ?2)) ORDER BY id",
+	[STMT_ACCT_DAYS] = "SELECT " ACCT_COLUMNS " FROM acct_documents d WHERE gaming_day >= ?1 AND gaming_day <= ?2 "
+	    "AND kind IN ('opener', 'closer', 'fill', 'credit', 'drop') "
+	    "AND NOT EXISTS (SELECT 1 FROM acct_documents v WHERE v.voids = d.id) ORDER BY id",
 	[STMT_ACCT_DISCREPANCIES] = "SELECT " ACCT_COLUMNS " FROM acct_documents WHERE kind = 'opener' "
 	    "AND discrepancy <> 0 AND at >= ?1 AND at < ?2 ORDER BY id",
 	[STMT_ACCT_ACK_INSERT] = "INSERT INTO acct_acknowledgments (table_id, kind, ref, note, by, at) VALUES (?, ?, ?, ?, ?, ?)",

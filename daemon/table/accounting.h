@@ -111,6 +111,36 @@ int acct_restore_event(struct store *s, const char *table_id, const char *type, 
     const char *body, bool *handled, struct pb_error *err);
 
 /*
+ * The counted figures of one table over a window (a gaming day, a shift),
+ * docs/accounting.md "The formulas": the window's first opener and last
+ * closer, its fills, credits and drops (on a player-banked table the
+ * counted collections), and how many documents of each.
+ */
+struct acct_count {
+	int64_t opener_id, closer_id;      /* 0: none */
+	int64_t opener, closer, fills, credits, drop;
+	int fill_count, credit_count, drop_count;
+};
+
+/* Adds a document (never a void, nor one voided) to its window's figures. */
+void acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked);
+
+/* The count win, drop + closer - opener + credits - fills (500 report_overflow beyond 64 bits). */
+int acct_count_win(const struct acct_count *c, int64_t *win, struct pb_error *err);
+
+/* Has the window any document? */
+bool acct_count_any(const struct acct_count *c);
+
+/*
+ * The counted figures of every configured table and gaming day from
+ * from_day to to_day (days since 1970-01-01, both included), read in one
+ * query: *cells (malloc'd, the caller frees) holds the figures of table i
+ * (p->cfg->tables[i]) and day d at [i * days + (d - from_day)].  No scope
+ * check: the caller shows only the tables its reader may read.
+ */
+int acct_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_count **cells, struct pb_error *err);
+
+/*
  * GET /reports/master-game?gaming_day=D[&shift=S] (q->kind
  * REPORT_MASTER_GAME): per table in scope and in total, opener, closer,
  * fills, credits, drop, win, win_per_drop, hand_win, variance,

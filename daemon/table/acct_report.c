@@ -19,9 +19,8 @@
 /* One table's sums over the window. */
 struct mg_table {
 	const struct table_config *t;
-	int64_t opener_id, closer_id;      /* 0: none */
-	int64_t opener, closer, fills, credits, drop, hand_win;
-	int fill_count, credit_count, drop_count;
+	struct acct_count c;               /* the documents' figures (acct_counts.c) */
+	int64_t hand_win;
 };
 
 struct mg {
@@ -55,22 +54,7 @@ mg_document(void *ctx, const struct acct_document *d, struct pb_error *err)
 	(void)err;
 	if (x == NULL || (m->shift != NULL && strcmp(d->shift, m->shift) != 0))
 		return 0;
-	if (strcmp(d->kind, "opener") == 0 && x->opener_id == 0) {
-		x->opener_id = d->id;
-		x->opener = d->total;
-	} else if (strcmp(d->kind, "closer") == 0) {
-		x->closer_id = d->id;
-		x->closer = d->total;
-	} else if (strcmp(d->kind, "fill") == 0) {
-		x->fills += d->total;
-		x->fill_count++;
-	} else if (strcmp(d->kind, "credit") == 0) {
-		x->credits += d->total;
-		x->credit_count++;
-	} else if (strcmp(d->kind, "drop") == 0) {
-		x->drop += x->t->player_banked ? d->collections : d->total;
-		x->drop_count++;
-	}
+	acct_count_add(&x->c, d, x->t->player_banked);
 	return 0;
 }
 
@@ -136,18 +120,23 @@ id_or_null(int64_t id)
 
 /* The figures of a row (a table, or the total with t NULL), as the report shows them. */
 static json_t *
-mg_row_json(const struct accounting_config *ac, const struct mg_table *x, bool has_opener, bool has_closer)
+mg_row_json(const struct accounting_config *ac, const struct mg_table *m, bool has_opener, bool has_closer)
 {
-	int64_t win = x->drop + x->closer - x->opener + x->credits - x->fills, variance = win - x->hand_win;
-	double pct = x->drop != 0 ? 100.0 * (double)variance / (double)x->drop : NAN;
-	bool flagged = llabs(variance) >= ac->variance_threshold || (x->drop != 0 && fabs(pct) >= ac->variance_percent);
+	const struct acct_count *x = &m->c;
+	int64_t win = 0, variance;
+	double pct;
+	bool flagged;
 
+	if (acct_count_win(x, &win, &(struct pb_error){0}) < 0 || __builtin_sub_overflow(win, m->hand_win, &variance))
+		return NULL;
+	pct = x->drop != 0 ? 100.0 * (double)variance / (double)x->drop : NAN;
+	flagged = llabs(variance) >= ac->variance_threshold || (x->drop != 0 && fabs(pct) >= ac->variance_percent);
 	return json_pack("{s:o,s:o,s:I,s:I,s:I,s:I,s:o,s:I,s:I,s:o,s:b,s:{s:o,s:o,s:i,s:i,s:i}}",
 	    "opener", has_opener ? json_integer(x->opener) : json_null(),
 	    "closer", has_closer ? json_integer(x->closer) : json_null(),
 	    "fills", (json_int_t)x->fills, "credits", (json_int_t)x->credits, "drop", (json_int_t)x->drop,
 	    "win", (json_int_t)win, "win_per_drop", x->drop != 0 ? json_real((double)win / (double)x->drop) : json_null(),
-	    "hand_win", (json_int_t)x->hand_win, "variance", (json_int_t)variance,
+	    "hand_win", (json_int_t)m->hand_win, "variance", (json_int_t)variance,
 	    "variance_percent", x->drop != 0 ? json_real(pct) : json_null(), "flagged", flagged,
 	    "documents", "opener", id_or_null(x->opener_id), "closer", id_or_null(x->closer_id),
 	    "fills", x->fill_count, "credits", x->credit_count, "drops", x->drop_count);
@@ -173,7 +162,7 @@ mg_tables(struct pit *p, const struct actor *a, const char *table_id, struct mg 
 static bool
 mg_any(const struct mg_table *x)
 {
-	return x->opener_id || x->closer_id || x->fill_count || x->credit_count || x->drop_count;
+	return acct_count_any(&x->c);
 }
 
 static bool
@@ -198,22 +187,22 @@ mg_json(const struct accounting_config *ac, const struct mg *m, bool only_docume
 		const struct mg_table *x = &m->tables[i];
 		if (only_documented && !mg_any(x))
 			continue;
-		if ((row = mg_row_json(ac, x, x->opener_id != 0, x->closer_id != 0)) == NULL)
+		if ((row = mg_row_json(ac, x, x->c.opener_id != 0, x->c.closer_id != 0)) == NULL)
 			break;
 		json_object_set_new(row, "table", json_string(x->t->id));
 		json_object_set_new(row, "player_banked", json_boolean(x->t->player_banked));
 		json_array_append_new(rows, row);
-		total.opener += x->opener;
-		total.closer += x->closer;
-		total.fills += x->fills;
-		total.credits += x->credits;
-		total.drop += x->drop;
+		total.c.opener += x->c.opener;
+		total.c.closer += x->c.closer;
+		total.c.fills += x->c.fills;
+		total.c.credits += x->c.credits;
+		total.c.drop += x->c.drop;
 		total.hand_win += x->hand_win;
-		total.fill_count += x->fill_count;
-		total.credit_count += x->credit_count;
-		total.drop_count += x->drop_count;
-		any_opener = any_opener || x->opener_id != 0;
-		any_closer = any_closer || x->closer_id != 0;
+		total.c.fill_count += x->c.fill_count;
+		total.c.credit_count += x->c.credit_count;
+		total.c.drop_count += x->c.drop_count;
+		any_opener = any_opener || x->c.opener_id != 0;
+		any_closer = any_closer || x->c.closer_id != 0;
 	}
 	o = mg_row_json(ac, &total, any_opener, any_closer);
 	if (o != NULL)

@@ -21,7 +21,8 @@
 
 enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
 
-enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS, REPORT_DEALERS, REPORT_MASTER_GAME };
+enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS, REPORT_DEALERS, REPORT_MASTER_GAME,
+    REPORT_STATISTICS };
 
 #define REPORT_SHIFTS_MAX 24
 #define REPORT_DEFAULT_SHIFTS "06:00,14:00,22:00"
@@ -46,6 +47,7 @@ struct report_params {
 	const char *limit;
 	const char *gaming_day;         /* master-game */
 	const char *shift;              /* master-game: a shift's name */
+	const char *month;              /* statistics: YYYY-MM */
 	const struct property_config *property;  /* the property's calendar; NULL: UTC days (as at tz_offset=0) */
 };
 
@@ -68,6 +70,7 @@ struct report_query {
 	bool hours_only;                /* summary: read the hourly rows only, never the day roll-ups (tests) */
 	int64_t gaming_day;             /* master-game: the gaming day (days since 1970-01-01) */
 	int shift;                      /* master-game: an index of the property's shifts, -1 for the whole day */
+	int64_t first_day;              /* statistics: the month's first gaming day (gaming_day: the last one reported) */
 };
 
 /*
@@ -108,6 +111,16 @@ int pit_report_bankers(struct pit *p, const struct actor *a, const struct report
  * table's next change ended that dealer's stint.
  */
 int pit_report_dealers(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/*
+ * GET /reports/statistics?month=YYYY-MM (table/reports_statistics.c): per
+ * table and game, each gaming day of the month up to today, the month to
+ * date and the year to date: drop, count win, win per drop, hand win,
+ * handle, theoretical win and win per handle, and their flags; the totals
+ * over every table in scope (docs/reports.md).
+ */
+int pit_report_statistics(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);
 
 /* Any of them by kind. */

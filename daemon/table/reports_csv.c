@@ -205,6 +205,9 @@ static const struct summary_column {
 	{"banker_result_total_amount", "banker_result", "total", true},
 	{"collections_amount", "collections", NULL, true},
 	{"win_amount", "win", NULL, true},
+	/* Added with the statistics: the counted drop where known, and the win over it (docs/reports.md). */
+	{"drop", "drop", NULL, false},
+	{"win_per_drop", "win_per_drop", NULL, false},
 };
 
 static const json_t *
@@ -331,6 +334,49 @@ master_game_csv(struct csv *c, const json_t *report)
 	json_decref(total);
 }
 
+static const struct list_column STATISTICS_COLUMNS[] = {
+	{"table", NULL}, {"game", NULL}, {"period", NULL}, {"gaming_day", NULL}, {"drop", NULL}, {"win", NULL},
+	{"win_per_drop", NULL}, {"hand_win", NULL}, {"handle", NULL}, {"theoretical_win", NULL},
+	{"theoretical_win_per_handle", NULL}, {"win_per_handle", NULL}, {"interval_flag", NULL}, {"baseline_flag", NULL},
+};
+
+/* A period's figures with its row's table and game, the period and its flags as columns, appended to rows. */
+static void
+statistics_row(json_t *rows, const json_t *r, const json_t *f, const char *period, json_t *day)
+{
+	json_t *row = json_deep_copy(f), *flags = json_object_get(f, "flags");
+
+	if (json_object_get(r, "table") != NULL)
+		json_object_set(row, "table", json_object_get(r, "table"));
+	else
+		json_object_set_new(row, "table", json_string("total"));
+	json_object_set(row, "game", json_object_get(r, "game"));
+	json_object_set_new(row, "period", json_string(period));
+	json_object_set(row, "gaming_day", day);
+	json_object_set(row, "interval_flag", json_object_get(flags, "interval"));
+	json_object_set(row, "baseline_flag", json_object_get(flags, "baseline"));
+	json_array_append_new(rows, row);
+}
+
+/* The statistics report: per row (then the total, table "total"), a line per day, the month and the year to date. */
+static void
+statistics_csv(struct csv *c, const json_t *report)
+{
+	json_t *rows = json_array(), *all = json_deep_copy(json_object_get(report, "rows")), *r, *f;
+	size_t i, j;
+
+	json_array_append(all, json_object_get(report, "total"));
+	json_array_foreach(all, i, r) {
+		json_array_foreach(json_object_get(r, "days"), j, f)
+			statistics_row(rows, r, f, "day", json_object_get(f, "gaming_day"));
+		statistics_row(rows, r, json_object_get(r, "month_to_date"), "month_to_date", json_object_get(report, "to_day"));
+		statistics_row(rows, r, json_object_get(r, "year_to_date"), "year_to_date", json_object_get(report, "to_day"));
+	}
+	list_csv(c, rows, COLUMNS(STATISTICS_COLUMNS), NULL);
+	json_decref(rows);
+	json_decref(all);
+}
+
 /* The banker report's rows: one per banker seat, then the table's total with banker_seat "all". */
 static void
 bankers_csv(struct csv *c, const json_t *report)
@@ -373,6 +419,9 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 		break;
 	case REPORT_MASTER_GAME:
 		master_game_csv(&c, report);
+		break;
+	case REPORT_STATISTICS:
+		statistics_csv(&c, report);
 		break;
 	}
 	if (c.oom) {

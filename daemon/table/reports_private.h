@@ -85,4 +85,14 @@ void report_game_list_free(struct game_list *gl);
 json_t *report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g, bool with_key,
     struct pb_error *err);
 
+/*
+ * The summary's "drop" and "win_per_drop" set on each of its groups and
+ * its totals (reports_drop.c): for groups by gaming day (in the property's
+ * calendar) and by table, the drop counted for the gaming days wholly
+ * inside q's range at the tables in scope, and the group's win divided by
+ * it; the totals' when the range is whole gaming days; null otherwise.
+ */
+int report_drops(struct pit *p, const struct actor *a, const struct report_query *q, json_t *groups, json_t *totals,
+    struct pb_error *err);
+
 #endif

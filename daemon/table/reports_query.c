@@ -284,6 +284,52 @@ parse_master_game(const struct report_params *rp, int64_t now_ms, struct report_
 	return 0;
 }
 
+/*
+ * The statistics report's month (default: the current gaming day's): its
+ * first gaming day, and the last one reported (the month's last, or today
+ * in the current month); [from, to) spans them.  A month after the current
+ * one has no days yet (400).
+ */
+static int
+parse_statistics(const struct report_params *rp, int64_t now_ms, struct report_query *q, struct pb_error *err)
+{
+	const struct gaming_calendar *cal;
+	int64_t today, next, from_s, to_s;
+	char text[11], month[8];
+
+	if (rp->property == NULL)
+		return invalid(err, "%s: the statistics report needs the property's calendar%s", "month", "");
+	cal = &rp->property->calendar;
+	today = gaming_day_of(cal, report_floor_div(now_ms, 1000));
+	gaming_day_format(today, text);
+	snprintf(month, sizeof(month), "%.7s", text);
+	if (rp->month != NULL) {
+		if (strlen(rp->month) != 7 || rp->month[4] != '-')
+			return invalid(err, "%s: a month, YYYY-MM (got \"%.20s\")", "month", rp->month);
+		snprintf(month, sizeof(month), "%s", rp->month);
+	}
+	snprintf(text, sizeof(text), "%s-01", month);
+	if (gaming_day_parse(text, &q->first_day) < 0)
+		return invalid(err, "%s: a month, YYYY-MM (got \"%.20s\")", "month", rp->month);
+	if (q->first_day > today)
+		return pb_fail(err, 400, "invalid_query",
+		    "month: %s has not begun (the current gaming day is in %.7s); ask for this month or an earlier one", month,
+		    (gaming_day_format(today, text), text));
+	/* The next month's first day: 28 days on is in this month, 32 days on in the next. */
+	gaming_day_format(q->first_day + 32, text);
+	text[8] = '0';
+	text[9] = '1';
+	gaming_day_parse(text, &next);
+	q->gaming_day = next - 1 < today ? next - 1 : today;
+	gaming_day_bounds(cal, q->first_day, &from_s, &to_s);
+	q->from_ms = from_s * 1000;
+	gaming_day_bounds(cal, q->gaming_day, &from_s, &to_s);
+	q->to_ms = to_s * 1000;
+	q->property = rp->property;
+	q->cal = cal;
+	return 0;
+}
+
 int
 report_query_parse(enum report_kind kind, const struct report_params *rp, int64_t now_ms,
     struct report_query *q, struct pb_error *err)
@@ -313,6 +359,8 @@ report_query_parse(enum report_kind kind, const struct report_params *rp, int64_
 		break;
 	case REPORT_MASTER_GAME:
 		return parse_master_game(rp, now_ms, q, err);
+	case REPORT_STATISTICS:
+		return parse_statistics(rp, now_ms, q, err);
 	}
 	return 0;
 }

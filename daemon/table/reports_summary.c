@@ -605,6 +605,8 @@ pit_report_summary(struct pit *p, const struct actor *a, const struct report_que
 	}
 	if ((o = report_group_json(p, &gl, &sm.totals, false, err)) == NULL)
 		goto out;
+	if (report_drops(p, a, q, groups, o, err) < 0)
+		goto out;
 	*out = json_pack("{s:o,s:o,s:s,s:o,s:i,s:o,s:o}", "from", report_time_json(q->from_ms),
 	    "to", report_time_json(q->to_ms), "group", report_group_name(q->group), "table", report_table_json(q),
 	    "tz_offset", q->tz_offset, "groups", groups, "totals", o);

@@ -1,0 +1,100 @@
+/*
+ * acct_counts.c - the counted figures of the accounting documents
+ * (accounting.h "acct_count"): one document into its window's sums, the
+ * count win of a window, and the sums of every table and gaming day of a
+ * range of days read at once, for the statistics report and the summary's
+ * win_per_drop.  docs/accounting.md "The formulas" says what each is.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/gaming_day.h"
+#include "store/accounting.h"
+#include "table/accounting.h"
+
+void
+acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked)
+{
+	if (strcmp(d->kind, "opener") == 0 && c->opener_id == 0) {
+		c->opener_id = d->id;
+		c->opener = d->total;
+	} else if (strcmp(d->kind, "closer") == 0) {
+		c->closer_id = d->id;
+		c->closer = d->total;
+	} else if (strcmp(d->kind, "fill") == 0) {
+		c->fills += d->total;
+		c->fill_count++;
+	} else if (strcmp(d->kind, "credit") == 0) {
+		c->credits += d->total;
+		c->credit_count++;
+	} else if (strcmp(d->kind, "drop") == 0) {
+		c->drop += player_banked ? d->collections : d->total;
+		c->drop_count++;
+	}
+}
+
+int
+acct_count_win(const struct acct_count *c, int64_t *win, struct pb_error *err)
+{
+	int64_t w;
+
+	if (__builtin_add_overflow(c->drop, c->closer, &w) || __builtin_sub_overflow(w, c->opener, &w) ||
+	    __builtin_add_overflow(w, c->credits, &w) || __builtin_sub_overflow(w, c->fills, &w))
+		return pb_fail(err, 500, "report_overflow", "a count win exceeds 64 bits");
+	*win = w;
+	return 0;
+}
+
+bool
+acct_count_any(const struct acct_count *c)
+{
+	return c->opener_id || c->closer_id || c->fill_count || c->credit_count || c->drop_count;
+}
+
+/* The walk of a range's documents into their cells. */
+struct counts_walk {
+	const struct config *cfg;
+	int64_t from_day, days;
+	struct acct_count *cells;
+};
+
+/* One document into the cell of its table and gaming day; a table no longer configured is left out. */
+static int
+counts_document(void *ctx, const struct acct_document *d, struct pb_error *err)
+{
+	struct counts_walk *w = ctx;
+	int64_t day;
+
+	(void)err;
+	if (gaming_day_parse(d->gaming_day, &day) < 0 || day < w->from_day || day >= w->from_day + w->days)
+		return 0;
+	for (size_t i = 0; i < w->cfg->table_count; i++)
+		if (strcmp(w->cfg->tables[i].id, d->table_id) == 0) {
+			acct_count_add(&w->cells[i * (size_t)w->days + (size_t)(day - w->from_day)], d,
+			    w->cfg->tables[i].player_banked);
+			break;
+		}
+	return 0;
+}
+
+int
+acct_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_count **cells, struct pb_error *err)
+{
+	struct counts_walk w = {.cfg = p->cfg, .from_day = from_day, .days = to_day - from_day + 1};
+	char from[ACCT_DAY_LEN], to[ACCT_DAY_LEN];
+
+	*cells = NULL;
+	if (w.days < 1)
+		return pb_fail(err, 500, "internal_error", "acct_counts: an empty range of days");
+	w.cells = calloc(p->cfg->table_count * (size_t)w.days + 1, sizeof(w.cells[0]));
+	if (w.cells == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	gaming_day_format(from_day, from);
+	gaming_day_format(to_day, to);
+	if (store_acct_days(p->store, from, to, counts_document, &w, err) != 0) {
+		free(w.cells);
+		return -1;
+	}
+	*cells = w.cells;
+	return 0;
+}

@@ -1,0 +1,422 @@
+/*
+ * reports_statistics.c - the statistics report (reports.h
+ * pit_report_statistics, docs/reports.md "Statistics"): per table and
+ * game, each gaming day of a month up to today, the month to date and the
+ * year to date, the count (drop, count win, win per drop: acct_counts.c,
+ * the master game's formulas) beside the hands (hand win, handle,
+ * theoretical win and win per handle, the 95% interval: the summary's
+ * figures, through a report feed per row and period), with the interval's
+ * flag and the distance from the game's configured baseline.
+ *
+ * One read of the hour rows of the year to date and one of its documents.
+ * A table's documents of a day count for the game of its last round that
+ * day (else of the latest day before with rounds, else its configured game).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/store.h"
+#include "table/accounting.h"
+#include "table/reports_private.h"
+
+#define DAY_LEN 11                      /* YYYY-MM-DD */
+
+/* The count's sums of one period. */
+struct st_count {
+	int64_t drop, win;
+	int drops;                          /* drop documents */
+};
+
+/* A row: one table and game. */
+struct st_row {
+	size_t table;                       /* index in cfg->tables */
+	char game[RULES_NAME_MAX];
+	struct report_feed *month, *year;
+	struct st_count *days, mtd, ytd;    /* days: [month's days] */
+};
+
+struct st_game {
+	int64_t rules_id;
+	char sha[PB_SHA256_HEX_LEN];
+	struct rules r;
+};
+
+struct stats {
+	struct pit *p;
+	struct report_query mq, yq;         /* the month's feeds (by day) and the year's (one group) */
+	int64_t year_day, ydays, mdays;     /* Jan 1, the days of the year and of the month reported */
+	int64_t *last_rules;                /* [table * ydays + day]: the rules of the table's last row that day */
+	struct st_game *games;
+	size_t game_count;
+	struct st_row *rows;
+	size_t row_count;
+	struct st_row total;                /* table unused, game "" */
+};
+
+/* The game of rules_id, read once per request. */
+static struct st_game *
+st_game(struct stats *st, int64_t rules_id, struct pb_error *err)
+{
+	struct st_game *n;
+
+	for (size_t i = 0; i < st->game_count; i++)
+		if (st->games[i].rules_id == rules_id)
+			return &st->games[i];
+	if ((n = realloc(st->games, (st->game_count + 1) * sizeof(*n))) == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	st->games = n;
+	n = &st->games[st->game_count];
+	n->rules_id = rules_id;
+	if (store_rules_get(st->p->store, rules_id, &n->r, n->sha, err) < 0)
+		return NULL;
+	st->game_count++;
+	return n;
+}
+
+/* The feeds and day sums of a row (zeroed). */
+static int
+st_row_init(struct stats *st, struct st_row *r, struct pb_error *err)
+{
+	r->month = report_feed_new(&st->mq, err);
+	r->year = report_feed_new(&st->yq, err);
+	r->days = calloc((size_t)st->mdays, sizeof(r->days[0]));
+	if (r->days == NULL)
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+	return r->month && r->year && r->days ? 0 : -1;
+}
+
+/* The row of table and game, made when new; NULL with err. */
+static struct st_row *
+st_row(struct stats *st, size_t table, const char *game, struct pb_error *err)
+{
+	struct st_row *n;
+
+	for (size_t i = 0; i < st->row_count; i++)
+		if (st->rows[i].table == table && strcmp(st->rows[i].game, game) == 0)
+			return &st->rows[i];
+	if ((n = realloc(st->rows, (st->row_count + 1) * sizeof(*n))) == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
+	st->rows = n;
+	n = &st->rows[st->row_count++];
+	memset(n, 0, sizeof(*n));
+	n->table = table;
+	snprintf(n->game, sizeof(n->game), "%s", game);
+	return st_row_init(st, n, err) < 0 ? NULL : n;
+}
+
+static size_t
+table_index(const struct config *cfg, const char *id)
+{
+	for (size_t i = 0; i < cfg->table_count; i++)
+		if (strcmp(cfg->tables[i].id, id) == 0)
+			return i;
+	return cfg->table_count;
+}
+
+/* One hour row (in hour order) into its row's feeds and the totals', and its table's game of the day. */
+static int
+st_hour(void *arg, const struct report_hour *h, struct pb_error *err)
+{
+	struct stats *st = arg;
+	size_t t = table_index(st->p->cfg, h->table_id);
+	struct st_game *g;
+	struct st_row *r;
+	int64_t day;
+
+	if (t == st->p->cfg->table_count)
+		return 0;                   /* a table no longer configured */
+	if ((g = st_game(st, h->rules_id, err)) == NULL || (r = st_row(st, t, g->r.name, err)) == NULL)
+		return -1;
+	day = gaming_day_of(&st->p->cfg->property.calendar, h->hour) - st->year_day;
+	if (day >= 0 && day < st->ydays)
+		st->last_rules[t * (size_t)st->ydays + (size_t)day] = h->rules_id;
+	if (report_feed_row(r->month, h, err) < 0 || report_feed_row(r->year, h, err) < 0 ||
+	    report_feed_row(st->total.month, h, err) < 0 || report_feed_row(st->total.year, h, err) < 0)
+		return -1;
+	return 0;
+}
+
+static int
+count_add(struct st_count *c, int64_t drop, int64_t win, int drops, struct pb_error *err)
+{
+	c->drops += drops;
+	if (__builtin_add_overflow(c->drop, drop, &c->drop) || __builtin_add_overflow(c->win, win, &c->win))
+		return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits");
+	return 0;
+}
+
+/* A day's documents of table t (day: index in the year) into the row of its game, and the totals. */
+static int
+st_day_count(struct stats *st, size_t t, int64_t day, int64_t rules_id, const struct acct_count *c,
+    struct pb_error *err)
+{
+	const struct table_config *tc = &st->p->cfg->tables[t];
+	struct st_game *g = rules_id ? st_game(st, rules_id, err) : NULL;
+	struct st_row *r;
+	int64_t win, m = day - (st->mq.first_day - st->year_day);
+
+	if ((rules_id && g == NULL) || acct_count_win(c, &win, err) < 0)
+		return -1;
+	if ((r = st_row(st, t, g ? g->r.name : tc->rules->name, err)) == NULL)
+		return -1;
+	if (count_add(&r->ytd, c->drop, win, c->drop_count, err) < 0 || count_add(&st->total.ytd, c->drop, win, c->drop_count, err) < 0)
+		return -1;
+	if (m < 0)
+		return 0;
+	if (count_add(&r->mtd, c->drop, win, c->drop_count, err) < 0 || count_add(&st->total.mtd, c->drop, win, c->drop_count, err) < 0 ||
+	    count_add(&r->days[m], c->drop, win, c->drop_count, err) < 0 ||
+	    count_add(&st->total.days[m], c->drop, win, c->drop_count, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The documents of the year to date, table by table and day by day, into the rows. */
+static int
+st_counts(struct stats *st, const struct actor *a, const char *table_id, struct pb_error *err)
+{
+	const struct config *cfg = st->p->cfg;
+	struct acct_count *cells;
+	int rc = 0;
+
+	if (acct_counts(st->p, st->year_day, st->year_day + st->ydays - 1, &cells, err) < 0)
+		return -1;
+	for (size_t t = 0; rc == 0 && t < cfg->table_count; t++) {
+		int64_t rules_id = 0;
+		if ((table_id != NULL && strcmp(cfg->tables[t].id, table_id) != 0) ||
+		    (a->token != NULL && !token_allows_table(a->token, cfg->tables[t].id)))
+			continue;
+		for (int64_t d = 0; rc == 0 && d < st->ydays; d++) {
+			const struct acct_count *c = &cells[t * (size_t)st->ydays + (size_t)d];
+			if (st->last_rules[t * (size_t)st->ydays + (size_t)d] != 0)
+				rules_id = st->last_rules[t * (size_t)st->ydays + (size_t)d];
+			if (acct_count_any(c))
+				rc = st_day_count(st, t, d, rules_id, c, err);
+		}
+	}
+	free(cells);
+	return rc;
+}
+
+/* Flushes a row's feeds, gives them every game read, and makes their JSON (new references). */
+static int
+st_feeds_json(struct stats *st, struct st_row *r, json_t **month, json_t **year, struct pb_error *err)
+{
+	*month = *year = NULL;
+	if (report_feed_flush(r->month, err) < 0 || report_feed_flush(r->year, err) < 0)
+		return -1;
+	for (size_t i = 0; i < st->game_count; i++)
+		if (report_feed_game(r->month, st->games[i].rules_id, &st->games[i].r, st->games[i].sha, err) < 0 ||
+		    report_feed_game(r->year, st->games[i].rules_id, &st->games[i].r, st->games[i].sha, err) < 0)
+			return -1;
+	if ((*month = report_feed_json(r->month, err)) == NULL || (*year = report_feed_json(r->year, err)) == NULL)
+		return -1;
+	return 0;
+}
+
+static bool
+baseline_of(const struct accounting_config *ac, const char *game, double *value)
+{
+	for (size_t i = 0; game[0] && i < ac->baseline_count; i++)
+		if (strcmp(ac->baselines[i].game, game) == 0) {
+			*value = ac->baselines[i].value;
+			return true;
+		}
+	return false;
+}
+
+/*
+ * The figures of a period: the count's (c), the hands' (g, a summary group
+ * or its totals; NULL when nothing was dealt) and the flags.  has_base: the
+ * game's baseline; interval: whether the summary's interval flag applies.
+ */
+static json_t *
+st_figures(const struct accounting_config *ac, const struct st_count *c, const json_t *g, bool has_base, double base,
+    bool interval)
+{
+	json_t *wpd = c->drop != 0 ? json_real((double)c->win / (double)c->drop) : json_null();
+	json_t *bflag = json_null(), *iflag = interval && g ? json_deep_copy(json_object_get(g, "hold_flag")) : NULL;
+	const json_t *handle = g ? json_object_get(json_object_get(g, "handle"), "total") : NULL;
+
+	if (has_base && c->drop != 0) {
+		double v = (double)c->win / (double)c->drop;
+		if (fabs(v - base) > ac->win_per_drop_tolerance)
+			bflag = json_string(v > base ? "high" : "low");
+	}
+	return json_pack("{s:I,s:I,s:i,s:o,s:I,s:I,s:I,s:O?,s:O?,s:O?,s:{s:o,s:o}}",
+	    "drop", (json_int_t)c->drop, "win", (json_int_t)c->win, "drops", c->drops, "win_per_drop", wpd,
+	    "hand_win", (json_int_t)(g ? json_integer_value(json_object_get(g, "win")) : 0),
+	    "handle", (json_int_t)(handle ? json_integer_value(handle) : 0),
+	    "theoretical_win", (json_int_t)(g ? json_integer_value(json_object_get(g, "theoretical_win")) : 0),
+	    "theoretical_win_per_handle", g ? json_object_get(g, "theoretical_win_per_handle") : NULL,
+	    "win_per_handle", g ? json_object_get(g, "win_per_handle") : NULL,
+	    "win_interval", g ? json_object_get(g, "win_interval") : NULL,
+	    "flags", "interval", iflag ? iflag : json_null(), "baseline", bflag);
+}
+
+/* A group of the month feed's JSON by its key (a gaming day), or NULL. */
+static const json_t *
+group_of(const json_t *month, const char *key)
+{
+	size_t i;
+	const json_t *g;
+
+	json_array_foreach(json_object_get(month, "groups"), i, g)
+		if (strcmp(json_string_value(json_object_get(g, "key")), key) == 0)
+			return g;
+	return NULL;
+}
+
+/* A row's (or the total's) periods as {"days", "month_to_date", "year_to_date"} (new reference). */
+static json_t *
+st_row_json(struct stats *st, struct st_row *r, bool has_base, double base, bool interval, struct pb_error *err)
+{
+	const struct accounting_config *ac = &st->p->cfg->accounting;
+	json_t *month = NULL, *year = NULL, *days = json_array(), *o = NULL;
+	char key[DAY_LEN];
+
+	if (days == NULL || st_feeds_json(st, r, &month, &year, err) < 0)
+		goto out;
+	for (int64_t d = 0; d < st->mdays; d++) {
+		json_t *f;
+		gaming_day_format(st->mq.first_day + d, key);
+		f = st_figures(ac, &r->days[d], group_of(month, key), has_base, base, interval);
+		if (f == NULL || json_object_set_new(f, "gaming_day", json_string(key)) < 0 || json_array_append_new(days, f) < 0)
+			goto out;
+	}
+	o = json_pack("{s:O,s:o,s:o}", "days", days,
+	    "month_to_date", st_figures(ac, &r->mtd, json_object_get(month, "totals"), has_base, base, interval),
+	    "year_to_date", st_figures(ac, &r->ytd, json_object_get(year, "totals"), has_base, base, interval));
+out:
+	if (o == NULL && err->status == 0)
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+	json_decref(days);
+	json_decref(month);
+	json_decref(year);
+	return o;
+}
+
+static int
+cmp_row(const void *a, const void *b)
+{
+	const struct st_row *x = a, *y = b;
+
+	if (x->table != y->table)
+		return x->table < y->table ? -1 : 1;
+	return strcmp(x->game, y->game);
+}
+
+/* Every row's JSON and the total's into out. */
+static int
+st_json(struct stats *st, const struct report_query *q, json_t **out, struct pb_error *err)
+{
+	const struct config *cfg = st->p->cfg;
+	json_t *rows = json_array(), *o;
+	char first[DAY_LEN], last[DAY_LEN], jan1[DAY_LEN];
+
+	if (st->row_count > 0)
+		qsort(st->rows, st->row_count, sizeof(st->rows[0]), cmp_row);
+	for (size_t i = 0; rows != NULL && i < st->row_count; i++) {
+		const struct table_config *t = &cfg->tables[st->rows[i].table];
+		double base = 0;
+		bool has_base = baseline_of(&cfg->accounting, st->rows[i].game, &base);
+		if ((o = st_row_json(st, &st->rows[i], has_base, base, !t->player_banked, err)) == NULL)
+			goto fail;
+		json_object_set_new(o, "table", json_string(t->id));
+		json_object_set_new(o, "game", json_string(st->rows[i].game));
+		json_object_set_new(o, "player_banked", json_boolean(t->player_banked));
+		json_object_set_new(o, "baseline", has_base ? json_real(base) : json_null());
+		json_array_append_new(rows, o);
+	}
+	if (rows == NULL || (o = st_row_json(st, &st->total, false, 0, true, err)) == NULL)
+		goto fail;
+	gaming_day_format(q->first_day, first);
+	gaming_day_format(q->gaming_day, last);
+	gaming_day_format(st->year_day, jan1);
+	*out = json_pack("{s:s%,s:s,s:s,s:s,s:o,s:s,s:f,s:o,s:o}", "month", first, (size_t)7, "from_day", first,
+	    "to_day", last, "year_from_day", jan1, "table", report_table_json(q), "time_zone", cfg->property.time_zone,
+	    "win_per_drop_tolerance", cfg->accounting.win_per_drop_tolerance, "rows", rows, "total", o);
+	if (*out == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	return 0;
+fail:
+	json_decref(rows);
+	if (err->status == 0)
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+	return -1;
+}
+
+/* The feeds' queries and the year's first day (the gaming day of January 1 of the month's year). */
+static void
+st_setup(struct stats *st, const struct report_query *q)
+{
+	const struct gaming_calendar *cal = &st->p->cfg->property.calendar;
+	char text[DAY_LEN];
+	int64_t from_s, to_s;
+
+	gaming_day_format(q->first_day, text);
+	memcpy(text + 5, "01-01", 5);
+	gaming_day_parse(text, &st->year_day);
+	st->ydays = q->gaming_day - st->year_day + 1;
+	st->mdays = q->gaming_day - q->first_day + 1;
+	st->mq = *q;
+	st->mq.kind = REPORT_SUMMARY;
+	st->mq.group = REPORT_GROUP_DAY;
+	st->mq.table[0] = '\0';
+	st->yq = st->mq;
+	st->yq.group = REPORT_GROUP_TABLE;
+	gaming_day_bounds(cal, st->year_day, &from_s, &to_s);
+	st->yq.from_ms = from_s * 1000;
+}
+
+static void
+st_free(struct stats *st)
+{
+	for (size_t i = 0; i <= st->row_count; i++) {
+		struct st_row *r = i < st->row_count ? &st->rows[i] : &st->total;
+		report_feed_free(r->month);
+		report_feed_free(r->year);
+		free(r->days);
+	}
+	free(st->rows);
+	free(st->games);
+	free(st->last_rules);
+}
+
+int
+pit_report_statistics(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err)
+{
+	struct stats st;
+	char *scope = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	memset(&st, 0, sizeof(st));
+	st.p = p;
+	if (report_scope(p, a, q, &scope, err) < 0)
+		return -1;
+	st_setup(&st, q);
+	st.last_rules = calloc(p->cfg->table_count * (size_t)st.ydays + 1, sizeof(st.last_rules[0]));
+	if (st.last_rules == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto out;
+	}
+	if (st_row_init(&st, &st.total, err) < 0 || store_snapshot_begin(p->store, err) < 0)
+		goto out;
+	rc = store_report_hours(p->store, scope, st.yq.from_ms / 1000 - 3600, q->to_ms / 1000 + 3600, st_hour, &st, err);
+	if (rc == 0)
+		rc = st_counts(&st, a, q->table[0] ? q->table : NULL, err);
+	store_snapshot_end(p->store);
+	if (rc == 0)
+		rc = st_json(&st, q, out, err);
+out:
+	st_free(&st);
+	free(scope);
+	return rc != 0 ? -1 : 0;
+}

@@ -1,0 +1,190 @@
+"""
+The statistics report (GET /api/v1/reports/statistics, docs/reports.md
+"Statistics") and the summary's drop and win_per_drop against the real
+daemon: documents and rounds posted on the current gaming day, every figure
+checked against what this test computes from the documents it posted and the
+rounds' payout lines (GET /rounds/{id}); the theoretical figures against the
+summary's; the baseline flag raised and not raised; the CSV's columns; the
+refusals.
+"""
+import random
+import sys
+import time
+import unittest
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+import pbtest  # noqa: E402
+from pbtest import DEALER, PITBOSS_TOKEN, AUDITOR  # noqa: E402
+from test_accounting import PEOPLE, witness, chips_of, setup_people, sign_in  # noqa: E402
+from test_reports import random_round  # noqa: E402
+
+BASELINE = {"standard": 0.2, "florida": 0.3}
+TOLERANCE = 0.05
+
+
+def today():
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+class Statistics(pbtest.DaemonTestCase):
+    daemon_kwargs = {"overrides": {"accounting": {"win_per_drop_baseline": BASELINE,
+                                                  "win_per_drop_tolerance": TOLERANCE}}}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        setup_people(cls.d)
+        cls.d.start()
+        cls.tok = {pid: sign_in(cls.d, pid) for pid, _, _ in PEOPLE}
+        cls.rng = random.Random(1818)
+        cls.hands = {}          # table -> (hand win, handle) of the rounds dealt
+
+    def post(self, path, body, who):
+        return self.ok("POST", "/api/v1" + path, body, status=201, token=self.tok[who])
+
+    def inventory(self, table, kind, total):
+        self.post("/tables/%s/inventory" % table, {"kind": kind, "chips": chips_of(total), "witness": witness("DL1")}, "FL1")
+
+    def drop(self, table, cash, **extra):
+        body = dict({"box": "D-%s" % table, "cash": cash, "chips": 0, "markers": 0, "witness": witness("CT2")}, **extra)
+        self.post("/tables/%s/drop" % table, body, "CT1")
+
+    def deal(self, table, n, low=500):
+        """n rounds at table: the house's win and the handle, from each round's payout lines."""
+        win = handle = 0
+        for _ in range(n):
+            r = self.whole(table, random_round(self.rng, 6, (low, 5000), (low, 2500), None, False))
+            got = self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]
+            win -= sum(p["net"] for p in got["payouts"])
+            handle += sum(p["stake"] for p in got["payouts"] if p["wager"] != "ante_bonus")   # the bonus is no wager
+        return win, handle
+
+    def stats(self, query="", token=PITBOSS_TOKEN):
+        return self.ok("GET", "/api/v1/reports/statistics" + query, token=token)
+
+    def summary_row(self, table):
+        js = self.ok("GET", "/api/v1/reports/summary?group=table&table=%s" % table, token=PITBOSS_TOKEN)
+        return js["groups"][0]
+
+    # ---- the tests, in order ----
+
+    def test_1_refusals(self):
+        for q in ("?month=2026-13", "?month=2026", "?month=abcd-ef", "?month=2026-1"):
+            self.refused(400, "invalid_query", "GET", "/api/v1/reports/statistics" + q, token=PITBOSS_TOKEN)
+        err = self.refused(400, "invalid_query", "GET", "/api/v1/reports/statistics?month=2999-01", token=PITBOSS_TOKEN)
+        self.assertIn("has not begun", err["message"])
+        self.refused(400, "unknown_parameter", "GET", "/api/v1/reports/statistics?gaming_day=%s" % today(),
+                     token=PITBOSS_TOKEN)
+        self.refused(403, "forbidden", "GET", "/api/v1/reports/statistics", token=DEALER)
+        self.refused(404, "table_not_found", "GET", "/api/v1/reports/statistics?table=NOPE", token=PITBOSS_TOKEN)
+        js = self.stats()
+        self.assertEqual(js["month"], today()[:7])
+        self.assertEqual((js["from_day"], js["to_day"], js["year_from_day"]),
+                         (today()[:8] + "01", today(), today()[:4] + "-01-01"))
+        self.assertEqual(js["rows"], [])
+        self.assertEqual(len(js["total"]["days"]), int(today()[8:]))
+
+    def test_2_a_day(self):
+        sold = 50000
+        # T1 (standard): win 10000 of a drop of 50000 = 0.20, at its baseline
+        self.inventory("T1", "opener", 200000)
+        self.hands["T1"] = self.deal("T1", 10)
+        self.inventory("T1", "closer", 200000 - sold + 10000)
+        self.drop("T1", sold)
+        # T2 (standard): 25000 of 50000 = 0.50, beyond the baseline
+        self.inventory("T2", "opener", 200000)
+        self.hands["T2"] = self.deal("T2", 6, low=1000)
+        self.inventory("T2", "closer", 200000 - sold + 25000)
+        self.drop("T2", sold)
+        # T3 (tricard, no baseline): a drop only, win = drop
+        self.hands["T3"] = self.deal("T3", 4)
+        self.drop("T3", 20000)
+        # P1 (player-banked): the counted collections are its drop
+        self.drop("P1", 0, collections=1200)
+        counted = {"T1": (sold, 10000), "T2": (sold, 25000), "T3": (20000, 20000), "P1": (1200, 1200)}
+        games = {"T1": "standard", "T2": "standard", "T3": "tricard", "P1": "standard"}
+
+        js = self.stats("?month=%s" % today()[:7])
+        rows = {r["table"]: r for r in js["rows"]}
+        self.assertEqual(sorted(rows), ["P1", "T1", "T2", "T3"])
+        day = int(today()[8:])
+        for t, (drop, win) in counted.items():
+            r = rows[t]
+            self.assertEqual((r["game"], r["player_banked"]), (games[t], t == "P1"))
+            self.assertEqual(r["baseline"], BASELINE.get(games[t]))
+            self.assertEqual(len(r["days"]), day)
+            hand_win, handle = self.hands.get(t, (0, 0))
+            for period in (r["days"][-1], r["month_to_date"], r["year_to_date"]):
+                self.assertEqual((period["drop"], period["win"], period["drops"]), (drop, win, 1), t)
+                self.assertAlmostEqual(period["win_per_drop"], win / drop)
+                self.assertEqual((period["hand_win"], period["handle"]), (hand_win, handle), t)
+                if handle:
+                    s = self.summary_row(t)
+                    self.assertEqual(period["theoretical_win"], s["theoretical_win"])
+                    self.assertAlmostEqual(period["theoretical_win_per_handle"], s["theoretical_win"] / handle, places=2)
+                    self.assertAlmostEqual(period["win_per_handle"], hand_win / handle)
+                    self.assertEqual(period["flags"]["interval"], s["hold_flag"])
+                    self.assertEqual(period["win_interval"], s["win_interval"])
+            self.assertEqual(r["days"][-1]["gaming_day"], today())
+            for other in r["days"][:-1]:
+                self.assertEqual((other["drop"], other["win"], other["handle"], other["win_per_drop"]), (0, 0, 0, None))
+        self.assertIsNone(rows["T1"]["days"][-1]["flags"]["baseline"])
+        self.assertEqual(rows["T2"]["days"][-1]["flags"]["baseline"], "high")
+        self.assertEqual(rows["T2"]["year_to_date"]["flags"]["baseline"], "high")
+        self.assertIsNone(rows["T3"]["days"][-1]["flags"]["baseline"], "no baseline for tricard")
+        self.assertIsNone(rows["P1"]["days"][-1]["flags"]["interval"])
+        total = js["total"]
+        for period in (total["days"][-1], total["month_to_date"], total["year_to_date"]):
+            self.assertEqual(period["drop"], sum(d for d, _ in counted.values()))
+            self.assertEqual(period["win"], sum(w for _, w in counted.values()))
+            self.assertEqual(period["hand_win"], sum(h for h, _ in self.hands.values()))
+            self.assertEqual(period["handle"], sum(h for _, h in self.hands.values()))
+            self.assertIsNone(period["flags"]["baseline"])
+        # one table
+        one = self.stats("?table=T2")
+        self.assertEqual([r["table"] for r in one["rows"]], ["T2"])
+        self.assertEqual(one["total"]["month_to_date"]["win"], 25000)
+
+    def test_3_csv(self):
+        st, hdrs, raw = self.d.request("GET", "/api/v1/reports/statistics?table=T1&format=csv", token=PITBOSS_TOKEN)
+        self.assertEqual(st, 200)
+        lines = [ln for ln in raw.decode().split("\r\n") if ln]
+        self.assertEqual(lines[0], "table,game,period,gaming_day,drop,win,win_per_drop,hand_win,handle,theoretical_win,"
+                                   "theoretical_win_per_handle,win_per_handle,interval_flag,baseline_flag")
+        day = int(today()[8:])
+        self.assertEqual(len(lines), 1 + 2 * (day + 2), "a line per day, the month and the year to date; then the total's")
+        self.assertTrue(lines[day].startswith("T1,standard,day,%s,50000,10000,0.2," % today()), lines[day])
+        self.assertTrue(lines[day + 1].startswith("T1,standard,month_to_date,%s,50000,10000," % today()))
+        self.assertTrue(lines[-1].startswith("total,,year_to_date,%s,50000,10000," % today()), lines[-1])
+
+    def test_4_summary_drop(self):
+        by_day = self.ok("GET", "/api/v1/reports/summary?group=day", token=PITBOSS_TOKEN)
+        g = by_day["groups"][0]
+        self.assertEqual(g["key"], today())
+        self.assertEqual(g["drop"], 50000 + 50000 + 20000 + 1200)
+        self.assertAlmostEqual(g["win_per_drop"], g["win"] / g["drop"])
+        self.assertEqual(by_day["totals"]["drop"], g["drop"])
+        by_table = self.ok("GET", "/api/v1/reports/summary?group=table", token=PITBOSS_TOKEN)
+        rows = {r["key"]: r for r in by_table["groups"]}
+        self.assertEqual(rows["T1"]["drop"], 50000)
+        self.assertAlmostEqual(rows["T1"]["win_per_drop"], self.hands["T1"][0] / 50000)
+        self.assertEqual(rows["T3"]["drop"], 20000)
+        st, hdrs, raw = self.d.request("GET", "/api/v1/reports/summary?group=table&format=csv", token=PITBOSS_TOKEN)
+        head, *lines = [ln.split(",") for ln in raw.decode().split("\r\n") if ln]
+        self.assertEqual(head[-2:], ["drop", "win_per_drop"])
+        t1 = [ln for ln in lines if ln[1] == "T1"][0]
+        self.assertEqual(int(t1[-2]), 50000)
+        by_hour = self.ok("GET", "/api/v1/reports/summary?group=hour", token=PITBOSS_TOKEN)
+        self.assertIsNone(by_hour["groups"][0]["drop"])
+        self.assertIsNone(by_hour["groups"][0]["win_per_drop"])
+        # a range that is not whole gaming days: no day's drop is known
+        now = time.strftime("%Y-%m-%dT%H:00:00Z", time.gmtime())
+        part = self.ok("GET", "/api/v1/reports/summary?group=table&from=%sT00:00:00Z&to=%s" % (today(), now),
+                       token=PITBOSS_TOKEN)
+        for r in part["groups"]:
+            self.assertIsNone(r["drop"])
+
+
+if __name__ == "__main__":
+    pbtest.main()
