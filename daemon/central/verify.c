@@ -5,7 +5,9 @@
  * each prev_hash is the previous hash, each hash is recomputed from the
  * canonical form (store/chain.c); each checkpoint's signature verifies
  * (table/signer.c), its head is the central chain's hash at its seq, and a
- * property's checkpoints carry one key.  Read through a cursor, in one
+ * property's checkpoints carry one key; each report row is the sum of its
+ * rounds' facts, and no fact names a round the copy never saw finish.
+ * Read through a cursor, in one
  * read-only transaction: one consistent snapshot, memory bounded.
  */
 #include <inttypes.h>
@@ -148,6 +150,63 @@ static const char CHECKPOINTS[] =
     "LEFT JOIN pitboss.events e ON e.property = c.property AND e.table_id = c.table_id AND e.table_seq = c.table_seq "
     "WHERE ($1::text IS NULL OR c.property = $1) ORDER BY c.property, c.local_id";
 
+/*
+ * The reports' rows against the facts they sum: each pitboss.report_hours
+ * row equal to the sum of its rounds' facts (kept by a trigger, so a
+ * difference is an edit made round it), none missing on either side.
+ */
+static const char REPORT_ROWS[] =
+    "DECLARE pitboss_verify NO SCROLL CURSOR FOR WITH s AS (SELECT property, table_id, hour, dealer, rules_sh"
+    "a256, count(*) FILTER (WHERE NOT voided) AS rounds, count(*) FILTER (WHERE voided) AS voids, sum(hands):"
+    ":bigint AS hands, array[sum(handle[1])::bigint, sum(handle[2])::bigint, sum(handle[3])::bigint, sum(hand"
+    "le[4])::bigint, sum(handle[5])::bigint] AS handle, array[sum(house_win[1])::bigint, sum(house_win[2])::b"
+    "igint, sum(house_win[3])::bigint, sum(house_win[4])::bigint, sum(house_win[5])::bigint] AS house_win, ar"
+    "ray[sum(lines[1])::bigint, sum(lines[2])::bigint, sum(lines[3])::bigint, sum(lines[4])::bigint, sum(line"
+    "s[5])::bigint] AS lines, array[sum(banked_handle[1])::bigint, sum(banked_handle[2])::bigint, sum(banked_"
+    "handle[3])::bigint, sum(banked_handle[4])::bigint, sum(banked_handle[5])::bigint] AS banked_handle, arra"
+    "y[sum(banked_win[1])::bigint, sum(banked_win[2])::bigint, sum(banked_win[3])::bigint, sum(banked_win[4])"
+    "::bigint, sum(banked_win[5])::bigint] AS banked_win, array[sum(banked_lines[1])::bigint, sum(banked_line"
+    "s[2])::bigint, sum(banked_lines[3])::bigint, sum(banked_lines[4])::bigint, sum(banked_lines[5])::bigint]"
+    " AS banked_lines, min(opened_ms) AS first_ms, max(settled_ms) AS last_ms, sum(banked_rounds)::bigint AS "
+    "banked_rounds, sum(collections)::bigint AS collections FROM pitboss.round_facts WHERE ($1::text IS NULL "
+    "OR property = $1) GROUP BY property, table_id, hour, dealer, rules_sha256), h AS (SELECT * FROM pitboss."
+    "report_hours WHERE ($1::text IS NULL OR property = $1)) SELECT property, table_id, hour, dealer FROM s F"
+    "ULL JOIN h USING (property, table_id, hour, dealer, rules_sha256) WHERE s.rounds IS DISTINCT FROM h.roun"
+    "ds OR s.voids IS DISTINCT FROM h.voids OR s.hands IS DISTINCT FROM h.hands OR s.handle IS DISTINCT FROM "
+    "h.handle OR s.house_win IS DISTINCT FROM h.house_win OR s.lines IS DISTINCT FROM h.lines OR s.banked_han"
+    "dle IS DISTINCT FROM h.banked_handle OR s.banked_win IS DISTINCT FROM h.banked_win OR s.banked_lines IS "
+    "DISTINCT FROM h.banked_lines OR s.first_ms IS DISTINCT FROM h.first_ms OR s.last_ms IS DISTINCT FROM h.l"
+    "ast_ms OR s.banked_rounds IS DISTINCT FROM h.banked_rounds OR s.collections IS DISTINCT FROM h.collectio"
+    "ns ORDER BY property, table_id, hour, dealer";
+/* Report facts of a round whose finishing event the central copy does not hold. */
+static const char ORPHAN_FACTS[] =
+    "DECLARE pitboss_verify NO SCROLL CURSOR FOR SELECT f.property, f.table_id, f.round_id FROM pitboss.round_facts f "
+    "WHERE ($1::text IS NULL OR f.property = $1) AND NOT EXISTS (SELECT 1 FROM pitboss.events e "
+    "WHERE e.property = f.property AND e.round_id = f.round_id AND e.type IN ('round_settled', 'round_voided')) "
+    "ORDER BY f.property, f.round_id";
+
+static void
+report_row(struct tally *t, PGresult *r, int i, void *arg)
+{
+	char what[160];
+
+	(void)arg;
+	snprintf(what, sizeof(what), "report row of hour %s, dealer %s: not the sum of its rounds' facts (a report figure "
+	    "was altered)", PQgetvalue(r, i, 2), PQgetvalue(r, i, 3));
+	problem(t, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), "-", what);
+}
+
+static void
+orphan_fact(struct tally *t, PGresult *r, int i, void *arg)
+{
+	char what[160];
+
+	(void)arg;
+	snprintf(what, sizeof(what), "report facts of round %s, which the central copy never saw finish",
+	    PQgetvalue(r, i, 2));
+	problem(t, PQgetvalue(r, i, 0), PQgetvalue(r, i, 1), "-", what);
+}
+
 int
 central_verify(const char *conninfo, const char *property, FILE *out, int64_t *events, int64_t *problems,
     struct pb_error *err)
@@ -163,7 +222,9 @@ central_verify(const char *conninfo, const char *property, FILE *out, int64_t *e
 		return -1;
 	if (central_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, NULL, err) < 0 ||
 	    walk(c, EVENTS, property, event_row, &pos, &t, err) < 0 ||
-	    walk(c, CHECKPOINTS, property, checkpoint_row, &keys, &t, err) < 0)
+	    walk(c, CHECKPOINTS, property, checkpoint_row, &keys, &t, err) < 0 ||
+	    walk(c, REPORT_ROWS, property, report_row, NULL, &t, err) < 0 ||
+	    walk(c, ORPHAN_FACTS, property, orphan_fact, NULL, &t, err) < 0)
 		goto out;
 	rc = central_exec(c, "COMMIT", 0, NULL, NULL, err);
 	*events = t.events;

@@ -208,6 +208,23 @@ class CentralReportTest(pgserver.CentralServerCase):
         st, js = self.daemons[0][1].call("GET", "/api/v1/central/summary", token=AUDITOR)
         self.assertEqual((st, js["error"]["code"]), (404, "central_reports_off"), js)
 
+    def test_altered_report_row_caught(self):
+        self.deal_everything()
+        pid = self.ids[0]
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", pid)
+        self.assertEqual(rc, 0, out + err)
+        self.pg.psql("UPDATE pitboss.report_hours SET house_win[1] = house_win[1] + 100 WHERE property = '%s' "
+                     "AND table_id = 'T1'" % pid)            # report_hours has no trigger: its owner may edit it
+        self.pg.psql("SET session_replication_role = replica; INSERT INTO pitboss.round_facts SELECT property, "
+                     "round_id + 1000000, table_id, final_event, hour, dealer, dealer_name, rules_sha256, voided, hands, "
+                     "handle, house_win, lines, opened_ms, settled_ms, banked_rounds, banked_handle, banked_win, "
+                     "banked_lines, collections FROM pitboss.round_facts WHERE property = '%s' LIMIT 1" % pid)
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", pid)
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"property %s table T1 #-: report row of hour \d+, dealer \S+: not the sum of its "
+                         r"rounds' facts" % pid)
+        self.assertRegex(out, r"report facts of round 100\d+, which the central copy never saw finish")
+
     def test_refusals(self):
         rc, out, err = run("central", "report", "--conninfo", self.pg.conninfo, "--group", "week")
         self.assertEqual(rc, 1)
