@@ -238,7 +238,7 @@ no_route(const struct http_request *req, const struct path *path, struct http_an
 	}
 	if (path->n >= 3 && strcmp(path->seg[2], "reports") == 0) {
 		ans->route = ROUTE_REPORTS;
-		answer_fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers, dealers)", req->path);
+		answer_fail(ans, 404, "not_found", "no such report: %.100s (summary, payouts, exceptions, bankers, dealers, master-game, statistics)", req->path);
 		return;
 	}
 	answer_not_found(ans, req->path);
