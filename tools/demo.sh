@@ -41,6 +41,15 @@ else
 	PERSON_NOTE="with the password you chose at your first sign-in"
 fi
 
+# The others a shift needs, to try the table's documents with a witness (docs/accounting.md): the
+# same one-time password; each chooses his own at his first sign-in.
+for who in "E1001:Demo Floor:floor" "E1002:Demo Cashier:cage" "E1003:Demo Counter:count" \
+	"E1004:Demo Counter Two:count" "E1005:Demo Dealer:dealer"; do
+	IFS=: read -r id name roles <<<"$who"
+	echo "change-me-first" | "$BUILD/pitboss" person add --database "$DB" --id "$id" --name "$name" \
+		--roles "$roles" --password-stdin >/dev/null 2>&1 || true
+done
+
 cat <<TXT
 
   pitbossd is running with the example config/ and database $DB.
@@ -49,6 +58,8 @@ cat <<TXT
   The page:            http://$LISTEN/
   Sign in as:          E1000             ($PERSON_NOTE)
   or with a token:     demo-pitboss      ("Sign in with a token"; also demo-auditor, demo-admin, demo-dealer)
+  A shift's people:    E1001 floor, E1002 cage, E1003 and E1004 count, E1005 dealer (the same
+                       one-time password at first): sign openers, fills and the drop with a witness
 
   Try the API:         curl -H 'Authorization: Bearer demo-pitboss' http://$LISTEN/api/v1/tables
   Logs:                var/pitbossd.log, var/simulate.log
