@@ -91,7 +91,6 @@ do_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	const struct txn_args *ta = arg;
 	const struct table_config *tc = config_table(p->cfg, ta->table_id);
 	struct table_txn t;
-	int64_t ms = 0;
 	json_t *body, *day = NULL, *agg;
 	int rc;
 
@@ -104,8 +103,7 @@ do_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	snprintf(t.table_id, sizeof(t.table_id), "%s", tc->id);
 	snprintf(t.by, sizeof(t.by), "%s", a->name);
 	pb_time_now(t.at);
-	pb_time_parse(t.at, &ms);
-	gaming_day_format(gaming_day_of(&p->cfg->property.calendar, ms / 1000), t.gaming_day);
+	title31_gaming_day(&p->cfg->property.calendar, t.at, t.gaming_day);
 	if ((body = txn_body(&t)) == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	rc = store_txn_put(p->store, &t, err);

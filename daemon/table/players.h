@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "common/gaming_day.h"
 #include "engine/round.h"
 #include "table/pit.h"
 
@@ -118,6 +119,9 @@ struct title31_limits {
  * summed separately per player, never netted.  Only cash counts.
  */
 json_t *title31_aggregate(const json_t *txns, const struct title31_limits *lim);
+
+/* The gaming day (YYYY-MM-DD) of the instant at, a stored time, by the property's calendar. */
+void title31_gaming_day(const struct gaming_calendar *cal, const char *at, char out[11]);
 
 /* The configured limits (title31.* keys, their defaults otherwise). */
 void title31_limits_of(const struct pit *p, struct title31_limits *lim);

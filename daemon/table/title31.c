@@ -20,6 +20,15 @@
 #include "table/txn.h"
 
 void
+title31_gaming_day(const struct gaming_calendar *cal, const char *at, char out[11])
+{
+	int64_t ms = 0;
+
+	pb_time_parse(at, &ms);
+	gaming_day_format(gaming_day_of(cal, ms / 1000), out);
+}
+
+void
 title31_limits_of(const struct pit *p, struct title31_limits *lim)
 {
 	lim->mtl_threshold = p->cfg->title31.mtl_threshold;
