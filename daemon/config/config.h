@@ -168,6 +168,14 @@ struct config {
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
 	size_t chip_count;
 	struct accounting_config accounting;   /* "accounting": the table documents' rules (docs/accounting.md) */
+	struct {                               /* "players": rated play (docs/players.md) */
+		double comp_share;             /* comps: this share of the theoretical win */
+	} players;
+	struct {                               /* "title31": the cash limits, cents (docs/players.md) */
+		int64_t mtl_threshold;         /* an MTL entry for each cash transaction at or above this */
+		int64_t alert_at;              /* an alert when a side's day total reaches this */
+		int64_t ctr_over;              /* a CTR item when a side's day total exceeds this */
+	} title31;
 	struct config_cidr trusted_proxies[CONFIG_PROXIES_MAX]; /* peers whose X-Forwarded-For is believed; default none */
 	size_t trusted_proxy_count;
 	struct game_config *games;

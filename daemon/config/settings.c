@@ -355,6 +355,61 @@ static const struct cfg_section ACCOUNTING = {
 	.noun = "accounting", .check = check_accounting,
 };
 
+/* players.comp_share: a number from 0 to 1. */
+static int
+read_comp_share(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path, struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+	double x;
+
+	(void)k;
+	(void)path;
+	(void)err;
+	if (!json_is_number(v))
+		return 1;
+	x = json_number_value(v);
+	if (!(x >= 0 && x <= 1))
+		return 1;
+	cfg->players.comp_share = x;
+	return 0;
+}
+
+static const struct cfg_key PLAYERS_KEYS[] = {
+	{.name = "comp_share", .type = CFG_CUSTOM, .read = read_comp_share, .def = "0.3", .reload = true,
+	 .must = "be a number from 0 to 1 (a share of the theoretical win)",
+	 .describe = "a rating's comps: this share of the player's theoretical win"},
+};
+
+static const struct cfg_section PLAYERS = {
+	.name = "players", .keys = PLAYERS_KEYS, .count = CFG_COUNT(PLAYERS_KEYS), .must = "be {\"comp_share\": 0.3}",
+	.noun = "players",
+};
+
+static int
+check_title31(const struct cfg_at *at, struct pb_error *err)
+{
+	const struct config *cfg = at->dst;
+
+	if (cfg->title31.alert_at > cfg->title31.ctr_over)
+		return pb_fail(err, 400, "invalid_config", "%s%salert_at: must not be above ctr_over (%lld)",
+		    at->path, at->path[0] ? "." : "", (long long)cfg->title31.ctr_over);
+	return 0;
+}
+
+static const struct cfg_key TITLE31_KEYS[] = {
+	{.name = "mtl_threshold", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX, CFG_FIELD(struct config, title31.mtl_threshold),
+	 .def = "300000", .reload = true, .describe = "cents: a cash transaction of this or more is an MTL entry"},
+	{.name = "alert_at", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX, CFG_FIELD(struct config, title31.alert_at),
+	 .def = "800000", .reload = true, .describe = "cents: a player's cash in, or out, of a gaming day reaching this is an alert"},
+	{.name = "ctr_over", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX, CFG_FIELD(struct config, title31.ctr_over),
+	 .def = "1000000", .reload = true, .describe = "cents: a player's cash in, or out, of a gaming day above this is a CTR item"},
+};
+
+static const struct cfg_section TITLE31 = {
+	.name = "title31", .keys = TITLE31_KEYS, .count = CFG_COUNT(TITLE31_KEYS),
+	.must = "be {\"mtl_threshold\", \"alert_at\", \"ctr_over\"}", .noun = "title31", .check = check_title31,
+};
+
 static const char *const SYNCHRONOUS[] = {"FULL", "NORMAL", "EXTRA", NULL};
 
 static const struct cfg_key SETTINGS_KEYS[] = {
@@ -410,6 +465,10 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .describe = "the property's chip denominations, in cents"},
 	{.name = "accounting", .type = CFG_SECTION, .section = &ACCOUNTING, .reload = true,
 	 .describe = "the table documents: openers required, discrepancy and variance thresholds"},
+	{.name = "players", .type = CFG_SECTION, .section = &PLAYERS, .reload = true,
+	 .describe = "rated play: the comps' share of the theoretical win"},
+	{.name = "title31", .type = CFG_SECTION, .section = &TITLE31, .reload = true,
+	 .describe = "the Title 31 cash limits: MTL entries, alerts, CTR items"},
 	{.name = "trusted_proxies", .type = CFG_CUSTOM, .read = read_trusted_proxies, .def = "[]", .reload = true,
 	 .must = "be a list of at most " STR(CONFIG_PROXIES_MAX) " addresses or networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]",
 	 .describe = "reverse proxies whose X-Forwarded-For gives the client's address"},

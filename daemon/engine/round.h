@@ -114,6 +114,7 @@ struct round_record {
 	int declined_count;
 	char dealer_id[PB_ID_MAX];               /* the person dealing when the round opened; "" when none was set */
 	char dealer_name[ROUND_DEALER_NAME_MAX]; /* their name then */
+	char players[MAX_SEATS + 1][PB_ID_MAX];  /* the player seated at each seat when it opened; "" when none */
 };
 
 /* The state named name, or -1. */

@@ -111,6 +111,17 @@ void handle_table_bankers(const struct route_call *c, struct http_answer *ans);
 
 /* rounds.c */
 void handle_round(const struct route_call *c, struct http_answer *ans);
+
+/* players.c */
+void handle_players(const struct route_call *c, struct http_answer *ans);
+void handle_player_add(const struct route_call *c, struct http_answer *ans);
+void handle_player(const struct route_call *c, struct http_answer *ans);
+void handle_player_change(const struct route_call *c, struct http_answer *ans);
+void handle_player_rating(const struct route_call *c, struct http_answer *ans);
+void handle_seat_player(const struct route_call *c, struct http_answer *ans);
+void handle_table_transaction(const struct route_call *c, struct http_answer *ans);
+void handle_players_report(const struct route_call *c, struct http_answer *ans);
+void handle_title31_ack(const struct route_call *c, struct http_answer *ans);
 void handle_round_step(const struct route_call *c, struct http_answer *ans);
 
 /* audit.c */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "engine/hand3.h"
+#include "store/players.h"
 #include "store/store_int.h"
 
 /* Binds text, or NULL when it is empty (an optional time or reason). */
@@ -86,6 +87,8 @@ store_round_create(struct store *s, struct round_record *rec, struct pb_error *e
 		goto out;
 	if (!stray)
 		store_capture_start(s, rec->id);
+	if (store_round_players_put(s, rec, err) < 0)
+		goto out;
 	rc = 0;
 out:
 	free(limits);
@@ -337,7 +340,7 @@ store_round_load(struct store *s, int64_t id, struct round_record *rec, struct p
 	memset(rec, 0, sizeof(*rec));
 	if (load_round_row(s, id, rec, err) < 0 || load_bets(s, rec, err) < 0 || load_hands(s, rec, err) < 0 ||
 	    load_decisions(s, rec, err) < 0 || load_payouts(s, rec, err) < 0 || load_banker_turns(s, rec, err) < 0 ||
-	    load_collections(s, rec, err) < 0)
+	    load_collections(s, rec, err) < 0 || store_round_players_load(s, rec, err) < 0)
 		return -1;
 	return 0;
 }

@@ -386,6 +386,39 @@ static const char *const SQL[STMT_COUNT] = {
 	    "AND discrepancy <> 0 AND at >= ?1 AND at < ?2 ORDER BY id",
 	[STMT_ACCT_ACK_INSERT] = "INSERT INTO acct_acknowledgments (table_id, kind, ref, note, by, at) VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_ACCT_ACK_GET] = "SELECT note, by, at FROM acct_acknowledgments WHERE table_id = ?1 AND kind = ?2 AND ref = ?3",
+	[STMT_PLAYER_PUT] = "INSERT INTO players (id, card, name, record_json, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5) "
+	    "ON CONFLICT(id) DO UPDATE SET card = ?2, name = ?3, record_json = ?4, updated_at = ?5",
+	[STMT_PLAYER_GET] = "SELECT record_json, created_at, updated_at FROM players WHERE id = ?",
+	[STMT_PLAYER_BY_CARD] = "SELECT id FROM players WHERE card = ?",
+	[STMT_PLAYER_SEARCH] = "SELECT record_json, created_at, updated_at FROM players WHERE (?1 IS NULL OR card = ?1) "
+	    "AND (?2 IS NULL OR instr(lower(name), lower(?2)) > 0) ORDER BY id LIMIT ?3",
+	[STMT_PLAYER_COUNT] = "SELECT count(*) FROM players",
+	[STMT_SEAT_GET] = "SELECT player_id FROM seat_players WHERE table_id = ?1 AND seat = ?2",
+	[STMT_SEAT_PUT] = "INSERT INTO seat_players (table_id, seat, player_id, since) VALUES (?1, ?2, ?3, ?4)",
+	[STMT_SEAT_DELETE] = "DELETE FROM seat_players WHERE table_id = ?1 AND seat = ?2",
+	[STMT_SEAT_CHANGE_INSERT] = "INSERT INTO seat_changes (table_id, seat, player_id, seated, at, by) VALUES (?, ?, ?, ?, ?, ?)",
+	[STMT_SEATS_OF_TABLE] = "SELECT seat, player_id FROM seat_players WHERE table_id = ? ORDER BY seat",
+	[STMT_SEAT_CHANGES_OF_PLAYER] = "SELECT table_id, seat, seated, at FROM seat_changes WHERE player_id = ? ORDER BY id",
+	[STMT_ROUND_PLAYER_INSERT] = "INSERT INTO round_players (round_id, seat, player_id) VALUES (?, ?, ?)",
+	[STMT_ROUND_PLAYERS] = "SELECT seat, player_id FROM round_players WHERE round_id = ? ORDER BY seat",
+	[STMT_TXN_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM table_transactions",
+	[STMT_TXN_INSERT] = "INSERT INTO table_transactions (id, table_id, seat, player_id, direction, kind, amount, at, gaming_day, by) "
+	    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[STMT_TXNS_DAY] = "SELECT id, table_id, seat, player_id, direction, kind, amount, at, by FROM table_transactions "
+	    "WHERE gaming_day = ? ORDER BY id",
+	[STMT_T31_ACK_INSERT] = "INSERT INTO title31_acks (gaming_day, player_id, direction, kind, note, by, at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[STMT_T31_ACKS_DAY] = "SELECT player_id, direction, kind, note, by, at FROM title31_acks WHERE gaming_day = ?",
+	/* the payout lines of the player's settled rounds: what a rating sums */
+	[STMT_PLAYER_LINES] = "SELECT p.round_id, r.rules_id, p.wager, p.stake, p.result, p.net FROM round_players rp "
+	    "JOIN rounds r ON r.id = rp.round_id JOIN payouts p ON p.round_id = rp.round_id AND p.seat = rp.seat "
+	    "WHERE rp.player_id = ?1 AND r.state = 'settled' AND r.settled_at >= ?2 AND r.settled_at < ?3 ORDER BY p.round_id, p.seq",
+	/* hands (a seat's bet in a settled round) and those with a known player */
+	[STMT_HANDS_COVERAGE] = "SELECT count(*), count(rp.player_id) FROM bets b JOIN rounds r ON r.id = b.round_id "
+	    "LEFT JOIN round_players rp ON rp.round_id = b.round_id AND rp.seat = b.seat "
+	    "WHERE r.state = 'settled' AND r.settled_at >= ?1 AND r.settled_at < ?2",
+	[STMT_PLAYERS_BETWEEN] = "SELECT DISTINCT rp.player_id FROM round_players rp JOIN rounds r ON r.id = rp.round_id "
+	    "JOIN bets b ON b.round_id = rp.round_id AND b.seat = rp.seat "
+	    "WHERE r.state = 'settled' AND r.settled_at >= ?1 AND r.settled_at < ?2 ORDER BY rp.player_id",
 };
 
 const char *

@@ -49,6 +49,18 @@ static const struct {
 	    "a fill or credit is voided by the cage, a floor supervisor or a pit boss"},
 	[OP_DROP] = {R(ROLE_COUNT), true, "the drop is signed by the count team"},
 	[OP_EXCEPTION_ACK] = {R(ROLE_PITBOSS), true, "acknowledging an exception is the pitboss role's"},
+	/* the players (table/players.h): what a role reads of a record is decided there */
+	[OP_PLAYER_READ] = {ALL_ROLES, false, NULL},
+	[OP_PLAYER_CHANGE] = {R(ROLE_CAGE) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "players are registered and changed by the cage, floor, pitboss and admin roles"},
+	[OP_PLAYER_PERSONAL] = {R(ROLE_CAGE) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN) | R(ROLE_SURVEILLANCE) |
+	    R(ROLE_AUDITOR), false, "ratings and the Title 31 log are for the cage, floor, pitboss, surveillance, auditor and "
+	    "admin roles"},
+	[OP_SEATING] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "seating players and recording cash and chips at a table is the dealer's (at his own table), the floor's and "
+	    "the pitboss role's"},
+	[OP_TITLE31_ACK] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true,
+	    "a Title 31 alert or CTR item is acknowledged by the cage or a pit boss"},
 };
 
 int

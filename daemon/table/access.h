@@ -39,6 +39,11 @@ enum pit_operation {
 	OP_TRANSFER_VOID,   /* voiding a fill or credit */
 	OP_DROP,            /* the drop as counted */
 	OP_EXCEPTION_ACK,   /* acknowledging an accounting exception */
+	OP_PLAYER_READ,     /* a player's record: every role, personal data only for some (table/players.h) */
+	OP_PLAYER_CHANGE,   /* registering players, changing their records */
+	OP_PLAYER_PERSONAL, /* ratings and the Title 31 log: the roles that read personal data */
+	OP_SEATING,         /* seating players, the cash and chips at a table: dealer (own table), floor, pitboss */
+	OP_TITLE31_ACK,     /* acknowledging a Title 31 alert or CTR item */
 	OP_COUNT
 };
 

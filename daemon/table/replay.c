@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "engine/collection.h"
+#include "table/players.h"
 #include "table/problem.h"
 
 /* Copies a recorded text field (an at, an actor) into a record's buffer. */
@@ -102,6 +103,8 @@ replay_open(struct round_record *r, const struct stored_event *e, const json_t *
 		COPY(r->dealer_id, id ? id : "");
 		COPY(r->dealer_name, name ? name : "");
 	}
+	if (round_players_from(r, json_object_get(b, "players")) < 0)
+		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the players are unreadable");
 	if (rules_from_json(json_object_get(b, "rules"), &r->rules, &sub) < 0 ||
 	    limits_from_json(json_object_get(b, "limits"), "limits", &r->limits, &sub) < 0)
 		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the rules or limits in force are unreadable");

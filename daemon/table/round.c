@@ -23,6 +23,7 @@
 #include "table/dealer.h"
 #include "table/input.h"
 #include "table/pit.h"
+#include "table/players.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
@@ -714,7 +715,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	if (r->player_banked && banker_check_rotation(p, t, r->banker_seat, &rot, err) < 0)
 		goto out;
 	r->collection = t->collection;
-	if (dealer_of_new_round(p, &ts, r, err) < 0)
+	if (dealer_of_new_round(p, &ts, r, err) < 0 || players_of_new_round(p, r, err) < 0)
 		goto out;
 	pb_time_now(at);
 	snprintf(r->opened_at, sizeof(r->opened_at), "%s", at);
@@ -738,6 +739,11 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		json_object_set_new(ev, "collection", collection_to_json(&r->collection));
 	if (r->dealer_id[0])   /* only then: the bytes of a round opened without a dealer are as before */
 		json_object_set_new(ev, "dealer", json_pack("{s:s,s:s}", "id", r->dealer_id, "name", r->dealer_name));
+	if (round_players_into(r, ev) < 0) {   /* only when a seat has a player: the bytes are as before otherwise */
+		json_decref(ev);
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto out;
+	}
 	if (event(p, r, STEP_OPEN, at, a, ev, err) < 0)
 		goto out;
 	whole = json_object_get(oa->body, "bets") != NULL || json_object_get(oa->body, "hands") != NULL ||

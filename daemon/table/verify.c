@@ -126,6 +126,10 @@ compare_derived(struct pit *p, const struct round_record *ev, json_t *problems)
 		const char *dv[] = {d->opened_at, d->opened_by, d->closed_at, d->settled_at, d->void_reason, d->dealer_id, d->dealer_name};
 		const char *evv[] = {ev->opened_at, ev->opened_by, ev->closed_at, ev->settled_at, ev->void_reason, ev->dealer_id,
 		    ev->dealer_name};
+		for (int seat = 1; seat <= MAX_SEATS; seat++)
+			if (strcmp(d->players[seat], ev->players[seat]) != 0)
+				audit_problem(problems, ev->table_id, ev->id, 0, "the round's player at seat %d \"%s\" differs from its events (\"%s\")",
+				    seat, d->players[seat], ev->players[seat]);
 		for (size_t k = 0; k < sizeof(NAMES) / sizeof(NAMES[0]); k++)
 			if (strcmp(dv[k], evv[k]) != 0)
 				audit_problem(problems, ev->table_id, ev->id, 0, "the round row's %s \"%s\" differs from its events (\"%s\")",

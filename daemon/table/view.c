@@ -14,6 +14,7 @@
 #include "engine/tally.h"
 #include "store/audit.h"
 #include "store/store.h"
+#include "table/players.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
@@ -151,6 +152,7 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 	    "banking", r->player_banked ? "player" : "house", "seats", r->seats,
 	    "bets", bets, "hands", hands, "decisions", decisions, "payouts", payouts);
 	json_object_set_new(o, "dealer", round_dealer_json(r));
+	json_object_set_new(o, "players", round_players_json(r));
 	if (r->player_banked) {
 		int64_t bank_end = r->bank;
 		if (r->payout_count > 0)

@@ -2,7 +2,8 @@
 `pitboss central restore` against a real PostgreSQL (pgserver.py;
 docs/central.md "Restore"): a daemon ships rounds of several kinds (house,
 player-banked with collections, a void, a round left open, a table closed,
-its limits changed, a dealer seated) and is stopped; its database is rebuilt from the
+its limits changed, a dealer seated, players registered, seated and
+buying in, a Title 31 item acknowledged) and is stopped; its database is rebuilt from the
 central copy into a new file, which `pitboss verify` accepts with the
 daemon's public key; the events are the original's byte for byte and the
 derived rows the same; a path that exists is refused; and pitbossd starts
@@ -60,6 +61,12 @@ DERIVED = [
     "SELECT table_id, status, limits_json, config_sha256, dealer_id FROM table_state ORDER BY table_id",
     "SELECT * FROM acct_documents ORDER BY id",
     "SELECT table_id, kind, ref, note, by, at FROM acct_acknowledgments ORDER BY table_id, kind, ref",
+    "SELECT * FROM players ORDER BY id",
+    "SELECT * FROM seat_players ORDER BY table_id, seat",
+    "SELECT table_id, seat, player_id, seated, at, by FROM seat_changes ORDER BY id",
+    "SELECT * FROM round_players ORDER BY round_id, seat",
+    "SELECT * FROM table_transactions ORDER BY id",
+    "SELECT * FROM title31_acks ORDER BY gaming_day, player_id, direction, kind",
 ]
 
 
@@ -99,10 +106,26 @@ class RestoreTest(pgserver.CentralServerCase):
 
     def play(self):
         d = self.d
+        cage = acct.sign_in(d, "CG1")
+        self.ok(d, "POST", "/api/v1/players", {"card": "100001", "name": "Ana Lopez", "id_number": "X1"}, status=201,
+                token=cage)
+        self.ok(d, "POST", "/api/v1/players", {"description": "red cap"}, status=201, token=cage)
+        self.ok(d, "PATCH", "/api/v1/players/P2", {"card": "100002", "name": "Bo Chen"}, token=cage)
         for i in range(4):
             self.ok(d, "POST", "/api/v1/tables/T1/rounds", WHOLE, status=201)
             if i == 1:
                 self.ok(d, "PUT", "/api/v1/tables/T1/dealer", {"person": "E1027"}, token=PITBOSS_TOKEN)
+                self.ok(d, "PUT", "/api/v1/tables/T1/seats/1/player", {"player": "P1"})
+                self.ok(d, "PUT", "/api/v1/tables/T1/seats/3/player", {"player": "P2"})
+            if i == 2:
+                self.ok(d, "DELETE", "/api/v1/tables/T1/seats/3/player")
+        day = self.ok(d, "POST", "/api/v1/tables/T1/transactions", {"seat": 1, "player": "P1", "direction": "in",
+                                                                      "kind": "cash", "amount": 1000001},
+                      status=201)["gaming_day"]
+        self.ok(d, "POST", "/api/v1/tables/T2/transactions", {"player": "P2", "direction": "out", "kind": "chips",
+                                                                "amount": 5000}, status=201)
+        self.ok(d, "POST", "/api/v1/title31/acknowledgments", {"gaming_day": day, "player": "P1", "direction": "in",
+                                                                 "kind": "ctr", "note": "filed"}, status=201, token=cage)
         for seat in (1, 1, 2, 3):
             self.ok(d, "POST", "/api/v1/tables/P1/rounds", banked(seat), status=201)
         rid = self.ok(d, "POST", "/api/v1/tables/T2/rounds", {}, status=201)["round"]["id"]
@@ -173,7 +196,8 @@ class RestoreTest(pgserver.CentralServerCase):
         # the central copy's checkpoints (those signed while stopping were not shipped yet)
         self.assertEqual(rows(original, cp)[:shipped], rows(target, cp))
         for table in ("dealer_changes", "collections", "banker_turns", "report_hours", "acct_documents",
-                      "acct_acknowledgments"):
+                      "acct_acknowledgments", "players", "seat_players", "seat_changes", "round_players",
+                      "table_transactions", "title31_acks"):
             self.assertGreater(len(rows(original, "SELECT * FROM " + table)), 0, table)
         self.assertEqual(rows(original, "SELECT count(*) FROM rounds WHERE state = 'void'"), [(1,)])
         for sql in DERIVED:

@@ -52,6 +52,10 @@ PATHS = (
     "/api/v1/reports/master-game?gaming_day=x", "/api/v1/exceptions", "/api/v1/exceptions/acknowledgments",
     "/api/v1/tables/NOPE/documents", "/api/v1/tables/T1/documents", "/api/v1/tables/T1/documents?gaming_day=x",
     "/api/v1/reports/statistics", "/api/v1/reports/statistics?month=x",
+    "/api/v1/players", "/api/v1/players?card=1", "/api/v1/players/NOPE", "/api/v1/players/NOPE/rating",
+    "/api/v1/tables/T1/seats/1/player", "/api/v1/tables/NOPE/seats/1/player", "/api/v1/tables/T1/seats/x/player",
+    "/api/v1/tables/T1/transactions", "/api/v1/reports/ratings", "/api/v1/reports/title31?gaming_day=x",
+    "/api/v1/title31/acknowledgments",
 )
 
 

@@ -1,0 +1,397 @@
+/*
+ * players.c - the rows derived from the players' events (players.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/players.h"
+#include "store/store_int.h"
+
+static void
+bind_or_null(sqlite3_stmt *st, int col, const char *text)
+{
+	if (text != NULL && text[0] != '\0')
+		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
+}
+
+/* The text of column col as a JSON string, or null. */
+static json_t *
+column_json_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return t != NULL ? json_string((const char *)t) : json_null();
+}
+
+int
+store_player_put(struct store *s, const char *id, const char *card, const char *name, const char *record_json,
+    const char *at, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_PLAYER_PUT, "recording a player", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
+	bind_or_null(q.st, 2, card);
+	bind_or_null(q.st, 3, name);
+	sqlite3_bind_text(q.st, 4, record_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+/* The record of the row the statement stands on (columns record_json, created_at, updated_at). */
+static json_t *
+record_of_row(sqlite3_stmt *st)
+{
+	const char *text = (const char *)sqlite3_column_text(st, 0);
+	json_t *o = text != NULL ? json_loads(text, 0, NULL) : NULL;
+
+	if (o == NULL)
+		return NULL;
+	json_object_set_new(o, "created_at", column_json_text(st, 1));
+	json_object_set_new(o, "updated_at", column_json_text(st, 2));
+	return o;
+}
+
+int
+store_player_get(struct store *s, const char *id, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	*out = NULL;
+	if (store_query(&q, s, STMT_PLAYER_GET, "reading a player", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
+	if (store_query_next(&q) && (*out = record_of_row(q.st)) == NULL) {
+		store_query_end(&q);
+		return pb_fail(err, 500, "internal_error", "player %s: the stored record is unreadable", id);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_player_by_card(struct store *s, const char *card, char id[PB_ID_MAX], struct pb_error *err)
+{
+	struct store_query q;
+
+	id[0] = '\0';
+	if (store_query(&q, s, STMT_PLAYER_BY_CARD, "finding a player's card", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, card, -1, SQLITE_STATIC);
+	if (store_query_next(&q))
+		store_column_text(id, PB_ID_MAX, q.st, 0);
+	return store_query_end(&q);
+}
+
+int
+store_player_search(struct store *s, const char *card, const char *name, int max, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*out = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_query(&q, s, STMT_PLAYER_SEARCH, "searching the players", err) < 0)
+		goto fail;
+	bind_or_null(q.st, 1, card);
+	bind_or_null(q.st, 2, name);
+	sqlite3_bind_int(q.st, 3, max);
+	while (store_query_next(&q)) {
+		json_t *o = record_of_row(q.st);
+		if (o != NULL)
+			json_array_append_new(*out, o);
+	}
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+int
+store_player_count(struct store *s, int64_t *n, struct pb_error *err)
+{
+	struct store_query q;
+
+	*n = 0;
+	if (store_query(&q, s, STMT_PLAYER_COUNT, "counting the players", err) < 0)
+		return -1;
+	return store_query_int64(&q, n, NULL);
+}
+
+int
+store_seat_get(struct store *s, const char *table_id, int seat, char player[PB_ID_MAX], struct pb_error *err)
+{
+	struct store_query q;
+
+	player[0] = '\0';
+	if (store_query(&q, s, STMT_SEAT_GET, "reading a seat's player", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, seat);
+	if (store_query_next(&q))
+		store_column_text(player, PB_ID_MAX, q.st, 0);
+	return store_query_end(&q);
+}
+
+int
+store_seat_set(struct store *s, const char *table_id, int seat, const char *player, bool seated, const char *at,
+    const char *by, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, seated ? STMT_SEAT_PUT : STMT_SEAT_DELETE, "seating a player", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, seat);
+	if (seated) {
+		sqlite3_bind_text(q.st, 3, player, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
+	}
+	if (store_query_done(&q) < 0)
+		return -1;
+	if (store_query(&q, s, STMT_SEAT_CHANGE_INSERT, "recording a seating", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, seat);
+	sqlite3_bind_text(q.st, 3, player, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 4, seated);
+	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, by, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+int
+store_seats_of_table(struct store *s, const char *table_id, char (*players)[PB_ID_MAX], struct pb_error *err)
+{
+	struct store_query q;
+
+	for (int i = 0; i <= MAX_SEATS; i++)
+		players[i][0] = '\0';
+	if (store_query(&q, s, STMT_SEATS_OF_TABLE, "reading the seats' players", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	while (store_query_next(&q)) {
+		int seat = sqlite3_column_int(q.st, 0);
+		if (seat >= 1 && seat <= MAX_SEATS)
+			store_column_text(players[seat], PB_ID_MAX, q.st, 1);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_seat_changes_of_player(struct store *s, const char *player, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*out = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_query(&q, s, STMT_SEAT_CHANGES_OF_PLAYER, "reading a player's seatings", err) < 0)
+		goto fail;
+	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
+	while (store_query_next(&q))
+		json_array_append_new(*out, json_pack("{s:o,s:i,s:b,s:o}", "table", column_json_text(q.st, 0), "seat",
+		    sqlite3_column_int(q.st, 1), "seated", sqlite3_column_int(q.st, 2), "at", column_json_text(q.st, 3)));
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+int
+store_round_players_put(struct store *s, const struct round_record *rec, struct pb_error *err)
+{
+	struct store_query q;
+
+	for (int seat = 1; seat <= MAX_SEATS; seat++) {
+		if (rec->players[seat][0] == '\0')
+			continue;
+		if (store_query(&q, s, STMT_ROUND_PLAYER_INSERT, "recording a round's players", err) < 0)
+			return -1;
+		sqlite3_bind_int64(q.st, 1, rec->id);
+		sqlite3_bind_int(q.st, 2, seat);
+		sqlite3_bind_text(q.st, 3, rec->players[seat], -1, SQLITE_STATIC);
+		if (store_query_done(&q) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int
+store_round_players_load(struct store *s, struct round_record *rec, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ROUND_PLAYERS, "reading a round's players", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, rec->id);
+	while (store_query_next(&q)) {
+		int seat = sqlite3_column_int(q.st, 0);
+		if (seat >= 1 && seat <= MAX_SEATS)
+			store_column_text(rec->players[seat], PB_ID_MAX, q.st, 1);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_txn_next_id(struct store *s, int64_t *id, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_TXN_NEXT_ID, "numbering a transaction", err) < 0)
+		return -1;
+	return store_query_int64(&q, id, NULL);
+}
+
+int
+store_txn_put(struct store *s, const struct table_txn *t, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_TXN_INSERT, "recording a transaction", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, t->id);
+	sqlite3_bind_text(q.st, 2, t->table_id, -1, SQLITE_STATIC);
+	if (t->seat > 0)
+		sqlite3_bind_int(q.st, 3, t->seat);
+	sqlite3_bind_text(q.st, 4, t->player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, t->direction, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, t->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 7, t->amount);
+	sqlite3_bind_text(q.st, 8, t->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 9, t->gaming_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 10, t->by, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+int
+store_txns_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*out = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_query(&q, s, STMT_TXNS_DAY, "reading the day's transactions", err) < 0)
+		goto fail;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	while (store_query_next(&q)) {
+		json_t *seat = sqlite3_column_type(q.st, 2) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int(q.st, 2));
+		json_array_append_new(*out, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:o,s:o}", "id",
+		    (json_int_t)sqlite3_column_int64(q.st, 0), "table", column_json_text(q.st, 1), "seat", seat, "player",
+		    column_json_text(q.st, 3), "direction", column_json_text(q.st, 4), "kind", column_json_text(q.st, 5), "amount",
+		    (json_int_t)sqlite3_column_int64(q.st, 6), "at", column_json_text(q.st, 7), "by", column_json_text(q.st, 8)));
+	}
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+int
+store_t31_ack_put(struct store *s, const char *gaming_day, const char *player, const char *direction, const char *kind,
+    const char *note, const char *by, const char *at, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_T31_ACK_INSERT, "recording a Title 31 acknowledgment", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, direction, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 4, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 5, note, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 6, by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 7, at, -1, SQLITE_STATIC);
+	return store_query_done(&q);
+}
+
+int
+store_t31_acks_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*out = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_query(&q, s, STMT_T31_ACKS_DAY, "reading the Title 31 acknowledgments", err) < 0)
+		goto fail;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	while (store_query_next(&q))
+		json_array_append_new(*out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "player", column_json_text(q.st, 0), "direction",
+		    column_json_text(q.st, 1), "kind", column_json_text(q.st, 2), "note", column_json_text(q.st, 3), "by",
+		    column_json_text(q.st, 4), "at", column_json_text(q.st, 5)));
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+int
+store_player_lines(struct store *s, const char *player, const char *from, const char *to, json_t **out,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*out = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_query(&q, s, STMT_PLAYER_LINES, "reading a player's payout lines", err) < 0)
+		goto fail;
+	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
+	while (store_query_next(&q))
+		json_array_append_new(*out, json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(q.st, 0),
+		    (json_int_t)sqlite3_column_int64(q.st, 1), column_json_text(q.st, 2), (json_int_t)sqlite3_column_int64(q.st, 3),
+		    column_json_text(q.st, 4), (json_int_t)sqlite3_column_int64(q.st, 5)));
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+int
+store_hands_coverage(struct store *s, const char *from, const char *to, int64_t *hands, int64_t *known,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	*hands = *known = 0;
+	if (store_query(&q, s, STMT_HANDS_COVERAGE, "counting the hands with a known player", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	if (store_query_next(&q)) {
+		*hands = sqlite3_column_int64(q.st, 0);
+		*known = sqlite3_column_int64(q.st, 1);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_players_between(struct store *s, const char *from, const char *to, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*out = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_query(&q, s, STMT_PLAYERS_BETWEEN, "reading the players of a period", err) < 0)
+		goto fail;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	while (store_query_next(&q))
+		json_array_append_new(*out, column_json_text(q.st, 0));
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}

@@ -1,0 +1,133 @@
+/*
+ * players.h - the people at the table (docs/players.md): players and their
+ * records, who sits at each seat, the cash and chips that change hands at a
+ * table, rated play and Title 31.
+ *
+ * A player's record is a chain of its own: the events player_registered,
+ * player_updated and title31_acknowledged are recorded in the chain of the
+ * pseudo-table PLAYERS_CHAIN ("_players"), hashed like any table's, checked
+ * by verify and shipped and restored with the tables' chains.  Seatings
+ * (player_seated, player_left) and transactions (table_transaction) are
+ * events of the table's own chain.  The rows of schema 014 are derived from
+ * these events in the same transaction, and rebuilt from them by central
+ * restore (players_restore_event).
+ */
+#ifndef PB_TABLE_PLAYERS_H
+#define PB_TABLE_PLAYERS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "common/gaming_day.h"
+#include "engine/round.h"
+#include "table/pit.h"
+
+struct store;
+
+#define PLAYERS_CHAIN "_players"
+
+/* The roles that read a player's personal data (name, identification, address, description). */
+#define PLAYER_PERSONAL_ROLES \
+	(ROLE_BIT(ROLE_CAGE) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN) | \
+	 ROLE_BIT(ROLE_SURVEILLANCE) | ROLE_BIT(ROLE_AUDITOR))
+
+/* The roles that register players and change their records. */
+#define PLAYER_WRITE_ROLES (ROLE_BIT(ROLE_CAGE) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))
+
+/*
+ * POST /players: a player with a card and a name (and the identification
+ * fields the cage records), or an anonymous one with a description.  201
+ * {"id", ...the record}.  409 card_taken when another player holds the card.
+ */
+int pit_player_create(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/* PATCH /players/{id}: the fields given replace the record's (null removes one); 200 the record. */
+int pit_player_update(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/* GET /players/{id}: the record as the actor may read it, with its seatings. */
+int pit_player_get(struct pit *p, const struct actor *a, const char *id, json_t **out, struct pb_error *err);
+
+/* GET /players?card=&name=: {"players": [...]} as the actor may read them (a name search needs the personal roles). */
+int pit_player_search(struct pit *p, const struct actor *a, const char *card, const char *name, json_t **out,
+    struct pb_error *err);
+
+/* The record as a reader without the personal roles sees it: id, card, anonymous, display (new reference). */
+json_t *player_public_json(const json_t *record, const struct actor *a);
+
+/*
+ * PUT /tables/{t}/seats/{s}/player {"player": ID}: the player sits at the
+ * seat (player_seated); DELETE: the seat's player leaves (player_left).  A
+ * dealer (own table: the table he deals at; a terminal: its tables), floor,
+ * pitboss.  The answer: {"table", "seat", "player", "at"}.
+ */
+int pit_seat_player(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id, int seat,
+    const json_t *body, bool leave, json_t **out, int *status, struct pb_error *err);
+
+/* The dealer's own table, or a supervisor: 403 saying who may otherwise. */
+int players_check_table_actor(struct pit *p, const struct actor *a, const char *table_id, struct pb_error *err);
+
+/* r->players from the table's seats now, for a round being opened. */
+int players_of_new_round(struct pit *p, struct round_record *r, struct pb_error *err);
+
+/* Adds "players": {"seat": id} to a round_opened body when a seat has one; -1 out of memory. */
+int round_players_into(const struct round_record *r, json_t *body);
+
+/* r->players from a round_opened body's "players" (absent: none); -1 when unreadable. */
+int round_players_from(struct round_record *r, const json_t *players);
+
+/* "players" of GET /rounds/{id}: {"seat": id} of the seats with a player (new reference). */
+json_t *round_players_json(const struct round_record *r);
+
+/*
+ * POST /tables/{t}/transactions {"seat", "player", "direction", "kind",
+ * "amount"}: a table_transaction event and its row; 201 the transaction
+ * with its gaming day and, for cash, the player's day totals and the Title
+ * 31 items it raised.
+ */
+int pit_table_transaction(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/* GET /players/{id}/rating?from&to (times; absent: all). */
+int pit_player_rating(struct pit *p, const struct actor *a, const char *id, const char *from, const char *to,
+    json_t **out, struct pb_error *err);
+
+/* GET /reports/ratings?gaming_day=D: every rated player of the day and the coverage. */
+int pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
+
+/* GET /reports/title31?gaming_day=D. */
+int pit_title31_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
+
+/* POST /title31/acknowledgments {"gaming_day", "player", "direction", "kind": "alert"|"ctr", "note"}. */
+int pit_title31_acknowledge(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/* The ratings report (title31 false) or the Title 31 report as CSV (malloc'd, RFC 4180, CRLF), or NULL. */
+char *players_csv(bool title31, const json_t *report, size_t *len);
+
+/* Title 31 limits (cents). */
+struct title31_limits {
+	int64_t mtl_threshold;   /* an MTL entry for each cash transaction >= this */
+	int64_t alert_at;        /* an alert when a side's day total reaches this */
+	int64_t ctr_over;        /* a CTR item when a side's day total exceeds this */
+};
+
+/*
+ * The pure aggregation of one gaming day's transactions (as store_txns_day
+ * gives them): {"mtl", "ctr", "alerts", "totals"} with cash in and cash out
+ * summed separately per player, never netted.  Only cash counts.
+ */
+json_t *title31_aggregate(const json_t *txns, const struct title31_limits *lim);
+
+/* The gaming day (YYYY-MM-DD) of the instant at, a stored time, by the property's calendar. */
+void title31_gaming_day(const struct gaming_calendar *cal, const char *at, char out[11]);
+
+/* The configured limits (title31.* keys, their defaults otherwise). */
+void title31_limits_of(const struct pit *p, struct title31_limits *lim);
+
+/* Central restore: the rows of a player, seating, transaction or Title 31 event; *handled false for other types. */
+int players_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
+    const char *body, bool *handled, struct pb_error *err);
+
+#endif

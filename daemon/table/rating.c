@@ -1,0 +1,257 @@
+/*
+ * rating.c - rated play from the hands themselves (players.h;
+ * docs/players.md): a player's hands, stakes, result and theoretical win
+ * from the payout lines of the rounds he played, the conventional estimate
+ * beside it, time seated and comps; the day's rating report and coverage.
+ */
+#include "table/players.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/gaming_day.h"
+#include "common/timeutil.h"
+#include "engine/settle.h"
+#include "store/players.h"
+#include "store/reports.h"
+#include "store/store.h"
+#include "table/reports.h"
+
+#define GAMES_MAX 16
+#define TIME_MIN "0000-00-00T00:00:00.000Z"
+#define TIME_MAX "9999-12-31T23:59:59.999Z"
+
+struct rating_game {
+	int64_t rules_id;
+	struct game_figures f;
+	int64_t hands;
+};
+
+struct rating {
+	int64_t hands, wagered, initial, result;
+	int64_t per_wager[WAGER_COUNT];
+	double theo, est_edge_hands;     /* sum of stake x edge; sum of hands x the game's Ante/Play edge */
+	struct rating_game games[GAMES_MAX];
+	int game_count;
+};
+
+static int
+wager_of(const char *name)
+{
+	static const char *const NAMES[WAGER_COUNT] = {"ante", "play", "pair_plus", "six_card", "ante_bonus"};
+
+	for (int w = 0; w < WAGER_COUNT; w++)
+		if (strcmp(name, NAMES[w]) == 0)
+			return w;
+	return -1;
+}
+
+/* The figures of the game of rules_id (analysed once per rating). */
+static int
+game_of(struct pit *p, struct rating *r, int64_t rules_id, struct rating_game **out, struct pb_error *err)
+{
+	struct rules rules;
+	char sha[PB_SHA256_HEX_LEN];
+	struct rating_game *g;
+
+	for (int i = 0; i < r->game_count; i++)
+		if (r->games[i].rules_id == rules_id) {
+			*out = &r->games[i];
+			return 0;
+		}
+	if (r->game_count == GAMES_MAX)
+		return pb_fail(err, 422, "too_many_games", "a rating covers at most %d games; ask for a shorter period", GAMES_MAX);
+	g = &r->games[r->game_count];
+	memset(g, 0, sizeof(*g));
+	g->rules_id = rules_id;
+	if (store_rules_get(p->store, rules_id, &rules, sha, err) < 0 || report_game_figures(&rules, sha, &g->f, err) < 0)
+		return -1;
+	r->game_count++;
+	*out = g;
+	return 0;
+}
+
+/* Sums the lines [[round, rules_id, wager, stake, result, net]] into r. */
+static int
+sum_lines(struct pit *p, const json_t *lines, struct rating *r, struct pb_error *err)
+{
+	int64_t last_round = 0;
+	size_t i;
+	const json_t *l;
+
+	memset(r, 0, sizeof(*r));
+	json_array_foreach(lines, i, l) {
+		int64_t round = json_integer_value(json_array_get(l, 0)), stake = json_integer_value(json_array_get(l, 3));
+		int w = wager_of(json_string_value(json_array_get(l, 2)));
+		bool returned = strcmp(json_string_value(json_array_get(l, 4)), "returned") == 0;
+		struct rating_game *g = NULL;
+
+		if (game_of(p, r, json_integer_value(json_array_get(l, 1)), &g, err) < 0)
+			return -1;
+		if (round != last_round) {
+			r->hands++;
+			g->hands++;
+			r->est_edge_hands += g->f.edge[WAGER_ANTE];
+			last_round = round;
+		}
+		r->result += json_integer_value(json_array_get(l, 5));
+		if (w < 0 || w == WAGER_ANTE_BONUS || returned)
+			continue;   /* the Ante Bonus's stake is the Ante's; a returned line was not wagered */
+		r->wagered += stake;
+		r->per_wager[w] += stake;
+		if (w != WAGER_PLAY)
+			r->initial += stake;
+		r->theo += g->f.edge[w] * (double)stake;
+	}
+	return 0;
+}
+
+/* Seconds of the player's seatings within [from, to) (an open one lasts until now). */
+static int64_t
+seated_seconds(const json_t *seatings, int64_t from_ms, int64_t to_ms)
+{
+	int64_t total = 0, now = pb_time_now_ms();
+	size_t i, j;
+	const json_t *s, *e;
+
+	json_array_foreach(seatings, i, s) {
+		int64_t start = 0, end = now;
+		if (!json_is_true(json_object_get(s, "seated")))
+			continue;
+		pb_time_parse(json_string_value(json_object_get(s, "at")), &start);
+		for (j = i + 1; j < json_array_size(seatings); j++) {
+			e = json_array_get(seatings, j);
+			if (!json_is_true(json_object_get(e, "seated")) && json_equal(json_object_get(e, "table"), json_object_get(s, "table")) &&
+			    json_equal(json_object_get(e, "seat"), json_object_get(s, "seat"))) {
+				pb_time_parse(json_string_value(json_object_get(e, "at")), &end);
+				break;
+			}
+		}
+		start = start > from_ms ? start : from_ms;
+		end = end < to_ms ? end : to_ms;
+		if (end > start)
+			total += end - start;
+	}
+	return total / 1000;
+}
+
+/* The rating of player over [from, to) (times as stored). */
+static int
+rate(struct pit *p, const char *player, const char *from, const char *to, json_t **out, struct pb_error *err)
+{
+	struct rating r;
+	json_t *lines, *seatings;
+	int64_t from_ms = 0, to_ms = INT64_MAX, average;
+	double est;
+
+	if (store_player_lines(p->store, player, from, to, &lines, err) < 0)
+		return -1;
+	if (sum_lines(p, lines, &r, err) < 0) {
+		json_decref(lines);
+		return -1;
+	}
+	json_decref(lines);
+	if (store_seat_changes_of_player(p->store, player, &seatings, err) < 0)
+		return -1;
+	if (strcmp(from, TIME_MIN) != 0)
+		pb_time_parse(from, &from_ms);
+	if (strcmp(to, TIME_MAX) != 0)
+		pb_time_parse(to, &to_ms);
+	average = r.hands > 0 ? (int64_t)llround((double)r.initial / (double)r.hands) : 0;
+	/* the conventional estimate: average bet x hands x each game's Ante/Play edge */
+	est = r.hands > 0 ? (double)r.initial / (double)r.hands * r.est_edge_hands : 0;
+	*out = json_pack("{s:s,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:I,s:I,s:I,s:I,s:I,s:I}", "player", player, "hands",
+	    (json_int_t)r.hands, "wagered", (json_int_t)r.wagered, "wagered_by_wager", "ante", (json_int_t)r.per_wager[WAGER_ANTE],
+	    "play", (json_int_t)r.per_wager[WAGER_PLAY], "pair_plus", (json_int_t)r.per_wager[WAGER_PAIR_PLUS], "six_card",
+	    (json_int_t)r.per_wager[WAGER_SIX_CARD], "average_bet", (json_int_t)average, "result", (json_int_t)r.result,
+	    "theoretical", (json_int_t)llround(r.theo), "estimated_theoretical", (json_int_t)llround(est), "seconds",
+	    (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps",
+	    (json_int_t)llround(r.theo * p->cfg->players.comp_share));
+	json_decref(seatings);
+	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+}
+
+/* A query time in the stored form, or the default; 400 when malformed. */
+static int
+query_time(const char *text, const char *name, const char *def, char out[PB_TIME_LEN], struct pb_error *err)
+{
+	int64_t ms;
+
+	if (text == NULL || text[0] == '\0') {
+		snprintf(out, PB_TIME_LEN, "%s", def);
+		return 0;
+	}
+	if (pb_time_parse(text, &ms) < 0)
+		return pb_fail(err, 400, "invalid_query", "%s: a time such as 2026-03-01T08:00:00Z", name);
+	pb_time_format_ms(ms, out);
+	return 0;
+}
+
+static int
+need_reader(const struct actor *a, struct pb_error *err)
+{
+	if ((a->roles & PLAYER_PERSONAL_ROLES) == 0)
+		return pb_fail(err, 403, "forbidden", "ratings are for the cage, floor, pitboss, surveillance, auditor and admin roles");
+	return 0;
+}
+
+int
+pit_player_rating(struct pit *p, const struct actor *a, const char *id, const char *from, const char *to,
+    json_t **out, struct pb_error *err)
+{
+	char f[PB_TIME_LEN], t[PB_TIME_LEN];
+	json_t *rec = NULL;
+
+	if (need_reader(a, err) < 0 || query_time(from, "from", TIME_MIN, f, err) < 0 || query_time(to, "to", TIME_MAX, t, err) < 0)
+		return -1;
+	if (store_player_get(p->store, id, &rec, err) < 0)
+		return -1;
+	if (rec == NULL)
+		return pb_fail(err, 404, "player_not_found", "there is no player \"%.32s\"", id);
+	json_decref(rec);
+	if (rate(p, id, f, t, out, err) < 0)
+		return -1;
+	json_object_set_new(*out, "from", strcmp(f, TIME_MIN) ? json_string(f) : json_null());
+	json_object_set_new(*out, "to", strcmp(t, TIME_MAX) ? json_string(t) : json_null());
+	return 0;
+}
+
+int
+pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err)
+{
+	char f[PB_TIME_LEN], t[PB_TIME_LEN];
+	int64_t day, from_s, to_s, hands, known;
+	json_t *players, *rows;
+	size_t i;
+	const json_t *v;
+
+	if (need_reader(a, err) < 0)
+		return -1;
+	if (gaming_day == NULL || gaming_day_parse(gaming_day, &day) < 0)
+		return pb_fail(err, 400, "invalid_query", "gaming_day: a gaming day YYYY-MM-DD");
+	gaming_day_bounds(&p->cfg->property.calendar, day, &from_s, &to_s);
+	pb_time_format_ms(from_s * 1000, f);
+	pb_time_format_ms(to_s * 1000, t);
+	if (store_players_between(p->store, f, t, &players, err) < 0)
+		return -1;
+	if (store_hands_coverage(p->store, f, t, &hands, &known, err) < 0) {
+		json_decref(players);
+		return -1;
+	}
+	rows = json_array();
+	json_array_foreach(players, i, v) {
+		json_t *row;
+		if (rate(p, json_string_value(v), f, t, &row, err) < 0) {
+			json_decref(players);
+			json_decref(rows);
+			return -1;
+		}
+		json_array_append_new(rows, row);
+	}
+	json_decref(players);
+	*out = json_pack("{s:s,s:s,s:s,s:o,s:{s:I,s:I,s:o}}", "gaming_day", gaming_day, "from", f, "to", t, "players", rows,
+	    "coverage", "hands", (json_int_t)hands, "rated_hands", (json_int_t)known, "share",
+	    hands > 0 ? json_real((double)known / (double)hands) : json_null());
+	return 0;
+}

@@ -1,0 +1,262 @@
+"""
+Players, seating, rated play and Title 31 against the real daemon (API.md
+"Players", docs/players.md): player records and who may read their personal
+data; seating and the players each round records; a rating computed here
+from the rounds (GET /rounds/{id} payout lines, the edges from `pitboss
+analyze --json`) matching the daemon's to the cent; cash at two tables
+against the Title 31 limits, at, below and above each; acknowledgments;
+the record checked by the integrity check afterwards.
+
+The gaming day boundary is tested in tests/unit/test_title31.c (the clock of
+the daemon cannot be moved here).
+"""
+import json
+import random
+import subprocess
+import sys
+import time
+import unittest
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+import pbtest  # noqa: E402
+from pbtest import DEALER, PITBOSS_TOKEN, AUDITOR  # noqa: E402
+from test_dealer import argon2id, ROLE  # noqa: E402
+from test_reports import random_round  # noqa: E402
+
+PEOPLE = (
+    ("FL1", "Flo Floor", ["floor"]),
+    ("PB1", "Pat Boss", ["pitboss"]),
+    ("DL1", "Dee Dealer", ["dealer"]),
+    ("CG1", "Cy Cage", ["cage"]),
+    ("SV1", "Sue Surveil", ["surveillance"]),
+    ("CT1", "Kim Count", ["count"]),
+)
+PASSWORD = "the-right-one-%s"
+
+
+def today():
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+def half_away(x):
+    return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
+
+
+def edges(rules_file):
+    out = subprocess.run([pbtest.PITBOSS, "analyze", "--rules", rules_file, "--json"], check=True, capture_output=True,
+                         text=True).stdout
+    a = json.loads(out)
+    return {"ante": a["ante_play"]["house_edge"], "pair_plus": a["pair_plus"]["house_edge"],
+            "six_card": a["six_card_bonus"]["house_edge"], "play": 0.0}
+
+
+class Players(pbtest.DaemonTestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        conn = cls.d.db_connect(read_only=False)
+        with conn:
+            for pid, name, roles in PEOPLE:
+                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
+                             "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
+                             "'2026-01-01T00:00:00.000Z')",
+                             (pid, name, sum(ROLE[r] for r in roles), argon2id(PASSWORD % pid)))
+        conn.close()
+        cls.d.start()
+        cls.tok = {}
+        for pid, _, _ in PEOPLE:
+            st, js = cls.d.call("POST", "/api/v1/sessions", {"person": pid, "password": PASSWORD % pid}, token=None)
+            assert st == 201, (st, js)
+            cls.tok[pid] = js["token"]
+        cls.rng = random.Random(19)
+
+    def as_(self, who, method, path, body=None, status=200):
+        return self.ok(method, "/api/v1" + path, body, status=status, token=self.tok.get(who, who))
+
+    def register(self, body, who="CG1"):
+        return self.as_(who, "POST", "/players", body, status=201)
+
+    # ---- players ----
+
+    def test_1_players_and_personal_data(self):
+        p1 = self.register({"card": "100001", "name": "Ana Maria Lopez", "date_of_birth": "1980-02-03",
+                            "id_type": "passport", "id_number": "X1234567", "id_issuer": "ES",
+                            "id_expiry": "2030-01-01", "address": "1 Main St"})
+        self.assertEqual(p1["id"], "P1")
+        self.assertFalse(p1["anonymous"])
+        before = self.d.db_value("SELECT count(*) FROM events")
+        self.refused(409, "card_taken", "POST", "/api/v1/players", {"card": "100001", "name": "Other"},
+                     token=self.tok["CG1"])
+        self.refused(422, "description_required", "POST", "/api/v1/players", {}, token=self.tok["CG1"])
+        self.refused(422, "card_required", "POST", "/api/v1/players", {"name": "No Card"}, token=self.tok["CG1"])
+        self.refused(400, "unknown_field", "POST", "/api/v1/players", {"card": "9", "name": "A", "ssn": "1"},
+                     token=self.tok["CG1"])
+        self.refused(400, "invalid_body", "POST", "/api/v1/players", {"card": "9", "name": "A", "date_of_birth": "x"},
+                     token=self.tok["CG1"])
+        self.refused(403, "forbidden", "POST", "/api/v1/players", {"card": "9", "name": "A"}, token=DEALER)
+        self.refused(403, "forbidden", "POST", "/api/v1/players", {"card": "9", "name": "A"}, token=self.tok["CT1"])
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM events"), before)   # refusals change nothing
+        p2 = self.register({"card": "100002", "name": "Bo Chen"}, who="FL1")
+        p3 = self.register({"description": "tall man, red cap, grey beard"})
+        self.assertTrue(p3["anonymous"])
+        # the dealer and the count team see no personal data
+        for who in (DEALER, "DL1", "CT1"):
+            js = self.as_(who, "GET", "/players/P1")
+            self.assertEqual(js["display"], "Ana L.")
+            self.assertEqual(js["card"], "100001")
+            for k in ("name", "date_of_birth", "id_number", "address"):
+                self.assertNotIn(k, js)
+            self.refused(403, "forbidden", "GET", "/api/v1/players?name=Ana", token=self.tok.get(who, who))
+            self.refused(403, "forbidden", "GET", "/api/v1/players/P1/rating", token=self.tok.get(who, who))
+        self.assertEqual(self.as_(DEALER, "GET", "/players/P3")["display"], "tall man, red cap, grey beard")
+        for who in ("CG1", "FL1", "PB1", "SV1", AUDITOR):
+            js = self.as_(who, "GET", "/players/P1")
+            self.assertEqual(js["id_number"], "X1234567")
+        self.assertEqual([p["id"] for p in self.as_("FL1", "GET", "/players?name=lopez")["players"]], ["P1"])
+        self.assertEqual([p["id"] for p in self.as_(DEALER, "GET", "/players?card=100002")["players"]], ["P2"])
+        self.assertNotIn("name", self.as_(DEALER, "GET", "/players?card=100002")["players"][0])
+        # an anonymous patron identified later: a change recorded who/when, the earlier record kept in the chain
+        js = self.as_("CG1", "PATCH", "/players/P3", {"card": "100003", "name": "Cal Dunn"})
+        self.assertFalse(js["anonymous"])
+        self.assertEqual(js["description"], "tall man, red cap, grey beard")
+        evs = self.d.db_rows("SELECT type, actor, body FROM events WHERE table_id = '_players' ORDER BY table_seq")
+        self.assertEqual([e[0] for e in evs], ["player_registered"] * 3 + ["player_updated"])
+        self.assertEqual(evs[3][1], "CG1")
+        self.refused(409, "card_taken", "PATCH", "/api/v1/players/P3", {"card": "100001"}, token=self.tok["CG1"])
+        self.refused(404, "player_not_found", "PATCH", "/api/v1/players/P99", {"card": "1"}, token=self.tok["CG1"])
+        self.assertEqual(p2["id"], "P2")
+        # personal data never in the log
+        self.assertNotIn("Lopez", self.d.full_log())
+
+    # ---- seating and rated play ----
+
+    def test_2_seating_and_rating(self):
+        self.refused(403, "forbidden", "PUT", "/api/v1/tables/T1/seats/1/player", {"player": "P1"}, token=self.tok["DL1"])
+        self.refused(403, "forbidden", "PUT", "/api/v1/tables/T1/seats/1/player", {"player": "P1"}, token=self.tok["CG1"])
+        self.refused(422, "unknown_player", "PUT", "/api/v1/tables/T1/seats/1/player", {"player": "P77"},
+                     token=self.tok["FL1"])
+        self.refused(422, "invalid_seat", "PUT", "/api/v1/tables/T1/seats/7/player", {"player": "P1"},
+                     token=self.tok["FL1"])
+        self.as_("FL1", "PUT", "/tables/T1/seats/1/player", {"player": "P1"})
+        self.refused(409, "seat_taken", "PUT", "/api/v1/tables/T1/seats/1/player", {"player": "P2"}, token=self.tok["FL1"])
+        # the dealer at the table seats players there
+        self.as_("PB1", "PUT", "/tables/T1/dealer", {"person": "DL1"})
+        self.as_("DL1", "PUT", "/tables/T1/seats/2/player", {"player": "P2"})
+        self.refused(403, "forbidden", "PUT", "/api/v1/tables/T2/seats/2/player", {"player": "P2"}, token=self.tok["DL1"])
+        e = edges(pbtest.os.path.join(pbtest.CONFIG_DIR, "games", "standard.json"))
+        want = {"P1": dict(hands=0, wagered=0, initial=0, result=0, theo=0.0),
+                "P2": dict(hands=0, wagered=0, initial=0, result=0, theo=0.0)}
+        seat_of = {1: "P1", 2: "P2"}
+        hands = known = 0
+        for i in range(40):
+            if i == 30:   # P2 leaves; seat 2 plays on unknown
+                self.as_("FL1", "DELETE", "/tables/T1/seats/2/player")
+                seat_of.pop(2)
+            r = self.whole("T1", random_round(self.rng, 6, (500, 5000), (500, 2500), (500, 2500), False))
+            got = self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]
+            self.assertEqual(got["players"], {str(s): p for s, p in seat_of.items()})
+            seats = {int(s) for s in got["bets"]}
+            hands += len(seats)
+            known += len(seats & set(seat_of))
+            for s, pid in seat_of.items():
+                lines = [p for p in got["payouts"] if p["seat"] == s]
+                if not lines:
+                    continue
+                w = want[pid]
+                w["hands"] += 1
+                for p in lines:
+                    w["result"] += p["net"]
+                    if p["wager"] == "ante_bonus" or p["result"] == "returned":
+                        continue
+                    w["wagered"] += p["stake"]
+                    if p["wager"] != "play":
+                        w["initial"] += p["stake"]
+                    w["theo"] += e[p["wager"]] * p["stake"]
+        self.refused(409, "seat_empty", "DELETE", "/api/v1/tables/T1/seats/2/player", token=self.tok["FL1"])
+        for pid, w in want.items():
+            js = self.as_("FL1", "GET", "/players/%s/rating" % pid)
+            self.assertEqual(js["hands"], w["hands"], pid)
+            self.assertEqual(js["wagered"], w["wagered"], pid)
+            self.assertEqual(js["result"], w["result"], pid)
+            self.assertEqual(js["theoretical"], half_away(w["theo"]), pid)
+            avg = w["initial"] / w["hands"]
+            self.assertEqual(js["average_bet"], half_away(avg), pid)
+            self.assertEqual(js["estimated_theoretical"], half_away(avg * w["hands"] * e["ante"]), pid)
+            self.assertEqual(js["comps"], half_away(w["theo"] * 0.3), pid)
+            self.assertGreaterEqual(js["seconds"], 0)
+        rep = self.as_("PB1", "GET", "/reports/ratings?gaming_day=%s" % today())
+        self.assertEqual([p["player"] for p in rep["players"]], ["P1", "P2"])
+        self.assertEqual(rep["coverage"]["hands"], hands)
+        self.assertEqual(rep["coverage"]["rated_hands"], known)
+        st, _, body = self.d.request("GET", "/api/v1/reports/ratings?gaming_day=%s&format=csv" % today(),
+                                     token=self.tok["PB1"])
+        self.assertEqual(st, 200)
+        self.assertTrue(body.decode().startswith("player,hands,wagered,average_bet"))
+        # a rating of an empty period
+        js = self.as_("FL1", "GET", "/players/P1/rating?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z")
+        self.assertEqual((js["hands"], js["wagered"], js["theoretical"]), (0, 0, 0))
+        self.refused(400, "invalid_query", "GET", "/api/v1/players/P1/rating?from=yesterday", token=self.tok["FL1"])
+
+    # ---- Title 31 ----
+
+    def cash(self, table, player, direction, amount, kind="cash", who="FL1"):
+        return self.as_(who, "POST", "/tables/%s/transactions" % table,
+                        {"seat": 1, "player": player, "direction": direction, "kind": kind, "amount": amount}, status=201)
+
+    def test_3_title31(self):
+        day = today()
+        self.refused(403, "forbidden", "POST", "/api/v1/tables/T1/transactions",
+                     {"player": "P1", "direction": "in", "kind": "cash", "amount": 100}, token=self.tok["CG1"])
+        self.refused(400, "invalid_body", "POST", "/api/v1/tables/T1/transactions",
+                     {"player": "P1", "direction": "sideways", "kind": "cash", "amount": 100}, token=self.tok["FL1"])
+        self.refused(422, "invalid_amount", "POST", "/api/v1/tables/T1/transactions",
+                     {"player": "P1", "direction": "in", "kind": "cash", "amount": 0}, token=self.tok["FL1"])
+        self.cash("T1", "P1", "in", 299999)           # below the MTL threshold
+        self.cash("T2", "P1", "in", 300000)           # at it: an MTL entry
+        t = self.cash("T1", "P1", "in", 200000)       # 799999: no alert yet
+        self.assertEqual(t["totals"], {"cash_in": 799999, "cash_out": 0})
+        self.cash("T2", "P1", "out", 500000)          # cash out apart, never netted
+        self.cash("T1", "P1", "in", 900000, kind="chips")   # chips are not currency
+        rep = self.as_("CG1", "GET", "/reports/title31?gaming_day=%s" % day)
+        self.assertEqual(len(rep["mtl"]), 2)
+        self.assertEqual(rep["alerts"], [])
+        self.cash("T2", "P1", "in", 1)                # 800000: at the alert
+        self.cash("T1", "P1", "in", 200000)           # 1000000: at the CTR limit, not over it
+        rep = self.as_("CG1", "GET", "/reports/title31?gaming_day=%s" % day)
+        self.assertEqual([(a["player"], a["direction"], a["total"]) for a in rep["alerts"]], [("P1", "in", 1000000)])
+        self.assertEqual(rep["ctr"], [])
+        self.cash("T2", "P1", "in", 1)                # 1000001: over it
+        self.cash("T1", "P3", "out", 1000001)         # the formerly anonymous patron, by his record
+        rep = self.as_("CG1", "GET", "/reports/title31?gaming_day=%s" % day)
+        self.assertEqual(sorted((c["player"], c["direction"], c["total"]) for c in rep["ctr"]),
+                         [("P1", "in", 1000001), ("P3", "out", 1000001)])
+        self.assertEqual(rep["totals"]["P1"], {"cash_in": 1000001, "cash_out": 500000})
+        self.assertEqual(sorted((m["player"], m["table"], m["amount"]) for m in rep["mtl"]),
+                         [("P1", "T2", 300000), ("P1", "T2", 500000), ("P3", "T1", 1000001)])
+        for m in rep["mtl"]:
+            self.assertEqual(set(m) - {"patron"}, {"player", "table", "direction", "kind", "amount", "at"})
+        self.refused(403, "forbidden", "GET", "/api/v1/reports/title31?gaming_day=%s" % day, token=DEALER)
+        # acknowledgments
+        ack = {"gaming_day": day, "player": "P1", "direction": "in", "kind": "ctr", "note": "CTR filed, ref 123"}
+        self.refused(403, "forbidden", "POST", "/api/v1/title31/acknowledgments", ack, token=self.tok["FL1"])
+        self.refused(422, "no_such_item", "POST", "/api/v1/title31/acknowledgments", dict(ack, direction="out"),
+                     token=self.tok["CG1"])
+        self.as_("CG1", "POST", "/title31/acknowledgments", ack, status=201)
+        self.refused(409, "title31_acknowledged", "POST", "/api/v1/title31/acknowledgments", ack, token=self.tok["CG1"])
+        rep = self.as_("PB1", "GET", "/reports/title31?gaming_day=%s" % day)
+        done = [c for c in rep["ctr"] if c["player"] == "P1"][0]
+        self.assertEqual(done["acknowledged"]["by"], "CG1")
+        st, _, body = self.d.request("GET", "/api/v1/reports/title31?gaming_day=%s&format=csv" % day, token=self.tok["PB1"])
+        self.assertEqual(st, 200)
+        self.assertIn("CTR filed, ref 123", body.decode())
+
+    def test_4_record_verifies(self):
+        js = self.ok("GET", "/api/v1/integrity", token=AUDITOR)
+        self.assertTrue(js["ok"], js["problems"])
+        self.assertIn("_players", [t["table"] for t in js["tables"]])
+
+
+if __name__ == "__main__":
+    unittest.main()
