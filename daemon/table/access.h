@@ -39,6 +39,7 @@ enum pit_operation {
 	OP_TRANSFER_VOID,   /* voiding a fill or credit */
 	OP_DROP,            /* the drop as counted */
 	OP_EXCEPTION_ACK,   /* acknowledging an accounting exception */
+	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/bank_offer.h) */
 	OP_COUNT
 };
 
