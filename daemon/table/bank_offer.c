@@ -57,7 +57,7 @@ do_offer(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 	if (authorize(a, OP_BANK_OFFER, t->id, err) < 0)
 		return -1;
 	if (!t->player_banked)
-		return pb_fail(err, 422, "not_player_banked", "table %s is house-banked; the bank is offered only at player-banked tables", t->id);
+		return pb_fail(err, 404, "not_player_banked", "table %s is house-banked; the bank is offered only at player-banked tables", t->id);
 	if (pit_check_hold(p, t->id, err) < 0)
 		return -1;
 	if ((r = calloc(1, sizeof(*r))) == NULL)

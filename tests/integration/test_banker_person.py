@@ -190,7 +190,7 @@ class Offers(BankerCase):
         self.refused(400, "invalid_body", "POST", path, {"seat": 1, "answer": "maybe"})
         self.refused(400, "invalid_body", "POST", path, {"seat": 1})
         self.refused(400, "unknown_field", "POST", path, {"seat": 1, "answer": "declined", "note": "x"})
-        self.refused(422, "not_player_banked", "POST", "/api/v1/tables/T1/bank-offers", {"seat": 1, "answer": "declined"})
+        self.refused(404, "not_player_banked", "POST", "/api/v1/tables/T1/bank-offers", {"seat": 1, "answer": "declined"})
         self.refused(403, "forbidden", "POST", path, {"seat": 1, "answer": "declined"}, token=AUDITOR)
         self.refused(404, "table_not_found", "POST", "/api/v1/tables/NOPE/bank-offers", {"seat": 1, "answer": "declined"})
 
