@@ -85,6 +85,9 @@ banker_turns(struct store *s, const struct round_record *r, struct pb_error *err
 	bt.declined = false;
 	bt.seat = r->banker_seat;
 	bt.consecutive = r->banker_consecutive;
+	snprintf(bt.player, sizeof(bt.player), "%s", r->banker_player);
+	snprintf(bt.badge, sizeof(bt.badge), "%s", r->provider_badge);
+	snprintf(bt.company, sizeof(bt.company), "%s", r->provider_company);
 	return store_banker_turn_put(s, r->table_id, &bt, err);
 }
 

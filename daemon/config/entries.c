@@ -144,6 +144,55 @@ const struct cfg_section config_banker_entry = {
 	.must = "be an object", .noun = "a banker", .check = check_banker,
 };
 
+/* The most rates a collection posts (California Penal Code 337j; docs/players.md, "The banker"). */
+#define COLLECTION_RATES_MAX 5
+
+/* Keys that would make a fee a share of the wagers rather than a flat amount. */
+static const char *const SHARE_KEYS[] = {"percent", "percentage", "rate", "share", NULL};
+
+/* 0, or 400 naming where obj (at path) carries a key of SHARE_KEYS. */
+static int
+refuse_share_keys(const json_t *obj, const char *path, struct pb_error *err)
+{
+	for (int k = 0; SHARE_KEYS[k] != NULL; k++)
+		if (json_object_get(obj, SHARE_KEYS[k]) != NULL)
+			return pb_fail(err, 400, "invalid_config", "%s.%s: a collection fee is a flat amount in cents, never a share of "
+			    "the wagers (California Penal Code 337j)", path, SHARE_KEYS[k]);
+	return 0;
+}
+
+/*
+ * The collection c (at path) as California's Penal Code 337j allows it,
+ * before its shape is read: flat amounts only (a fee that is a fraction, or
+ * a percentage key, is refused) and at most COLLECTION_RATES_MAX rates (the
+ * tiers of seat_fees, each a rate).  Each refusal names its key.
+ */
+static int
+check_collection_law(const json_t *c, const char *path, struct pb_error *err)
+{
+	const json_t *tiers = json_object_get(c, "seat_fees"), *t;
+	char at[160];
+	size_t i;
+
+	if (refuse_share_keys(c, path, err) < 0)
+		return -1;
+	if (json_is_real(json_object_get(c, "banker_fee")))
+		return pb_fail(err, 400, "invalid_config", "%s.banker_fee: a flat amount in whole cents, not a fraction or a "
+		    "percentage (California Penal Code 337j)", path);
+	json_array_foreach(tiers, i, t) {
+		snprintf(at, sizeof(at), "%s.seat_fees[%zu]", path, i);
+		if (refuse_share_keys(t, at, err) < 0)
+			return -1;
+		if (json_is_real(json_object_get(t, "fee")))
+			return pb_fail(err, 400, "invalid_config", "%s.fee: a flat amount in whole cents, not a fraction or a "
+			    "percentage (California Penal Code 337j)", at);
+	}
+	if (json_is_array(tiers) && json_array_size(tiers) > COLLECTION_RATES_MAX)
+		return pb_fail(err, 400, "invalid_config", "%s.seat_fees: %zu rates; California Penal Code 337j allows at most %d "
+		    "flat rates", path, json_array_size(tiers), COLLECTION_RATES_MAX);
+	return 0;
+}
+
 /* "banker" and "collection", which only a player-banked table has. */
 static int
 check_player_banked(struct table_config *t, const struct cfg_at *at, struct pb_error *err)
@@ -169,6 +218,8 @@ check_player_banked(struct table_config *t, const struct cfg_at *at, struct pb_e
 	snprintf(p, sizeof(p), "%s.collection", at->path);
 	if (!t->player_banked)
 		return pb_fail(err, 400, "invalid_config", "%s: only a player-banked table posts a collection", p);
+	if (check_collection_law(collection, p, err) < 0)
+		return -1;
 	return collection_from_json(collection, p, &t->collection, err);
 }
 

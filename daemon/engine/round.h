@@ -19,6 +19,7 @@
 #include "engine/settle.h"
 
 #define ROUND_REASON_MAX 257
+#define ROUND_COMPANY_MAX 97         /* a provider company's name, bytes with the NUL */
 #define ROUND_DEALER_NAME_MAX 129   /* a person's name (store.h PERSON_NAME_MAX) */
 
 /*
@@ -115,6 +116,9 @@ struct round_record {
 	char dealer_id[PB_ID_MAX];               /* the person dealing when the round opened; "" when none was set */
 	char dealer_name[ROUND_DEALER_NAME_MAX]; /* their name then */
 	char players[MAX_SEATS + 1][PB_ID_MAX];  /* the player seated at each seat when it opened; "" when none */
+	char banker_player[PB_ID_MAX];           /* player-banked: the banker's player id; "" when not named */
+	char provider_badge[PB_ID_MAX];          /* or the third-party proposition player's badge ... */
+	char provider_company[ROUND_COMPANY_MAX];/* ... and the provider company he banks for */
 };
 
 /* The state named name, or -1. */

@@ -36,6 +36,7 @@ const struct route api_routes[] = {
 	{"GET", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_READ, 0, handle_table_rounds, 0},
 	{"POST", V1 "/tables/{table}/rounds", ROUTE_TABLE_ROUNDS, OP_ROUND_OPEN, WRITE, handle_round_open, 0},
 	{"GET", V1 "/tables/{table}/bankers", ROUTE_TABLE_BANKERS, OP_READ, 0, handle_table_bankers, 0},
+	{"POST", V1 "/tables/{table}/bank-offers", ROUTE_TABLE_BANKERS, OP_BANK_OFFER, WRITE, handle_bank_offer, 0},
 	{"POST", V1 "/tables/{table}/acknowledge", ROUTE_TABLE_STATUS, OP_ACKNOWLEDGE, 0, handle_table_acknowledge, 0},
 	{"POST", V1 "/tables/{table}/inventory", ROUTE_ACCOUNTING, OP_INVENTORY, WRITE, handle_acct_inventory, 0},
 	{"POST", V1 "/tables/{table}/fills", ROUTE_ACCOUNTING, OP_TRANSFER, WRITE, handle_acct_transfer, 0},

@@ -105,6 +105,7 @@ void handle_table(const struct route_call *c, struct http_answer *ans);
 void handle_table_open(const struct route_call *c, struct http_answer *ans);
 void handle_table_limits(const struct route_call *c, struct http_answer *ans);
 void handle_table_dealer(const struct route_call *c, struct http_answer *ans);
+void handle_bank_offer(const struct route_call *c, struct http_answer *ans);
 void handle_table_rounds(const struct route_call *c, struct http_answer *ans);
 void handle_round_open(const struct route_call *c, struct http_answer *ans);
 void handle_table_bankers(const struct route_call *c, struct http_answer *ans);

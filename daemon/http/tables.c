@@ -8,6 +8,7 @@
 
 #include "http/request.h"
 #include "http/routes.h"
+#include "table/bank_offer.h"
 #include "table/banker.h"
 #include "table/dealer.h"
 
@@ -103,6 +104,18 @@ handle_round_open(const struct route_call *c, struct http_answer *ans)
 		if (state != NULL && strcmp(state, "settled") == 0)
 			atomic_fetch_add(&c->app->metrics.rounds_settled, 1);
 	}
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /tables/{t}/bank-offers: an offer of the bank and its answer. */
+void
+handle_bank_offer(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_bank_offer(c->pit, c->actor, c->idem, c->table, c->body, &out, &status, &err);
+
 	answer_result(ans, rc, out, status, &err);
 }
 

@@ -7,6 +7,15 @@
 
 #include "store/store_int.h"
 
+/* Copies column i of the statement (text, "" for NULL) into dst of size n. */
+static void
+column_text(sqlite3_stmt *st, int i, char *dst, size_t n)
+{
+	const unsigned char *v = sqlite3_column_text(st, i);
+
+	snprintf(dst, n, "%s", v != NULL ? (const char *)v : "");
+}
+
 int
 store_banker_turn_put(struct store *s, const char *table_id, const struct banker_turn *t, struct pb_error *err)
 {
@@ -21,6 +30,12 @@ store_banker_turn_put(struct store *s, const char *table_id, const struct banker
 	if (!t->declined)
 		sqlite3_bind_int(q.st, 5, t->consecutive);
 	sqlite3_bind_text(q.st, 6, t->at, -1, SQLITE_STATIC);
+	if (!t->declined && t->player[0])
+		sqlite3_bind_text(q.st, 7, t->player, -1, SQLITE_STATIC);
+	if (!t->declined && t->badge[0]) {
+		sqlite3_bind_text(q.st, 8, t->badge, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, 9, t->company, -1, SQLITE_STATIC);
+	}
 	return store_query_done(&q);
 }
 
@@ -60,7 +75,75 @@ store_banker_turns(struct store *s, const char *table_id, int limit, struct bank
 		t->declined = strcmp((const char *)sqlite3_column_text(q.st, 3), "declined") == 0;
 		t->consecutive = sqlite3_column_int(q.st, 4);
 		snprintf(t->at, sizeof(t->at), "%s", (const char *)sqlite3_column_text(q.st, 5));
+		column_text(q.st, 6, t->player, sizeof(t->player));
+		column_text(q.st, 7, t->badge, sizeof(t->badge));
+		column_text(q.st, 8, t->company, sizeof(t->company));
 	}
+	return store_query_end(&q);
+}
+
+int
+store_banker_recent(struct store *s, const char *table_id, int limit, struct banker_turn *out, int *count,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	*count = 0;
+	if (store_query(&q, s, STMT_BANKER_RECENT, "reading the last bankers", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, limit);
+	while (*count < limit && store_query_next(&q)) {
+		struct banker_turn *t = &out[(*count)++];
+		memset(t, 0, sizeof(*t));
+		t->seat = sqlite3_column_int(q.st, 0);
+		column_text(q.st, 1, t->player, sizeof(t->player));
+		column_text(q.st, 2, t->badge, sizeof(t->badge));
+		column_text(q.st, 3, t->company, sizeof(t->company));
+	}
+	return store_query_end(&q);
+}
+
+int
+store_banker_report_people(struct store *s, const char *table_id, const char *from, const char *to,
+    void (*row)(void *arg, const struct banker_person_row *r), void *arg, struct pb_error *err)
+{
+	struct store_query q;
+	struct banker_person_row r;
+
+	if (store_query(&q, s, STMT_BANKER_REPORT_PEOPLE, "summing the banker report per person", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
+	while (store_query_next(&q)) {
+		memset(&r, 0, sizeof(r));
+		column_text(q.st, 0, r.player, sizeof(r.player));
+		column_text(q.st, 1, r.badge, sizeof(r.badge));
+		column_text(q.st, 2, r.company, sizeof(r.company));
+		r.rounds = sqlite3_column_int64(q.st, 3);
+		r.result = sqlite3_column_int64(q.st, 4);
+		r.banker_fees = sqlite3_column_int64(q.st, 5);
+		r.seats = sqlite3_column_int64(q.st, 6);
+		row(arg, &r);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_bank_offers(struct store *s, const char *table_id, int limit,
+    void (*each)(void *arg, int64_t seq, const char *at, const char *actor, const char *body), void *arg,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_BANK_OFFERS, "reading the offers of the bank", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 2, limit);
+	while (store_query_next(&q))
+		each(arg, sqlite3_column_int64(q.st, 0), (const char *)sqlite3_column_text(q.st, 1),
+		    (const char *)sqlite3_column_text(q.st, 2), (const char *)sqlite3_column_text(q.st, 3));
 	return store_query_end(&q);
 }
 

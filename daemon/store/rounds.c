@@ -306,6 +306,10 @@ load_banker_turns(struct store *s, struct round_record *rec, struct pb_error *er
 				rec->declined[rec->declined_count++] = sqlite3_column_int(q.st, 0);
 		} else {
 			rec->banker_consecutive = sqlite3_column_int(q.st, 2);
+			snprintf(rec->banker_player, sizeof(rec->banker_player), "%s", (const char *)sqlite3_column_text(q.st, 3));
+			snprintf(rec->provider_badge, sizeof(rec->provider_badge), "%s", (const char *)sqlite3_column_text(q.st, 4));
+			snprintf(rec->provider_company, sizeof(rec->provider_company), "%s",
+			    (const char *)sqlite3_column_text(q.st, 5));
 		}
 	}
 	return store_query_end(&q);

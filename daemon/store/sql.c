@@ -125,7 +125,8 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_ROUND_DECISIONS] = "SELECT seat, action, decided_at, decided_by FROM decisions WHERE round_id = ? ORDER BY seat",
 	[STMT_ROUND_PAYOUTS] = "SELECT seq, seat, wager, stake, result, net, bank_after, short FROM payouts "
 	    "WHERE round_id = ? ORDER BY seq",
-	[STMT_ROUND_BANKER_TURNS] = "SELECT seat, kind, coalesce(consecutive, 0) FROM banker_turns WHERE round_id = ? "
+	[STMT_ROUND_BANKER_TURNS] = "SELECT seat, kind, coalesce(consecutive, 0), coalesce(banker_player, ''), "
+	    "coalesce(provider_badge, ''), coalesce(provider_company, '') FROM banker_turns WHERE round_id = ? "
 	    "ORDER BY id",
 	[STMT_ROUND_COLLECTIONS] = "SELECT seat, fee FROM collections WHERE round_id = ?",
 	[STMT_ROUND_UPDATE] = "UPDATE rounds SET state = ?, closed_at = ?, settled_at = ?, void_reason = ?, "
@@ -143,11 +144,12 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_TABLE_ROUNDS] = "SELECT id FROM rounds WHERE table_id = ? AND id < ? ORDER BY id DESC LIMIT ?",
 
 	/* bankers.c */
-	[STMT_BANKER_TURN_INSERT] = "INSERT INTO banker_turns (table_id, round_id, seat, kind, consecutive, at) "
-	    "VALUES (?, ?, ?, ?, ?, ?)",
+	[STMT_BANKER_TURN_INSERT] = "INSERT INTO banker_turns (table_id, round_id, seat, kind, consecutive, at, "
+	    "banker_player, provider_badge, provider_company) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[STMT_BANKER_LAST] = "SELECT b.seat, b.consecutive FROM banker_turns b JOIN rounds r ON r.id = b.round_id "
 	    "WHERE b.table_id = ? AND b.kind = 'bank' AND r.state <> 'void' ORDER BY b.id DESC LIMIT 1",
-	[STMT_BANKER_TURNS] = "SELECT id, round_id, seat, kind, coalesce(consecutive, 0), at FROM banker_turns "
+	[STMT_BANKER_TURNS] = "SELECT id, round_id, seat, kind, coalesce(consecutive, 0), at, banker_player, provider_badge, "
+	    "provider_company FROM banker_turns "
 	    "WHERE table_id = ? ORDER BY id DESC LIMIT ?",
 	[STMT_COLLECTION_INSERT] = "INSERT INTO collections (round_id, seat, fee) VALUES (?, ?, ?)",
 	[STMT_BANKER_REPORT] = "SELECT r.banker_seat, count(*), coalesce(sum(-r.players_net), 0), "
@@ -161,6 +163,21 @@ static const char *const SQL[STMT_COUNT] = {
 	    "AND r.settled_at >= ?2 AND r.settled_at < ?3 GROUP BY r.banker_seat",
 	[STMT_BANKER_VOIDS] = "SELECT count(*) FROM rounds WHERE table_id = ? AND state = 'void' AND settled_at >= ? "
 	    "AND settled_at < ?",
+	/* the last banks of rounds not voided, newest first, with who banked (015) */
+	[STMT_BANKER_RECENT] = "SELECT b.seat, coalesce(b.banker_player, ''), coalesce(b.provider_badge, ''), "
+	    "coalesce(b.provider_company, '') FROM banker_turns b JOIN rounds r ON r.id = b.round_id "
+	    "WHERE b.table_id = ? AND b.kind = 'bank' AND r.state <> 'void' ORDER BY b.id DESC LIMIT ?",
+	/* the banker report per person: the settled rounds each named banker banked */
+	[STMT_BANKER_REPORT_PEOPLE] = "SELECT coalesce(b.banker_player, ''), coalesce(b.provider_badge, ''), "
+	    "coalesce(max(b.provider_company), ''), count(*), coalesce(sum(-r.players_net), 0), "
+	    "coalesce(sum((SELECT coalesce(sum(c.fee), 0) FROM collections c WHERE c.round_id = r.id AND c.seat = 0)), 0), "
+	    "count(DISTINCT b.seat) FROM banker_turns b JOIN rounds r ON r.id = b.round_id "
+	    "WHERE b.kind = 'bank' AND r.table_id = ?1 AND r.state = 'settled' AND r.banking = 'player' "
+	    "AND r.settled_at >= ?2 AND r.settled_at < ?3 AND (b.banker_player IS NOT NULL OR b.provider_badge IS NOT NULL) "
+	    "GROUP BY b.banker_player, b.provider_badge ORDER BY 1, 2",
+	/* the offers of the bank at a table, newest first (events only: table/bank_offer.c) */
+	[STMT_BANK_OFFERS] = "SELECT table_seq, at, actor, body FROM events WHERE table_id = ? AND type = 'bank_offered' "
+	    "ORDER BY table_seq DESC LIMIT ?",
 
 	/* dealers.c */
 	[STMT_TABLE_DEALER_SET] = "UPDATE table_state SET dealer_id = ?2, updated_at = ?3 WHERE table_id = ?1",

@@ -223,6 +223,9 @@ struct banker_turn {
 	bool declined;
 	int consecutive;
 	char at[PB_TIME_LEN];
+	char player[PB_ID_MAX];               /* who banked ('bank' turns, 015): a player's id, */
+	char badge[PB_ID_MAX];                /* or a provider's badge and company; "" when not named */
+	char company[ROUND_COMPANY_MAX];
 };
 
 /* Records one turn of the bank (or a seat that declined it). */
@@ -256,6 +259,34 @@ struct banker_report_row {
  */
 int store_banker_report(struct store *s, const char *table_id, const char *from, const char *to,
     struct banker_report_row rows[MAX_SEATS + 1], int64_t *voids, struct pb_error *err);
+
+/*
+ * The table's last `limit` banks of rounds not voided, newest first, with
+ * their seat and who banked (out[i].player, .badge, .company; "" when not
+ * named): what the rotation per person and the provider rule look at.
+ */
+int store_banker_recent(struct store *s, const char *table_id, int limit, struct banker_turn *out, int *count,
+    struct pb_error *err);
+
+/* The banker report per named banker: one row per player or provider badge. */
+struct banker_person_row {
+	char player[PB_ID_MAX];
+	char badge[PB_ID_MAX];
+	char company[ROUND_COMPANY_MAX];
+	int64_t rounds;
+	int64_t result;
+	int64_t banker_fees;
+	int64_t seats;               /* how many different seats he banked from */
+};
+
+/* Calls row(arg, r) for each named banker of the settled rounds of table_id in [from, to). */
+int store_banker_report_people(struct store *s, const char *table_id, const char *from, const char *to,
+    void (*row)(void *arg, const struct banker_person_row *r), void *arg, struct pb_error *err);
+
+/* Calls each(arg, seq, at, actor, body) for the table's last `limit` bank_offered events, newest first. */
+int store_bank_offers(struct store *s, const char *table_id, int limit,
+    void (*each)(void *arg, int64_t seq, const char *at, const char *actor, const char *body), void *arg,
+    struct pb_error *err);
 
 /* Records the collection of a finished round (only the non-zero fees). */
 int store_collections_put(struct store *s, int64_t round_id, const struct collection_fees *f, struct pb_error *err);

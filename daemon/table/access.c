@@ -61,6 +61,8 @@ static const struct {
 	    "the pitboss role's"},
 	[OP_TITLE31_ACK] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true,
 	    "a Title 31 alert or CTR item is acknowledged by the cage or a pit boss"},
+	[OP_BANK_OFFER] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
+	    "an offer of the bank is recorded by the dealer, a floor supervisor or a pit boss"},
 };
 
 int

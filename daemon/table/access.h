@@ -44,6 +44,7 @@ enum pit_operation {
 	OP_PLAYER_PERSONAL, /* ratings and the Title 31 log: the roles that read personal data */
 	OP_SEATING,         /* seating players, the cash and chips at a table: dealer (own table), floor, pitboss */
 	OP_TITLE31_ACK,     /* acknowledging a Title 31 alert or CTR item */
+	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/bank_offer.h) */
 	OP_COUNT
 };
 

@@ -16,12 +16,14 @@ next_seat(int seat, int seats)
 }
 
 int
-banker_check_rotation(struct pit *p, const struct table_config *t, int seat, struct rotation *out,
-    struct pb_error *err)
+banker_check_rotation(struct pit *p, const struct table_config *t, const struct round_record *r,
+    struct rotation *out, struct pb_error *err)
 {
-	int last = 0, run = 0;
+	int last = 0, run = 0, seat = r->banker_seat;
 
 	memset(out, 0, sizeof(*out));
+	if (banker_check_person(p, t, r, err) < 0)
+		return -1;
 	if (store_banker_last(p->store, t->id, &last, &run, err) < 0)
 		return -1;
 	if (last == 0) {
@@ -43,13 +45,13 @@ banker_check_rotation(struct pit *p, const struct table_config *t, int seat, str
 }
 
 int
-banker_record_turn(struct pit *p, const struct table_config *t, int64_t round_id, int seat,
+banker_record_turn(struct pit *p, const struct table_config *t, const struct round_record *r,
     const struct rotation *rot, const char *at, struct pb_error *err)
 {
 	struct banker_turn bt;
 
 	memset(&bt, 0, sizeof(bt));
-	bt.round_id = round_id;
+	bt.round_id = r->id;
 	snprintf(bt.at, sizeof(bt.at), "%s", at);
 	bt.declined = true;
 	for (int i = 0; i < rot->declined_count; i++) {
@@ -58,9 +60,68 @@ banker_record_turn(struct pit *p, const struct table_config *t, int64_t round_id
 			return -1;
 	}
 	bt.declined = false;
-	bt.seat = seat;
+	bt.seat = r->banker_seat;
 	bt.consecutive = rot->consecutive;
+	snprintf(bt.player, sizeof(bt.player), "%s", r->banker_player);
+	snprintf(bt.badge, sizeof(bt.badge), "%s", r->provider_badge);
+	snprintf(bt.company, sizeof(bt.company), "%s", r->provider_company);
 	return store_banker_turn_put(p->store, t->id, &bt, err);
+}
+
+/* One bank_offered event as the list shows it, appended to the array arg. */
+static void
+offer_row(void *arg, int64_t seq, const char *at, const char *actor, const char *body)
+{
+	json_t *o = json_loads(body, 0, NULL);
+
+	if (!json_is_object(o)) {
+		json_decref(o);
+		return;
+	}
+	json_object_set_new(o, "seq", json_integer(seq));
+	json_object_set_new(o, "at", json_string(at));
+	json_object_set_new(o, "by", json_string(actor));
+	json_array_append_new(arg, o);
+}
+
+/* The table's last `limit` offers of the bank, newest first (the bank_offered events). */
+static int
+bank_offers_json(struct pit *p, const char *table_id, int limit, json_t **out, struct pb_error *err)
+{
+	json_t *list = json_array();
+
+	if (list == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_bank_offers(p->store, table_id, limit, offer_row, list, err) < 0) {
+		json_decref(list);
+		return -1;
+	}
+	*out = list;
+	return 0;
+}
+
+/* Adds who holds the bank and his run of rounds in a row (whatever seats) to current. */
+static int
+current_person(struct pit *p, const struct table_config *t, json_t *current, struct pb_error *err)
+{
+	int max = t->banker.max_consecutive, n = 0, run = 1;
+	struct banker_turn *recent = calloc((size_t)max, sizeof(*recent));
+
+	if (recent == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (store_banker_recent(p->store, t->id, max, recent, &n, err) < 0) {
+		free(recent);
+		return -1;
+	}
+	if (n > 0 && (recent[0].player[0] || recent[0].badge[0])) {
+		while (run < n && strcmp(recent[run].player, recent[0].player) == 0 && strcmp(recent[run].badge, recent[0].badge) == 0)
+			run++;
+		banker_names_to_json(recent[0].player, recent[0].badge, recent[0].company, current);
+		json_object_set_new(current, "person_consecutive", json_integer(run));
+		json_object_set_new(current, "person_must_pass", json_boolean(run >= max));
+	}
+	free(recent);
+	return 0;
 }
 
 int
@@ -70,7 +131,7 @@ pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id, in
 	const struct table_config *t = config_table(p->cfg, table_id);
 	struct banker_turn *turns;
 	int n = 0, last = 0, run = 0;
-	json_t *hist, *current;
+	json_t *hist, *current, *offers = NULL;
 
 	if (t == NULL)
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
@@ -92,8 +153,10 @@ pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id, in
 	for (int i = 0; i < n; i++) {
 		json_t *o = json_pack("{s:I,s:i,s:s,s:s}", "round", (json_int_t)turns[i].round_id, "seat", turns[i].seat,
 		    "kind", turns[i].declined ? "declined" : "bank", "at", turns[i].at);
-		if (!turns[i].declined)
+		if (!turns[i].declined) {
 			json_object_set_new(o, "consecutive", json_integer(turns[i].consecutive));
+			banker_names_to_json(turns[i].player, turns[i].badge, turns[i].company, o);
+		}
 		json_array_append_new(hist, o);
 	}
 	free(turns);
@@ -102,8 +165,18 @@ pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id, in
 	else
 		current = json_pack("{s:i,s:i,s:b,s:i}", "seat", last, "consecutive", run,
 		    "must_pass", run >= t->banker.max_consecutive, "next_seat", next_seat(last, t->seats));
-	*out = json_pack("{s:s,s:i,s:I,s:o,s:o}", "table", t->id, "max_consecutive", t->banker.max_consecutive,
-	    "min_bank", (json_int_t)t->banker.min_bank, "current", current, "history", hist);
+	if (last != 0 && current_person(p, t, current, err) < 0) {
+		json_decref(hist);
+		json_decref(current);
+		return -1;
+	}
+	if (bank_offers_json(p, t->id, limit, &offers, err) < 0) {
+		json_decref(hist);
+		json_decref(current);
+		return -1;
+	}
+	*out = json_pack("{s:s,s:i,s:I,s:o,s:o,s:o}", "table", t->id, "max_consecutive", t->banker.max_consecutive,
+	    "min_bank", (json_int_t)t->banker.min_bank, "current", current, "history", hist, "offers", offers);
 	return 0;
 }
 
@@ -115,6 +188,17 @@ banker_row_json(const struct banker_report_row *r)
 	    "banker_result", (json_int_t)r->result, "banks_exhausted", (json_int_t)r->exhausted,
 	    "returned_for_coverage", (json_int_t)r->returned, "unpaid_short", (json_int_t)r->shorts,
 	    "seat_fees", (json_int_t)r->seat_fees, "banker_fees", (json_int_t)r->banker_fees);
+}
+
+/* One named banker's row of the report per person, appended to the array arg. */
+static void
+person_row(void *arg, const struct banker_person_row *r)
+{
+	json_t *o = json_pack("{s:I,s:I,s:I,s:I}", "rounds", (json_int_t)r->rounds, "banker_result", (json_int_t)r->result,
+	    "banker_fees", (json_int_t)r->banker_fees, "seats", (json_int_t)r->seats);
+
+	banker_names_to_json(r->player, r->badge, r->company, o);
+	json_array_append_new(arg, o);
 }
 
 int
@@ -142,12 +226,18 @@ pit_report_bankers(struct pit *p, const struct actor *a, const struct report_que
 		const struct table_config *t = &p->cfg->tables[i];
 		struct banker_report_row rows[MAX_SEATS + 1];
 		int64_t voids;
-		json_t *bankers, *o;
+		json_t *bankers, *o, *people;
 
 		if (!t->player_banked || (q->table[0] != '\0' && strcmp(q->table, t->id) != 0) ||
 		    (a->token != NULL && !token_allows_table(a->token, t->id)))
 			continue;
 		if (store_banker_report(p->store, t->id, from, to, rows, &voids, err) < 0) {
+			json_decref(tables);
+			return -1;
+		}
+		people = json_array();
+		if (store_banker_report_people(p->store, t->id, from, to, person_row, people, err) < 0) {
+			json_decref(people);
 			json_decref(tables);
 			return -1;
 		}
@@ -160,8 +250,8 @@ pit_report_bankers(struct pit *p, const struct actor *a, const struct report_que
 			json_object_set_new(b, "seat", json_integer(s));
 			json_array_append_new(bankers, b);
 		}
-		o = json_pack("{s:s,s:s,s:s,s:I,s:o,s:o}", "table", t->id, "name", t->name, "currency", t->currency,
-		    "voids", (json_int_t)voids, "total", banker_row_json(&rows[0]), "bankers", bankers);
+		o = json_pack("{s:s,s:s,s:s,s:I,s:o,s:o,s:o}", "table", t->id, "name", t->name, "currency", t->currency,
+		    "voids", (json_int_t)voids, "total", banker_row_json(&rows[0]), "bankers", bankers, "people", people);
 		json_object_set_new(o, "exhausted_rate", rows[0].rounds > 0 ? json_real((double)rows[0].exhausted / (double)rows[0].rounds)
 		    : json_null());
 		json_array_append_new(tables, o);

@@ -11,6 +11,7 @@
 
 #include "engine/collection.h"
 #include "table/players.h"
+#include "table/banker.h"
 #include "table/problem.h"
 
 /* Copies a recorded text field (an at, an actor) into a record's buffer. */
@@ -93,6 +94,7 @@ replay_open(struct round_record *r, const struct stored_event *e, const json_t *
 		json_array_foreach(json_object_get(banker, "declined"), d, dv)
 			if (r->declined_count < MAX_SEATS)
 				r->declined[r->declined_count++] = (int)json_integer_value(dv);
+		banker_identity_from_json(banker, r);
 	}
 	COPY(r->opened_at, e->at);
 	COPY(r->opened_by, e->actor);

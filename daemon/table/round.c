@@ -582,7 +582,7 @@ struct open_args {
 static int
 parse_banker(const struct table_config *t, const json_t *body, struct round_record *r, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"seat", "bank", NULL};
+	static const char *const KEYS[] = {"seat", "bank", "player", "provider", NULL};
 	const json_t *b = json_object_get(body, "banker"), *sv;
 
 	if (!t->player_banked) {
@@ -614,7 +614,7 @@ parse_banker(const struct table_config *t, const json_t *body, struct round_reco
 		    (long long)r->bank, (long long)t->banker.max_bank);
 	r->player_banked = true;
 	r->banker_seat = (int)json_integer_value(sv);
-	return 0;
+	return banker_identity_parse(b, r, err);
 }
 
 /*
@@ -712,7 +712,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	r->seats = t->seats;
 	if (parse_banker(t, oa->body, r, err) < 0)
 		goto out;
-	if (r->player_banked && banker_check_rotation(p, t, r->banker_seat, &rot, err) < 0)
+	if (r->player_banked && banker_check_rotation(p, t, r, &rot, err) < 0)
 		goto out;
 	r->collection = t->collection;
 	if (dealer_of_new_round(p, &ts, r, err) < 0 || players_of_new_round(p, r, err) < 0)
@@ -728,9 +728,11 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		json_t *declined = json_array();
 		for (int i = 0; i < rot.declined_count; i++)
 			json_array_append_new(declined, json_integer(rot.declined[i]));
-		json_object_set_new(ev, "banker", json_pack("{s:i,s:I,s:i,s:o}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
-		    "consecutive", rot.consecutive, "declined", declined));
-		if (banker_record_turn(p, t, r->id, r->banker_seat, &rot, at, err) < 0) {
+		json_t *b = json_pack("{s:i,s:I,s:i,s:o}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
+		    "consecutive", rot.consecutive, "declined", declined);
+		banker_identity_to_json(r, b);   /* only when named: the bytes of an unnamed banker's round are as before */
+		json_object_set_new(ev, "banker", b);
+		if (banker_record_turn(p, t, r, &rot, at, err) < 0) {
 			json_decref(ev);
 			goto out;
 		}

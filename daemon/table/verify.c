@@ -17,6 +17,7 @@
 #include "table/chain.h"
 #include "table/hold.h"
 #include "table/problem.h"
+#include "table/banker.h"
 #include "table/replay.h"
 #include "table/txn.h"
 
@@ -115,6 +116,9 @@ compare_derived(struct pit *p, const struct round_record *ev, json_t *problems)
 		    d->table_id, (long long)d->round_no, ev->table_id, (long long)ev->round_no);
 	if (d->player_banked != ev->player_banked || d->banker_seat != ev->banker_seat || d->bank != ev->bank)
 		audit_problem(problems, ev->table_id, ev->id, 0, "the round row's banker differs from its events");
+	if (ev->player_banked && !banker_identity_equal(d, ev))
+		audit_problem(problems, ev->table_id, ev->id, 0, "the recorded banker (player \"%s\", badge \"%s\") differs from its events "
+		    "(player \"%s\", badge \"%s\")", d->banker_player, d->provider_badge, ev->banker_player, ev->provider_badge);
 	if (ev->player_banked && (d->banker_consecutive != ev->banker_consecutive || d->declined_count != ev->declined_count ||
 	    memcmp(d->declined, ev->declined, sizeof(d->declined[0]) * (size_t)ev->declined_count) != 0))
 		audit_problem(problems, ev->table_id, ev->id, 0, "the recorded banker rotation (%d in a row, %d declined) differs from its events "

@@ -15,6 +15,7 @@
 #include "store/audit.h"
 #include "store/store.h"
 #include "table/players.h"
+#include "table/banker.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"
@@ -157,8 +158,10 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 		int64_t bank_end = r->bank;
 		if (r->payout_count > 0)
 			bank_end = r->payouts[r->payout_count - 1].bank_after;
-		json_object_set_new(o, "banker", json_pack("{s:i,s:I,s:I}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
-		    "bank_end", (json_int_t)bank_end));
+		json_t *b = json_pack("{s:i,s:I,s:I}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
+		    "bank_end", (json_int_t)bank_end);
+		banker_identity_to_json(r, b);
+		json_object_set_new(o, "banker", b);
 	}
 	if (r->collection.posted) {
 		json_object_set_new(o, "collection", collection_to_json(&r->collection));

@@ -27,9 +27,9 @@ WHOLE = {
     "decisions": {"1": "play", "3": "fold"}}
 
 
-def banked(seat):
+def banked(seat, who=None):
     others = [s for s in (1, 2, 3, 4) if s != seat][:2]
-    return {"banker": {"seat": seat, "bank": 50000},
+    return {"banker": dict({"seat": seat, "bank": 50000}, **(who or {})),
             "bets": {str(others[0]): {"ante": 1000}, str(others[1]): {"ante": 500, "pair_plus": 500}},
             "hands": {str(others[0]): ["9h", "9c", "5d"], str(others[1]): ["3c", "6d", "Ts"]},
             "dealer": ["Qd", "7c", "2h"],
@@ -126,8 +126,11 @@ class RestoreTest(pgserver.CentralServerCase):
                                                                 "amount": 5000}, status=201)
         self.ok(d, "POST", "/api/v1/title31/acknowledgments", {"gaming_day": day, "player": "P1", "direction": "in",
                                                                  "kind": "ctr", "note": "filed"}, status=201, token=cage)
-        for seat in (1, 1, 2, 3):
-            self.ok(d, "POST", "/api/v1/tables/P1/rounds", banked(seat), status=201)
+        # the banker named (a player, a provider) or not, and an offer of the bank (docs/players.md, "The banker")
+        provider = {"provider": {"badge": "TPPPS-0192", "company": "Acme Banking LLC"}}
+        for seat, who in ((1, {"player": "PL1"}), (1, {"player": "PL1"}), (2, provider), (3, None)):
+            self.ok(d, "POST", "/api/v1/tables/P1/rounds", banked(seat, who), status=201)
+        self.ok(d, "POST", "/api/v1/tables/P1/bank-offers", {"seat": 4, "answer": "declined", "player": "PL4"}, status=201)
         rid = self.ok(d, "POST", "/api/v1/tables/T2/rounds", {}, status=201)["round"]["id"]
         self.ok(d, "PUT", "/api/v1/rounds/%d/bets/2" % rid, {"ante": 2000})
         self.ok(d, "POST", "/api/v1/rounds/%d/void" % rid, {"reason": "misdeal: exposed card"}, token=PITBOSS_TOKEN)
