@@ -62,7 +62,7 @@ do_offer(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 		return -1;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (read_offer(t, oa->body, r, &accepted, err) < 0)
+	if (read_offer(t, oa->body, r, &accepted, err) < 0 || banker_player_known(p, r->banker_player, err) < 0)
 		goto out;
 	if (accepted && banker_check_rotation(p, t, r, &rot, err) < 0)
 		goto out;

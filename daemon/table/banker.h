@@ -46,10 +46,14 @@ bool banker_identity_equal(const struct round_record *a, const struct round_reco
 int banker_check_rotation(struct pit *p, const struct table_config *t, const struct round_record *r,
     struct rotation *out, struct pb_error *err);
 
+/* A banker named as a player is a registered one (422 unknown_player); "" is no one, and fine. */
+int banker_player_known(struct pit *p, const char *player, struct pb_error *err);
+
 /*
- * The rules on the person alone (banker_person.c): his run of rounds in a
- * row at the table whatever seats he banked from, and one badge of a
- * provider company at the table.  0 when r names nobody.
+ * The rules on the person alone (banker_person.c): a named player
+ * registered, his run of rounds in a row at the table whatever seats he
+ * banked from, and one badge of a provider company at the table.  0 when r
+ * names nobody.
  */
 int banker_check_person(struct pit *p, const struct table_config *t, const struct round_record *r, struct pb_error *err);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "store/players.h"
 #include "store/store.h"
 #include "table/input.h"
 
@@ -130,6 +131,22 @@ person_run(const struct banker_turn *recent, int n, const struct round_record *r
 }
 
 int
+banker_player_known(struct pit *p, const char *player, struct pb_error *err)
+{
+	json_t *record;
+
+	if (player[0] == '\0')
+		return 0;
+	if (store_player_get(p->store, player, &record, err) < 0)
+		return -1;
+	if (record == NULL)
+		return pb_fail(err, 422, "unknown_player", "banker.player: there is no player %s; register the banker first "
+		    "(POST /api/v1/players), or name a third-party banker by \"provider\"", player);
+	json_decref(record);
+	return 0;
+}
+
+int
 banker_check_person(struct pit *p, const struct table_config *t, const struct round_record *r, struct pb_error *err)
 {
 	int max = t->banker.max_consecutive, n = 0, run, rc = -1;
@@ -138,6 +155,8 @@ banker_check_person(struct pit *p, const struct table_config *t, const struct ro
 
 	if (!r->banker_player[0] && !r->provider_badge[0])
 		return 0;
+	if (banker_player_known(p, r->banker_player, err) < 0)
+		return -1;
 	if ((recent = calloc((size_t)max, sizeof(*recent))) == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	if (store_banker_recent(p->store, t->id, max, recent, &n, err) < 0)

@@ -40,6 +40,16 @@ def body(seat, who=None, player_seat=None):
 
 
 class BankerCase(pbtest.DaemonTestCase):
+    """The players the tests name as bankers are registered first (a banker named as a player must be one)."""
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.pid = {}
+        for name in ['PL1', 'PL100', 'PL200', 'PL7', 'PL9']:
+            st, js = cls.d.call("POST", "/api/v1/players", {"description": "banker " + name}, token=PITBOSS_TOKEN)
+            assert st == 201, (st, js)
+            cls.pid[name] = js["id"]
 
     def whole(self, table, b, token=DEALER):
         r = super().whole(table, b, token=token)
@@ -61,40 +71,40 @@ class RotationPerPerson(BankerCase):
     daemon_kwargs = {"extra_tables": [banked_table("QA"), banked_table("QE")]}
 
     def test_rotation_per_person_across_a_seat_change(self):
-        pl = {"player": "PL100"}
+        pl = {"player": self.pid["PL100"]}
         r1 = self.whole("QA", body(1, pl))
-        self.assertEqual(r1["banker"]["player"], "PL100")
-        self.assertEqual(self.opened_banker(r1["id"])["player"], "PL100")
+        self.assertEqual(r1["banker"]["player"], self.pid["PL100"])
+        self.assertEqual(self.opened_banker(r1["id"])["player"], self.pid["PL100"])
         r2 = self.whole("QA", body(1, pl))
         cur = self.bankers("QA")["current"]
         self.assertEqual((cur["seat"], cur["consecutive"], cur["player"], cur["person_consecutive"], cur["person_must_pass"]),
-                         (1, 2, "PL100", 2, True))
+                         (1, 2, self.pid["PL100"], 2, True))
         # the same person at another seat: the seat rule alone would let him bank; the rule per person refuses him
         err = self.refused(422, "rotation_violation", "POST", "/api/v1/tables/QA/rounds", body(4, pl))
-        self.assertIn("player PL100", err["message"])
+        self.assertIn("player " + self.pid["PL100"], err["message"])
         self.assertIn("2 rounds in a row", err["message"])
         self.assertIn("whatever seat", err["message"])
         # and at his own seat too (both rules)
         self.refused(422, "rotation_violation", "POST", "/api/v1/tables/QA/rounds", body(1, pl))
         # another person banks: the run is broken, PL100 may bank again from his new seat
-        r3 = self.whole("QA", body(2, {"player": "PL200"}))
+        r3 = self.whole("QA", body(2, {"player": self.pid["PL200"]}))
         r4 = self.whole("QA", body(4, pl))
         cur = self.bankers("QA")["current"]
-        self.assertEqual((cur["seat"], cur["consecutive"], cur["player"], cur["person_consecutive"]), (4, 1, "PL100", 1))
+        self.assertEqual((cur["seat"], cur["consecutive"], cur["player"], cur["person_consecutive"]), (4, 1, self.pid["PL100"], 1))
         # he moves again after one round: his run goes on across the seat change
         r5 = self.whole("QA", body(5, pl))
         cur = self.bankers("QA")["current"]
         self.assertEqual((cur["seat"], cur["consecutive"], cur["person_consecutive"], cur["person_must_pass"]), (5, 1, 2, True))
         self.refused(422, "rotation_violation", "POST", "/api/v1/tables/QA/rounds", body(6, pl, player_seat=1))
         hist = [(h["round"], h["seat"], h.get("player")) for h in self.bankers("QA")["history"] if h["kind"] == "bank"]
-        self.assertEqual(hist, [(r5["id"], 5, "PL100"), (r4["id"], 4, "PL100"), (r3["id"], 2, "PL200"),
-                                (r2["id"], 1, "PL100"), (r1["id"], 1, "PL100")])
+        self.assertEqual(hist, [(r5["id"], 5, self.pid["PL100"]), (r4["id"], 4, self.pid["PL100"]), (r3["id"], 2, self.pid["PL200"]),
+                                (r2["id"], 1, self.pid["PL100"]), (r1["id"], 1, self.pid["PL100"])])
         # the report per person
         rep = self.ok("GET", "/api/v1/reports/bankers?table=QA", token=PITBOSS_TOKEN)
         people = {p["player"]: p for p in rep["tables"][0]["people"]}
-        self.assertEqual((people["PL100"]["rounds"], people["PL100"]["seats"]), (4, 3))
-        self.assertEqual(people["PL200"]["rounds"], 1)
-        self.assertEqual(people["PL100"]["banker_result"],
+        self.assertEqual((people[self.pid["PL100"]]["rounds"], people[self.pid["PL100"]]["seats"]), (4, 3))
+        self.assertEqual(people[self.pid["PL200"]]["rounds"], 1)
+        self.assertEqual(people[self.pid["PL100"]]["banker_result"],
                          sum(-r["totals"]["players_net"] for r in (r1, r2, r4, r5)))
         self.assertIs(self.ok("GET", "/api/v1/integrity?table=QA", token=AUDITOR)["ok"], True)
 
@@ -138,7 +148,7 @@ class Provider(BankerCase):
 
     def test_bad_banker_names_refused(self):
         bad = [
-            ({"player": "PL1", "provider": ACME}, "not both"),
+            ({"player": self.pid["PL1"], "provider": ACME}, "not both"),
             ({"player": ""}, "banker.player"),
             ({"player": 7}, "banker.player"),
             ({"provider": {"badge": "B1"}}, "banker.provider.company"),
@@ -150,15 +160,20 @@ class Provider(BankerCase):
         for who, words in bad:
             err = self.refused(400, None, "POST", "/api/v1/tables/QB/rounds", body(2, who))
             self.assertIn(words, err["message"], who)
+        # a banker named as a player is a registered one
+        err = self.refused(422, "unknown_player", "POST", "/api/v1/tables/QB/rounds", body(2, {"player": "NOBODY"}))
+        self.assertIn("POST /api/v1/players", err["message"])
+        err = self.refused(422, "unknown_player", "POST", "/api/v1/tables/QB/bank-offers",
+                           {"seat": 2, "answer": "declined", "player": "NOBODY"})
 
 
 class Offers(BankerCase):
     daemon_kwargs = {"extra_tables": [banked_table("QC")]}
 
     def test_offers_and_declines_logged(self):
-        a = self.ok("POST", "/api/v1/tables/QC/bank-offers", {"seat": 2, "answer": "declined", "player": "PL7"}, status=201)
+        a = self.ok("POST", "/api/v1/tables/QC/bank-offers", {"seat": 2, "answer": "declined", "player": self.pid["PL7"]}, status=201)
         self.assertEqual({k: a[k] for k in ("table", "seat", "answer", "player", "by")},
-                         {"table": "QC", "seat": 2, "answer": "declined", "player": "PL7", "by": "demo-dealer"})
+                         {"table": "QC", "seat": 2, "answer": "declined", "player": self.pid["PL7"], "by": "demo-dealer"})
         self.ok("POST", "/api/v1/tables/QC/bank-offers", {"seat": 3, "answer": "declined"}, status=201,
                 token=PITBOSS_TOKEN)
         self.ok("POST", "/api/v1/tables/QC/bank-offers", {"seat": 4, "answer": "accepted", "provider": ACME}, status=201)
@@ -174,14 +189,14 @@ class Offers(BankerCase):
             (4, "declined", None, ACME, "demo-dealer"),
             (4, "accepted", None, ACME, "demo-dealer"),
             (3, "declined", None, None, "demo-pitboss"),
-            (2, "declined", "PL7", None, "demo-dealer")])
+            (2, "declined", self.pid["PL7"], None, "demo-dealer")])
         seqs = [o["seq"] for o in offers]
         self.assertEqual(seqs, sorted(seqs, reverse=True))
         rows = self.d.db_rows("SELECT table_seq, round_id, actor, body FROM events WHERE table_id = 'QC' AND type = 'bank_offered' "
                               "ORDER BY table_seq DESC")
         self.assertEqual([r[0] for r in rows], seqs)
         self.assertTrue(all(r[1] is None or r[1] == 0 for r in rows))
-        self.assertEqual(json.loads(rows[-1][3]), {"seat": 2, "answer": "declined", "player": "PL7"})
+        self.assertEqual(json.loads(rows[-1][3]), {"seat": 2, "answer": "declined", "player": self.pid["PL7"]})
         self.assertIs(self.ok("GET", "/api/v1/integrity?table=QC", token=AUDITOR)["ok"], True)
 
     def test_bad_offers_refused(self):
@@ -199,7 +214,7 @@ class VerifyBanker(BankerCase):
     daemon_kwargs = {"extra_tables": [banked_table("QV")]}
 
     def test_a_changed_banker_row_is_found(self):
-        r = self.whole("QV", body(2, {"player": "PL9"}))
+        r = self.whole("QV", body(2, {"player": self.pid["PL9"]}))
         conn = self.d.db_connect(read_only=False)
         try:
             conn.execute("DROP TRIGGER banker_turns_no_update")
@@ -209,7 +224,7 @@ class VerifyBanker(BankerCase):
             conn.close()
         v = self.ok("GET", "/api/v1/rounds/%d/verify" % r["id"], token=AUDITOR)
         self.assertIs(v["ok"], False)
-        self.assertTrue(any("recorded banker" in p["problem"] and "PL9" in p["problem"] for p in v["problems"]), v)
+        self.assertTrue(any("recorded banker" in p["problem"] and self.pid["PL9"] in p["problem"] for p in v["problems"]), v)
 
 
 if __name__ == "__main__":

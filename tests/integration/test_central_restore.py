@@ -128,9 +128,9 @@ class RestoreTest(pgserver.CentralServerCase):
                                                                  "kind": "ctr", "note": "filed"}, status=201, token=cage)
         # the banker named (a player, a provider) or not, and an offer of the bank (docs/players.md, "The banker")
         provider = {"provider": {"badge": "TPPPS-0192", "company": "Acme Banking LLC"}}
-        for seat, who in ((1, {"player": "PL1"}), (1, {"player": "PL1"}), (2, provider), (3, None)):
+        for seat, who in ((1, {"player": "P2"}), (1, {"player": "P2"}), (2, provider), (3, None)):
             self.ok(d, "POST", "/api/v1/tables/P1/rounds", banked(seat, who), status=201)
-        self.ok(d, "POST", "/api/v1/tables/P1/bank-offers", {"seat": 4, "answer": "declined", "player": "PL4"}, status=201)
+        self.ok(d, "POST", "/api/v1/tables/P1/bank-offers", {"seat": 4, "answer": "declined", "player": "P1"}, status=201)
         rid = self.ok(d, "POST", "/api/v1/tables/T2/rounds", {}, status=201)["round"]["id"]
         self.ok(d, "PUT", "/api/v1/rounds/%d/bets/2" % rid, {"ante": 2000})
         self.ok(d, "POST", "/api/v1/rounds/%d/void" % rid, {"reason": "misdeal: exposed card"}, token=PITBOSS_TOKEN)

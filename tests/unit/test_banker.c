@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/players.h"
 #include "table/banker.h"
 #include "pit_fixture.h"
 
@@ -34,6 +35,14 @@ setup(void **state)
 	struct fixture *f = calloc(1, sizeof(*f));
 
 	pit_fixture_open("banker", f->db, &f->cfg, &f->store, &f->pit);
+	/* the players the tests name as bankers: a banker named as a player is a registered one */
+	for (int i = 1; i <= 9; i++) {
+		char id[8];
+		struct pb_error err;
+		snprintf(id, sizeof(id), "PL%d", i);
+		if (store_player_put(f->store, id, "", "", "{\"description\": \"banker\"}", "2026-01-01T00:00:00.000Z", &err) < 0)
+			fail_msg("registering %s: %s", id, err.message);
+	}
 	*state = f;
 	return 0;
 }
