@@ -490,14 +490,15 @@ store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count
 	return store_query_end(&q);
 }
 
-int
-store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+/* Walks the events a statement (no parameter) selects, one at a time. */
+static int
+walk_events(struct store *s, enum stmt_id stmt, const char *what, stored_event_fn fn, void *ctx, struct pb_error *err)
 {
 	struct store_query q;
 	struct stored_event e;
 	int rc = 0;
 
-	if (store_query(&q, s, STMT_ACCT_EVENTS, "reading the accounting events", err) < 0)
+	if (store_query(&q, s, stmt, what, err) < 0)
 		return -1;
 	while (rc == 0 && store_query_next(&q)) {
 		read_event(q.st, &e);
@@ -513,4 +514,42 @@ store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_erro
 		return rc;
 	}
 	return store_query_end(&q);
+}
+
+int
+store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+{
+	return walk_events(s, STMT_ACCT_EVENTS, "reading the accounting events", fn, ctx, err);
+}
+
+int
+store_player_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+{
+	return walk_events(s, STMT_PLAYER_EVENTS, "reading the players' events", fn, ctx, err);
+}
+
+int
+store_player_rows(struct store *s, enum player_rows which, char **text, struct pb_error *err)
+{
+	static const enum stmt_id STMTS[] = {
+		[PLAYER_ROWS_PLAYERS] = STMT_ROWS_PLAYERS, [PLAYER_ROWS_SEATS] = STMT_ROWS_SEAT_PLAYERS,
+		[PLAYER_ROWS_SEAT_CHANGES] = STMT_ROWS_SEAT_CHANGES, [PLAYER_ROWS_TRANSACTIONS] = STMT_ROWS_TRANSACTIONS,
+		[PLAYER_ROWS_TITLE31_ACKS] = STMT_ROWS_TITLE31_ACKS,
+	};
+	struct store_query q;
+	const unsigned char *t;
+
+	*text = NULL;
+	if (store_query(&q, s, STMTS[which], "reading the players' rows", err) < 0)
+		return -1;
+	if (store_query_next(&q) && (t = sqlite3_column_text(q.st, 0)) != NULL && (*text = strdup((const char *)t)) == NULL) {
+		store_query_end(&q);
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	}
+	if (store_query_end(&q) < 0) {
+		free(*text);
+		*text = NULL;
+		return -1;
+	}
+	return 0;
 }

@@ -53,6 +53,22 @@ typedef int (*stored_event_fn)(void *ctx, const struct stored_event *e, struct p
 /* Walks the accounting events (documents, voids, acknowledgments) of every chain, oldest first. */
 int store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
 
+/* Walks the players' events (registrations, changes, seatings, transactions, Title 31 acknowledgments), oldest first. */
+int store_player_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
+
+/* The players' derived tables, for pitboss verify's comparison with a rebuild from the events. */
+enum player_rows {
+	PLAYER_ROWS_PLAYERS = 0,
+	PLAYER_ROWS_SEATS,
+	PLAYER_ROWS_SEAT_CHANGES,
+	PLAYER_ROWS_TRANSACTIONS,
+	PLAYER_ROWS_TITLE31_ACKS,
+	PLAYER_ROWS_COUNT
+};
+
+/* Every row of one of them as one JSON text, in a fixed order (malloc'd into *text). */
+int store_player_rows(struct store *s, enum player_rows which, char **text, struct pb_error *err);
+
 /* Events of one round, in chain order. */
 int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);
 

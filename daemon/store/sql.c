@@ -381,6 +381,20 @@ static const char *const SQL[STMT_COUNT] = {
 	/* the accounting events of every chain, for pitboss verify (a scan: verify reads everything anyway) */
 	[STMT_ACCT_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type IN ('inventory', 'fill', "
 	    "'credit', 'fill_void', 'credit_void', 'drop', 'exception_acknowledged') ORDER BY id",
+	/* the players' events of every chain (the "_players" chain and the tables'), for pitboss verify */
+	[STMT_PLAYER_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type IN ('player_registered', "
+	    "'player_updated', 'title31_acknowledged', 'player_seated', 'player_left', 'table_transaction') ORDER BY id",
+	/* the players' derived rows as one JSON text each, in a fixed order: pitboss verify compares them with a rebuild */
+	[STMT_ROWS_PLAYERS] = "SELECT json_group_array(json_array(id, card, name, record_json, created_at, updated_at)) "
+	    "FROM (SELECT * FROM players ORDER BY id)",
+	[STMT_ROWS_SEAT_PLAYERS] = "SELECT json_group_array(json_array(table_id, seat, player_id, since)) "
+	    "FROM (SELECT * FROM seat_players ORDER BY table_id, seat)",
+	[STMT_ROWS_SEAT_CHANGES] = "SELECT json_group_array(json_array(id, table_id, seat, player_id, seated, at, by)) "
+	    "FROM (SELECT * FROM seat_changes ORDER BY id)",
+	[STMT_ROWS_TRANSACTIONS] = "SELECT json_group_array(json_array(id, table_id, seat, player_id, direction, kind, amount, "
+	    "at, gaming_day, by)) FROM (SELECT * FROM table_transactions ORDER BY id)",
+	[STMT_ROWS_TITLE31_ACKS] = "SELECT json_group_array(json_array(gaming_day, player_id, direction, kind, note, by, at)) "
+	    "FROM (SELECT * FROM title31_acks ORDER BY gaming_day, player_id, direction, kind)",
 	[STMT_ACCT_COUNTS] = "SELECT (SELECT count(*) FROM acct_documents), (SELECT count(*) FROM acct_acknowledgments)",
 	[STMT_ACCT_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM acct_documents",
 	[STMT_ACCT_INSERT] = "INSERT INTO acct_documents (" ACCT_COLUMNS ") "

@@ -130,4 +130,12 @@ void title31_limits_of(const struct pit *p, struct title31_limits *lim);
 int players_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
     const char *body, bool *handled, struct pb_error *err);
 
+/*
+ * pitboss verify's check of the players' rows (players_verify.c): the
+ * players, seats, seat changes, table transactions and Title 31
+ * acknowledgments rebuilt from their events in memory and compared whole
+ * with the file's; each difference appended to problems.
+ */
+int players_verify(struct pit *p, json_t *problems, struct pb_error *err);
+
 #endif

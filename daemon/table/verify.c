@@ -12,12 +12,13 @@
 
 #include "common/log.h"
 #include "engine/collection.h"
-#include "table/accounting.h"
 #include "store/audit.h"
+#include "table/accounting.h"
+#include "table/banker.h"
 #include "table/chain.h"
 #include "table/hold.h"
+#include "table/players.h"
 #include "table/problem.h"
-#include "table/banker.h"
 #include "table/replay.h"
 #include "table/txn.h"
 
@@ -446,11 +447,11 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 			goto fail;
 		for (int i = 0; i < bad; i++)
 			audit_problem(problems, "", 0, 0, "%s", agg[i]);
-		if (acct_verify(p, problems, err) < 0) {
+		if (acct_verify(p, problems, err) < 0 || players_verify(p, problems, err) < 0) {
 			if (strcmp(err->code, "storage_error") != 0)
 				goto fail;
-			audit_problem(problems, "", 0, 0, "the accounting events cannot be read (%s); the file is damaged or "
-			    "the disk fails: restore the last backup (docs/operations.md)", err->message);
+			audit_problem(problems, "", 0, 0, "the accounting or players' events cannot be read (%s); the file is "
+			    "damaged or the disk fails: restore the last backup (docs/operations.md)", err->message);
 		}
 	}
 	if (store_significant_verify(p->store, &sig_broken, why, sizeof(why), err) < 0)
