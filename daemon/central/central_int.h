@@ -54,6 +54,30 @@ int central_chain_end(PGconn *c, const char *property, const char *table_id, int
 /* The property's last checkpoint (its local id) in the central copy (0: none). */
 int central_checkpoints_position(PGconn *c, const char *property, int64_t *local_id, struct pb_error *err);
 
+/* ---- central verify's check of the report facts (verify_facts.c) ---- */
+
+/* A problem found: the property, table and event seq it is at, and what. */
+typedef void (*facts_problem_fn)(void *arg, const char *property, const char *table_id, const char *seq, const char *what);
+
+struct facts_walk;
+
+/* A walk over the central events (in property, table, seq order) that checks each finished round's facts. */
+struct facts_walk *facts_walk_new(PGconn *c, struct pb_error *err);
+
+/*
+ * The next event of the walk: a finished round is rebuilt from its events
+ * and its report row compared with its table's next fact (problems through
+ * problem).  -1 only when the check cannot go on (the server).
+ */
+int facts_walk_event(struct facts_walk *w, const char *property, const struct stored_event *e, facts_problem_fn problem,
+    void *arg, struct pb_error *err);
+
+/* The rounds whose facts were compared. */
+int64_t facts_walk_rounds(const struct facts_walk *w);
+
+/* Closes its cursor and frees it (NULL does nothing). */
+int facts_walk_free(struct facts_walk *w, struct pb_error *err);
+
 /* ---- array literals (pgarray.c) ---- */
 
 /* A PostgreSQL array literal being built; zero it to start. */

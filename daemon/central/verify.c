@@ -100,10 +100,41 @@ walk(PGconn *c, const char *sql, const char *property, void (*row)(struct tally 
 	return central_exec(c, "CLOSE pitboss_verify", 0, NULL, NULL, err);
 }
 
+/* The events' walk: the chain so far, and the facts check riding along. */
+struct event_walk {
+	struct chain_pos pos;
+	struct facts_walk *facts;
+	struct pb_error err;
+	bool failed;                     /* the facts check could not go on: err says why */
+};
+
+static void
+facts_problem(void *arg, const char *property, const char *table_id, const char *seq, const char *what)
+{
+	problem(arg, property, table_id, seq, what);
+}
+
 static void
 event_row(struct tally *t, PGresult *r, int i, void *arg)
 {
-	check_event(t, r, i, arg);
+	struct event_walk *w = arg;
+	struct stored_event e;
+
+	check_event(t, r, i, &w->pos);
+	if (w->failed)
+		return;
+	memset(&e, 0, sizeof(e));
+	snprintf(e.table_id, sizeof(e.table_id), "%s", PQgetvalue(r, i, 1));
+	e.table_seq = strtoll(PQgetvalue(r, i, 2), NULL, 10);
+	e.round_id = PQgetisnull(r, i, 3) ? 0 : strtoll(PQgetvalue(r, i, 3), NULL, 10);
+	snprintf(e.type, sizeof(e.type), "%s", PQgetvalue(r, i, 4));
+	snprintf(e.at, sizeof(e.at), "%s", PQgetvalue(r, i, 5));
+	snprintf(e.actor, sizeof(e.actor), "%s", PQgetvalue(r, i, 6));
+	e.body = PQgetvalue(r, i, 7);
+	snprintf(e.prev_hash, sizeof(e.prev_hash), "%s", PQgetvalue(r, i, 8));
+	snprintf(e.hash, sizeof(e.hash), "%s", PQgetvalue(r, i, 9));
+	if (facts_walk_event(w->facts, PQgetvalue(r, i, 0), &e, facts_problem, t, &w->err) < 0)
+		w->failed = true;
 }
 
 struct key_seen {
@@ -212,7 +243,7 @@ central_verify(const char *conninfo, const char *property, FILE *out, int64_t *e
     struct pb_error *err)
 {
 	struct tally t = {.out = out};
-	struct chain_pos pos = {0};
+	struct event_walk ew = {0};
 	struct key_seen keys = {0};
 	PGconn *c = central_connect(conninfo, err);
 	int rc = -1;
@@ -220,9 +251,21 @@ central_verify(const char *conninfo, const char *property, FILE *out, int64_t *e
 	*events = *problems = 0;
 	if (c == NULL)
 		return -1;
+	if ((ew.facts = facts_walk_new(c, err)) == NULL)
+		goto out;
 	if (central_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, NULL, err) < 0 ||
-	    walk(c, EVENTS, property, event_row, &pos, &t, err) < 0 ||
-	    walk(c, CHECKPOINTS, property, checkpoint_row, &keys, &t, err) < 0 ||
+	    walk(c, EVENTS, property, event_row, &ew, &t, err) < 0)
+		goto out;
+	if (ew.failed) {
+		*err = ew.err;
+		goto out;
+	}
+	if (facts_walk_free(ew.facts, err) < 0) {
+		ew.facts = NULL;
+		goto out;
+	}
+	ew.facts = NULL;
+	if (walk(c, CHECKPOINTS, property, checkpoint_row, &keys, &t, err) < 0 ||
 	    walk(c, REPORT_ROWS, property, report_row, NULL, &t, err) < 0 ||
 	    walk(c, ORPHAN_FACTS, property, orphan_fact, NULL, &t, err) < 0)
 		goto out;
@@ -230,6 +273,7 @@ central_verify(const char *conninfo, const char *property, FILE *out, int64_t *e
 	*events = t.events;
 	*problems = t.problems;
 out:
+	facts_walk_free(ew.facts, &(struct pb_error){0});
 	central_rollback(c);
 	PQfinish(c);
 	return rc;

@@ -215,6 +215,20 @@ class CentralReportTest(pgserver.CentralServerCase):
         pid = self.ids[0]
         rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", pid)
         self.assertEqual(rc, 0, out + err)
+        # a fact altered together with its report row: only a replay of the round's events shows it
+        rid = self.pg.psql("SELECT max(round_id) FROM pitboss.round_facts WHERE property = '%s' AND table_id = 'T3' "
+                           "AND NOT voided" % pid).strip()
+        self.pg.psql("SET session_replication_role = replica; "
+                     "UPDATE pitboss.round_facts SET hands = hands + 1 WHERE property = '%s' AND round_id = %s; "
+                     "UPDATE pitboss.report_hours h SET hands = h.hands + 1 FROM pitboss.round_facts f "
+                     "WHERE f.property = '%s' AND f.round_id = %s AND h.property = f.property AND h.table_id = f.table_id "
+                     "AND h.hour = f.hour AND h.dealer = f.dealer AND h.rules_sha256 = f.rules_sha256"
+                     % (pid, rid, pid, rid))
+        rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", pid)
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"property %s table T3 #\d+: round %s: its report facts differ from a replay of its "
+                         r"events \(void or hands\)" % (pid, rid))
+        self.assertNotIn("not the sum of its rounds' facts", out)
         self.pg.psql("UPDATE pitboss.report_hours SET house_win[1] = house_win[1] + 100 WHERE property = '%s' "
                      "AND table_id = 'T1'" % pid)            # report_hours has no trigger: its owner may edit it
         self.pg.psql("SET session_replication_role = replica; INSERT INTO pitboss.round_facts SELECT property, "
