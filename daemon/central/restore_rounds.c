@@ -12,6 +12,7 @@
 #include "common/timeutil.h"
 #include "engine/limits.h"
 #include "table/accounting.h"
+#include "table/corrections.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 
@@ -28,6 +29,11 @@ restore_table_event(struct store *s, const struct stored_event *e, struct pb_err
 		return 0;
 	/* the accounting documents and acknowledgments: their rows, as table/accounting.c wrote them */
 	if (acct_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
+		return -1;
+	if (handled)
+		return 0;
+	/* the payout corrections: their rows, as table/corrections.c wrote them */
+	if (correction_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
 		return -1;
 	if (handled)
 		return 0;

@@ -112,6 +112,7 @@ void handle_table_bankers(const struct route_call *c, struct http_answer *ans);
 /* rounds.c */
 void handle_round(const struct route_call *c, struct http_answer *ans);
 void handle_round_step(const struct route_call *c, struct http_answer *ans);
+void handle_round_correction(const struct route_call *c, struct http_answer *ans);
 
 /* audit.c */
 void handle_round_verify(const struct route_call *c, struct http_answer *ans);

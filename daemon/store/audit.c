@@ -490,14 +490,15 @@ store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count
 	return store_query_end(&q);
 }
 
-int
-store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+/* Every event a statement without parameters gives, handed to fn (the accounting and correction walks). */
+static int
+events_walk(struct store *s, enum stmt_id id, const char *what, stored_event_fn fn, void *ctx, struct pb_error *err)
 {
 	struct store_query q;
 	struct stored_event e;
 	int rc = 0;
 
-	if (store_query(&q, s, STMT_ACCT_EVENTS, "reading the accounting events", err) < 0)
+	if (store_query(&q, s, id, what, err) < 0)
 		return -1;
 	while (rc == 0 && store_query_next(&q)) {
 		read_event(q.st, &e);
@@ -513,4 +514,16 @@ store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_erro
 		return rc;
 	}
 	return store_query_end(&q);
+}
+
+int
+store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+{
+	return events_walk(s, STMT_ACCT_EVENTS, "reading the accounting events", fn, ctx, err);
+}
+
+int
+store_correction_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+{
+	return events_walk(s, STMT_CORR_EVENTS, "reading the payout corrections' events", fn, ctx, err);
 }

@@ -53,6 +53,9 @@ typedef int (*stored_event_fn)(void *ctx, const struct stored_event *e, struct p
 /* Walks the accounting events (documents, voids, acknowledgments) of every chain, oldest first. */
 int store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
 
+/* Walks the payout corrections' events (payout_corrected) of every chain, oldest first. */
+int store_correction_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
+
 /* Events of one round, in chain order. */
 int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);
 

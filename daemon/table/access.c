@@ -49,6 +49,8 @@ static const struct {
 	    "a fill or credit is voided by the cage, a floor supervisor or a pit boss"},
 	[OP_DROP] = {R(ROLE_COUNT), true, "the drop is signed by the count team"},
 	[OP_EXCEPTION_ACK] = {R(ROLE_PITBOSS), true, "acknowledging an exception is the pitboss role's"},
+	[OP_CORRECTION] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
+	    "a payout is corrected by a floor supervisor or pit boss, with a witness"},
 };
 
 int

@@ -39,6 +39,7 @@ enum pit_operation {
 	OP_TRANSFER_VOID,   /* voiding a fill or credit */
 	OP_DROP,            /* the drop as counted */
 	OP_EXCEPTION_ACK,   /* acknowledging an accounting exception */
+	OP_CORRECTION,      /* correcting a settled round's payout (table/corrections.h) */
 	OP_COUNT
 };
 

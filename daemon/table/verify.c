@@ -15,6 +15,7 @@
 #include "table/accounting.h"
 #include "store/audit.h"
 #include "table/chain.h"
+#include "table/corrections.h"
 #include "table/hold.h"
 #include "table/problem.h"
 #include "table/replay.h"
@@ -442,6 +443,12 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 			if (strcmp(err->code, "storage_error") != 0)
 				goto fail;
 			audit_problem(problems, "", 0, 0, "the accounting events cannot be read (%s); the file is damaged or "
+			    "the disk fails: restore the last backup (docs/operations.md)", err->message);
+		}
+		if (corrections_verify(p, problems, err) < 0) {
+			if (strcmp(err->code, "storage_error") != 0)
+				goto fail;
+			audit_problem(problems, "", 0, 0, "the payout corrections cannot be read (%s); the file is damaged or "
 			    "the disk fails: restore the last backup (docs/operations.md)", err->message);
 		}
 	}

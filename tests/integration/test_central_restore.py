@@ -60,6 +60,7 @@ DERIVED = [
     "SELECT table_id, status, limits_json, config_sha256, dealer_id FROM table_state ORDER BY table_id",
     "SELECT * FROM acct_documents ORDER BY id",
     "SELECT table_id, kind, ref, note, by, at FROM acct_acknowledgments ORDER BY table_id, kind, ref",
+    "SELECT * FROM corrections ORDER BY id",
 ]
 
 
@@ -133,6 +134,11 @@ class RestoreTest(pgserver.CentralServerCase):
                                           "witness": acct.witness("DL1")}, "FL1")
         post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),
                                              "note": "counted again"}, "PB1")
+        # a payout correction (the table event payout_corrected and its row)
+        rid = d.db_value("SELECT id FROM rounds WHERE state = 'settled' ORDER BY id LIMIT 1")
+        line = self.ok(d, "GET", "/api/v1/rounds/%d" % rid)["round"]["payouts"][0]
+        post("/rounds/%d/corrections" % rid, {"seat": line["seat"], "wager": line["wager"], "paid": line["net"] + 500,
+                                              "reason": "overpaid", "witness": acct.witness("FL1")}, "PB1")
 
     def wait_shipped(self, timeout=60):
         deadline = time.monotonic() + timeout

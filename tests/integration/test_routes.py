@@ -52,6 +52,7 @@ PATHS = (
     "/api/v1/reports/master-game?gaming_day=x", "/api/v1/exceptions", "/api/v1/exceptions/acknowledgments",
     "/api/v1/tables/NOPE/documents", "/api/v1/tables/T1/documents", "/api/v1/tables/T1/documents?gaming_day=x",
     "/api/v1/reports/statistics", "/api/v1/reports/statistics?month=x",
+    R + "/corrections", "/api/v1/rounds/1/corrections", "/api/v1/rounds/abc/corrections",
 )
 
 
