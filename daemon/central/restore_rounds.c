@@ -13,6 +13,7 @@
 #include "engine/limits.h"
 #include "table/accounting.h"
 #include "table/players.h"
+#include "table/corrections.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 
@@ -34,6 +35,11 @@ restore_table_event(struct store *s, const struct stored_event *e, struct pb_err
 		return 0;
 	/* the players, seatings, transactions and Title 31 acknowledgments (table/players.h) */
 	if (players_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
+		return -1;
+	if (handled)
+		return 0;
+	/* the payout corrections: their rows, as table/corrections.c wrote them */
+	if (correction_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
 		return -1;
 	if (handled)
 		return 0;

@@ -3,6 +3,7 @@
  * (a bet put or taken back, close, deal, decisions, reveal, settle, void).
  */
 #include "http/routes.h"
+#include "table/corrections.h"
 
 void
 handle_round(const struct route_call *c, struct http_answer *ans)
@@ -28,5 +29,17 @@ handle_round_step(const struct route_call *c, struct http_answer *ans)
 		atomic_fetch_add(&c->app->metrics.rounds_settled, 1);
 	if (rc == 0 && step == STEP_VOID)
 		atomic_fetch_add(&c->app->metrics.rounds_voided, 1);
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /rounds/{id}/corrections {"seat", "wager", "paid", "reason", "witness"}: a mispay recorded (201). */
+void
+handle_round_correction(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_round_correct(c->pit, c->actor, c->idem, c->round, c->body, &out, &status, &err);
+
 	answer_result(ans, rc, out, status, &err);
 }

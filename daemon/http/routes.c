@@ -54,6 +54,7 @@ const struct route api_routes[] = {
 	{"POST", V1 "/rounds/{round}/reveal", ROUTE_ROUND_STEP, OP_ROUND_STEP, WRITE, handle_round_step, STEP_REVEAL},
 	{"POST", V1 "/rounds/{round}/settle", ROUTE_ROUND_STEP, OP_ROUND_STEP, WRITE, handle_round_step, STEP_SETTLE},
 	{"POST", V1 "/rounds/{round}/void", ROUTE_ROUND_STEP, OP_ROUND_VOID, WRITE, handle_round_step, STEP_VOID},
+	{"POST", V1 "/rounds/{round}/corrections", ROUTE_ACCOUNTING, OP_CORRECTION, WRITE, handle_round_correction, 0},
 	{"GET", V1 "/rounds/{round_text}/verify", ROUTE_ROUND_VERIFY, OP_READ, 0, handle_round_verify, 0},
 	{"GET", V1 "/reports/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_SUMMARY},
 	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_PAYOUTS},

@@ -124,6 +124,7 @@ void handle_table_transaction(const struct route_call *c, struct http_answer *an
 void handle_players_report(const struct route_call *c, struct http_answer *ans);
 void handle_title31_ack(const struct route_call *c, struct http_answer *ans);
 void handle_round_step(const struct route_call *c, struct http_answer *ans);
+void handle_round_correction(const struct route_call *c, struct http_answer *ans);
 
 /* audit.c */
 void handle_round_verify(const struct route_call *c, struct http_answer *ans);

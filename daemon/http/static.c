@@ -1,7 +1,9 @@
 /*
- * static.c - the pit boss page's files, served from web_root.  Only plain
- * names ([A-Za-z0-9_.-] segments, none starting with a dot) are served, and
- * only files that really lie under web_root.
+ * static.c - the pit boss page's files, served from web_root, and the
+ * dealer's page (web_root/dealer/) as /dealer/: a directory is served as
+ * its index.html.  Only plain names ([A-Za-z0-9_.-] segments, none
+ * starting with a dot) are served, and only files that really lie under
+ * web_root.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -77,6 +79,9 @@ static_serve(struct app *app, const struct http_request *req, struct http_answer
 	snprintf(want, sizeof(want), "%s%s", root, path);
 	if (realpath(want, real) == NULL)
 		return static_not_found(ans);
+	/* a directory (the dealer's page, /dealer/) is served as its index.html */
+	if (stat(real, &st) == 0 && S_ISDIR(st.st_mode) && strlen(real) + sizeof("/index.html") <= sizeof(real))
+		strcat(real, "/index.html");
 	plen = strlen(root);
 	if (strncmp(real, root, plen) != 0 || real[plen] != '/' || stat(real, &st) != 0 || !S_ISREG(st.st_mode) ||
 	    st.st_size > STATIC_MAX_BYTES)

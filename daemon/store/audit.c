@@ -553,3 +553,9 @@ store_player_rows(struct store *s, enum player_rows which, char **text, struct p
 	}
 	return 0;
 }
+
+int
+store_correction_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+{
+	return walk_events(s, STMT_CORR_EVENTS, "reading the payout corrections' events", fn, ctx, err);
+}

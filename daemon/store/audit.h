@@ -68,6 +68,8 @@ enum player_rows {
 
 /* Every row of one of them as one JSON text, in a fixed order (malloc'd into *text). */
 int store_player_rows(struct store *s, enum player_rows which, char **text, struct pb_error *err);
+/* Walks the payout corrections' events (payout_corrected) of every chain, oldest first. */
+int store_correction_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
 
 /* Events of one round, in chain order. */
 int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);

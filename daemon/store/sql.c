@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 /* The columns of an event row as audit.c reads them (read_event). */
+#define CORR_COLUMNS "id, table_id, round_id, seat, wager, owed, paid, reason, by, witness, at"
 #define EVENT_COLUMNS "table_id, table_seq, coalesce(round_id, 0), type, at, actor, body, prev_hash, hash, id"
 
 /* The player-banked part of a report_hours or report_spans row (schema 013), in the order reports.c reads it. */
@@ -450,6 +451,22 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_PLAYERS_BETWEEN] = "SELECT DISTINCT rp.player_id FROM round_players rp JOIN rounds r ON r.id = rp.round_id "
 	    "JOIN bets b ON b.round_id = rp.round_id AND b.seat = rp.seat "
 	    "WHERE r.state = 'settled' AND r.settled_at >= ?1 AND r.settled_at < ?2 ORDER BY rp.player_id",
+
+	/* corrections.c */
+	/* the payout corrections' events of every chain, for pitboss verify (a scan, as the accounting events') */
+	[STMT_CORR_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type = 'payout_corrected' "
+	    "ORDER BY id",
+	[STMT_CORR_COUNT] = "SELECT count(*) FROM corrections",
+	[STMT_CORR_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM corrections",
+	[STMT_CORR_INSERT] = "INSERT INTO corrections (" CORR_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+	[STMT_CORR_GET] = "SELECT " CORR_COLUMNS " FROM corrections WHERE id = ?",
+	[STMT_CORR_OF_ROUND] = "SELECT " CORR_COLUMNS " FROM corrections WHERE round_id = ? ORDER BY id",
+	/* the mispays of the exceptions report: [from, to), the table scope, the limit */
+	[STMT_CORR_RANGE] = "SELECT " CORR_COLUMNS " FROM corrections INDEXED BY corrections_at "
+	    "WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
+	    "ORDER BY at, id LIMIT ?4",
+	[STMT_CORR_TOTAL] = "SELECT count(*), coalesce(sum(paid - owed), 0) FROM corrections "
+	    "WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3)))",
 };
 
 const char *

@@ -63,6 +63,8 @@ static const struct {
 	    "a Title 31 alert or CTR item is acknowledged by the cage or a pit boss"},
 	[OP_BANK_OFFER] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
 	    "an offer of the bank is recorded by the dealer, a floor supervisor or a pit boss"},
+	[OP_CORRECTION] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
+	    "a payout is corrected by a floor supervisor or pit boss, with a witness"},
 };
 
 int

@@ -45,6 +45,7 @@ enum pit_operation {
 	OP_SEATING,         /* seating players, the cash and chips at a table: dealer (own table), floor, pitboss */
 	OP_TITLE31_ACK,     /* acknowledging a Title 31 alert or CTR item */
 	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/bank_offer.h) */
+	OP_CORRECTION,      /* correcting a settled round's payout (table/corrections.h) */
 	OP_COUNT
 };
 

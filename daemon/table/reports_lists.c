@@ -11,6 +11,7 @@
 #include "engine/hand6.h"
 #include "store/store.h"
 #include "table/accounting.h"
+#include "table/corrections.h"
 #include "table/reports_private.h"
 
 /*
@@ -182,7 +183,7 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 {
 	struct report_exception_list list = {0};
 	char from[PB_TIME_LEN], to[PB_TIME_LEN], *scope = NULL, *codes = NULL;
-	json_t *arr;
+	json_t *arr, *mispays = NULL;
 	bool cut = false;
 	int rc = -1;
 
@@ -203,17 +204,23 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 	if (list.count > 0)
 		qsort(list.items, (size_t)list.count, sizeof(list.items[0]), cmp_exception);
 	arr = exceptions_json(&list, list.count < q->limit ? list.count : q->limit);
+	/* the mispays (table/corrections.c) and their total */
+	if (arr != NULL && corrections_exceptions(p, scope, from, to, q->limit + 1, arr, &mispays, err) < 0) {
+		json_decref(arr);
+		goto out;
+	}
 	/* the accounting exceptions (table/acct_exceptions.c) merged in by time */
 	if (arr != NULL && acct_exceptions_merge(p, a, q, arr, &cut, err) < 0) {
 		json_decref(arr);
 		goto out;
 	}
-	*out = arr == NULL ? NULL : json_pack("{s:s,s:s,s:o,s:i,s:b,s:o}", "from", from, "to", to,
+	*out = arr == NULL ? NULL : json_pack("{s:s,s:s,s:o,s:i,s:b,s:o,s:O}", "from", from, "to", to,
 	    "table", report_table_json(q), "limit", q->limit,
-	    "truncated", list.count > q->limit || cut, "exceptions", arr);
+	    "truncated", list.count > q->limit || cut, "exceptions", arr, "mispays", mispays);
 	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
 out:
 	report_exception_list_free(&list);
+	json_decref(mispays);
 	free(codes);
 	free(scope);
 	return rc;

@@ -16,6 +16,7 @@
 #include "table/accounting.h"
 #include "table/banker.h"
 #include "table/chain.h"
+#include "table/corrections.h"
 #include "table/hold.h"
 #include "table/players.h"
 #include "table/problem.h"
@@ -452,6 +453,12 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 				goto fail;
 			audit_problem(problems, "", 0, 0, "the accounting or players' events cannot be read (%s); the file is "
 			    "damaged or the disk fails: restore the last backup (docs/operations.md)", err->message);
+		}
+		if (corrections_verify(p, problems, err) < 0) {
+			if (strcmp(err->code, "storage_error") != 0)
+				goto fail;
+			audit_problem(problems, "", 0, 0, "the payout corrections cannot be read (%s); the file is damaged or "
+			    "the disk fails: restore the last backup (docs/operations.md)", err->message);
 		}
 	}
 	if (store_significant_verify(p->store, &sig_broken, why, sizeof(why), err) < 0)

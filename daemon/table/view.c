@@ -13,6 +13,7 @@
 #include "engine/hand3.h"
 #include "engine/tally.h"
 #include "store/audit.h"
+#include "store/corrections.h"
 #include "store/store.h"
 #include "table/players.h"
 #include "table/banker.h"
@@ -122,6 +123,36 @@ totals_json(const struct round_record *r)
 	    (json_int_t)-t.house_win_total, "house_win", (json_int_t)t.house_win_total, "paid", (json_int_t)t.paid);
 }
 
+/* One correction of the round as GET /rounds/{id} shows it, appended to the array ctx (correction_fn). */
+static int
+correction_line(void *ctx, const struct correction *c, struct pb_error *err)
+{
+	json_t *o = json_pack("{s:I,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)c->id, "seat", c->seat,
+	    "wager", c->wager, "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid,
+	    "difference", (json_int_t)(c->paid - c->owed), "reason", c->reason, "by", c->by, "witness", c->witness,
+	    "at", c->at);
+
+	if (o == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	json_array_append_new(ctx, o);
+	return 0;
+}
+
+/*
+ * The round's payout corrections (table/corrections.h), oldest first, into
+ * the round as the API shows it ([] when none): table events of their own, so they are read from their
+ * rows, not replayed with the round.
+ */
+static int
+add_corrections(struct pit *p, int64_t round_id, json_t *o, struct pb_error *err)
+{
+	json_t *arr = json_array();
+
+	if (arr == NULL || json_object_set_new(o, "corrections", arr) < 0)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	return store_corrections_of_round(p->store, round_id, correction_line, arr, err) == 0 ? 0 : -1;
+}
+
 json_t *
 round_to_json(struct pit *p, const struct round_record *r, bool with_events, struct pb_error *err)
 {
@@ -172,6 +203,10 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 		json_object_set_new(o, "void_reason", json_string(r->void_reason));
 	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
 		json_object_set_new(o, "totals", totals_json(r));
+	if (add_corrections(p, r->id, o, err) < 0) {
+		json_decref(o);
+		return NULL;
+	}
 	if (with_events) {
 		json_t *ev = store_round_events(p->store, r->id, err);
 		if (ev == NULL) {

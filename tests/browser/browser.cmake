@@ -4,3 +4,9 @@ add_test(NAME browser.page COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.
 set_tests_properties(browser.page PROPERTIES LABELS browser
   ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
   TIMEOUT 300)
+# The dealer's page (/dealer/): rounds entered through it, compared with the record;
+# its screenshots land in docs/img/dealer-*.png.
+add_test(NAME browser.dealer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh dealer.test.mjs)
+set_tests_properties(browser.dealer PROPERTIES LABELS browser
+  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 300)

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs the browser tests of the pit boss page (tests/browser/page.test.mjs):
+# Runs a browser suite: the pit boss page (tests/browser/page.test.mjs, the default) or
+# the one named as the argument (dealer.test.mjs, the dealer's page):
 # installs playwright-core from the lock file when node_modules is missing,
 # then node's built-in test runner.  Needs node >= 18, npm and Debian's
 # chromium (/usr/bin/chromium, or PB_CHROMIUM); tools/install-deps.sh installs them, so a
@@ -25,4 +26,4 @@ if [ ! -d node_modules/playwright-core ]; then
 	fi
 fi
 mkdir -p out
-exec node --test --test-reporter=spec page.test.mjs
+exec node --test --test-reporter=spec "${1:-page.test.mjs}"

@@ -422,7 +422,8 @@ class Daemon:
 # The round record (significant_events, the audit log of the daemon's own doings, is left out:
 # logging a refused attempt there is allowed).  Tables of later migrations are counted when present.
 RECORD_TABLES = ("events", "bets", "hands", "decisions", "payouts", "rounds", "idempotency", "table_state",
-                 "rules_sets", "banker_turns", "collections", "acct_documents", "acct_acknowledgments")
+                 "rules_sets", "banker_turns", "collections", "acct_documents", "acct_acknowledgments",
+                 "corrections")
 
 
 def snapshot(d):

@@ -67,6 +67,7 @@ DERIVED = [
     "SELECT * FROM round_players ORDER BY round_id, seat",
     "SELECT * FROM table_transactions ORDER BY id",
     "SELECT * FROM title31_acks ORDER BY gaming_day, player_id, direction, kind",
+    "SELECT * FROM corrections ORDER BY id",
 ]
 
 
@@ -159,6 +160,11 @@ class RestoreTest(pgserver.CentralServerCase):
                                           "witness": acct.witness("DL1")}, "FL1")
         post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),
                                              "note": "counted again"}, "PB1")
+        # a payout correction (the table event payout_corrected and its row)
+        rid = d.db_value("SELECT id FROM rounds WHERE state = 'settled' ORDER BY id LIMIT 1")
+        line = self.ok(d, "GET", "/api/v1/rounds/%d" % rid)["round"]["payouts"][0]
+        post("/rounds/%d/corrections" % rid, {"seat": line["seat"], "wager": line["wager"], "paid": line["net"] + 500,
+                                              "reason": "overpaid", "witness": acct.witness("FL1")}, "PB1")
 
     def wait_shipped(self, timeout=60):
         deadline = time.monotonic() + timeout

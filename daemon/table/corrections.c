@@ -1,0 +1,366 @@
+/*
+ * corrections.c - corrections of a settled round's payouts
+ * (corrections.h): the signers and the body's checks, then in one write the
+ * round's state and payout line, the row and the table event; the row
+ * rebuilt from the event by central restore and checked against it by
+ * pitboss verify; the mispays of the exceptions report.  The row is always
+ * made from the event's body, live and in a restore, so the two cannot
+ * differ.
+ */
+#include "table/corrections.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/text.h"
+#include "engine/limits.h"
+#include "store/audit.h"
+#include "store/corrections.h"
+#include "store/store.h"
+#include "table/input.h"
+#include "table/problem.h"
+#include "table/replay.h"
+#include "table/txn.h"
+#include "table/witness.h"
+
+/* A correction being recorded: what the request said, checked before the write. */
+struct correct_call {
+	int64_t round_id;
+	const json_t *body;
+	int seat;
+	char wager[CORR_WAGER_MAX];
+	int64_t paid;
+	char reason[CORR_REASON_MAX];
+	char witness[PB_ID_MAX];
+};
+
+/* ---- the event's body and back ---- */
+
+/* The correction's event body (new reference; NULL: no memory). */
+static json_t *
+correction_body(const struct correction *c)
+{
+	return json_pack("{s:I,s:I,s:i,s:s,s:I,s:I,s:I,s:s,s:s}", "id", (json_int_t)c->id, "round", (json_int_t)c->round_id,
+	    "seat", c->seat, "wager", c->wager, "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid,
+	    "difference", (json_int_t)(c->paid - c->owed), "reason", c->reason, "witness", c->witness);
+}
+
+/* Copies the string field key of b into dst; -1 when it is absent, not a string or too long. */
+static int
+get_text(const json_t *b, const char *key, char *dst, size_t n)
+{
+	const json_t *v = json_object_get(b, key);
+
+	if (!json_is_string(v) || json_string_length(v) >= n)
+		return -1;
+	memcpy(dst, json_string_value(v), json_string_length(v) + 1);
+	return 0;
+}
+
+/* The integer field key of b; -1 when it is not an integer. */
+static int
+get_int(const json_t *b, const char *key, int64_t *dst)
+{
+	const json_t *v = json_object_get(b, key);
+
+	if (!json_is_integer(v))
+		return -1;
+	*dst = json_integer_value(v);
+	return 0;
+}
+
+/* A correction from its event (the inverse of correction_body); 422 central_unreadable when the body is not one. */
+static int
+correction_from_body(const char *table_id, const char *at, const char *actor, const json_t *b, struct correction *c,
+    struct pb_error *err)
+{
+	int64_t seat = 0, difference = 0;
+	int bad;
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->table_id, sizeof(c->table_id), "%s", table_id);
+	snprintf(c->at, sizeof(c->at), "%s", at);
+	snprintf(c->by, sizeof(c->by), "%s", actor);
+	bad = get_int(b, "id", &c->id) | get_int(b, "round", &c->round_id) | get_int(b, "seat", &seat);
+	bad |= get_text(b, "wager", c->wager, sizeof(c->wager)) | get_int(b, "owed", &c->owed) | get_int(b, "paid", &c->paid);
+	bad |= get_int(b, "difference", &difference) | get_text(b, "reason", c->reason, sizeof(c->reason));
+	bad |= get_text(b, "witness", c->witness, sizeof(c->witness));
+	c->seat = (int)seat;
+	if (bad || c->id <= 0 || c->round_id <= 0 || seat < 1 || seat > MAX_SEATS || difference != c->paid - c->owed)
+		return pb_fail(err, 422, "central_unreadable", "table %s: a payout_corrected event whose body is not a correction",
+		    table_id);
+	return 0;
+}
+
+/* The correction as the API shows it (new reference). */
+static json_t *
+correction_json(const struct correction *c)
+{
+	return json_pack("{s:I,s:I,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)c->id,
+	    "round", (json_int_t)c->round_id, "table", c->table_id, "seat", c->seat, "wager", c->wager,
+	    "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid, "difference", (json_int_t)(c->paid - c->owed),
+	    "reason", c->reason, "by", c->by, "witness", c->witness, "at", c->at);
+}
+
+/* ---- recording ---- */
+
+/* The round's payout line of the call's seat and wager, rebuilt from the round's events. */
+static int
+owed_line(struct pit *p, const struct actor *a, const struct correct_call *c, struct round_record *r, int64_t *owed,
+    struct pb_error *err)
+{
+	struct event_list evs;
+	int rc;
+
+	if (store_round_load(p->store, c->round_id, r, err) < 0 || pit_check_table_access(a, r->table_id, true, err) < 0 ||
+	    pit_check_hold(p, r->table_id, err) < 0 || store_round_events_raw(p->store, c->round_id, &evs, err) < 0)
+		return -1;
+	rc = audit_round_from_events(&evs, r, NULL, err);
+	event_list_free(&evs);
+	if (rc < 0)
+		return -1;
+	if (r->state != ROUND_SETTLED)
+		return pb_fail(err, 409, "round_not_settled", "round %lld is %s: only a settled round's payouts are corrected%s",
+		    (long long)r->id, round_state_name(r->state), r->state == ROUND_VOID ? " (a void round paid nothing)" :
+		    "; settle it first");
+	for (int i = 0; i < r->payout_count; i++)
+		if (r->payouts[i].seat == c->seat && strcmp(wager_name(r->payouts[i].wager), c->wager) == 0) {
+			*owed = r->payouts[i].net;
+			return 0;
+		}
+	return pb_fail(err, 422, "unknown_payout_line", "round %lld has no payout line for seat %d %s: give a seat and "
+	    "wager of its payouts (GET /api/v1/rounds/%lld)", (long long)r->id, c->seat, c->wager, (long long)r->id);
+}
+
+static int
+do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
+{
+	struct correct_call *c = arg;
+	struct round_record *r = malloc(sizeof(*r));
+	struct correction row, want;
+	json_t *body = NULL;
+	int rc = -1;
+
+	if (r == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	memset(&want, 0, sizeof(want));
+	if (owed_line(p, a, c, r, &want.owed, err) < 0)
+		goto out;
+	if (c->paid == want.owed) {
+		pb_fail(err, 422, "paid_equals_owed", "seat %d %s was owed %lld and paid %lld: that is no mispay; give the "
+		    "amount actually paid (negative for a take)", c->seat, c->wager, (long long)want.owed, (long long)c->paid);
+		goto out;
+	}
+	snprintf(want.table_id, sizeof(want.table_id), "%s", r->table_id);
+	want.round_id = c->round_id;
+	want.seat = c->seat;
+	snprintf(want.wager, sizeof(want.wager), "%s", c->wager);
+	want.paid = c->paid;
+	snprintf(want.reason, sizeof(want.reason), "%s", c->reason);
+	snprintf(want.witness, sizeof(want.witness), "%s", c->witness);
+	pb_time_now(want.at);
+	if (store_correction_next_id(p->store, &want.id, err) < 0)
+		goto out;
+	if ((body = correction_body(&want)) == NULL) {
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		goto out;
+	}
+	if (correction_from_body(want.table_id, want.at, a->name, body, &row, err) < 0 ||
+	    store_correction_put(p->store, &row, err) < 0 ||
+	    store_append_event(p->store, row.table_id, 0, "payout_corrected", row.at, a->name, body, err) < 0)
+		goto out;
+	*status = 201;
+	*out = correction_json(&row);
+	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+out:
+	json_decref(body);
+	free(r);
+	return rc;
+}
+
+/* The body's seat, wager, paid and reason into c (400 naming the field, 422 reason_required). */
+static int
+read_call(const json_t *body, struct correct_call *c, struct pb_error *err)
+{
+	static const char *const KEYS[] = {"seat", "wager", "paid", "reason", "witness", NULL};
+	const json_t *seat = json_object_get(body, "seat"), *wager = json_object_get(body, "wager"),
+	    *paid = json_object_get(body, "paid"), *reason = json_object_get(body, "reason");
+
+	if (!json_is_object(body))
+		return pb_fail(err, 400, "invalid_body", "the body is {\"seat\": 3, \"wager\": \"ante\", \"paid\": 1000, "
+		    "\"reason\": \"...\", \"witness\": {\"person\", \"password\"}}");
+	if (input_known_keys(body, "correction", KEYS, err) < 0)
+		return -1;
+	if (!json_is_integer(seat) || json_integer_value(seat) < 1 || json_integer_value(seat) > MAX_SEATS)
+		return pb_fail(err, 400, "invalid_body", "seat: the seat whose wager was mispaid, 1..%d", MAX_SEATS);
+	c->seat = (int)json_integer_value(seat);
+	if (!json_is_string(wager) || wager_from_name(json_string_value(wager)) < 0)
+		return pb_fail(err, 400, "invalid_body", "wager: one of \"ante\", \"play\", \"pair_plus\", \"six_card\", "
+		    "\"ante_bonus\"");
+	snprintf(c->wager, sizeof(c->wager), "%s", json_string_value(wager));
+	if (!json_is_integer(paid) || json_integer_value(paid) > PB_MONEY_MAX || json_integer_value(paid) < -PB_MONEY_MAX)
+		return pb_fail(err, 400, "invalid_amount", "paid: the cents actually paid to the player (0, or negative for "
+		    "what was taken), an integer within %lld either way", (long long)PB_MONEY_MAX);
+	c->paid = json_integer_value(paid);
+	if (reason == NULL || (json_is_string(reason) && pb_text_blank(json_string_value(reason), json_string_length(reason))))
+		return pb_fail(err, 422, "reason_required", "reason: say what happened at the table (1..%d bytes, not blank)",
+		    CORR_REASON_MAX - 1);
+	if (!json_is_string(reason) || json_string_length(reason) >= CORR_REASON_MAX)
+		return pb_fail(err, 400, "invalid_body", "reason: a string of 1..%d bytes", CORR_REASON_MAX - 1);
+	if (pb_text_check_controls("correction: reason", json_string_value(reason), json_string_length(reason), err) < 0)
+		return -1;
+	snprintf(c->reason, sizeof(c->reason), "%s", json_string_value(reason));
+	return 0;
+}
+
+int
+pit_round_correct(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t round_id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err)
+{
+	struct correct_call c = {.round_id = round_id, .body = body};
+
+	if (authorize(a, OP_CORRECTION, NULL, err) < 0)
+		return -1;
+	if (!a->is_person)
+		return pb_fail(err, 403, "person_required", "a correction is signed by a person: sign in (POST /api/v1/sessions) "
+		    "and send your session's token; a terminal's token signs nothing");
+	if (read_call(body, &c, err) < 0 ||
+	    pit_witness_check(p, a, body, CORRECTION_WITNESS, "correcting a payout", c.witness, err) < 0)
+		return -1;
+	return pit_write(p, a, idem, do_correct, &c, out, status, err);
+}
+
+/* ---- reading ---- */
+
+/* A correction as an exception of the report. */
+static int
+append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
+{
+	char detail[800];
+	json_t *o;
+
+	snprintf(detail, sizeof(detail), "seat %d %s was owed %lld and paid %lld: %s %lld cents; %s (by %s, witness %s)",
+	    c->seat, c->wager, (long long)c->owed, (long long)c->paid, c->paid > c->owed ? "overpaid" : "underpaid",
+	    (long long)llabs(c->paid - c->owed), c->reason, c->by, c->witness);
+	o = json_pack("{s:s,s:s,s:I,s:s,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:I}", "at", c->at, "table", c->table_id,
+	    "round", (json_int_t)c->round_id, "kind", "mispay", "detail", detail, "seat", c->seat, "wager", c->wager,
+	    "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid, "difference", (json_int_t)(c->paid - c->owed),
+	    "reason", c->reason, "by", c->by, "witness", c->witness, "correction", (json_int_t)c->id);
+	if (o == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	json_array_append_new(ctx, o);
+	return 0;
+}
+
+int
+corrections_exceptions(struct pit *p, const char *scope, const char *from, const char *to, int max, json_t *arr,
+    json_t **summary, struct pb_error *err)
+{
+	int64_t count, difference;
+
+	*summary = NULL;
+	if (store_corrections_range(p->store, scope, from, to, max, append_mispay, arr, err) != 0 ||
+	    store_corrections_total(p->store, scope, from, to, &count, &difference, err) < 0)
+		return -1;
+	*summary = json_pack("{s:I,s:I}", "count", (json_int_t)count, "difference", (json_int_t)difference);
+	return *summary != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+}
+
+/* ---- restore and verify ---- */
+
+int
+correction_restore_event(struct store *s, const char *table_id, const char *type, const char *at,
+    const char *actor, const char *body, bool *handled, struct pb_error *err)
+{
+	struct correction c;
+	json_t *b;
+	int rc;
+
+	*handled = strcmp(type, "payout_corrected") == 0;
+	if (!*handled)
+		return 0;
+	if ((b = json_loads(body, 0, NULL)) == NULL)
+		return pb_fail(err, 422, "central_unreadable", "table %s: a payout_corrected event with an unreadable body",
+		    table_id);
+	rc = correction_from_body(table_id, at, actor, b, &c, err);
+	if (rc == 0)
+		rc = store_correction_put(s, &c, err);
+	json_decref(b);
+	return rc;
+}
+
+/* At most this many rows named one by one; the rest are counted. */
+#define CORR_PROBLEMS_MAX 20
+
+struct corr_check {
+	struct pit *p;
+	json_t *problems;
+	int64_t events;
+	int named;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+problem(struct corr_check *c, const struct stored_event *e, const char *fmt, ...)
+{
+	char text[256];
+	va_list ap;
+
+	if (c->named++ >= CORR_PROBLEMS_MAX)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text);
+}
+
+static bool
+corrections_equal(const struct correction *a, const struct correction *b)
+{
+	return a->id == b->id && a->round_id == b->round_id && a->seat == b->seat && a->owed == b->owed &&
+	    a->paid == b->paid && strcmp(a->table_id, b->table_id) == 0 && strcmp(a->wager, b->wager) == 0 &&
+	    strcmp(a->reason, b->reason) == 0 && strcmp(a->by, b->by) == 0 && strcmp(a->witness, b->witness) == 0 &&
+	    strcmp(a->at, b->at) == 0;
+}
+
+static int
+check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
+{
+	struct corr_check *c = ctx;
+	struct correction want, got;
+	struct pb_error sub;
+	json_t *b = json_loads(e->body, 0, NULL);
+	bool found;
+	int rc = 0;
+
+	c->events++;
+	if (b == NULL || correction_from_body(e->table_id, e->at, e->actor, b, &want, &sub) < 0)
+		problem(c, e, "a payout_corrected event that is not a correction");
+	else if ((rc = store_correction_get(c->p->store, want.id, &got, &found, err)) == 0) {
+		if (!found)
+			problem(c, e, "correction %lld of round %lld has no row: the round and the exceptions report do not "
+			    "show it", (long long)want.id, (long long)want.round_id);
+		else if (!corrections_equal(&want, &got))
+			problem(c, e, "correction %lld of round %lld: its row differs from its event", (long long)want.id,
+			    (long long)want.round_id);
+	}
+	json_decref(b);
+	return rc;
+}
+
+int
+corrections_verify(struct pit *p, json_t *problems, struct pb_error *err)
+{
+	struct corr_check c = {.p = p, .problems = problems};
+	int64_t rows;
+
+	if (store_correction_events(p->store, check_event, &c, err) < 0 || store_corrections_count(p->store, &rows, err) < 0)
+		return -1;
+	if (c.named > CORR_PROBLEMS_MAX)
+		audit_problem(problems, "", 0, 0, "%d more correction rows differ from their events", c.named - CORR_PROBLEMS_MAX);
+	if (rows > c.events)
+		audit_problem(problems, "", 0, 0, "%lld correction rows have no event in any chain: the exceptions report "
+		    "shows mispays that were never recorded", (long long)(rows - c.events));
+	return 0;
+}

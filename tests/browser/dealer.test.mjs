@@ -1,0 +1,459 @@
+// dealer.test.mjs - the dealer's page (/dealer/) in Debian's headless Chromium,
+// against the real pitbossd on a free loopback port with a temporary database.
+// Rounds are entered through the page, and what the daemon recorded (GET
+// /rounds/{id}) is compared with what the page told the dealer to pay.
+//
+//   PB_BUILD_DIR, PB_SOURCE_DIR, PB_CHROMIUM: as page.test.mjs.
+// Screenshots for docs/dealer.md land in docs/img/dealer-*.png.
+import {describe, it, before, after} from 'node:test';
+import assert from 'node:assert/strict';
+import {spawn} from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import {fileURLToPath} from 'node:url';
+import {chromium} from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SOURCE = path.resolve(process.env.PB_SOURCE_DIR || path.join(here, '..', '..'));
+const BUILD = path.resolve(process.env.PB_BUILD_DIR || '/work/main/build');
+const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
+const IMG = path.join(SOURCE, 'docs', 'img');
+const ADMIN = 'demo-admin';
+const DEALER_P = {id: 'D3001', name: 'Dana Weiss', roles: ['dealer'], password: 'first-shift-1234', next: 'copper-lantern-88'};
+const FLOOR_P = {id: 'F4001', name: 'Flo Marsh', roles: ['floor'], password: 'first-shift-5678', next: 'silver-harbor-42'};
+
+let tmp, daemon, daemonLog = '', base, browser;
+const pageErrors = [];
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const {port} = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function http(method, p, {token = ADMIN, body} = {}) {
+  const res = await fetch(base + p, {
+    method,
+    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
+      ...(body ? {'Content-Type': 'application/json'} : {})},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const text = await res.text();
+  let json = null;
+  try { json = JSON.parse(text); } catch { /* not JSON */ }
+  return {status: res.status, json, text};
+}
+
+async function startDaemon() {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-dealer-'));
+  const port = await freePort();
+  const cfg = JSON.parse(fs.readFileSync(path.join(SOURCE, 'config', 'pitboss.json'), 'utf8'));
+  cfg.listen = `127.0.0.1:${port}`;
+  cfg.database = path.join(tmp, 'pitboss.db');
+  cfg.web_root = path.join(SOURCE, 'web');
+  for (const [k, v] of Object.entries(cfg.games)) {
+    if (typeof v === 'string') cfg.games[k] = path.resolve(SOURCE, 'config', v);
+  }
+  const cfgPath = path.join(tmp, 'pitboss.json');
+  fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
+  const bin = path.join(BUILD, 'pitbossd');
+  assert.ok(fs.existsSync(bin), `no pitbossd at ${bin} (set PB_BUILD_DIR)`);
+  daemon = spawn(bin, ['-f', '-c', cfgPath], {stdio: ['ignore', 'pipe', 'pipe']});
+  daemon.stdout.on('data', d => { daemonLog += d; });
+  daemon.stderr.on('data', d => { daemonLog += d; });
+  base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (daemon.exitCode !== null) throw new Error(`pitbossd exited ${daemon.exitCode}:\n${daemonLog}`);
+    try {
+      if ((await fetch(`${base}/api/v1/health`)).ok) return;
+    } catch { /* not yet */ }
+    await new Promise(r => setTimeout(r, 100));
+  }
+  throw new Error(`pitbossd did not answer /health:\n${daemonLog}`);
+}
+
+/** A person made by the admin, whose one-time password is changed, as at a first sign-in. */
+async function makePerson(p) {
+  const r = await http('POST', '/api/v1/people', {body: {id: p.id, name: p.name, roles: p.roles, password: p.password}});
+  assert.equal(r.status, 201, r.text);
+  const s = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: p.password}});
+  assert.equal(s.status, 201, s.text);
+  const c = await http('PUT', `/api/v1/people/${p.id}/password`, {token: s.json.token,
+    body: {current: p.password, password: p.next}});
+  assert.equal(c.status, 200, c.text);
+}
+
+async function newPage(viewport = {width: 1024, height: 768}) {
+  const context = await browser.newContext({viewport, locale: 'en-US'});
+  const page = await context.newPage();
+  page.on('pageerror', e => pageErrors.push(String(e)));
+  return page;
+}
+
+async function shot(page, name) {
+  fs.mkdirSync(IMG, {recursive: true});
+  await page.screenshot({path: path.join(IMG, `dealer-${name}.png`)});
+}
+
+/** Counts what the dealer types: each key press, each character typed. */
+function keyboard(page) {
+  const k = {count: 0};
+  k.press = async key => { k.count++; await page.keyboard.press(key); };
+  k.type = async text => { k.count += text.length; await page.keyboard.type(text); };
+  return k;
+}
+
+async function signIn(page, table) {
+  await page.goto(`${base}/dealer/`);
+  await page.locator('#person').waitFor({state: 'visible'});
+  await page.keyboard.type(DEALER_P.id);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(DEALER_P.next);
+  await page.keyboard.press('Enter');
+  await page.locator('#pick-tables button').first().waitFor();
+  const ids = await page.locator('#pick-tables button').evaluateAll(bs => bs.map(b => b.dataset.table));
+  const n = ids.indexOf(table);
+  assert.ok(n >= 0 && n < 9, `table ${table} among ${ids}`);
+  await page.keyboard.press(String(n + 1));
+  await page.locator('#deal').waitFor({state: 'visible'});
+  await page.locator('#phase-start').waitFor({state: 'visible'});
+}
+
+async function waitRecorded(page, label) {
+  await page.waitForFunction(l => {
+    const s = document.getElementById('status');
+    return s.dataset.kind === 'ok' && s.textContent.includes(l);
+  }, label, {timeout: 15000});
+}
+
+/** The payout lines the page shows: [{seq, seat, wager, net, result, text}]. */
+async function shownPayouts(page) {
+  await page.locator('#phase-payouts').waitFor({state: 'visible'});
+  return page.locator('#payouts tr[data-seq]').evaluateAll(rows => rows.map(r => ({
+    seq: Number(r.dataset.seq), seat: Number(r.dataset.seat), wager: r.dataset.wager, net: Number(r.dataset.net),
+    result: r.dataset.result, text: r.querySelector('.amount').textContent})));
+}
+
+function dollars(c) {
+  const v = Math.abs(c);
+  return '$' + Math.floor(v / 100).toLocaleString('en-US') + (v % 100 ? '.' + String(v % 100).padStart(2, '0') : '');
+}
+
+/** The recorded round of the table's last round: the page's lines equal its payouts, and each says pay or take. */
+async function checkAgainstRecord(page, table) {
+  const shown = await shownPayouts(page);
+  const list = await http('GET', `/api/v1/tables/${table}/rounds?limit=1`);
+  assert.equal(list.status, 200, list.text);
+  const id = list.json.rounds[0].id;
+  const rec = (await http('GET', `/api/v1/rounds/${id}`)).json.round;
+  assert.equal(rec.state, 'settled');
+  assert.deepEqual(shown.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})),
+    rec.payouts.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})));
+  for (const l of shown) {
+    if (l.result === 'returned') assert.match(l.text, /^RETURN/);
+    else if (l.net > 0) assert.ok(l.text.startsWith(`PAY ${dollars(l.net)}`), l.text);
+    else if (l.net < 0) assert.equal(l.text, `TAKE ${dollars(-l.net)}`);
+  }
+  return rec;
+}
+
+/** Types a seat's bet: amounts of the offered wagers in order (dollars, "" to skip), then Enter. */
+async function bet(k, amounts) {
+  for (let i = 0; i < amounts.length; i++) {
+    if (i) await k.press('Tab');
+    if (amounts[i] !== '') await k.type(String(amounts[i]));
+  }
+  await k.press('Enter');
+}
+
+before(async () => {
+  await startDaemon();
+  await makePerson(DEALER_P);
+  await makePerson(FLOOR_P);
+  assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
+  browser = await chromium.launch({executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+      '--disable-sync', '--no-first-run']});
+});
+
+after(async () => {
+  await browser?.close();
+  if (daemon && daemon.exitCode === null) {
+    daemon.kill('SIGTERM');
+    await new Promise(r => { daemon.once('exit', r); setTimeout(r, 5000); });
+  }
+  if (tmp) fs.rmSync(tmp, {recursive: true, force: true});
+});
+
+describe('the dealer page', () => {
+  it('is served at /dealer/ and signs the dealer in at the table he picks', async () => {
+    const r = await fetch(`${base}/dealer/`);
+    assert.equal(r.status, 200);
+    assert.match(await r.text(), /Dealer sign-in/);
+    const page = await newPage();
+    await page.goto(`${base}/dealer/`);
+    await page.locator('#person').waitFor({state: 'visible'});
+    await shot(page, 'signin');
+    await signIn(page, 'T1');
+    const t1 = await http('GET', '/api/v1/tables/T1');
+    assert.equal(t1.json.table.dealer.id, DEALER_P.id, 'PUT /tables/T1/dealer set him');
+    assert.match(await page.locator('#table-limits').textContent(), /Ante \$5\u2013\$500/);
+    await page.context().close();
+  });
+
+  it('records a six-seat round from the keyboard alone, and counts the keys', async () => {
+    const page = await newPage();
+    await signIn(page, 'T1');
+    const k = keyboard(page);
+    const started = Date.now();
+    await k.press('Enter');                                   // open the round
+    await page.locator('#phase-bets').waitFor({state: 'visible'});
+    for (let seat = 1; seat <= 6; seat++) {
+      await bet(k, ['25']);                                   // Ante $25; Enter records the seat
+      await waitRecorded(page, `seat ${seat}'s bet`);
+    }
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'close-bets');
+    await k.press('Enter');                                   // no more bets
+    await page.locator('#phase-cards').waitFor({state: 'visible'});
+    const hands = ['askdqh', '2c3d5h', 'jsjd4c', '9s8s7s', 'kc7d3s', '6h6c2d'];
+    for (const hnd of hands) await k.type(hnd);                 // each hand moves on by itself after 3 cards
+    await shot(page, 'cards');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'cards-go');
+    await k.press('Enter');                                   // record the deal
+    await page.locator('#phase-decisions').waitFor({state: 'visible'});
+    for (const d of ['p', 'f', 'p', 'p', 'p', 'p']) {
+      await k.press(d);
+      await page.waitForFunction(() => !document.getElementById('work').disabled);
+    }
+    await page.locator('#phase-cards').waitFor({state: 'visible'});
+    await k.type('qd7c2h');                                   // the dealer's cards
+    await k.press('Enter');                                   // reveal
+    await page.locator('#phase-settle').waitFor({state: 'visible'});
+    await k.press('Enter');                                   // settle
+    const rec = await checkAgainstRecord(page, 'T1');
+    const seconds = (Date.now() - started) / 1000;
+    assert.equal(Object.keys(rec.bets).length, 6);
+    assert.equal(k.count, 71, `keystrokes for a six-seat round: ${k.count}`);
+    console.log(`# six-seat round: ${k.count} keystrokes, ${seconds.toFixed(1)} s in the test`);
+    await shot(page, 'payouts');
+    await k.press('Enter');                                   // next round
+    await page.locator('#phase-start').waitFor({state: 'visible'});
+    await page.context().close();
+  });
+
+  it('takes every wager of a house-banked table, with chips, enforcing the limits before sending', async () => {
+    const page = await newPage({width: 1280, height: 800});
+    await signIn(page, 'T1');
+    const sent = [];
+    page.on('request', r => { if (r.method() !== 'GET') sent.push(`${r.method()} ${new URL(r.url()).pathname}`); });
+    const k = keyboard(page);
+    await k.press('Enter');
+    await page.locator('#phase-bets').waitFor({state: 'visible'});
+    // below the table's minimum: refused on the page, nothing sent
+    const before = sent.length;
+    await bet(k, ['1']);
+    assert.match(await page.locator('#bet-rows [data-note="1"]').textContent(), /below the minimum \$5/);
+    assert.equal(sent.length, before, 'a bet under the minimum is not sent');
+    await page.locator('input[data-seat="1"][data-wager="ante"]').fill('');
+    // seat 1 with chips: $25 ante, $5 + $5 pair plus... typed, and a $5 6-card with a chip button
+    await page.locator('input[data-seat="1"][data-wager="ante"]').click();
+    await page.locator('.chip[data-cents="2500"]').click();
+    await page.locator('input[data-seat="1"][data-wager="pair_plus"]').click();
+    await page.locator('.chip[data-cents="500"]').click();
+    await page.locator('.chip[data-cents="500"]').click();
+    await page.locator('input[data-seat="1"][data-wager="six_card"]').click();
+    await page.locator('.chip[data-cents="500"]').click();
+    await shot(page, 'bets');
+    await page.keyboard.press('Enter');
+    await waitRecorded(page, "seat 1's bet");
+    await bet(k, ['10', '10', '']);                           // seat 2
+    await waitRecorded(page, "seat 2's bet");
+    await bet(k, ['10', '', '5']);                            // seat 3
+    await waitRecorded(page, "seat 3's bet");
+    await page.locator('#close-bets').click();
+    await page.locator('#phase-cards').waitFor({state: 'visible'});
+    // cards: a duplicate and an unknown card are refused as they are typed
+    await page.keyboard.type('asksqs');                       // seat 1: a straight flush
+    await page.keyboard.type('as');
+    assert.match(await page.locator('#hand-rows [data-note="2"]').textContent(), /already at seat 1/);
+    assert.equal(await page.locator('input[data-hand="2"]').evaluate(e => e.classList.contains('bad')), true);
+    await page.locator('input[data-hand="2"]').fill('');
+    await page.locator('input[data-hand="2"]').type('zz');
+    assert.match(await page.locator('#hand-rows [data-note="2"]').textContent(), /is not a card/);
+    await page.locator('input[data-hand="2"]').fill('');
+    await page.locator('input[data-hand="2"]').focus();
+    // seat 2 tapped on the card grid: 9h 9d 4c
+    for (const c of ['9h', '9d', '4c']) await page.locator(`#card-grid button[data-card="${c}"]`).click();
+    assert.equal(await page.locator('#card-grid button[data-card="As"]').isDisabled(), true, 'a card dealt is greyed');
+    await page.locator('input[data-hand="3"]').focus();
+    await page.keyboard.type('2c 3d 10h');
+    await page.keyboard.press('Enter');
+    await page.locator('#phase-decisions').waitFor({state: 'visible'});
+    for (const d of ['p', 'p', 'f']) {
+      await page.keyboard.press(d);
+      await page.waitForFunction(() => !document.getElementById('work').disabled);
+    }
+    await page.keyboard.type('qd7c2h');
+    await page.keyboard.press('Enter');
+    await page.locator('#settle-go').click();
+    const rec = await checkAgainstRecord(page, 'T1');
+    const wagers = new Set(rec.payouts.map(p => p.wager));
+    for (const w of ['ante', 'play', 'pair_plus', 'six_card', 'ante_bonus']) assert.ok(wagers.has(w), `a ${w} line`);
+    await shot(page, 'tablet');
+    await page.context().close();
+  });
+
+  for (const [table, hands] of [['F1', ['ahadac', '5s6d9c']], ['T3', ['kskdkh', '2s3s4s']]]) {
+    it(`records a round at ${table} (${table === 'F1' ? 'Florida' : 'Tri-Card'})`, async () => {
+      const page = await newPage();
+      await signIn(page, table);
+      const k = keyboard(page);
+      await k.press('Enter');
+      await page.locator('#phase-bets').waitFor({state: 'visible'});
+      await bet(k, ['10', '5']);
+      await waitRecorded(page, "seat 1's bet");
+      await bet(k, ['20', '']);
+      await waitRecorded(page, "seat 2's bet");
+      await page.locator('#close-bets').click();
+      await page.locator('#phase-cards').waitFor({state: 'visible'});
+      for (const hnd of hands) await k.type(hnd);
+      await k.press('Enter');
+      await page.locator('#phase-decisions').waitFor({state: 'visible'});
+      for (const d of ['p', 'p']) {
+        await k.press(d);
+        await page.waitForFunction(() => !document.getElementById('work').disabled);
+      }
+      await k.type('jh8c2d');
+      await k.press('Enter');
+      await page.locator('#phase-settle').waitFor({state: 'visible'});
+      await k.press('Enter');
+      const rec = await checkAgainstRecord(page, table);
+      assert.equal(rec.table, table);
+      await page.context().close();
+    });
+  }
+
+  it('shows a player-banked bank line by line, and what is returned when it runs out', async () => {
+    const page = await newPage();
+    await signIn(page, 'P1');
+    const k = keyboard(page);
+    await k.type('4');                                        // the banker's seat
+    await k.press('Enter');
+    await k.type('100');                                      // a $100 bank, the table's least
+    await k.press('Enter');
+    await page.locator('#phase-bets').waitFor({state: 'visible'});
+    // seats 5 and 6 after the banker: 5 wins more than the bank, 6 is returned
+    await page.locator('input[data-seat="5"][data-wager="ante"]').focus();
+    await bet(k, ['50', '']);
+    await waitRecorded(page, "seat 5's bet");
+    await bet(k, ['50', '']);
+    await waitRecorded(page, "seat 6's bet");
+    await page.locator('#close-bets').click();
+    await page.locator('#phase-cards').waitFor({state: 'visible'});
+    await k.type('ahadac');
+    await k.type('kskdkh');
+    await k.press('Enter');
+    await page.locator('#phase-decisions').waitFor({state: 'visible'});
+    for (const d of ['p', 'p']) {
+      await k.press(d);
+      await page.waitForFunction(() => !document.getElementById('work').disabled);
+    }
+    await k.type('qc8d4s');
+    await k.press('Enter');
+    await page.locator('#phase-settle').waitFor({state: 'visible'});
+    await k.press('Enter');
+    const rec = await checkAgainstRecord(page, 'P1');
+    assert.ok(rec.payouts.some(p => p.result === 'returned'), 'the bank ran out');
+    const summary = await page.locator('#bank-summary').textContent();
+    assert.match(summary, /bank \$100 \u2192 /);
+    assert.match(summary, /returned/);
+    const banks = await page.locator('#payouts tr[data-seq] td:nth-child(5)').allTextContents();
+    assert.deepEqual(banks, rec.payouts.map(p => `bank ${dollars(p.bank_after)}`));
+    await shot(page, 'banked');
+    await page.context().close();
+  });
+
+  it('voids a misdeal after the deal, signed by a floor supervisor', async () => {
+    const page = await newPage();
+    await signIn(page, 'T2');
+    const k = keyboard(page);
+    await k.press('Enter');
+    await page.locator('#phase-bets').waitFor({state: 'visible'});
+    await bet(k, ['10', '']);
+    await waitRecorded(page, "seat 1's bet");
+    await page.locator('#close-bets').click();
+    await page.locator('#phase-cards').waitFor({state: 'visible'});
+    await k.type('2s3s4s');
+    await k.press('Enter');
+    await page.locator('#phase-decisions').waitFor({state: 'visible'});
+    await page.keyboard.press('Alt+m');
+    await page.locator('#misdeal-witness').waitFor({state: 'visible'});
+    await page.keyboard.type('misdeal: exposed card');
+    await page.locator('#witness-person').fill(FLOOR_P.id);
+    await page.locator('#witness-password').fill(FLOOR_P.next);
+    await page.locator('#witness-password').press('Enter');
+    await page.locator('#void-note').waitFor();
+    const list = await http('GET', '/api/v1/tables/T2/rounds?limit=1');
+    const rec = (await http('GET', `/api/v1/rounds/${list.json.rounds[0].id}`)).json.round;
+    assert.equal(rec.state, 'void');
+    assert.equal(rec.void_reason, 'misdeal: exposed card');
+    const voided = rec.events.find(e => e.type === 'round_voided');
+    assert.equal(voided.body.witness, FLOOR_P.id);
+    await page.context().close();
+  });
+
+  it('sends a step again with the same key when its answer was lost, and records it once', async () => {
+    const page = await newPage();
+    await signIn(page, 'T2');
+    const k = keyboard(page);
+    await k.press('Enter');
+    await page.locator('#phase-bets').waitFor({state: 'visible'});
+    await bet(k, ['10', '']);
+    await waitRecorded(page, "seat 1's bet");
+    // "no more bets" reaches the daemon, but its answer never reaches the page
+    const keys = [];
+    let dropped = false;
+    await page.route('**/api/v1/rounds/*/close', async route => {
+      keys.push(route.request().headers()['idempotency-key']);
+      if (!dropped) {
+        dropped = true;
+        await route.fetch();                                  // recorded by the daemon...
+        await route.abort('connectionreset');                 // ...and the connection drops
+        return;
+      }
+      await route.continue();
+    });
+    await page.locator('#close-bets').click();
+    await page.waitForFunction(() => document.getElementById('status').dataset.kind === 'unrecorded');
+    assert.match(await page.locator('#status').textContent(), /NOT RECORDED: no more bets/);
+    assert.equal(await page.locator('#work').evaluate(e => e.disabled), true, 'nothing goes on past the unrecorded step');
+    await shot(page, 'unrecorded');
+    await waitRecorded(page, 'no more bets');
+    await page.locator('#phase-cards').waitFor({state: 'visible'});
+    assert.ok(keys.length >= 2, `sent ${keys.length} times`);
+    assert.ok(keys[0] && keys.every(x => x === keys[0]), `one key: ${keys}`);
+    const list = await http('GET', '/api/v1/tables/T2/rounds?limit=1');
+    const rec = (await http('GET', `/api/v1/rounds/${list.json.rounds[0].id}`)).json.round;
+    assert.equal(rec.state, 'closed');
+    assert.equal(rec.events.filter(e => e.type === 'betting_closed').length, 1, 'closed once');
+    await page.unroute('**/api/v1/rounds/*/close');
+    // the round goes on: misdeal before the deal needs no witness
+    await page.keyboard.press('Alt+m');
+    await page.keyboard.type('test over');
+    await page.keyboard.press('Enter');
+    await page.locator('#void-note').waitFor();
+    await page.context().close();
+  });
+
+  it('raised no error in the page', () => {
+    assert.deepEqual(pageErrors, []);
+  });
+});

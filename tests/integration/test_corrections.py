@@ -1,0 +1,186 @@
+"""
+Corrections of a settled round's payouts (docs/api.md "Corrections"): a
+floor supervisor or pit boss, with a witness, records what a seat was paid
+where the round owed something else.  The round then shows the correction,
+its payouts, events and verify are unchanged; the exceptions report lists the
+mispay with its difference and gives their total; pitboss verify checks the
+rows against their events; each refusal says what to fix and changes nothing.
+"""
+import datetime
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
+import pbtest  # noqa: E402
+from pbtest import AUDITOR, DEALER, PITBOSS_TOKEN  # noqa: E402
+from test_accounting import PEOPLE, setup_people, sign_in, witness  # noqa: E402
+
+ROUND = {
+    "bets": {"1": {"ante": 2500, "pair_plus": 500}, "3": {"ante": 1000, "six_card": 500}},
+    "hands": {"1": ["As", "Ks", "Qs"], "3": ["2c", "3d", "4h"]},
+    "dealer": ["Qd", "7c", "2h"],
+    "decisions": {"1": "play", "3": "fold"},
+}
+
+
+def iso(dt):
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+class Corrections(pbtest.DaemonTestCase):
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        setup_people(cls.d)
+        cls.d.start()
+        cls.tok = {pid: sign_in(cls.d, pid) for pid, _, _ in PEOPLE}
+
+    def correct(self, rid, body, who="PB1", status=201, idem=None):
+        return self.ok("POST", "/api/v1/rounds/%d/corrections" % rid, body, status=status, token=self.tok[who], idem=idem)
+
+    def exceptions(self):
+        now = datetime.datetime.now(datetime.timezone.utc)
+        q = "from=%s&to=%s" % (iso(now - datetime.timedelta(hours=2)), iso(now + datetime.timedelta(hours=1)))
+        return self.ok("GET", "/api/v1/reports/exceptions?" + q, token=AUDITOR)
+
+    def line(self, rnd, seat, wager):
+        return next(p for p in rnd["payouts"] if p["seat"] == seat and p["wager"] == wager)
+
+    def test_1_a_mispay_recorded(self):
+        rnd = self.whole("T1", ROUND)
+        rid = rnd["id"]
+        before = self.ok("GET", "/api/v1/rounds/%d" % rid, token=AUDITOR)["round"]
+        self.assertEqual(before["corrections"], [])
+        owed = self.line(before, 1, "pair_plus")["net"]        # a straight flush at pair plus: 40 to 1
+        self.assertEqual(owed, 20000)
+        c = self.correct(rid, {"seat": 1, "wager": "pair_plus", "paid": 2000, "reason": "paid 4 to 1",
+                               "witness": witness("FL1")}, idem="corr-1")
+        self.assertEqual({k: c[k] for k in ("round", "table", "seat", "wager", "owed", "paid", "difference", "reason",
+                                            "by", "witness")},
+                         {"round": rid, "table": "T1", "seat": 1, "wager": "pair_plus", "owed": 20000, "paid": 2000,
+                          "difference": -18000, "reason": "paid 4 to 1", "by": "PB1", "witness": "FL1"})
+        # A take where the seat pushed... the folded seat's ante was taken twice: owed -1000, taken -2000.
+        c2 = self.correct(rid, {"seat": 3, "wager": "ante", "paid": -2000, "reason": "took the ante twice",
+                                "witness": witness("PB1")}, who="FL1")
+        self.assertEqual((c2["owed"], c2["difference"]), (-1000, -1000))
+        # A retry with the same key gets the first answer and records nothing more.
+        again = self.correct(rid, {"seat": 1, "wager": "pair_plus", "paid": 2000, "reason": "paid 4 to 1",
+                                   "witness": witness("FL1")}, idem="corr-1")
+        self.assertEqual(again, c)
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM corrections WHERE round_id = ?", (rid,)), 2)
+        after = self.ok("GET", "/api/v1/rounds/%d" % rid, token=AUDITOR)["round"]
+        self.assertEqual([(x["seat"], x["wager"], x["owed"], x["paid"], x["difference"], x["by"], x["witness"])
+                          for x in after["corrections"]],
+                         [(1, "pair_plus", 20000, 2000, -18000, "PB1", "FL1"), (3, "ante", -1000, -2000, -1000, "FL1", "PB1")])
+        for x in after["corrections"]:
+            self.assertTrue(x["at"] and x["reason"])
+        # The round's own record is unchanged: payouts, totals, events.
+        for k in ("payouts", "totals", "events", "state"):
+            self.assertEqual(after[k], before[k], k)
+        v = self.ok("GET", "/api/v1/rounds/%d/verify" % rid, token=AUDITOR)
+        self.assertEqual(v, {"round": rid, "ok": True, "problems": []})
+        # The correction is a table event of T1, not of the round.
+        ev = self.d.db_rows("SELECT round_id, actor, body FROM events WHERE type = 'payout_corrected' ORDER BY id")
+        self.assertEqual(len(ev), 2)
+        self.assertIsNone(ev[0][0])
+        self.assertEqual(ev[0][1], "PB1")
+        self.assertIn('"round":%d' % rid, ev[0][2])
+        self.assertNotIn("password", ev[0][2])
+        # The exceptions report: each mispay with its difference, and their total.
+        rep = self.exceptions()
+        mis = [e for e in rep["exceptions"] if e["kind"] == "mispay"]
+        self.assertEqual([(e["round"], e["seat"], e["wager"], e["difference"]) for e in mis],
+                         [(rid, 1, "pair_plus", -18000), (rid, 3, "ante", -1000)])
+        self.assertIn("underpaid 18000 cents", mis[0]["detail"])
+        self.assertEqual(rep["mispays"], {"count": 2, "difference": -19000})
+        csv = self.d.request("GET", "/api/v1/reports/exceptions?format=csv", token=AUDITOR)
+        self.assertEqual(csv[0], 200)
+        self.assertIn(b"mispay", csv[2])
+        # The whole record still verifies.
+        integ = self.ok("GET", "/api/v1/integrity", token=AUDITOR)
+        self.assertTrue(integ["ok"], integ["problems"])
+
+    def test_2_refusals(self):
+        rnd = self.whole("T1", ROUND)
+        rid = rnd["id"]
+        good = {"seat": 1, "wager": "ante", "paid": 0, "reason": "paid nothing", "witness": witness("FL1")}
+        path = "/api/v1/rounds/%d/corrections" % rid
+
+        def refused(status, code, body, who="PB1", token=None, p=path):
+            err = self.refused(status, code, "POST", p, body, token=token or self.tok[who])
+            return err["message"]
+        # not settled: a round in betting, and a void one
+        open_id = self.open_round("T2")
+        self.assertIn("settle it first", refused(409, "round_not_settled", good, p="/api/v1/rounds/%d/corrections" % open_id))
+        self.void(open_id)
+        refused(409, "round_not_settled", good, p="/api/v1/rounds/%d/corrections" % open_id)
+        refused(404, "round_not_found", good, p="/api/v1/rounds/999999/corrections")
+        # the line: an unknown seat, a wager the seat did not make, a bad wager name
+        self.assertIn("no payout line for seat 2 ante", refused(422, "unknown_payout_line", dict(good, seat=2)))
+        refused(422, "unknown_payout_line", dict(good, wager="six_card"))
+        refused(400, "invalid_body", dict(good, wager="bonus"))
+        refused(400, "invalid_body", dict(good, seat=0))
+        refused(400, "invalid_amount", dict(good, paid="10"))
+        refused(400, "invalid_amount", dict(good, paid=1.5))
+        refused(400, "unknown_field", dict(good, note="x"))
+        # paid what was owed is no mispay
+        owed = self.line(rnd, 1, "ante")["net"]
+        self.assertIn("no mispay", refused(422, "paid_equals_owed", dict(good, paid=owed)))
+        # the reason
+        refused(422, "reason_required", {k: v for k, v in good.items() if k != "reason"})
+        refused(422, "reason_required", dict(good, reason="   "))
+        # the witness
+        refused(403, "witness_required", {k: v for k, v in good.items() if k != "witness"})
+        refused(403, "witness_same_person", dict(good, witness=witness("PB1")))
+        refused(403, "witness_role", dict(good, witness=witness("DL1")))
+        refused(401, "witness_password", dict(good, witness={"person": "FL1", "password": "wrong"}))
+        # the roles: a dealer's session, a cage's, a terminal's token, the auditor's
+        refused(403, "forbidden", good, who="DL1")
+        refused(403, "forbidden", good, who="CG1")
+        refused(403, "person_required", good, token=PITBOSS_TOKEN)
+        refused(403, "forbidden", good, token=DEALER)
+        refused(403, "forbidden", good, token=AUDITOR)
+        self.assertEqual(self.ok("GET", "/api/v1/rounds/%d" % rid, token=AUDITOR)["round"]["corrections"], [])
+
+    def test_9_altered_rows_caught_by_verify(self):
+        rnd = self.whole("T1", ROUND)
+        c = self.correct(rnd["id"], {"seat": 1, "wager": "ante", "paid": 5000, "reason": "paid double",
+                                     "witness": witness("FL1")})
+        self.d.stop()
+        tmp = tempfile.mkdtemp(prefix="pbcorr-")
+        try:
+            copy = os.path.join(tmp, "copy.db")
+            shutil.copy(self.d.db_path, copy)
+            rc, out, err = self.verify(copy)
+            self.assertEqual(rc, 0, out + err)
+            conn = sqlite3.connect(copy)
+            with conn:
+                conn.execute("DROP TRIGGER corrections_no_update")
+                conn.execute("UPDATE corrections SET paid = 2500 WHERE id = ?", (c["id"],))
+                conn.execute("INSERT INTO corrections (id, table_id, round_id, seat, wager, owed, paid, reason, by, "
+                             "witness, at) SELECT max(id) + 1, table_id, round_id, seat, wager, owed, 0, reason, by, "
+                             "witness, at FROM corrections")
+            conn.close()
+            rc, out, err = self.verify(copy)
+            self.assertEqual(rc, 1, out + err)
+            self.assertIn("correction %d of round %d: its row differs from its event" % (c["id"], rnd["id"]), out)
+            self.assertIn("1 correction rows have no event in any chain", out)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+            self.d.start()
+
+    def verify(self, path):
+        p = subprocess.run([pbtest.PITBOSS, "verify", "--database", path], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=120)
+        return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+if __name__ == "__main__":
+    pbtest.main()
