@@ -57,6 +57,7 @@ PATHS = (
     "/api/v1/tables/T1/transactions", "/api/v1/reports/ratings", "/api/v1/reports/title31?gaming_day=x",
     "/api/v1/title31/acknowledgments",
     "/api/v1/tables/NOPE/bank-offers", "/api/v1/tables/T1/bank-offers", "/api/v1/tables/P1/bank-offers",
+    "/api/v1/tables/T1/seats", "/api/v1/tables/NOPE/seats", "/api/v1/tables/T1/seats?x=1",
 )
 
 
