@@ -2,7 +2,8 @@
 // in (the forms are js/signin.js; a person's session and its timers,
 // js/session.js).
 //
-// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/exceptions, #/events.
+// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/exceptions, #/events,
+// #/players, #/players/P1, #/title31.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
 import * as api from './js/api.js';
@@ -16,6 +17,9 @@ import * as reports from './js/views/reports.js';
 import * as exceptions from './js/views/exceptions.js';
 import * as events from './js/views/events.js';
 import * as master from './js/views/master.js';
+import * as players from './js/views/players.js';
+import * as player from './js/views/player.js';
+import * as title31 from './js/views/title31.js';
 
 const $ = id => document.getElementById(id);
 
@@ -27,6 +31,9 @@ const ROUTES = [
   {re: /^\/master$/, view: master, nav: 'master'},
   {re: /^\/exceptions$/, view: exceptions, nav: 'exceptions'},
   {re: /^\/events$/, view: events, nav: 'events'},
+  {re: /^\/players$/, view: players, nav: 'players'},
+  {re: /^\/players\/([A-Za-z0-9_.-]+)$/, view: player, nav: 'players', params: m => ({player: decodeURIComponent(m[1])})},
+  {re: /^\/title31$/, view: title31, nav: 'title31'},
 ];
 
 let stopView = null;

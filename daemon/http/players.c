@@ -84,6 +84,20 @@ handle_seat_player(const struct route_call *c, struct http_answer *ans)
 	answer_result(ans, rc, out, status, &err);
 }
 
+/* GET /tables/{t}/seats */
+void
+handle_table_seats(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int rc;
+
+	if (query_only(c->req, (const char *const[]){NULL}, ans) < 0)
+		return;
+	rc = pit_table_seats(c->pit, c->actor, c->table, &out, &err);
+	answer_result(ans, rc, out, 200, &err);
+}
+
 /* POST /tables/{t}/transactions */
 void
 handle_table_transaction(const struct route_call *c, struct http_answer *ans)

@@ -65,6 +65,12 @@ json_t *player_public_json(const json_t *record, const struct actor *a);
 int pit_seat_player(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id, int seat,
     const json_t *body, bool leave, json_t **out, int *status, struct pb_error *err);
 
+/*
+ * GET /tables/{t}/seats: who sits at each seat now, {"table", "seats":
+ * [{"seat", "player": the record as the actor may read it, or null}]}.
+ */
+int pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json_t **out, struct pb_error *err);
+
 /* The dealer's own table, or a supervisor: 403 saying who may otherwise. */
 int players_check_table_actor(struct pit *p, const struct actor *a, const char *table_id, struct pb_error *err);
 

@@ -117,6 +117,36 @@ pit_seat_player(struct pit *p, const struct actor *a, const struct idempotency *
 }
 
 int
+pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json_t **out, struct pb_error *err)
+{
+	const struct table_config *t = config_table(p->cfg, table_id);
+	char players[MAX_SEATS + 1][PB_ID_MAX];
+	json_t *list, *rec = NULL;
+
+	if (t == NULL)
+		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", table_id);
+	if (pit_check_table_access(a, t->id, false, err) < 0 || store_seats_of_table(p->store, t->id, players, err) < 0)
+		return -1;
+	if ((list = json_array()) == NULL)
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	for (int seat = 1; seat <= t->seats && seat <= MAX_SEATS; seat++) {
+		json_t *who = json_null();
+		if (players[seat][0]) {
+			if (store_player_get(p->store, players[seat], &rec, err) < 0) {
+				json_decref(list);
+				return -1;
+			}
+			who = rec != NULL ? player_public_json(rec, a) : json_pack("{s:s}", "id", players[seat]);
+			json_decref(rec);
+			rec = NULL;
+		}
+		json_array_append_new(list, json_pack("{s:i,s:o}", "seat", seat, "player", who ? who : json_null()));
+	}
+	*out = json_pack("{s:s,s:o}", "table", t->id, "seats", list);
+	return *out == NULL ? pb_fail(err, 500, "out_of_memory", "out of memory") : 0;
+}
+
+int
 players_of_new_round(struct pit *p, struct round_record *r, struct pb_error *err)
 {
 	return store_seats_of_table(p->store, r->table_id, r->players, err);

@@ -927,3 +927,193 @@ describe('table accounting on the page', () => {
     assert.deepEqual(consoleErrors, []);
   });
 });
+
+// ---- players, seating, ratings and Title 31 on the page (docs/players.md) ----
+
+describe('players on the page', () => {
+  let pp;
+  const T = 'T1';
+  // A floor supervisor seats and records cash; a pit boss acknowledges; a dealer sees no personal data.
+  const PL = {
+    fl: {id: 'Y-FL', name: 'Yara Stone', roles: ['floor']},
+    pb: {id: 'Y-PB', name: 'Yves Marsh', roles: ['pitboss']},
+    dl: {id: 'Y-DL', name: 'Yoko Vance', roles: ['dealer']},
+  };
+  const NORA = {card: '700001', name: 'Nora Quinn', date_of_birth: '1975-06-07', id_type: 'passport',
+    id_number: 'QX778899', id_issuer: 'IE', id_expiry: '2031-01-01'};
+  const ids = {};
+  const usd = n => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(n / 100);
+  const signed = n => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD', signDisplay: 'exceptZero'}).format(n / 100);
+
+  /** Signs pp in as p (after signing out whoever is in) and opens the address. */
+  async function as(p, hash) {
+    if (await pp.locator('#signout').isVisible()) await pp.locator('#signout').click();
+    await signInPerson(pp, p.id, acctPassword(p));
+    await pp.locator('#who', {hasText: p.name}).waitFor();
+    await pp.goto(`${base}/${hash}`);
+  }
+
+  before(async () => {
+    expectedConsoleError.allowAccounting = true;   // a dealer's floor may not read the summary (403)
+    for (const p of Object.values(PL)) await makeAcctPerson(p);
+    const r = await http('POST', '/api/v1/players', {body: NORA});
+    assert.equal(r.status, 201, r.text);
+    ids.nora = r.json.id;
+    const t1 = await http('GET', `/api/v1/tables/${T}`);
+    if (t1.json.table.current_round) {
+      const v = await http('POST', `/api/v1/rounds/${t1.json.table.current_round}/void`, {token: DEALER, body: {reason: 'left open'}});
+      assert.equal(v.status, 200, v.text);
+    }
+    pp = await context.newPage();
+    await pp.setViewportSize({width: 1366, height: 900});
+    watch(pp);
+    await pp.goto(`${base}/`);
+  });
+
+  after(async () => {
+    await pp?.close();
+  });
+
+  it('a floor supervisor seats a registered player (by card) and an anonymous one (by description)', async () => {
+    await as(PL.fl, `#/table/${T}`);
+    const seats = pp.locator('#table-seats');
+    await seats.locator('button[data-action="seat"][data-seat="1"]').click();
+    const form = seats.locator('form[data-form="seat-search"]');
+    await form.locator('input[name="seat-card"]').fill(NORA.card);
+    await form.locator('button[type="submit"]').click();
+    await form.locator(`button[data-seat-player="${ids.nora}"]`).click();
+    await seats.locator('tbody tr', {hasText: NORA.name}).waitFor();
+    await seats.locator('button[data-action="seat"][data-seat="2"]').click();
+    await seats.locator('input[name="seat-description"]').fill('short woman, green scarf');
+    await seats.locator('form[data-form="seat-anonymous"] button[type="submit"]').click();
+    await seats.locator('tbody tr', {hasText: 'short woman, green scarf'}).waitFor();
+    const got = await http('GET', `/api/v1/tables/${T}/seats`);
+    assert.equal(got.json.seats[0].player.id, ids.nora);
+    assert.equal(got.json.seats[1].player.anonymous, true);
+    ids.anon = got.json.seats[1].player.id;
+    assert.equal(await seats.locator('tbody tr').nth(1).innerText().then(t => /Anonymous/.test(t)), true);
+    await shot(pp, '18-table-seats');
+  });
+
+  it('the rounds dealt record the players; the player page shows the rating the daemon computes', async () => {
+    const rounds = [
+      {bets: {1: {ante: 2500, pair_plus: 1000}, 2: {ante: 1000}, 3: {ante: 500}}, hands: {1: ['Ah', 'Kd', '7c'], 2: ['4s', '4h', '9d'], 3: ['2c', '6d', '8s']},
+        dealer: ['Qd', 'Jc', '3h'], decisions: {1: 'play', 2: 'play', 3: 'fold'}},
+      {bets: {1: {ante: 5000, six_card: 500}, 2: {ante: 1000, pair_plus: 500}}, hands: {1: ['9h', '9c', '9d'], 2: ['Ks', '5c', '2d']},
+        dealer: ['Td', '8h', '3s'], decisions: {1: 'play', 2: 'fold'}},
+      {bets: {1: {ante: 1000}}, hands: {1: ['3c', '7d', 'Jh']}, dealer: ['As', 'Ac', '4d'], decisions: {1: 'play'}},
+    ];
+    for (const r of rounds) {
+      const got = await postRound(T, r);
+      const full = await http('GET', `/api/v1/rounds/${got.id}`);
+      assert.equal(full.json.round.players['1'], ids.nora);
+      assert.equal(full.json.round.players['2'], ids.anon);
+    }
+    await pp.goto(`${base}/#/players/${ids.nora}`);
+    const rat = pp.locator('#player-rating');
+    await rat.locator('[data-fig="hands"] dd').waitFor();
+    const want = (await http('GET', `/api/v1/players/${ids.nora}/rating`)).json;
+    assert.equal(want.hands, 3);
+    const fig = async k => (await rat.locator(`[data-fig="${k}"] dd`).innerText()).trim();
+    assert.equal(await fig('hands'), String(want.hands));
+    for (const k of ['wagered', 'average_bet', 'theoretical', 'estimated_theoretical', 'comps']) assert.equal(await fig(k), usd(want[k]), k);
+    assert.equal(await fig('result'), signed(want.result));
+    assert.equal(await fig('difference'), signed(want.theoretical - want.estimated_theoretical));
+    // The whole record for a floor supervisor, and his seat session at T1.
+    const rec = await pp.locator('#player-record').innerText();
+    assert.match(rec, /Nora Quinn/);
+    assert.match(rec, /QX778899/);
+    await pp.locator('#player-sessions tbody tr', {hasText: 'Seated now'}).waitFor();
+    await shot(pp, '19-player');
+  });
+
+  it('cash in above the MTL threshold and above the CTR limit shows in the Title 31 view', async () => {
+    await pp.goto(`${base}/#/table/${T}`);
+    const seats = pp.locator('#table-seats');
+    for (const dollars of ['3500', '8000']) {
+      await seats.locator('button[data-action="cash"][data-seat="1"]').click();
+      const f = seats.locator('form[data-form="transaction"]');
+      await f.locator('select[name="txn-direction"]').selectOption('in');
+      await f.locator('select[name="txn-kind"]').selectOption('cash');
+      await f.locator('input[name="txn-amount"]').fill(dollars);
+      await f.locator('button[type="submit"]').click();
+      await f.locator('.note-ok', {hasText: usd(Number(dollars) * 100)}).waitFor();
+    }
+    await pp.locator('nav.mainnav a', {hasText: 'Title 31'}).click();
+    await pp.waitForURL(/#\/title31/);
+    const mtl = pp.locator('#t31-mtl tbody tr');
+    await mtl.first().waitFor();
+    const mtlText = await pp.locator('#t31-mtl').innerText();
+    assert.match(mtlText, /\$3,500\.00/);
+    assert.match(mtlText, /\$8,000\.00/);
+    const ctr = pp.locator('#t31-items tbody tr', {hasText: 'CTR'});
+    await ctr.waitFor();
+    assert.match(await ctr.innerText(), /\$11,500\.00/);
+    assert.match(await ctr.innerText(), /Nora Quinn/);
+    assert.equal(await ctr.locator('button', {hasText: 'Acknowledge'}).count(), 0, 'a floor supervisor does not acknowledge');
+    await pp.locator('#t31-items tbody tr', {hasText: 'Alert'}).waitFor();
+    const tot = pp.locator('#t31-totals tbody tr', {hasText: ids.nora});
+    assert.match(await tot.innerText(), /\$11,500\.00/);
+    // The ratings of the day and the coverage, as the report says.
+    const day = (await http('GET', '/api/v1/tables')).json.property.gaming_day;
+    const rep = (await http('GET', `/api/v1/reports/ratings?gaming_day=${day}`)).json;
+    await pp.locator('#t31-ratings [data-fig="coverage"]').waitFor();
+    const cov = await pp.locator('#t31-ratings [data-fig="coverage"]').innerText();
+    assert.equal(cov, `${(100 * rep.coverage.share).toFixed(1)}%`);
+    await pp.locator('#t31-ratings tbody tr', {hasText: ids.nora}).waitFor();
+  });
+
+  it('a pit boss acknowledges the CTR item with a note', async () => {
+    await as(PL.pb, '#/title31');
+    const ctr = pp.locator('#t31-items tbody tr', {hasText: 'CTR'});
+    await ctr.locator('input[name="t31-note"]').fill('ID checked, CTR filed: ref 112-0042');
+    await ctr.locator('button', {hasText: 'Acknowledge'}).click();
+    const done = pp.locator('#t31-items tbody tr', {hasText: 'CTR'}).locator('[data-ack="done"]');
+    await done.waitFor();
+    assert.match(await done.innerText(), /Acknowledged by Y-PB/);
+    const day = (await http('GET', '/api/v1/tables')).json.property.gaming_day;
+    const r = await http('GET', `/api/v1/reports/title31?gaming_day=${day}`);
+    const item = r.json.ctr.find(x => x.player === ids.nora && x.direction === 'in');
+    assert.equal(item.acknowledged.by, PL.pb.id);
+    assert.equal(item.acknowledged.note, 'ID checked, CTR filed: ref 112-0042');
+    await shot(pp, '20-title31');
+  });
+
+  it('names the banker of a player-banked table and lists the offers of the bank', async () => {
+    let r = await http('POST', '/api/v1/tables/P1/bank-offers', {token: DEALER, body: {seat: 4, answer: 'accepted', player: ids.nora}});
+    assert.equal(r.status, 201, r.text);
+    r = await http('POST', '/api/v1/tables/P1/bank-offers', {token: DEALER, body: {seat: 5, answer: 'declined', player: ids.anon}});
+    assert.equal(r.status, 201, r.text);
+    await postRound('P1', {bets: {1: {ante: 1000}}, hands: {1: ['Ts', 'Js', '4d']}, dealer: ['Kc', '6h', '3c'], decisions: {1: 'play'},
+      banker: {seat: 4, bank: 18000, player: ids.nora}});
+    await pp.goto(`${base}/#/table/P1`);
+    const rot = pp.locator('#table-bankers');
+    await rot.locator('.fact', {hasText: 'Banker now'}).waitFor();
+    assert.match(await rot.locator('.fact', {hasText: 'Banker now'}).innerText(), new RegExp(`player ${ids.nora}`));
+    const offers = pp.locator('#bank-offers tbody tr');
+    await offers.first().waitFor();
+    assert.equal(await offers.count(), 2);
+    assert.match(await offers.nth(0).innerText(), /Declined/);
+    assert.match(await offers.nth(1).innerText(), new RegExp(`Accepted[\\s\\S]*player ${ids.nora}`));
+  });
+
+  it('a dealer\u2019s session sees no personal fields', async () => {
+    await as(PL.dl, `#/players/${ids.nora}`);
+    await pp.locator('#player-record').waitFor();
+    const rec = await pp.locator('#player-record').innerText();
+    assert.match(rec, /Nora Q\./);
+    assert.doesNotMatch(rec, /Quinn|QX778899|1975|passport/);
+    assert.doesNotMatch(await pp.locator('#main').innerText(), /Quinn|QX778899/);
+    await pp.locator('#player-rating .note', {hasText: 'not allowed'}).waitFor();
+    await pp.goto(`${base}/#/table/${T}`);
+    await pp.locator('#table-seats tbody tr', {hasText: 'Nora Q.'}).waitFor();
+    assert.doesNotMatch(await pp.locator('#table-seats').innerText(), /Quinn/);
+    await pp.goto(`${base}/#/title31`);
+    await pp.locator('#t31-items .note', {hasText: 'not allowed'}).waitFor();
+  });
+
+  it('logged no console errors', () => {
+    expectedConsoleError.allowAccounting = false;
+    assert.deepEqual(consoleErrors, []);
+  });
+});

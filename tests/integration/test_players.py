@@ -149,6 +149,18 @@ class Players(pbtest.DaemonTestCase):
         self.as_("PB1", "PUT", "/tables/T1/dealer", {"person": "DL1"})
         self.as_("DL1", "PUT", "/tables/T1/seats/2/player", {"player": "P2"})
         self.refused(403, "forbidden", "PUT", "/api/v1/tables/T2/seats/2/player", {"player": "P2"}, token=self.tok["DL1"])
+        # who sits where (GET /tables/{t}/seats): the record as the reader may read it
+        js = self.as_("FL1", "GET", "/tables/T1/seats")
+        self.assertEqual(js["table"], "T1")
+        self.assertEqual([s["seat"] for s in js["seats"]], [1, 2, 3, 4, 5, 6])
+        self.assertEqual([(s["player"] or {}).get("id") for s in js["seats"]], ["P1", "P2", None, None, None, None])
+        self.assertEqual(js["seats"][0]["player"]["name"], "Ana Maria Lopez")
+        for who in ("DL1", "CT1"):
+            seat1 = self.as_(who, "GET", "/tables/T1/seats")["seats"][0]["player"]
+            self.assertEqual(sorted(seat1), ["anonymous", "card", "display", "id"])
+            self.assertEqual(seat1["display"], "Ana L.")
+        self.refused(404, "table_not_found", "GET", "/api/v1/tables/NOPE/seats", token=self.tok["FL1"])
+        self.refused(400, "unknown_parameter", "GET", "/api/v1/tables/T1/seats?x=1", token=self.tok["FL1"])
         e = edges(pbtest.os.path.join(pbtest.CONFIG_DIR, "games", "standard.json"))
         want = {"P1": dict(hands=0, wagered=0, initial=0, result=0, theo=0.0),
                 "P2": dict(hands=0, wagered=0, initial=0, result=0, theo=0.0)}

@@ -58,6 +58,7 @@ PATHS = (
     "/api/v1/title31/acknowledgments",
     "/api/v1/tables/NOPE/bank-offers", "/api/v1/tables/T1/bank-offers", "/api/v1/tables/P1/bank-offers",
     R + "/corrections", "/api/v1/rounds/1/corrections", "/api/v1/rounds/abc/corrections",
+    "/api/v1/tables/T1/seats", "/api/v1/tables/NOPE/seats", "/api/v1/tables/T1/seats?x=1",
 )
 
 

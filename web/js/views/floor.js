@@ -4,6 +4,7 @@ import {h, section, replaceIfChanged} from '../dom.js';
 import {money, int, whenText} from '../format.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from '../common.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly, hasBanker} from '../figures.js';
+import {bankerWhoText} from '../players.js';
 
 export const name = 'floor';
 
@@ -39,7 +40,7 @@ function cellsFor(t, latest, g, rot) {
   if (t.banking === 'player') {
     const b = last?.banker;
     const run = rot?.current && (!b || rot.current.seat === b.seat) ? rot.current : null;
-    banker = b ? h('span', {class: 'stack'}, h('span', null, `Seat ${b.seat}`),
+    banker = b ? h('span', {class: 'stack'}, h('span', null, `Seat ${b.seat}`, bankerWhoText(b) ? `: ${bankerWhoText(b)}` : ''),
       h('small', {class: 'muted'}, `bank ${money(b.bank, cur)}`,
         run ? ` · ${run.consecutive} in a row${run.must_pass ? ' (must pass)' : ''}` : ''))
       : h('span', {class: 'muted'}, 'Player-banked; no banker yet');

@@ -5,6 +5,8 @@ import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, percent, label, when, whenText, miniCards, int} from '../format.js';
 import {barChart} from '../chart.js';
 import {inventoryPanel} from '../inventory.js';
+import {seatsPanel} from '../seats.js';
+import {bankerWho} from '../players.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, tzOffset} from '../common.js';
 import {perHandleBar, perHandleCell, perHandleText, theoPerHandleText, winCell, winOf} from '../figures.js';
 
@@ -53,6 +55,9 @@ export async function render(main, params, ctx) {
   const [limSec, limBody] = section('Limits', {id: 'table-limits'});
   limBody.append(limitsTable(t.limits, cur));
   main.append(h('div', {class: 'grid-2'}, factsSec, limSec));
+
+  // Who sits at each seat, and for the roles that may: seating, leaving, cash and chips.
+  main.append(seatsPanel(t, ctx));
 
   // The gaming day's accounting documents, and the forms for the roles that sign them.
   main.append(inventoryPanel(t, ctx));
@@ -150,8 +155,9 @@ export async function render(main, params, ctx) {
     const byRound = new Map(pager.rounds.map(r => [r.id, r]));
     bankersBody.replaceChildren(
       c ? facts([
-        ['Banker now', `Seat ${c.seat}`],
-        ['In a row', `${c.consecutive} of at most ${b.max_consecutive}`],
+        ['Banker now', h('span', null, `Seat ${c.seat}`, c.player || c.provider ? ': ' : '', bankerWho(c))],
+        ['In a row', `${c.consecutive} of at most ${b.max_consecutive}` +
+          (c.person_consecutive !== undefined ? ` (this banker: ${c.person_consecutive}${c.person_must_pass ? ', must pass' : ''})` : '')],
         ['Next', c.must_pass ? h('span', null, h('span', {'aria-hidden': 'true'}, '⚠ '), `must pass; offered to seat ${c.next_seat} next`) : `may bank again; else seat ${c.next_seat}`],
         ['Minimum bank', money(b.min_bank, cur)],
       ]) : h('p', {class: 'muted'}, 'No banker has held the bank yet.'),
@@ -161,13 +167,29 @@ export async function render(main, params, ctx) {
         {label: 'Turn', render: x => x.kind === 'declined'
           ? h('span', {class: 'badge'}, h('span', {'aria-hidden': 'true'}, '↷ '), 'Declined')
           : h('span', {class: 'badge badge-banker'}, h('span', {'aria-hidden': 'true'}, '♛ '), 'Banked')},
+        {label: 'Banker', render: x => bankerWho(x) || h('span', {class: 'muted'}, '—')},
         {label: 'In a row', num: true, render: x => x.consecutive ?? '—'},
         {label: 'Bank', num: true, render: x => {
           const r = byRound.get(x.round);
           return r?.banker && x.kind !== 'declined' ? `${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)}` : '—';
         }},
         {label: 'At', render: x => when(x.at, 'short')},
-      ], list, {caption: 'Banker rotation, newest first'}));
+      ], list, {caption: 'Banker rotation, newest first'}),
+      offersTable(b.offers));
+  }
+
+  // The offers of the bank and their answers (GET /tables/{t}/bankers "offers"), newest first.
+  function offersTable(offers) {
+    if (!offers) return '';
+    return h('div', {class: 'bank-offers', id: 'bank-offers'}, h('h3', null, 'Offers of the bank'), dataTable([
+      {label: 'At', rowHeader: true, render: o => when(o.at, 'short')},
+      {label: 'Seat', num: true, render: o => int(o.seat)},
+      {label: 'Answer', render: o => o.answer === 'accepted'
+        ? h('span', {class: 'badge badge-banker'}, h('span', {'aria-hidden': 'true'}, '✔ '), 'Accepted')
+        : h('span', {class: 'badge'}, h('span', {'aria-hidden': 'true'}, '↷ '), 'Declined')},
+      {label: 'Who', render: o => bankerWho(o) || h('span', {class: 'muted'}, 'not named')},
+      {label: 'Recorded by', render: o => o.by || '—'},
+    ], offers, {caption: 'Offers of the bank, newest first', empty: 'No offer of the bank recorded.'}));
   }
 
   async function loadRounds(focusPage = null) {
@@ -187,7 +209,11 @@ export async function render(main, params, ctx) {
         {label: 'Handle', num: true, render: r => r.totals ? money(r.totals.handle, cur) : '—'},
         {label: banked ? 'Banker result' : 'House win', num: true, render: r => r.totals ? moneyCell(r.totals.house_win, cur, {signed: true}) : '—'},
       ];
-      if (banked) cols.push({label: 'Banker', render: r => r.banker ? `Seat ${r.banker.seat}: ${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)}` : '—'});
+      if (banked) {
+        cols.push({label: 'Banker', render: r => r.banker ? h('span', {class: 'stack'},
+          `Seat ${r.banker.seat}: ${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)}`,
+          bankerWho(r.banker) ? h('small', null, bankerWho(r.banker)) : null) : '—'});
+      }
       const page = pager.stack.length + 1;
       const newer = h('button', {type: 'button', class: 'btn', 'data-page': 'newer', disabled: pager.stack.length ? null : true}, '← Newer');
       const older = h('button', {type: 'button', class: 'btn', 'data-page': 'older', disabled: pager.next ? null : true}, 'Older →');

@@ -1,0 +1,246 @@
+// seats.js - the table view's Seats panel (docs/page.md, docs/players.md):
+// who sits at each seat now (GET /tables/{t}/seats), and for the roles
+// that may (a dealer at the table he deals at, a floor supervisor, a pit
+// boss, an admin: a person's session):
+//
+//   Seat a player   find him by card or name (GET /players?card=&name=; a
+//                   dealer searches by card only), or register an anonymous
+//                   player with a description (cage, floor, pitboss, admin),
+//                   then PUT /tables/{t}/seats/{s}/player
+//   Leave           DELETE /tables/{t}/seats/{s}/player
+//   Cash and chips  POST /tables/{t}/transactions {seat, player, direction,
+//                   kind, amount}
+//
+// A refusal is shown as the daemon words it, with its code.
+import * as api from './api.js';
+import {h, section, dataTable, note} from './dom.js';
+import {money, toMinor, minorDigits} from './format.js';
+import {errorNote} from './common.js';
+import {maySeat, mayRegister, maySearchByName, playerLink, playerName, anonymousBadge} from './players.js';
+
+let seq = 0;
+function field(labelText, control, hint) {
+  control.id = control.id || `seat-f-${++seq}`;
+  return h('div', {class: 'field'}, h('label', {for: control.id}, labelText), control,
+    hint ? h('small', {class: 'muted'}, hint) : null);
+}
+
+function refusal(e) {
+  return note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : '');
+}
+
+/** The panel for table t; returns the section.  Reloads itself after every change. */
+export function seatsPanel(t, ctx) {
+  const cur = t.currency;
+  const base = `/tables/${encodeURIComponent(t.id)}`;
+  const [sec, body] = section('Seats', {id: 'table-seats'});
+  const list = h('div', {class: 'seat-list'});
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  body.append(list, msg);
+  let seats = [];
+  const say = (...n) => msg.replaceChildren(...n);
+
+  const mayAct = maySeat();
+  let seatForm = null, txnForm = null;
+
+  async function leave(s) {
+    try {
+      await api.send('DELETE', `${base}/seats/${s.seat}/player`);
+      say(note('ok', `${s.player.id} left seat ${s.seat}.`));
+      await load();
+    } catch (e) {
+      if (e.status !== 401) say(refusal(e));
+    }
+  }
+
+  function render() {
+    const cols = [
+      {label: 'Seat', rowHeader: true, num: true, render: s => String(s.seat)},
+      {label: 'Player', render: s => s.player
+        ? h('span', {class: 'stack'}, h('span', null, playerLink(s.player.id, s.player), ' ', anonymousBadge(s.player)),
+          s.player.card ? h('small', {class: 'muted'}, `card ${s.player.card}`) : null)
+        : h('span', {class: 'muted'}, 'Empty')},
+    ];
+    if (mayAct) {
+      cols.push({label: 'Actions', render: s => {
+        if (!s.player) {
+          const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'seat', 'data-seat': s.seat}, 'Seat a player');
+          b.addEventListener('click', () => seatForm.open(s.seat));
+          return b;
+        }
+        const l = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'leave', 'data-seat': s.seat}, 'Leave');
+        l.addEventListener('click', () => leave(s));
+        const c = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'cash', 'data-seat': s.seat}, 'Cash or chips');
+        c.addEventListener('click', () => txnForm.open(s.seat));
+        return h('span', {class: 'inline-list'}, l, ' ', c);
+      }});
+    }
+    list.replaceChildren(dataTable(cols, seats, {caption: `Who sits at ${t.id}`}));
+    seatForm?.seatsChanged();
+    txnForm?.seatsChanged();
+  }
+
+  async function load() {
+    list.setAttribute('aria-busy', 'true');
+    try {
+      const b = await api.get(`${base}/seats`);
+      if (!ctx.alive()) return;
+      seats = b.seats;
+      render();
+    } catch (e) {
+      if (ctx.alive()) list.replaceChildren(errorNote(e, 'Seats') || '');
+    } finally {
+      list.removeAttribute('aria-busy');
+    }
+  }
+
+  if (mayAct) {
+    seatForm = seatPlayerForm(t, base, () => seats, async text => { say(note('ok', text)); await load(); });
+    txnForm = transactionForm(t, base, cur, () => seats);
+    body.append(h('div', {class: 'doc-forms'}, seatForm.el, txnForm.el));
+  } else {
+    body.append(h('p', {class: 'muted small'}, 'Seating players and recording cash and chips is for the dealer at this table, ' +
+      'a floor supervisor or a pit boss, signed in as themselves.'));
+  }
+  load();
+  return sec;
+}
+
+/** A <select> of seats, those for which pick(s) is true. */
+function seatSelect(name, seatsOf, pick) {
+  const sel = h('select', {name});
+  sel.refill = () => {
+    const keep = sel.value;
+    sel.replaceChildren(...seatsOf().filter(pick).map(s => h('option', {value: s.seat},
+      s.player ? `Seat ${s.seat}: ${playerName(s.player)}` : `Seat ${s.seat}`)));
+    if ([...sel.options].some(o => o.value === keep)) sel.value = keep;
+  };
+  return sel;
+}
+
+/** "Seat a player": search by card or name, or register an anonymous player; then seat him. */
+function seatPlayerForm(t, base, seatsOf, seated) {
+  const seat = seatSelect('seat-seat', seatsOf, s => !s.player);
+  const card = h('input', {type: 'text', name: 'seat-card', maxlength: '32', spellcheck: 'false', autocomplete: 'off'});
+  const name = maySearchByName() ? h('input', {type: 'text', name: 'seat-name', maxlength: '200', autocomplete: 'off'}) : null;
+  const results = h('div', {class: 'seat-results', 'aria-live': 'polite'});
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const search = h('form', {class: 'doc-form', 'data-form': 'seat-search', 'aria-label': 'Find a player', novalidate: true},
+    field('Seat', seat), field('Card', card), name ? field('Name (or a part of it)', name) : null,
+    h('div', {class: 'field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Search')), results);
+
+  async function sit(id) {
+    msg.replaceChildren('Seating…');
+    try {
+      const a = await api.send('PUT', `${base}/seats/${seat.value}/player`, {player: id});
+      msg.replaceChildren();
+      results.replaceChildren();
+      card.value = '';
+      if (name) name.value = '';
+      await seated(`${a.player} sits at seat ${a.seat} of ${a.table}.`);
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusal(e));
+    }
+  }
+
+  search.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const q = {card: card.value.trim(), name: name ? name.value.trim() : ''};
+    if (!q.card && !q.name) {
+      msg.replaceChildren(note('warn', name ? 'Type a card number or a name.' : 'Type a card number.'));
+      return;
+    }
+    msg.replaceChildren('Searching…');
+    try {
+      const b = await api.get('/players' + api.qs(q));
+      msg.replaceChildren();
+      results.replaceChildren(dataTable([
+        {label: 'Player', rowHeader: true, render: p => h('span', null, playerLink(p.id, p), ' ', anonymousBadge(p))},
+        {label: 'Card', render: p => p.card || '—'},
+        {label: '', render: p => {
+          const b2 = h('button', {type: 'button', class: 'btn btn-small', 'data-seat-player': p.id}, `Seat ${p.id} here`);
+          b2.addEventListener('click', () => sit(p.id));
+          return b2;
+        }},
+      ], b.players, {caption: 'Players found', empty: 'No player has that card or name.'}));
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusal(e));
+    }
+  });
+
+  let anon = null;
+  if (mayRegister()) {
+    const desc = h('input', {type: 'text', name: 'seat-description', maxlength: '200', autocomplete: 'off'});
+    anon = h('form', {class: 'doc-form', 'data-form': 'seat-anonymous', 'aria-label': 'Register an anonymous player', novalidate: true},
+      field('Description', desc, 'An anonymous player: what he looks like (changed later on the player page when he is known).'),
+      h('div', {class: 'field-submit'}, h('button', {type: 'submit', class: 'btn'}, 'Register and seat')));
+    anon.addEventListener('submit', async ev => {
+      ev.preventDefault();
+      try {
+        const p = await api.send('POST', '/players', {description: desc.value.trim()});
+        desc.value = '';
+        await sit(p.id);
+      } catch (e) {
+        if (e.status !== 401) msg.replaceChildren(refusal(e));
+      }
+    });
+  }
+  const box = h('details', {class: 'doc-form-box', 'data-box': 'seat'}, h('summary', null, 'Seat a player'), search, anon, msg);
+  return {
+    el: box,
+    seatsChanged: () => seat.refill(),
+    open(n) {
+      box.open = true;
+      seat.refill();
+      seat.value = String(n);
+      card.focus();
+    },
+  };
+}
+
+/** "Cash or chips": a transaction at an occupied seat. */
+function transactionForm(t, base, cur, seatsOf) {
+  const seat = seatSelect('txn-seat', seatsOf, s => !!s.player);
+  const direction = h('select', {name: 'txn-direction'}, h('option', {value: 'in'}, 'In (the player buys in)'),
+    h('option', {value: 'out'}, 'Out (paid to the player)'));
+  const kind = h('select', {name: 'txn-kind'}, h('option', {value: 'cash'}, 'Cash'), h('option', {value: 'chips'}, 'Chips'),
+    h('option', {value: 'marker'}, 'Marker'));
+  const amount = h('input', {type: 'number', min: '0', step: minorDigits(cur) ? '0.01' : '1', inputmode: 'decimal', name: 'txn-amount'});
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Record');
+  const form = h('form', {class: 'doc-form', 'data-form': 'transaction', 'aria-label': 'Cash or chips at a seat', novalidate: true},
+    field('Seat', seat), field('Direction', direction), field('Kind', kind), field(`Amount (${cur})`, amount),
+    h('div', {class: 'field-submit'}, btn), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const s = seatsOf().find(x => String(x.seat) === seat.value);
+    if (!s?.player) {
+      msg.replaceChildren(note('warn', 'Pick a seat with a player.'));
+      return;
+    }
+    btn.disabled = true;
+    try {
+      const a = await api.send('POST', `${base}/transactions`, {seat: s.seat, player: s.player.id,
+        direction: direction.value, kind: kind.value, amount: amount.value === '' ? 0 : toMinor(amount.value, cur)});
+      amount.value = '';
+      msg.replaceChildren(note('ok', `Recorded: ${a.kind} ${a.direction} of ${money(a.amount, cur)} for ${a.player} at seat ${s.seat} ` +
+        `(transaction #${a.id}, gaming day ${a.gaming_day}).`,
+      a.totals ? ` Cash today: in ${money(a.totals.cash_in, cur)}, out ${money(a.totals.cash_out, cur)}.` : ''));
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusal(e));
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  const box = h('details', {class: 'doc-form-box', 'data-box': 'transaction'}, h('summary', null, 'Cash or chips at a seat'), form);
+  return {
+    el: box,
+    seatsChanged: () => seat.refill(),
+    open(n) {
+      box.open = true;
+      seat.refill();
+      seat.value = String(n);
+      amount.focus();
+    },
+  };
+}
