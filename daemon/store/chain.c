@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "common/json_text.h"
+#include "common/sha256.h"
 #include "store/audit.h"
 #include "store/store_int.h"
 
@@ -65,13 +66,13 @@ store_event_canonical(const char *table_id, int64_t table_seq, int64_t round_id,
 void
 store_event_hash(const char *prev_hash, const char *canonical, size_t len, char out[PB_SHA256_HEX_LEN])
 {
-	crypto_hash_sha256_state st;
+	struct pb_sha256 st;
 	unsigned char digest[crypto_hash_sha256_BYTES];
 
-	crypto_hash_sha256_init(&st);
-	crypto_hash_sha256_update(&st, (const unsigned char *)prev_hash, 64);
-	crypto_hash_sha256_update(&st, (const unsigned char *)canonical, len);
-	crypto_hash_sha256_final(&st, digest);
+	pb_sha256_init(&st);
+	pb_sha256_update(&st, prev_hash, 64);
+	pb_sha256_update(&st, canonical, len);
+	pb_sha256_final(&st, digest);
 	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
 }
 
