@@ -1,5 +1,7 @@
 #include "common/hash.h"
 
+#include "common/sha256.h"
+
 #include <sodium.h>
 #include <string.h>
 
@@ -7,8 +9,11 @@ void
 pb_sha256_hex(const void *data, size_t len, char out[PB_SHA256_HEX_LEN])
 {
 	unsigned char digest[crypto_hash_sha256_BYTES];
+	struct pb_sha256 c;
 
-	crypto_hash_sha256(digest, data, len);
+	pb_sha256_init(&c);
+	pb_sha256_update(&c, data, len);
+	pb_sha256_final(&c, digest);
 	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
 }
 

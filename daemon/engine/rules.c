@@ -1,7 +1,9 @@
 #include "engine/rules.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define PAY_MAX_DECIMALS 4
@@ -295,8 +297,8 @@ hand_paytable_to_json(const struct hand_paytable *t)
 	return o;
 }
 
-json_t *
-rules_to_json(const struct rules *r)
+static json_t *
+rules_json_build(const struct rules *r)
 {
 	json_t *o = json_object();
 	char buf[32];
@@ -325,5 +327,63 @@ rules_to_json(const struct rules *r)
 		json_object_set_new(o, "six_card_bonus", s);
 	}
 	json_object_set_new(o, "raise_strategy", json_string(r->raise_text));
+	return o;
+}
+
+/*
+ * The last rules object built on each thread, for the rules byte for byte
+ * equal: every round puts its rules in its round_opened event and in its
+ * answer.  The object is shared (jansson counts references atomically) and
+ * nobody changes it once built.
+ */
+struct rules_memo {
+	struct rules key;
+	json_t *json;
+};
+
+static pthread_key_t memo_key;
+static pthread_once_t memo_once = PTHREAD_ONCE_INIT;
+static bool memo_ok;
+
+static void
+memo_free(void *p)
+{
+	struct rules_memo *m = p;
+
+	json_decref(m->json);
+	free(m);
+}
+
+static void
+memo_init(void)
+{
+	memo_ok = pthread_key_create(&memo_key, memo_free) == 0;
+}
+
+json_t *
+rules_to_json(const struct rules *r)
+{
+	struct rules_memo *m;
+	json_t *o;
+
+	pthread_once(&memo_once, memo_init);
+	m = memo_ok ? pthread_getspecific(memo_key) : NULL;
+	if (m != NULL && memcmp(&m->key, r, sizeof(*r)) == 0)
+		return json_incref(m->json);
+	o = rules_json_build(r);
+	if (o == NULL || !memo_ok)
+		return o;
+	if (m == NULL) {
+		if ((m = malloc(sizeof(*m))) == NULL)
+			return o;
+		m->json = NULL;
+		if (pthread_setspecific(memo_key, m) != 0) {
+			free(m);
+			return o;
+		}
+	}
+	json_decref(m->json);
+	m->key = *r;
+	m->json = json_incref(o);
 	return o;
 }

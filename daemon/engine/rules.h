@@ -57,7 +57,10 @@ struct rules {
  */
 int rules_from_json(const json_t *obj, struct rules *out, struct pb_error *err);
 
-/* The canonical rules object (all keys, pays as decimal strings); new reference. */
+/*
+ * The canonical rules object (all keys, pays as decimal strings); new reference.
+ * Shared with the last call on the thread for equal rules: never change it.
+ */
 json_t *rules_to_json(const struct rules *r);
 
 /* Parses a pay string such as "40" or "12.5" (at most 4 decimals, 0 < pay <= 1000000). */

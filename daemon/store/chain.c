@@ -11,6 +11,7 @@
 #include <sodium.h>
 
 #include "common/json_text.h"
+#include "common/sha256.h"
 #include "store/audit.h"
 #include "store/store_int.h"
 
@@ -62,16 +63,77 @@ store_event_canonical(const char *table_id, int64_t table_seq, int64_t round_id,
 	return buf;
 }
 
+/* Streams "<len>:<bytes>" into the hash, as put_field writes it. */
+static void
+hash_field(struct pb_sha256 *st, const char *data, size_t len)
+{
+	char digits[24];
+	int n = (int)sizeof(digits);
+	size_t v = len;
+
+	digits[--n] = ':';
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	pb_sha256_update(st, digits + n, sizeof(digits) - (size_t)n);
+	pb_sha256_update(st, data, len);
+}
+
+/* An integer in decimal, as "%lld"; its length. */
+static size_t
+int_text(int64_t v, char b[24])
+{
+	char t[24];
+	int n = 0;
+	size_t len = 0;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	do {
+		t[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u != 0);
+	if (v < 0)
+		b[len++] = '-';
+	while (n > 0)
+		b[len++] = t[--n];
+	return len;
+}
+
+void
+store_event_hash_fields(const char *prev_hash, const char *table_id, int64_t table_seq, int64_t round_id,
+    const char *type, const char *at, const char *actor, const char *body, size_t body_len,
+    char out[PB_SHA256_HEX_LEN])
+{
+	static const char MAGIC[] = "pitboss-event-v1\n";
+	struct pb_sha256 st;
+	unsigned char digest[crypto_hash_sha256_BYTES];
+	char num[24];
+
+	pb_sha256_init(&st);
+	pb_sha256_update(&st, prev_hash, 64);
+	pb_sha256_update(&st, MAGIC, sizeof(MAGIC) - 1);
+	hash_field(&st, table_id, strlen(table_id));
+	hash_field(&st, num, int_text(table_seq, num));
+	hash_field(&st, num, int_text(round_id, num));
+	hash_field(&st, type, strlen(type));
+	hash_field(&st, at, strlen(at));
+	hash_field(&st, actor, strlen(actor));
+	hash_field(&st, body, body_len);
+	pb_sha256_final(&st, digest);
+	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
+}
+
 void
 store_event_hash(const char *prev_hash, const char *canonical, size_t len, char out[PB_SHA256_HEX_LEN])
 {
-	crypto_hash_sha256_state st;
+	struct pb_sha256 st;
 	unsigned char digest[crypto_hash_sha256_BYTES];
 
-	crypto_hash_sha256_init(&st);
-	crypto_hash_sha256_update(&st, (const unsigned char *)prev_hash, 64);
-	crypto_hash_sha256_update(&st, (const unsigned char *)canonical, len);
-	crypto_hash_sha256_final(&st, digest);
+	pb_sha256_init(&st);
+	pb_sha256_update(&st, prev_hash, 64);
+	pb_sha256_update(&st, canonical, len);
+	pb_sha256_final(&st, digest);
 	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
 }
 
@@ -137,22 +199,18 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 	struct store_query q;
 	int64_t seq;
 	char prev[PB_SHA256_HEX_LEN], hash[PB_SHA256_HEX_LEN];
-	char *text = NULL, *canon = NULL;
+	char *text = NULL;
 	size_t len;
 	int rc = -1;
 
 	if (chain_head(s, table_id, &seq, prev, err) < 0)
 		return -1;
 	seq++;
-	text = canonical_text(body, NULL);       /* docs/audit.md, "The canonical form" */
+	text = canonical_text(body, &len);       /* docs/audit.md, "The canonical form" */
 	if (text == NULL)
 		return pb_fail(err, 500, "internal_error", "cannot encode an event");
-	canon = store_event_canonical(table_id, seq, round_id, type, at, actor, text, &len);
-	if (canon == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
-		goto out;
-	}
-	store_event_hash(prev, canon, len, hash);
+	/* The same bytes as store_event_hash over store_event_canonical's text, streamed: no copy of the body. */
+	store_event_hash_fields(prev, table_id, seq, round_id, type, at, actor, text, len, hash);
 	if (store_query(&q, s, STMT_EVENT_INSERT, "appending an event", err) < 0)
 		goto out;
 	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
@@ -164,9 +222,9 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 	sqlite3_bind_text(q.st, 4, type, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 6, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 7, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 8, prev, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 9, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 7, text, (int)len, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 8, prev, 64, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 9, hash, 64, SQLITE_STATIC);
 	if (store_query_done(&q) < 0)
 		goto out;
 	store_head_remember(s, table_id, seq, hash);
@@ -174,7 +232,6 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 		store_capture_add(s, round_id, seq, type, at, actor, body, hash);
 	rc = 0;
 out:
-	free(canon);
 	free(text);
 	return rc;
 }

@@ -19,20 +19,57 @@ bind_optional_text(sqlite3_stmt *st, int col, const char *text)
 		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
 }
 
-/* Binds the round's limits and collection (canonical JSON, freed by the caller) and its other fields. */
-static int
-bind_round_insert(sqlite3_stmt *st, const struct round_record *rec, char **limits, char **collection)
+static bool
+wager_limit_equal(const struct wager_limit *a, const struct wager_limit *b)
 {
-	json_t *lj = limits_to_json(&rec->limits);
+	return a->offered == b->offered && a->min == b->min && a->max == b->max;
+}
 
+/*
+ * The text of the limits last written on this thread: most rounds of a
+ * table have the limits of the one before.  A pure function of the values.
+ */
+static _Thread_local struct {
+	bool valid;
+	struct table_limits limits;
+	char text[512];
+} last_limits;
+
+/* Binds the limits as canonical JSON (the text in *limits when it is new, freed by the caller); -1 out of memory. */
+static int
+bind_limits(sqlite3_stmt *st, int col, const struct table_limits *l, char **limits)
+{
+	json_t *lj;
+
+	if (last_limits.valid && wager_limit_equal(&l->ante, &last_limits.limits.ante) &&
+	    wager_limit_equal(&l->pair_plus, &last_limits.limits.pair_plus) &&
+	    wager_limit_equal(&l->six_card, &last_limits.limits.six_card)) {
+		sqlite3_bind_text(st, col, last_limits.text, -1, SQLITE_TRANSIENT);
+		return 0;
+	}
+	lj = limits_to_json(l);
 	*limits = json_dumps(lj, JSON_SORT_KEYS | JSON_COMPACT);
 	json_decref(lj);
 	if (*limits == NULL)
 		return -1;
+	sqlite3_bind_text(st, col, *limits, -1, SQLITE_STATIC);
+	if (strlen(*limits) < sizeof(last_limits.text)) {
+		memcpy(last_limits.text, *limits, strlen(*limits) + 1);
+		last_limits.limits = *l;
+		last_limits.valid = true;
+	}
+	return 0;
+}
+
+/* Binds the round's limits and collection (canonical JSON, freed by the caller) and its other fields. */
+static int
+bind_round_insert(sqlite3_stmt *st, const struct round_record *rec, char **limits, char **collection)
+{
+	if (bind_limits(st, 4, &rec->limits, limits) < 0)
+		return -1;
 	sqlite3_bind_text(st, 1, rec->table_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, rec->round_no);
 	sqlite3_bind_int64(st, 3, rec->rules_id);
-	sqlite3_bind_text(st, 4, *limits, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 5, rec->seats);
 	sqlite3_bind_text(st, 6, rec->player_banked ? "player" : "house", -1, SQLITE_STATIC);
 	if (rec->player_banked) {

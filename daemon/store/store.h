@@ -132,6 +132,14 @@ char *store_event_canonical(const char *table_id, int64_t table_seq, int64_t rou
 /* The hex hash of an event given its predecessor's hex hash. */
 void store_event_hash(const char *prev_hash, const char *canonical, size_t len, char out[PB_SHA256_HEX_LEN]);
 
+/*
+ * The same hash as store_event_hash(prev_hash, store_event_canonical(...)),
+ * the framing streamed into SHA-256 without building the text (the write path).
+ */
+void store_event_hash_fields(const char *prev_hash, const char *table_id, int64_t table_seq, int64_t round_id,
+    const char *type, const char *at, const char *actor, const char *body, size_t body_len,
+    char out[PB_SHA256_HEX_LEN]);
+
 /* The events of a round in order, as [{"seq","table_seq","type","at","actor","body","hash"}]. */
 json_t *store_round_events(struct store *s, int64_t round_id, struct pb_error *err);
 

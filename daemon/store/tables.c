@@ -7,21 +7,50 @@
 
 #include "store/store_int.h"
 
+/*
+ * The limits text last read on this thread and what it gave: every round
+ * reads its table's row, and the text rarely changes.  A pure function of
+ * the text, so it holds across transactions and rollbacks.
+ */
+static _Thread_local struct {
+	bool valid;
+	char text[512];
+	struct table_limits limits;
+} last_limits;
+
+/* Parses the stored limits text (NULL: unreadable) into *out; -1 when it is unreadable. */
+static int
+parse_limits(const char *text, struct table_limits *out, struct pb_error *err)
+{
+	json_t *lj;
+	int rc;
+
+	if (text != NULL && last_limits.valid && strcmp(text, last_limits.text) == 0) {
+		*out = last_limits.limits;
+		return 0;
+	}
+	lj = text ? json_loads(text, 0, NULL) : NULL;
+	rc = lj != NULL && limits_from_json(lj, "limits", out, err) == 0 ? 0 : -1;
+	json_decref(lj);
+	if (rc == 0 && strlen(text) < sizeof(last_limits.text)) {
+		memcpy(last_limits.text, text, strlen(text) + 1);
+		last_limits.limits = *out;
+		last_limits.valid = true;
+	}
+	return rc;
+}
+
 /* Fills *out from the table's stored row (out->found false when it has none). */
 static int
 read_table_state(sqlite3_stmt *st, const char *table_id, struct table_state *out, struct pb_error *err)
 {
-	json_t *lj = json_loads((const char *)sqlite3_column_text(st, 1), 0, NULL);
-	int rc = 0;
-
 	out->found = true;
 	out->open = strcmp((const char *)sqlite3_column_text(st, 0), "open") == 0;
 	snprintf(out->config_sha256, sizeof(out->config_sha256), "%s", (const char *)sqlite3_column_text(st, 2));
 	store_column_text(out->dealer_id, sizeof(out->dealer_id), st, 3);
-	if (lj == NULL || limits_from_json(lj, "limits", &out->limits, err) < 0)
-		rc = pb_fail(err, 500, "storage_error", "table %s: stored limits are unreadable", table_id);
-	json_decref(lj);
-	return rc;
+	if (parse_limits((const char *)sqlite3_column_text(st, 1), &out->limits, err) < 0)
+		return pb_fail(err, 500, "storage_error", "table %s: stored limits are unreadable", table_id);
+	return 0;
 }
 
 int

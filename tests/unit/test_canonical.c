@@ -198,6 +198,8 @@ assert_event(const char *table_id, int64_t seq, int64_t round_id, const char *ty
 	assert_memory_equal(canon, want_canon, want_len);
 	store_event_hash(prev, canon, len, hash);
 	assert_string_equal(hash, want_hash);
+	store_event_hash_fields(prev, table_id, seq, round_id, type, at, actor, text, strlen(text), hash);
+	assert_string_equal(hash, want_hash);
 	free(canon);
 	free(text);
 }
