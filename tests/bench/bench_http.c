@@ -27,6 +27,13 @@
  *   configuration (8 house tables T1..T8) and database, removed at the end
  *   unless --keep.  --smoke: a few rounds and one-second GET runs (ctest).
  *   --whole-only: (a) and (b) only, for profiling the write path.
+ * bench_http --wrk-seconds S [--pairs P]: only the figure users feel, whole
+ *   rounds/s under wrk (-t2 -c8 -dS, one 6-seat round posted to T1 by
+ *   tests/bench/wrk_round.lua, the rounds counted in the database, every
+ *   answer checked to be 201) against the raw SQLite anchor writing the same
+ *   round's rows, P alternating pairs (3 unless given), and pitbossd's CPU
+ *   (user+system, /proc/PID/stat) per round recorded.  Exit status 77
+ *   (ctest's skip) when wrk is not installed.
  * Exit status: 0 when every request got the answer intended and the daemon
  * stopped cleanly; 1 otherwise.  Missing a goal is reported, not failed.
  */
@@ -70,6 +77,8 @@ struct options {
 	int step_rounds;     /* (c), per terminal */
 	double get_seconds;  /* (d), per endpoint */
 	double phase_max;    /* every phase stops after this many seconds */
+	int wrk_seconds;     /* --wrk-seconds: whole rounds under wrk against raw SQLite, only */
+	int pairs;           /* --pairs: alternating pitbossd/anchor pairs of --wrk-seconds */
 };
 
 /* One line of the final table. */
@@ -1157,6 +1166,190 @@ run_get(const char *wrk, const char *base, const char *path, const char *token, 
 	return 0;
 }
 
+/* ---- whole rounds under wrk against raw SQLite (--wrk-seconds) ---- */
+
+/* Settled rounds in pitbossd's database (a read-only connection beside the daemon's); -1 on error. */
+static long long
+count_rounds(const char *db_path)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	long long n = -1;
+
+	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(db, "SELECT count(*) FROM rounds WHERE state = 'settled'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	else
+		fail("counting rounds in %s: %s", db_path, db ? sqlite3_errmsg(db) : "cannot open");
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/*
+ * wrk -t2 -c8 -dS posting the one body (tests/bench/wrk_round.lua) to url;
+ * reads the script's count of answers and of answers other than 201.
+ */
+static int
+run_wrk_rounds(const char *wrk, const char *lua, const char *body_path, const char *url, int seconds, long *answers,
+    long *non201)
+{
+	char cmd[8192], line[512];
+	FILE *f;
+	bool seen = false;
+
+	*answers = *non201 = 0;
+	snprintf(cmd, sizeof(cmd), "PB_WRK_BODY='%s' PB_WRK_TOKEN='%s' '%s' -t2 -c8 -d%ds -s '%s' '%s' 2>&1", body_path,
+	    BENCH_DEALER_TOKEN, wrk, seconds, lua, url);
+	f = popen(cmd, "r");
+	if (f == NULL)
+		return -1;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (sscanf(line, "wrk_round: answers %ld non201 %ld", answers, non201) == 2)
+			seen = true;
+		else if (strstr(line, "rror") != NULL || strstr(line, "Socket errors") != NULL)
+			printf("    wrk: %s", line);
+	}
+	if (pclose(f) != 0 || !seen) {
+		fail("wrk with %s did not finish (is it wrk 4 with Lua?)", lua);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * The figure users feel: whole rounds/s over HTTP from wrk (2 threads, 8
+ * connections, one 6-seat round posted to T1 again and again) counted in the
+ * database, against the raw SQLite anchor writing the same round's rows in
+ * one transaction (one connection, WAL, synchronous=FULL) in the same
+ * directory, alternating `pairs` times, each side `seconds` long; and
+ * pitbossd's CPU (user+system from /proc/PID/stat) per recorded round.
+ */
+static int
+wrk_rounds(const struct options *o, const char *pitbossd, const char *wrk)
+{
+	struct bench_daemon d = {0};
+	struct bench_rng rng;
+	struct bench_round plan, *same = NULL;
+	struct series raw = {0};
+	char *dir = NULL, cfg[4200], db[4200], log[4200], body_path[4200], lua[4200], url[160], body[BODY_MAX];
+	const char *src = getenv("PB_SOURCE_DIR") ? getenv("PB_SOURCE_DIR") : PB_SOURCE_DIR;
+	double http_s = 0, cpu_s = 0;
+	long long http_rounds = 0;
+	long non201_total = 0;
+	int port, n, stop, rc = 1;
+	FILE *f;
+
+	if (wrk == NULL) {
+		fprintf(stderr, "bench_http: --wrk-seconds needs wrk on $PATH (skipped)\n");
+		return 77;
+	}
+	snprintf(lua, sizeof(lua), "%s/tests/bench/wrk_round.lua", src);
+	dir = bench_tmpdir("pb-bench-wrk");
+	if (dir == NULL) {
+		perror("bench_http: mkdtemp");
+		return 1;
+	}
+	snprintf(cfg, sizeof(cfg), "%s/pitboss.json", dir);
+	snprintf(db, sizeof(db), "%s/pitboss.db", dir);
+	snprintf(log, sizeof(log), "%s/pitbossd.log", dir);
+	snprintf(body_path, sizeof(body_path), "%s/round.json", dir);
+	port = bench_free_port();
+	if (port <= 0 || bench_write_config(cfg, BENCH_TABLES, db, port, NULL) < 0) {
+		fail("cannot write the configuration in %s", dir);
+		goto out;
+	}
+	/* One 6-seat round on T1: the body wrk posts, and the rows the anchor writes. */
+	bench_rng_seed(&rng, 20261126);
+	do
+		bench_round_plan(&rng, 0, &plan);
+	while (plan.nseats != 6);
+	bench_round_body(&plan, body, sizeof(body));
+	f = fopen(body_path, "w");
+	if (f == NULL || fputs(body, f) < 0 || fclose(f) != 0) {
+		fail("cannot write %s", body_path);
+		goto out;
+	}
+	/* Enough copies that the anchor runs out of time, not of rounds. */
+	n = o->wrk_seconds * 5000;
+	same = calloc((size_t)n, sizeof(*same));
+	if (same == NULL)
+		goto out;
+	for (int i = 0; i < n; i++)
+		same[i] = plan;
+
+	printf("bench_http --wrk-seconds %d: pitbossd %s under wrk -t2 -c8 -d%ds (one 6-seat whole round, POST "
+	    "/api/v1/tables/T1/rounds) against raw SQLite (the same rows, one transaction a round, one connection, WAL, "
+	    "synchronous=FULL) in %s, %d alternating pair(s)%s\n", o->wrk_seconds, pitbossd, o->wrk_seconds, dir, o->pairs,
+	    o->smoke ? " (smoke run: figures not meaningful)" : "");
+	if (bench_daemon_start(&d, pitbossd, cfg, port, log, 30) < 0) {
+		fail("pitbossd did not start");
+		goto out;
+	}
+	snprintf(url, sizeof(url), "%s/api/v1/tables/T1/rounds", d.url);
+	for (int p = 1; p <= o->pairs; p++) {
+		struct series one = {0};
+		long answers, non201;
+		long long r0, r1;
+		double t0, el, c0, c1;
+
+		if (run_raw(dir, p, same, n, 1, false, o->wrk_seconds, &one) < 0)
+			goto stop;
+		raw.done += one.done;
+		raw.seconds += one.seconds;
+		raw.cpu_ms = one.cpu_ms;
+		free(one.lat);
+		if ((r0 = count_rounds(db)) < 0)
+			goto stop;
+		c0 = bench_cpu_seconds(d.pid);
+		t0 = bench_now();
+		if (run_wrk_rounds(wrk, lua, body_path, url, o->wrk_seconds, &answers, &non201) < 0)
+			goto stop;
+		el = bench_now() - t0;
+		/* The requests wrk left in flight when it stopped land (and are counted, and cost CPU) meanwhile. */
+		usleep(300 * 1000);
+		c1 = bench_cpu_seconds(d.pid);
+		if ((r1 = count_rounds(db)) < 0)
+			goto stop;
+		http_rounds += r1 - r0;
+		http_s += el;
+		cpu_s += c1 - c0;
+		non201_total += non201;
+		printf("  pair %d: raw SQLite %.1f rounds/s; pitbossd %lld rounds recorded in %.2f s: %.1f rounds/s "
+		    "(%ld answers, %ld not 201), CPU %.3f ms a round; ratio %.2f\n", p, one.done / one.seconds, r1 - r0, el,
+		    (r1 - r0) / el, answers, non201, (c1 - c0) * 1e3 / (r1 > r0 ? r1 - r0 : 1),
+		    (r1 - r0) / el / (one.done / one.seconds));
+		if (non201 > 0)
+			fail("pair %d: %ld answers were not 201 Created", p, non201);
+		if (r1 - r0 < answers - non201)
+			fail("pair %d: %lld rounds recorded, %ld answered 201", p, r1 - r0, answers - non201);
+	}
+	printf("\nwhole rounds under wrk, %d pair(s) of %d s:\n", o->pairs, o->wrk_seconds);
+	printf("  rounds/s (pitbossd)         %.1f\n", http_rounds / http_s);
+	printf("  rounds/s (raw SQLite)       %.1f\n", raw.done / raw.seconds);
+	printf("  ratio                       %.2f\n", http_rounds / http_s / (raw.done / raw.seconds));
+	printf("  CPU ms per round (pitbossd) %.3f\n", cpu_s * 1e3 / (http_rounds > 0 ? http_rounds : 1));
+	printf("  non-201 answers             %ld\n", non201_total);
+	rc = 0;
+stop:
+	stop = bench_daemon_stop(&d, 30);
+	if (stop != 0)
+		fail("pitbossd did not stop cleanly (exit %d); see %s", stop, log);
+out:
+	free(same);
+	if (atomic_load(&failures) > 0)
+		rc = 1;
+	if (dir != NULL) {
+		if (o->keep || rc != 0)
+			printf("kept %s\n", dir);
+		else
+			bench_rmdir(dir);
+	}
+	free(dir);
+	return rc;
+}
+
 /* ---- the run ---- */
 
 static int
@@ -1168,6 +1361,7 @@ parse_args(int argc, char **argv, struct options *o)
 	o->step_rounds = 40;
 	o->get_seconds = 5;
 	o->phase_max = 60;
+	o->pairs = 3;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--smoke") == 0) {
@@ -1194,16 +1388,24 @@ parse_args(int argc, char **argv, struct options *o)
 		} else if (strcmp(a, "--step-rounds") == 0 && v) {
 			o->step_rounds = atoi(v);
 			i++;
+		} else if (strcmp(a, "--wrk-seconds") == 0 && v) {
+			o->wrk_seconds = atoi(v);
+			i++;
+		} else if (strcmp(a, "--pairs") == 0 && v) {
+			o->pairs = atoi(v);
+			i++;
 		} else if (strcmp(a, "--get-seconds") == 0 && v) {
 			o->get_seconds = atof(v);
 			i++;
 		} else {
 			fprintf(stderr, "usage: bench_http [--smoke] [--pitbossd PATH] [--rounds N] [--clients K] "
-			    "[--step-rounds M] [--get-seconds S] [--no-wrk] [--whole-only] [--keep]\n");
+			    "[--step-rounds M] [--get-seconds S] [--no-wrk] [--whole-only] [--keep]\n"
+			    "       bench_http --wrk-seconds S [--pairs P] [--smoke] [--pitbossd PATH] [--keep]\n");
 			return -1;
 		}
 	}
-	if (o->rounds < 1 || o->clients < 1 || o->clients > MAX_CLIENTS || o->step_rounds < 1 || o->get_seconds < 1) {
+	if (o->rounds < 1 || o->clients < 1 || o->clients > MAX_CLIENTS || o->step_rounds < 1 || o->get_seconds < 1 ||
+	    o->wrk_seconds < 0 || o->pairs < 1) {
 		fprintf(stderr, "bench_http: --rounds, --step-rounds >= 1, --clients 1..%d, --get-seconds >= 1\n", MAX_CLIENTS);
 		return -1;
 	}
@@ -1254,6 +1456,8 @@ main(int argc, char **argv)
 		return 2;
 	}
 	wrk = o.no_wrk ? NULL : wrk_path();
+	if (o.wrk_seconds > 0)
+		return wrk_rounds(&o, pitbossd, wrk);
 	slices = o.smoke ? 1 : 4;
 	dir = bench_tmpdir("pb-bench-http");
 	if (dir == NULL) {

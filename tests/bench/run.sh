@@ -45,6 +45,17 @@ echo "memory: $(awk '/MemTotal/ { printf "%.1f GiB", $2 / 1048576 }' /proc/memin
 PB_SOURCE_DIR=$src "$build/tests/bench_http" --pitbossd "$build/pitbossd"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+# The figure users feel: whole rounds/s under wrk (2 threads, 8 connections,
+# one 6-seat round, tests/bench/wrk_round.lua) against raw SQLite writing the
+# same rows on the same disk, three alternating pairs of 10 s, and pitbossd's
+# CPU per round (bench_http --wrk-seconds; skipped without wrk).
+echo "== whole rounds under wrk against raw SQLite (tests/bench/bench_http.c --wrk-seconds)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+rc=0
+PB_SOURCE_DIR=$src "$build/tests/bench_http" --pitbossd "$build/pitbossd" --wrk-seconds 10 --pairs 3 || rc=$?
+[ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
 echo "== ${PB_BENCH_LOAD_ROUNDS:-1000000} rounds: GET /rounds/{id} and /verify latency (tests/bench/bench_load.c)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 PB_SOURCE_DIR=$src "$build/tests/bench_load" --pitbossd "$build/pitbossd" --rounds "${PB_BENCH_LOAD_ROUNDS:-1000000}" \
