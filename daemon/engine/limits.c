@@ -88,6 +88,20 @@ limits_to_json(const struct table_limits *l)
 	return o;
 }
 
+json_t *
+limits_to_event_json(const struct table_limits *l)
+{
+	json_t *o = json_object();
+
+	/* WAGER_KEYS are in sorted order; "max" before "min". */
+	for (int i = 0; i < 3; i++) {
+		const struct wager_limit *wl = limit_for_const(l, i);
+		if (wl->offered)
+			json_object_set_new(o, WAGER_KEYS[i], json_pack("{s:I,s:I}", "max", (json_int_t)wl->max, "min", (json_int_t)wl->min));
+	}
+	return o;
+}
+
 static int
 check_one(const struct wager_limit *wl, bool game_offers, const char *name, int seat, int64_t amount, struct pb_error *err)
 {

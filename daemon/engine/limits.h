@@ -38,6 +38,9 @@ int limits_from_json(const json_t *obj, const char *path, struct table_limits *o
 /* The limits object as the API shows it (offered wagers only); new reference. */
 json_t *limits_to_json(const struct table_limits *l);
 
+/* The same members with the keys inserted in sorted order (an event body's); new reference. */
+json_t *limits_to_event_json(const struct table_limits *l);
+
 /*
  * Checks one seat's bet against the table's limits and the game's rules:
  * each wager offered and within min..max, Pair Plus / six card alone only

@@ -339,6 +339,7 @@ rules_json_build(const struct rules *r)
 struct rules_memo {
 	struct rules key;
 	json_t *json;
+	json_t *sorted;           /* json as json_loads reads its sorted text back; NULL until asked for */
 };
 
 static pthread_key_t memo_key;
@@ -351,6 +352,7 @@ memo_free(void *p)
 	struct rules_memo *m = p;
 
 	json_decref(m->json);
+	json_decref(m->sorted);
 	free(m);
 }
 
@@ -377,13 +379,47 @@ rules_to_json(const struct rules *r)
 		if ((m = malloc(sizeof(*m))) == NULL)
 			return o;
 		m->json = NULL;
+		m->sorted = NULL;
 		if (pthread_setspecific(memo_key, m) != 0) {
 			free(m);
 			return o;
 		}
 	}
 	json_decref(m->json);
+	json_decref(m->sorted);
 	m->key = *r;
 	m->json = json_incref(o);
+	m->sorted = NULL;
 	return o;
+}
+
+/* o's sorted compact text read back (the order json_loads keeps); NULL when that fails. */
+static json_t *
+sorted_copy(const json_t *o)
+{
+	char *text = json_dumps(o, JSON_SORT_KEYS | JSON_COMPACT);
+	json_t *back = text ? json_loads(text, 0, NULL) : NULL;
+
+	free(text);
+	return back;
+}
+
+json_t *
+rules_to_event_json(const struct rules *r)
+{
+	json_t *o = rules_to_json(r), *sorted;
+	struct rules_memo *m;
+
+	if (o == NULL)
+		return NULL;
+	m = memo_ok ? pthread_getspecific(memo_key) : NULL;
+	if (m == NULL || m->json != o) {      /* not remembered: a copy of its own */
+		sorted = sorted_copy(o);
+		json_decref(o);
+		return sorted;
+	}
+	json_decref(o);
+	if (m->sorted == NULL)
+		m->sorted = sorted_copy(m->json);
+	return m->sorted ? json_incref(m->sorted) : NULL;
 }

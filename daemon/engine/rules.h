@@ -63,6 +63,14 @@ int rules_from_json(const json_t *obj, struct rules *out, struct pb_error *err);
  */
 json_t *rules_to_json(const struct rules *r);
 
+/*
+ * The same object with its keys in sorted order at every depth, as
+ * json_loads gives it back from its canonical text: for an event body,
+ * whose timeline in a whole round's answer can then share it
+ * (store/capture.h).  Shared like rules_to_json's; new reference.
+ */
+json_t *rules_to_event_json(const struct rules *r);
+
 /* Parses a pay string such as "40" or "12.5" (at most 4 decimals, 0 < pay <= 1000000). */
 int pay_parse(const char *text, struct pay *out);
 

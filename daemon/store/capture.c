@@ -38,15 +38,20 @@ scalars_only(const json_t *a, bool *bad)
 
 /*
  * The recursive part of capture_body_reloaded.  *bad is set when json_loads
- * would have refused the text (the caller then answers null).
+ * would have refused the text (the caller then answers null).  A container
+ * whose keys are already in sorted order, at every depth, is returned
+ * itself (a new reference): the copy would be the same value in the same
+ * order, and no one changes either afterwards.
  */
 static json_t *
 reload(json_t *v, int depth, bool *bad)
 {
 	struct key_ref small[16], *keys = small;
+	json_t *small_vals[16], **vals = small_vals;
 	const char *k;
-	size_t klen, n, i = 0;
-	json_t *out, *x;
+	size_t klen, n, i = 0, got = 0;
+	json_t *out = NULL, *x;
+	bool same = true;
 
 	switch (json_typeof(v)) {
 	case JSON_STRING:
@@ -62,14 +67,29 @@ reload(json_t *v, int depth, bool *bad)
 		}
 		if (scalars_only(v, bad))
 			return *bad ? NULL : json_incref(v);   /* nothing to reorder (cards): shared */
-		out = json_array();
-		for (i = 0; out != NULL && i < json_array_size(v) && !*bad; i++) {
-			x = reload(json_array_get(v, i), depth + 1, bad);
-			if (x == NULL || json_array_append_new(out, x) < 0) {
-				json_decref(out);
-				out = NULL;
-			}
+		n = json_array_size(v);
+		if (n > sizeof(small_vals) / sizeof(small_vals[0]) && (vals = malloc(n * sizeof(*vals))) == NULL)
+			return NULL;
+		for (i = 0; i < n; i++) {
+			vals[got++] = reload(json_array_get(v, i), depth + 1, bad);
+			if (vals[i] == NULL || *bad)
+				break;
+			same = same && vals[i] == json_array_get(v, i);
 		}
+		if (i == n && same) {
+			out = json_incref(v);
+		} else if (i == n && (out = json_array()) != NULL) {
+			for (size_t j = 0; j < n; j++)
+				if (json_array_append(out, vals[j]) < 0) {
+					json_decref(out);
+					out = NULL;
+					break;
+				}
+		}
+		for (size_t j = 0; j < got; j++)
+			json_decref(vals[j]);
+		if (vals != small_vals)
+			free(vals);
 		return out;
 	case JSON_OBJECT:
 		break;
@@ -79,27 +99,46 @@ reload(json_t *v, int depth, bool *bad)
 		return NULL;
 	}
 	n = json_object_size(v);
-	if (n > sizeof(small) / sizeof(small[0]) && (keys = malloc(n * sizeof(*keys))) == NULL)
+	if (n > sizeof(small) / sizeof(small[0]) &&
+	    ((keys = malloc(n * sizeof(*keys))) == NULL || (vals = malloc(n * sizeof(*vals))) == NULL)) {
+		if (keys != small)
+			free(keys);
 		return NULL;
+	}
 	json_object_keylen_foreach(v, k, klen, x) {
 		if (strlen(k) != klen)
 			*bad = true;
 		keys[i].key = k;
 		keys[i].value = x;
+		if (i > 0 && strcmp(keys[i - 1].key, k) > 0)
+			same = false;
 		i++;
 	}
 	/* json_dumps with JSON_SORT_KEYS orders keys bytewise, and the parser keeps the text's order. */
-	qsort(keys, n, sizeof(*keys), key_cmp);
-	out = json_object();
-	for (i = 0; out != NULL && i < n && !*bad; i++) {
-		x = reload(keys[i].value, depth + 1, bad);
-		if (x == NULL || json_object_set_new_nocheck(out, keys[i].key, x) < 0) {
-			json_decref(out);
-			out = NULL;
-		}
+	if (!same)
+		qsort(keys, n, sizeof(*keys), key_cmp);
+	for (i = 0; i < n && !*bad; i++) {
+		vals[got++] = reload(keys[i].value, depth + 1, bad);
+		if (vals[i] == NULL || *bad)
+			break;
+		same = same && vals[i] == keys[i].value;
 	}
+	if (i == n && !*bad && same) {
+		out = json_incref(v);
+	} else if (i == n && !*bad && (out = json_object()) != NULL) {
+		for (size_t j = 0; j < n; j++)
+			if (json_object_set_nocheck(out, keys[j].key, vals[j]) < 0) {
+				json_decref(out);
+				out = NULL;
+				break;
+			}
+	}
+	for (size_t j = 0; j < got; j++)
+		json_decref(vals[j]);
 	if (keys != small)
 		free(keys);
+	if (vals != small_vals)
+		free(vals);
 	return out;
 }
 
@@ -186,12 +225,11 @@ capture_add(struct event_capture *c, int64_t round_id, int64_t table_seq, const 
 /*
  * One element of the timeline, built as store_round_events builds it with
  * json_pack("{s:i,s:I,s:s,s:s,s:s,s:o,s:s}", ...): the same keys in the same
- * order, without json_pack's parsing of its format.  Takes body.  NULL when
- * out of memory, or when a string is not UTF-8 (json_pack's "s" refuses it
- * too; the caller then reads the database).
+ * order, without json_pack's parsing of its format.  Takes body, type, at
+ * and actor (strings already checked).  NULL when out of memory.
  */
 static json_t *
-event_json(int seq, const struct captured_event *e, json_t *body)
+event_json(int seq, const struct captured_event *e, json_t *type, json_t *at, json_t *actor, json_t *body)
 {
 	json_t *o = json_object();
 	bool ok = o != NULL;
@@ -199,11 +237,12 @@ event_json(int seq, const struct captured_event *e, json_t *body)
 	/* json_object_set_new_nocheck takes its value even when it fails (NULL object or value included). */
 	ok = json_object_set_new_nocheck(o, "seq", json_integer(seq)) == 0 && ok;
 	ok = json_object_set_new_nocheck(o, "table_seq", json_integer(e->table_seq)) == 0 && ok;
-	ok = json_object_set_new_nocheck(o, "type", json_string(e->type)) == 0 && ok;
-	ok = json_object_set_new_nocheck(o, "at", json_string(e->at)) == 0 && ok;
-	ok = json_object_set_new_nocheck(o, "actor", json_string(e->actor)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "type", type) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "at", at) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "actor", actor) == 0 && ok;
 	ok = json_object_set_new_nocheck(o, "body", body) == 0 && ok;
-	ok = json_object_set_new_nocheck(o, "hash", json_string(e->hash)) == 0 && ok;
+	/* The hash is the hex digest store_append_event computed: ASCII. */
+	ok = json_object_set_new_nocheck(o, "hash", json_string_nocheck(e->hash)) == 0 && ok;
 	if (!ok) {
 		json_decref(o);
 		return NULL;
@@ -211,10 +250,30 @@ event_json(int seq, const struct captured_event *e, json_t *body)
 	return o;
 }
 
+/*
+ * The string s as json_string gives it (NULL when not UTF-8 or out of
+ * memory), sharing *last when it holds the same text (a round's events
+ * mostly have one type after another, one time and one actor); new
+ * reference.  *last keeps a reference of its own.
+ */
+static json_t *
+string_like_last(json_t **last, const char *s)
+{
+	json_t *v;
+
+	if (*last != NULL && strcmp(json_string_value(*last), s) == 0)
+		return json_incref(*last);
+	if ((v = json_string(s)) == NULL)
+		return NULL;
+	json_decref(*last);
+	*last = json_incref(v);
+	return v;
+}
+
 json_t *
 capture_events(const struct event_capture *c, int64_t round_id)
 {
-	json_t *arr, *one;
+	json_t *arr, *one, *last_type = NULL, *last_at = NULL, *last_actor = NULL;
 
 	if (c->round_id == 0 || round_id != c->round_id || c->broken)
 		return NULL;
@@ -223,13 +282,27 @@ capture_events(const struct event_capture *c, int64_t round_id)
 		return NULL;
 	for (int i = 0; i < c->count; i++) {
 		const struct captured_event *e = &c->events[i];
-		json_t *body = capture_body_reloaded(e->body);
+		json_t *type = string_like_last(&last_type, e->type), *at = string_like_last(&last_at, e->at),
+		    *actor = string_like_last(&last_actor, e->actor);
+		json_t *body = type && at && actor ? capture_body_reloaded(e->body) : NULL;
 
-		one = body ? event_json(i + 1, e, body) : NULL;
+		/* A string that is not UTF-8 (json_pack's "s" refuses it too): the caller reads the database. */
+		if (body == NULL) {
+			json_decref(type);
+			json_decref(at);
+			json_decref(actor);
+			one = NULL;
+		} else {
+			one = event_json(i + 1, e, type, at, actor, body);
+		}
 		if (one == NULL || json_array_append_new(arr, one) < 0) {
 			json_decref(arr);
-			return NULL;
+			arr = NULL;
+			break;
 		}
 	}
+	json_decref(last_type);
+	json_decref(last_at);
+	json_decref(last_actor);
 	return arr;
 }

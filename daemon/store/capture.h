@@ -61,9 +61,11 @@ void capture_free(struct event_capture *c);
 /*
  * A copy of body as json_loads(json_dumps(body, JSON_SORT_KEYS | ...), 0)
  * would give it: objects rebuilt with their keys in sorted order, at every
- * depth; scalars, and arrays of scalars only, shared (referenced, not
- * copied: neither the body nor the answer built from it is changed
- * afterwards).  json_null() where
+ * depth; scalars, arrays of scalars only, and any object or array whose
+ * keys are already in sorted order at every depth below it, shared
+ * (referenced, not copied: neither the body nor the answer built from it is
+ * changed afterwards).  Bodies built with their keys inserted in sorted
+ * order are thus shared whole.  json_null() where
  * json_loads would fail: a body that is neither an object nor an array, or
  * a string or key with a NUL byte.  NULL only when out of memory.
  */

@@ -154,8 +154,8 @@ step_bet_put(struct pit *p, const struct actor *a, struct round_record *r, int s
 	snprintf(r->bet_at[seat], sizeof(r->bet_at[seat]), "%s", at);
 	if (store_bet_put(p->store, r->id, seat, &b, at, a->name, err) < 0)
 		return -1;
-	return event(p, r, STEP_BET_PUT, at, a, json_pack("{s:i,s:I,s:I,s:I}", "seat", seat, "ante", (json_int_t)b.ante,
-	    "pair_plus", (json_int_t)b.pair_plus, "six_card", (json_int_t)b.six_card), err);
+	return event(p, r, STEP_BET_PUT, at, a, json_pack("{s:I,s:I,s:i,s:I}", "ante", (json_int_t)b.ante,
+	    "pair_plus", (json_int_t)b.pair_plus, "seat", seat, "six_card", (json_int_t)b.six_card), err);
 }
 
 static int
@@ -274,7 +274,7 @@ step_deal(struct pit *p, const struct actor *a, struct round_record *r, const js
 		return -1;
 	}
 	return event(p, r, STEP_DEAL, at, a, r->has_hand[0]
-	    ? json_pack("{s:o,s:o}", "hands", ev_hands, "dealer", cards_to_json(r->hands[0]))
+	    ? json_pack("{s:o,s:o}", "dealer", cards_to_json(r->hands[0]), "hands", ev_hands)
 	    : json_pack("{s:o}", "hands", ev_hands), err);
 }
 
@@ -305,7 +305,7 @@ step_decide(struct pit *p, const struct actor *a, struct round_record *r, const 
 	r->decisions[seat] = (enum decision)d;
 	if (store_decision_put(p->store, r->id, seat, (enum decision)d, at, a->name, err) < 0)
 		return -1;
-	return event(p, r, STEP_DECIDE, at, a, json_pack("{s:i,s:s}", "seat", seat, "action", decision_name((enum decision)d)), err);
+	return event(p, r, STEP_DECIDE, at, a, json_pack("{s:s,s:i}", "action", decision_name((enum decision)d), "seat", seat), err);
 }
 
 static int
@@ -390,12 +390,20 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 		if (witness != NULL && witness[0])
 			json_object_set_new(body, "witness", json_string(witness));
 	} else {
-		body = json_pack("{s:b,s:I,s:o}", "dealer_qualifies", set->dealer_qualifies,
-		    "players_net", (json_int_t)set->players_net, "payouts", payout_lines_json(set->lines, set->line_count));
+		/* Keys inserted in sorted order, the canonical text's (the answer's timeline then shares the body). */
+		bool ok = (body = json_object()) != NULL;
+
 		if (r->player_banked)
-			json_object_set_new(body, "bank_end", json_integer(set->bank_end));
+			ok = json_object_set_new_nocheck(body, "bank_end", json_integer(set->bank_end)) == 0 && ok;
 		if (r->collection.posted)
-			json_object_set_new(body, "collections", collections_json(&r->fees));
+			ok = json_object_set_new_nocheck(body, "collections", collections_json(&r->fees)) == 0 && ok;
+		ok = json_object_set_new_nocheck(body, "dealer_qualifies", json_boolean(set->dealer_qualifies)) == 0 && ok;
+		ok = json_object_set_new_nocheck(body, "payouts", payout_lines_event_json(set->lines, set->line_count)) == 0 && ok;
+		ok = json_object_set_new_nocheck(body, "players_net", json_integer(set->players_net)) == 0 && ok;
+		if (!ok) {
+			json_decref(body);
+			body = NULL;
+		}
 	}
 	rc = event(p, r, is_void ? STEP_VOID : STEP_SETTLE, at, a, body, err);
 	if (rc == 0 && is_void) {
@@ -722,8 +730,10 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	snprintf(r->opened_by, sizeof(r->opened_by), "%s", a->name);
 	if (store_rules_id(p->store, &r->rules, &r->rules_id, err) < 0 || store_round_create(p->store, r, err) < 0)
 		goto out;
-	ev = json_pack("{s:I,s:i,s:s,s:o,s:o}", "round_no", (json_int_t)r->round_no, "seats", r->seats,
-	    "banking", r->player_banked ? "player" : "house", "rules", rules_to_json(&r->rules), "limits", limits_to_json(&r->limits));
+	/* Keys in sorted order, the canonical text's (the answer's timeline then shares what follows it). */
+	ev = json_pack("{s:s,s:o,s:I,s:o,s:i}", "banking", r->player_banked ? "player" : "house",
+	    "limits", limits_to_event_json(&r->limits), "round_no", (json_int_t)r->round_no,
+	    "rules", rules_to_event_json(&r->rules), "seats", r->seats);
 	if (r->player_banked) {
 		json_t *declined = json_array();
 		for (int i = 0; i < rot.declined_count; i++)

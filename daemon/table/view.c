@@ -55,6 +55,40 @@ payout_line_json(const struct payout_line *l)
 	return o;
 }
 
+/* One payout line with the same members, keys inserted in sorted order (an event body's). */
+static json_t *
+payout_line_sorted_json(const struct payout_line *l)
+{
+	json_t *o = json_object();
+	bool ok = o != NULL;
+
+	if (l->banked)
+		ok = json_object_set_new_nocheck(o, "bank_after", json_integer(l->bank_after)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "net", json_integer(l->net)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "result", json_string_nocheck(result_name(l->result))) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "seat", json_integer(l->seat)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "seq", json_integer(l->seq)) == 0 && ok;
+	if (l->banked && l->short_amount > 0)
+		ok = json_object_set_new_nocheck(o, "short", json_integer(l->short_amount)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "stake", json_integer(l->stake)) == 0 && ok;
+	ok = json_object_set_new_nocheck(o, "wager", json_string_nocheck(wager_name(l->wager))) == 0 && ok;
+	if (!ok) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *
+payout_lines_event_json(const struct payout_line *lines, int n)
+{
+	json_t *arr = json_array();
+
+	for (int i = 0; i < n; i++)
+		json_array_append_new(arr, payout_line_sorted_json(&lines[i]));
+	return arr;
+}
+
 json_t *
 payout_lines_json(const struct payout_line *lines, int n)
 {
@@ -153,36 +187,101 @@ add_corrections(struct pit *p, int64_t round_id, json_t *o, struct pb_error *err
 	return store_corrections_of_round(p->store, round_id, correction_line, arr, err) == 0 ? 0 : -1;
 }
 
+/*
+ * o[key] = v as json_pack's "s:o" does it: false (and v released) when v or
+ * the set fails; the keys are ASCII constants.
+ */
+static bool
+put_new(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new_nocheck(o, key, v) == 0;
+}
+
+/* One seat's bet as json_pack("{s:I,s:I,s:I,s:I,s:s}", ...) gives it, without parsing the format; NULL on failure. */
+static json_t *
+bet_json(const struct round_record *r, int s)
+{
+	json_t *b = json_object();
+	bool ok = b != NULL;
+
+	ok = put_new(b, "ante", json_integer(r->bets[s].ante)) && ok;
+	ok = put_new(b, "play", json_integer(seat_play_stake(&r->bets[s], r->decisions[s]))) && ok;
+	ok = put_new(b, "pair_plus", json_integer(r->bets[s].pair_plus)) && ok;
+	ok = put_new(b, "six_card", json_integer(r->bets[s].six_card)) && ok;
+	ok = put_new(b, "placed_at", json_string(r->bet_at[s])) && ok;
+	if (!ok) {
+		json_decref(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* One seat's hand as json_pack("{s:o,s:s}", "cards", ..., "hand", ...) gives it; NULL on failure. */
+static json_t *
+hand_json(const struct round_record *r, int s)
+{
+	json_t *h = json_object();
+	bool ok = h != NULL;
+
+	ok = put_new(h, "cards", cards_to_json(r->hands[s])) && ok;
+	ok = put_new(h, "hand", json_string(hand3_category_name(HAND3_CATEGORY(hand3_value(r->hands[s]))))) && ok;
+	if (!ok) {
+		json_decref(h);
+		return NULL;
+	}
+	return h;
+}
+
 json_t *
 round_to_json(struct pit *p, const struct round_record *r, bool with_events, struct pb_error *err)
 {
-	json_t *o, *bets = json_object(), *hands = json_object(), *decisions = json_object(), *payouts = json_array();
+	json_t *o, *bets = json_object(), *hands = json_object(), *decisions = json_object(), *payouts;
 	char key[8];
+	bool ok;
 
 	for (int s = 1; s <= r->seats; s++) {
 		snprintf(key, sizeof(key), "%d", s);
 		if (r->has_bet[s])
-			json_object_set_new(bets, key, json_pack("{s:I,s:I,s:I,s:I,s:s}",
-			    "ante", (json_int_t)r->bets[s].ante,
-			    "play", (json_int_t)seat_play_stake(&r->bets[s], r->decisions[s]),
-			    "pair_plus", (json_int_t)r->bets[s].pair_plus,
-			    "six_card", (json_int_t)r->bets[s].six_card,
-			    "placed_at", r->bet_at[s]));
+			json_object_set_new(bets, key, bet_json(r, s));
 		if (r->has_hand[s])
-			json_object_set_new(hands, key, json_pack("{s:o,s:s}", "cards", cards_to_json(r->hands[s]),
-			    "hand", hand3_category_name(HAND3_CATEGORY(hand3_value(r->hands[s])))));
+			json_object_set_new(hands, key, hand_json(r, s));
 		if (r->decisions[s] != DECISION_NONE)
 			json_object_set_new(decisions, key, json_string(decision_name(r->decisions[s])));
 	}
-	json_decref(payouts);
 	payouts = payout_lines_json(r->payouts, r->payout_count);
-	o = json_pack("{s:I,s:s,s:I,s:s,s:o,s:o,s:s,s:s,s:o,s:o,s:s,s:i,s:o,s:o,s:o,s:o}",
-	    "id", (json_int_t)r->id, "table", r->table_id, "round_no", (json_int_t)r->round_no,
-	    "state", round_state_name(r->state), "rules", rules_to_json(&r->rules), "limits", limits_to_json(&r->limits),
-	    "opened_at", r->opened_at, "opened_by", r->opened_by,
-	    "closed_at", opt_string(r->closed_at), "settled_at", opt_string(r->settled_at),
-	    "banking", r->player_banked ? "player" : "house", "seats", r->seats,
-	    "bets", bets, "hands", hands, "decisions", decisions, "payouts", payouts);
+	/*
+	 * The members json_pack("{s:I,s:s,s:I,s:s,s:o,s:o,s:s,s:s,s:o,s:o,s:s,s:i,s:o,s:o,s:o,s:o}", ...)
+	 * gave, in its order, without parsing the format: NULL when one fails.
+	 */
+	ok = (o = json_object()) != NULL;
+	ok = ok && put_new(o, "id", json_integer(r->id));
+	ok = ok && put_new(o, "table", json_string(r->table_id));
+	ok = ok && put_new(o, "round_no", json_integer(r->round_no));
+	ok = ok && put_new(o, "state", json_string(round_state_name(r->state)));
+	ok = ok && put_new(o, "rules", rules_to_json(&r->rules));
+	ok = ok && put_new(o, "limits", limits_to_json(&r->limits));
+	ok = ok && put_new(o, "opened_at", json_string(r->opened_at));
+	ok = ok && put_new(o, "opened_by", json_string(r->opened_by));
+	ok = ok && put_new(o, "closed_at", opt_string(r->closed_at));
+	ok = ok && put_new(o, "settled_at", opt_string(r->settled_at));
+	ok = ok && put_new(o, "banking", json_string(r->player_banked ? "player" : "house"));
+	ok = ok && put_new(o, "seats", json_integer(r->seats));
+	if (ok) {     /* each taken, even when the set fails */
+		ok = put_new(o, "bets", bets);
+		ok = put_new(o, "hands", hands) && ok;
+		ok = put_new(o, "decisions", decisions) && ok;
+		ok = put_new(o, "payouts", payouts) && ok;
+	} else {
+		json_decref(bets);
+		json_decref(hands);
+		json_decref(decisions);
+		json_decref(payouts);
+	}
+	if (!ok) {
+		json_decref(o);
+		pb_fail(err, 500, "out_of_memory", "out of memory");
+		return NULL;
+	}
 	json_object_set_new(o, "dealer", round_dealer_json(r));
 	json_object_set_new(o, "players", round_players_json(r));
 	if (r->player_banked) {
