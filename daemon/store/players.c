@@ -84,29 +84,87 @@ store_player_by_card(struct store *s, const char *card, char id[PB_ID_MAX], stru
 	return store_query_end(&q);
 }
 
+/*
+ * Every row of a bound query as one JSON value (row() NULL: the row is
+ * left out), in an array (*out, a new reference; NULL on failure); ends the
+ * query.
+ */
+static int
+rows_json(struct store_query *q, json_t *(*row)(sqlite3_stmt *st), json_t **out, struct pb_error *err)
+{
+	if ((*out = json_array()) == NULL) {
+		store_query_end(q);
+		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	}
+	while (store_query_next(q)) {
+		json_t *v = row(q->st);
+		if (v != NULL)
+			json_array_append_new(*out, v);
+	}
+	if (store_query_end(q) == 0)
+		return 0;
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}
+
+/* A seat_changes row as GET /players/{id} lists it. */
+static json_t *
+seat_change_row(sqlite3_stmt *st)
+{
+	return json_pack("{s:o,s:i,s:b,s:o}", "table", column_json_text(st, 0), "seat", sqlite3_column_int(st, 1), "seated",
+	    sqlite3_column_int(st, 2), "at", column_json_text(st, 3));
+}
+
+/* A table_transactions row. */
+static json_t *
+txn_row(sqlite3_stmt *st)
+{
+	json_t *seat = sqlite3_column_type(st, 2) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int(st, 2));
+
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:o,s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0), "table",
+	    column_json_text(st, 1), "seat", seat, "player", column_json_text(st, 3), "direction", column_json_text(st, 4),
+	    "kind", column_json_text(st, 5), "amount", (json_int_t)sqlite3_column_int64(st, 6), "at", column_json_text(st, 7),
+	    "by", column_json_text(st, 8));
+}
+
+/* A title31_acks row. */
+static json_t *
+t31_ack_row(sqlite3_stmt *st)
+{
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "player", column_json_text(st, 0), "direction", column_json_text(st, 1),
+	    "kind", column_json_text(st, 2), "note", column_json_text(st, 3), "by", column_json_text(st, 4), "at",
+	    column_json_text(st, 5));
+}
+
+/* A player's payout line: [round, seat, wager, stake, rules, net]. */
+static json_t *
+player_line_row(sqlite3_stmt *st)
+{
+	return json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(st, 0), (json_int_t)sqlite3_column_int64(st, 1),
+	    column_json_text(st, 2), (json_int_t)sqlite3_column_int64(st, 3), column_json_text(st, 4),
+	    (json_int_t)sqlite3_column_int64(st, 5));
+}
+
+/* The row's first column, as JSON text or null. */
+static json_t *
+first_column_row(sqlite3_stmt *st)
+{
+	return column_json_text(st, 0);
+}
+
 int
 store_player_search(struct store *s, const char *card, const char *name, int max, json_t **out, struct pb_error *err)
 {
 	struct store_query q;
 
-	if ((*out = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	*out = NULL;
 	if (store_query(&q, s, STMT_PLAYER_SEARCH, "searching the players", err) < 0)
-		goto fail;
+		return -1;
 	bind_or_null(q.st, 1, card);
 	bind_or_null(q.st, 2, name);
 	sqlite3_bind_int(q.st, 3, max);
-	while (store_query_next(&q)) {
-		json_t *o = record_of_row(q.st);
-		if (o != NULL)
-			json_array_append_new(*out, o);
-	}
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*out);
-	*out = NULL;
-	return -1;
+	return rows_json(&q, record_of_row, out, err);
 }
 
 int
@@ -185,20 +243,11 @@ store_seat_changes_of_player(struct store *s, const char *player, json_t **out, 
 {
 	struct store_query q;
 
-	if ((*out = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (store_query(&q, s, STMT_SEAT_CHANGES_OF_PLAYER, "reading a player's seatings", err) < 0)
-		goto fail;
-	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
-	while (store_query_next(&q))
-		json_array_append_new(*out, json_pack("{s:o,s:i,s:b,s:o}", "table", column_json_text(q.st, 0), "seat",
-		    sqlite3_column_int(q.st, 1), "seated", sqlite3_column_int(q.st, 2), "at", column_json_text(q.st, 3)));
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*out);
 	*out = NULL;
-	return -1;
+	if (store_query(&q, s, STMT_SEAT_CHANGES_OF_PLAYER, "reading a player's seatings", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
+	return rows_json(&q, seat_change_row, out, err);
 }
 
 int
@@ -272,24 +321,11 @@ store_txns_day(struct store *s, const char *gaming_day, json_t **out, struct pb_
 {
 	struct store_query q;
 
-	if ((*out = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (store_query(&q, s, STMT_TXNS_DAY, "reading the day's transactions", err) < 0)
-		goto fail;
-	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
-	while (store_query_next(&q)) {
-		json_t *seat = sqlite3_column_type(q.st, 2) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int(q.st, 2));
-		json_array_append_new(*out, json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:o,s:o}", "id",
-		    (json_int_t)sqlite3_column_int64(q.st, 0), "table", column_json_text(q.st, 1), "seat", seat, "player",
-		    column_json_text(q.st, 3), "direction", column_json_text(q.st, 4), "kind", column_json_text(q.st, 5), "amount",
-		    (json_int_t)sqlite3_column_int64(q.st, 6), "at", column_json_text(q.st, 7), "by", column_json_text(q.st, 8)));
-	}
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*out);
 	*out = NULL;
-	return -1;
+	if (store_query(&q, s, STMT_TXNS_DAY, "reading the day's transactions", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	return rows_json(&q, txn_row, out, err);
 }
 
 int
@@ -315,21 +351,11 @@ store_t31_acks_day(struct store *s, const char *gaming_day, json_t **out, struct
 {
 	struct store_query q;
 
-	if ((*out = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (store_query(&q, s, STMT_T31_ACKS_DAY, "reading the Title 31 acknowledgments", err) < 0)
-		goto fail;
-	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
-	while (store_query_next(&q))
-		json_array_append_new(*out, json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "player", column_json_text(q.st, 0), "direction",
-		    column_json_text(q.st, 1), "kind", column_json_text(q.st, 2), "note", column_json_text(q.st, 3), "by",
-		    column_json_text(q.st, 4), "at", column_json_text(q.st, 5)));
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*out);
 	*out = NULL;
-	return -1;
+	if (store_query(&q, s, STMT_T31_ACKS_DAY, "reading the Title 31 acknowledgments", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	return rows_json(&q, t31_ack_row, out, err);
 }
 
 int
@@ -338,23 +364,13 @@ store_player_lines(struct store *s, const char *player, const char *from, const 
 {
 	struct store_query q;
 
-	if ((*out = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	*out = NULL;
 	if (store_query(&q, s, STMT_PLAYER_LINES, "reading a player's payout lines", err) < 0)
-		goto fail;
+		return -1;
 	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
-	while (store_query_next(&q))
-		json_array_append_new(*out, json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(q.st, 0),
-		    (json_int_t)sqlite3_column_int64(q.st, 1), column_json_text(q.st, 2), (json_int_t)sqlite3_column_int64(q.st, 3),
-		    column_json_text(q.st, 4), (json_int_t)sqlite3_column_int64(q.st, 5)));
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*out);
-	*out = NULL;
-	return -1;
+	return rows_json(&q, player_line_row, out, err);
 }
 
 int
@@ -380,18 +396,10 @@ store_players_between(struct store *s, const char *from, const char *to, json_t 
 {
 	struct store_query q;
 
-	if ((*out = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+	*out = NULL;
 	if (store_query(&q, s, STMT_PLAYERS_BETWEEN, "reading the players of a period", err) < 0)
-		goto fail;
+		return -1;
 	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
-	while (store_query_next(&q))
-		json_array_append_new(*out, column_json_text(q.st, 0));
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*out);
-	*out = NULL;
-	return -1;
+	return rows_json(&q, first_column_row, out, err);
 }
