@@ -125,6 +125,12 @@ def sanitizer_report(text):
     return None
 
 
+
+def run_pitboss(*args, timeout=300):
+    """Runs `pitboss ARGS`; returns (exit status, stdout, stderr)."""
+    p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
 class DaemonError(AssertionError):
     pass
 
@@ -411,6 +417,28 @@ class Daemon:
             return conn.execute(sql, params).fetchall()
         finally:
             conn.close()
+
+    def verify_altered_copy(self, alter):
+        """Stops the daemon, copies its database, checks that `pitboss verify` accepts the copy, runs
+        alter(conn) on it in one transaction (as an attacker holding the file would: dropping the
+        append-only triggers he needs), starts the daemon again, and returns `pitboss verify`'s
+        (exit status, stdout, stderr) on the altered copy."""
+        self.stop()
+        tmp = tempfile.mkdtemp(prefix="pbcopy-")
+        try:
+            path = os.path.join(tmp, "copy.db")
+            shutil.copy(self.db_path, path)
+            rc, out, err = run_pitboss("verify", "--database", path)
+            if rc != 0:
+                raise AssertionError("pitboss verify refused the untouched copy:\n" + out + err)
+            conn = sqlite3.connect(path)
+            with conn:
+                alter(conn)
+            conn.close()
+            return run_pitboss("verify", "--database", path)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+            self.start()
 
     def db_value(self, sql, params=()):
         rows = self.db_rows(sql, params)

@@ -114,11 +114,7 @@ class PgServer:
         shutil.rmtree(self.tmpdir, ignore_errors=True)
 
 
-def run_pitboss(*args, timeout=300):
-    """Runs `pitboss ARGS`; returns (exit status, stdout, stderr)."""
-    p = subprocess.run([pbtest.PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       timeout=timeout)
-    return p.returncode, p.stdout.decode(), p.stderr.decode()
+run_pitboss = pbtest.run_pitboss
 
 
 class CentralServerCase(unittest.TestCase):

@@ -13,11 +13,8 @@ the daemon cannot be moved here).
 import json
 import os
 import random
-import shutil
-import sqlite3
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
@@ -275,34 +272,18 @@ class Players(pbtest.DaemonTestCase):
 
     def test_5_altered_rows_caught_by_verify(self):
         """The ratings and the Title 31 log read the derived rows: each altered one is named by pitboss verify."""
-        self.d.stop()
-        tmp = tempfile.mkdtemp(prefix="pbplayers-")
-        try:
-            copy = os.path.join(tmp, "copy.db")
-            shutil.copy(self.d.db_path, copy)
-            self.assertEqual(self.verify(copy)[0], 0)
-            conn = sqlite3.connect(copy)
-            with conn:
-                conn.execute("DROP TRIGGER table_transactions_no_update")
-                conn.execute("UPDATE table_transactions SET amount = amount - 1 WHERE id = (SELECT max(id) "
-                             "FROM table_transactions)")
-                conn.execute("UPDATE players SET name = 'Someone Else' WHERE id = 'P1'")
-                conn.execute("DROP TRIGGER seat_changes_no_delete")
-                conn.execute("DELETE FROM seat_changes WHERE id = (SELECT max(id) FROM seat_changes)")
-            conn.close()
-            rc, out, err = self.verify(copy)
-            self.assertEqual(rc, 1, out + err)
-            for table in ("table_transactions", "players", "seat_changes"):
-                self.assertRegex(out, r"PROBLEM .*the %s rows differ from what their events record" % table)
-            self.assertNotIn("title31_acks rows differ", out)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-            self.d.start()
-
-    def verify(self, path):
-        p = subprocess.run([pbtest.PITBOSS, "verify", "--database", path], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=120)
-        return p.returncode, p.stdout.decode(), p.stderr.decode()
+        def alter(conn):
+            conn.execute("DROP TRIGGER table_transactions_no_update")
+            conn.execute("UPDATE table_transactions SET amount = amount - 1 WHERE id = (SELECT max(id) "
+                         "FROM table_transactions)")
+            conn.execute("UPDATE players SET name = 'Someone Else' WHERE id = 'P1'")
+            conn.execute("DROP TRIGGER seat_changes_no_delete")
+            conn.execute("DELETE FROM seat_changes WHERE id = (SELECT max(id) FROM seat_changes)")
+        rc, out, err = self.d.verify_altered_copy(alter)
+        self.assertEqual(rc, 1, out + err)
+        for table in ("table_transactions", "players", "seat_changes"):
+            self.assertRegex(out, r"PROBLEM .*the %s rows differ from what their events record" % table)
+        self.assertNotIn("title31_acks rows differ", out)
 
 
 if __name__ == "__main__":
