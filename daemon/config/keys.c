@@ -61,6 +61,9 @@ cfg_refuse(const struct cfg_key *k, const char *path, struct pb_error *err)
 		return pb_fail(err, 400, "invalid_config", "%s: must be an integer from %lld to %lld", path, k->min, k->max);
 	case CFG_BOOL:
 		return pb_fail(err, 400, "invalid_config", "%s: must be true or false", path);
+	case CFG_REAL:
+		return pb_fail(err, 400, "invalid_config", "%s: must be a number %s %g and at most %g", path,
+		    k->min_open ? "above" : "from", k->real_min, k->real_max);
 	case CFG_TEXT:
 		return pb_fail(err, 400, "invalid_config", "%s: must be a string of at most %zu bytes", path, k->size - 1);
 	case CFG_ID:
@@ -128,6 +131,13 @@ read_scalar(const struct cfg_key *k, const json_t *v, char *field, const char *d
 			return 1;
 		*(bool *)field = json_is_true(v);
 		return 0;
+	case CFG_REAL: {
+		double x = json_number_value(v);
+		if (!json_is_number(v) || !(k->min_open ? x > k->real_min : x >= k->real_min) || !(x <= k->real_max))
+			return 1;
+		*(double *)field = x;
+		return 0;
+	}
 	case CFG_TEXT:
 		if (!json_is_string(v) || json_string_length(v) >= k->size)
 			return 1;

@@ -29,6 +29,7 @@
 enum cfg_type {
 	CFG_INT,      /* an integer in [min, max], into an int, unsigned, int64_t or size_t (by size) */
 	CFG_BOOL,     /* true or false, into a bool */
+	CFG_REAL,     /* a number in [real_min, real_max] ((real_min, ...] with min_open), into a double */
 	CFG_TEXT,     /* a string of at most size - 1 bytes, into char[size] */
 	CFG_ID,       /* an id (pb_valid_id), into char[size] */
 	CFG_PATH,     /* a string of at least min bytes, taken from the file's directory, into char[size] */
@@ -66,6 +67,8 @@ struct cfg_key {
 	const char *name;
 	enum cfg_type type;
 	long long min, max;            /* CFG_INT: bounds; CFG_PATH: min is the least length */
+	double real_min, real_max;     /* CFG_REAL: bounds */
+	bool min_open;                 /* CFG_REAL: real_min itself is refused */
 	size_t offset, size;           /* the field in the destination: offsetof and sizeof */
 	const char *const *choices;    /* CFG_WORD, CFG_CHOICE: NULL-terminated */
 	const char *def;               /* the default as JSON text, read like a value; NULL: none */

@@ -245,25 +245,6 @@ static const struct cfg_section CENTRAL = {
 	.strict = true,
 };
 
-/* accounting.variance_percent: a number from 0 to 100 (percent of the drop). */
-static int
-read_percent(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path, struct pb_error *err)
-{
-	struct config *cfg = at->dst;
-	double x;
-
-	(void)k;
-	(void)path;
-	(void)err;
-	if (!json_is_number(v))
-		return 1;
-	x = json_number_value(v);
-	if (!(x > 0 && x <= 100))
-		return 1;
-	cfg->accounting.variance_percent = x;
-	return 0;
-}
-
 /* accounting.win_per_drop_baseline: {"GAME": RATIO, ...}, each ratio from -1 to 1. */
 static int
 read_baselines(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
@@ -293,26 +274,6 @@ read_baselines(const struct cfg_key *k, const json_t *v, const struct cfg_at *at
 	return 0;
 }
 
-/* accounting.win_per_drop_tolerance: a number above 0 and at most 1. */
-static int
-read_tolerance(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
-    struct pb_error *err)
-{
-	struct config *cfg = at->dst;
-	double x;
-
-	(void)k;
-	(void)path;
-	(void)err;
-	if (!json_is_number(v))
-		return 1;
-	x = json_number_value(v);
-	if (!(x > 0 && x <= 1))
-		return 1;
-	cfg->accounting.win_per_drop_tolerance = x;
-	return 0;
-}
-
 /* The regulator's threshold is not below the report's. */
 static int
 check_accounting(const struct cfg_at *at, struct pb_error *err)
@@ -337,13 +298,15 @@ static const struct cfg_key ACCOUNTING_KEYS[] = {
 	{.name = "variance_threshold", .type = CFG_INT, .min = 1, .max = PB_MONEY_MAX,
 	 CFG_FIELD(struct config, accounting.variance_threshold), .def = "2500", .reload = true,
 	 .describe = "cents: a count win this far from the hand win is flagged"},
-	{.name = "variance_percent", .type = CFG_CUSTOM, .read = read_percent, .def = "2.0", .reload = true,
+	{.name = "variance_percent", .type = CFG_REAL, .real_min = 0, .min_open = true, .real_max = 100,
+	 CFG_FIELD(struct config, accounting.variance_percent), .def = "2.0", .reload = true,
 	 .must = "be a number above 0 and at most 100 (percent of the drop)",
 	 .describe = "a variance of this percent of the drop is flagged"},
 	{.name = "win_per_drop_baseline", .type = CFG_CUSTOM, .read = read_baselines, .def = "{}", .reload = true,
 	 .must = "be an object of at most 32 games' names to a win per drop, e.g. {\"standard\": 0.2}",
 	 .describe = "the statistics report's expected win per drop of each game (none: no baseline flag)"},
-	{.name = "win_per_drop_tolerance", .type = CFG_CUSTOM, .read = read_tolerance, .def = "0.05", .reload = true,
+	{.name = "win_per_drop_tolerance", .type = CFG_REAL, .real_min = 0, .min_open = true, .real_max = 1,
+	 CFG_FIELD(struct config, accounting.win_per_drop_tolerance), .def = "0.05", .reload = true,
 	 .must = "be a number above 0 and at most 1 (a distance of win per drop)",
 	 .describe = "a win per drop further than this from its game's baseline is flagged"},
 };
@@ -355,27 +318,9 @@ static const struct cfg_section ACCOUNTING = {
 	.noun = "accounting", .check = check_accounting,
 };
 
-/* players.comp_share: a number from 0 to 1. */
-static int
-read_comp_share(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path, struct pb_error *err)
-{
-	struct config *cfg = at->dst;
-	double x;
-
-	(void)k;
-	(void)path;
-	(void)err;
-	if (!json_is_number(v))
-		return 1;
-	x = json_number_value(v);
-	if (!(x >= 0 && x <= 1))
-		return 1;
-	cfg->players.comp_share = x;
-	return 0;
-}
-
 static const struct cfg_key PLAYERS_KEYS[] = {
-	{.name = "comp_share", .type = CFG_CUSTOM, .read = read_comp_share, .def = "0.3", .reload = true,
+	{.name = "comp_share", .type = CFG_REAL, .real_min = 0, .real_max = 1,
+	 CFG_FIELD(struct config, players.comp_share), .def = "0.3", .reload = true,
 	 .must = "be a number from 0 to 1 (a share of the theoretical win)",
 	 .describe = "a rating's comps: this share of the player's theoretical win"},
 };
