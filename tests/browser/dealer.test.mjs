@@ -7,37 +7,18 @@
 // Screenshots for docs/dealer.md land in docs/img/dealer-*.png.
 import {describe, it, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
-import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
+import {CHROMIUM, SOURCE, startPitbossd, stopPitbossd} from './harness.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const SOURCE = path.resolve(process.env.PB_SOURCE_DIR || path.join(here, '..', '..'));
-const BUILD = path.resolve(process.env.PB_BUILD_DIR || '/work/main/build');
-const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
 const IMG = path.join(SOURCE, 'docs', 'img');
 const ADMIN = 'demo-admin';
 const DEALER_P = {id: 'D3001', name: 'Dana Weiss', roles: ['dealer'], password: 'first-shift-1234', next: 'copper-lantern-88'};
 const FLOOR_P = {id: 'F4001', name: 'Flo Marsh', roles: ['floor'], password: 'first-shift-5678', next: 'silver-harbor-42'};
 
-let tmp, daemon, daemonLog = '', base, browser;
+let run, base, browser;
 const pageErrors = [];
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const {port} = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function http(method, p, {token = ADMIN, body} = {}) {
   const res = await fetch(base + p, {
@@ -53,31 +34,8 @@ async function http(method, p, {token = ADMIN, body} = {}) {
 }
 
 async function startDaemon() {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-dealer-'));
-  const port = await freePort();
-  const cfg = JSON.parse(fs.readFileSync(path.join(SOURCE, 'config', 'pitboss.json'), 'utf8'));
-  cfg.listen = `127.0.0.1:${port}`;
-  cfg.database = path.join(tmp, 'pitboss.db');
-  cfg.web_root = path.join(SOURCE, 'web');
-  for (const [k, v] of Object.entries(cfg.games)) {
-    if (typeof v === 'string') cfg.games[k] = path.resolve(SOURCE, 'config', v);
-  }
-  const cfgPath = path.join(tmp, 'pitboss.json');
-  fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
-  const bin = path.join(BUILD, 'pitbossd');
-  assert.ok(fs.existsSync(bin), `no pitbossd at ${bin} (set PB_BUILD_DIR)`);
-  daemon = spawn(bin, ['-f', '-c', cfgPath], {stdio: ['ignore', 'pipe', 'pipe']});
-  daemon.stdout.on('data', d => { daemonLog += d; });
-  daemon.stderr.on('data', d => { daemonLog += d; });
-  base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (daemon.exitCode !== null) throw new Error(`pitbossd exited ${daemon.exitCode}:\n${daemonLog}`);
-    try {
-      if ((await fetch(`${base}/api/v1/health`)).ok) return;
-    } catch { /* not yet */ }
-    await new Promise(r => setTimeout(r, 100));
-  }
-  throw new Error(`pitbossd did not answer /health:\n${daemonLog}`);
+  run = await startPitbossd('pitboss-dealer-');
+  base = run.base;
 }
 
 /** A person made by the admin, whose one-time password is changed, as at a first sign-in. */
@@ -186,11 +144,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (daemon && daemon.exitCode === null) {
-    daemon.kill('SIGTERM');
-    await new Promise(r => { daemon.once('exit', r); setTimeout(r, 5000); });
-  }
-  if (tmp) fs.rmSync(tmp, {recursive: true, force: true});
+  await stopPitbossd(run);
 });
 
 describe('the dealer page', () => {

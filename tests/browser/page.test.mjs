@@ -9,18 +9,13 @@
 // Screenshots of every view land in tests/browser/out/.
 import {describe, it, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
-import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
+import {CHROMIUM, startPitbossd, stopPitbossd} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SOURCE = path.resolve(process.env.PB_SOURCE_DIR || path.join(here, '..', '..'));
-const BUILD = path.resolve(process.env.PB_BUILD_DIR || '/work/main/build');
-const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
 const OUT = path.join(here, 'out');
 const DEALER = 'demo-dealer';
 const PITBOSS = 'demo-pitboss';
@@ -35,25 +30,13 @@ const IDLE_SECONDS = 8;
 const TABLE_IDS = ['T1', 'T2', 'T3', 'F1', 'P1'];
 const TZ = 'America/New_York';
 
-let tmp, daemon, daemonLog = '', base, browser, context, page;
+let run, base, browser, context, page;
 const fixtures = {};
 const consoleErrors = [];
 const missing = {summary: false, payouts: false, exceptions: false, events: false, verify: false, bankers: false};
 const screenshots = [];
 
 // ---- the daemon ----
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const {port} = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function http(method, p, {token = PITBOSS, body, accept = 'application/json'} = {}) {
   const res = await fetch(base + p, {
@@ -75,33 +58,8 @@ async function postRound(table, round) {
 }
 
 async function startDaemon() {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'pitboss-browser-'));
-  const port = await freePort();
-  const cfg = JSON.parse(fs.readFileSync(path.join(SOURCE, 'config', 'pitboss.json'), 'utf8'));
-  cfg.listen = `127.0.0.1:${port}`;
-  cfg.database = path.join(tmp, 'pitboss.db');
-  cfg.web_root = path.join(SOURCE, 'web');
-  cfg.sessions = {idle_seconds: IDLE_SECONDS, absolute_seconds: 3600};
-  for (const [k, v] of Object.entries(cfg.games)) {
-    if (typeof v === 'string') cfg.games[k] = path.resolve(SOURCE, 'config', v);
-  }
-  const cfgPath = path.join(tmp, 'pitboss.json');
-  fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
-  const bin = path.join(BUILD, 'pitbossd');
-  assert.ok(fs.existsSync(bin), `no pitbossd at ${bin} (set PB_BUILD_DIR)`);
-  daemon = spawn(bin, ['-f', '-c', cfgPath], {stdio: ['ignore', 'pipe', 'pipe']});
-  daemon.stdout.on('data', d => { daemonLog += d; });
-  daemon.stderr.on('data', d => { daemonLog += d; });
-  base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    if (daemon.exitCode !== null) throw new Error(`pitbossd exited ${daemon.exitCode}:\n${daemonLog}`);
-    try {
-      const r = await fetch(`${base}/api/v1/health`);
-      if (r.ok) return;
-    } catch { /* not yet */ }
-    await new Promise(r => setTimeout(r, 100));
-  }
-  throw new Error(`pitbossd did not answer /health:\n${daemonLog}`);
+  run = await startPitbossd('pitboss-browser-', cfg => { cfg.sessions = {idle_seconds: IDLE_SECONDS, absolute_seconds: 3600}; });
+  base = run.base;
 }
 
 /** Deterministic rounds with known cards; ids are kept in `fixtures`. */
@@ -287,11 +245,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (daemon && daemon.exitCode === null) {
-    daemon.kill('SIGTERM');
-    await new Promise(r => { daemon.once('exit', r); setTimeout(r, 5000); });
-  }
-  if (tmp) fs.rmSync(tmp, {recursive: true, force: true});
+  await stopPitbossd(run);
   if (screenshots.length) console.log(`# screenshots in ${OUT}:\n${screenshots.map(s => `#   ${s}`).join('\n')}`);
 });
 
