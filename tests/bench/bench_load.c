@@ -18,7 +18,16 @@
  * connection, one request at a time.
  *
  * usage: bench_load [--smoke] [--rounds N] [--samples S] [--db PATH] [--pitbossd PATH]
+ *                   [--tables N] [--timeline]
  *   --rounds   rounds in the database (default 1000000; --smoke: 1000)
+ *   --tables   tables dealing (default 8, at most BENCH_MAX_TABLES)
+ *   --timeline deal on a simulated clock instead of the real one, as a pit
+ *              would over months: each table a round a minute from
+ *              TIMELINE_START_MS (the tables interleaved), 64 dealers changing
+ *              every eight hours; the record then spans days, so the summary
+ *              by day, table and dealer has work to do (at 20 tables, 10^7
+ *              rounds are 347 days).  Must be the same on every run that
+ *              reuses a database.
  *   --samples  requests per endpoint (default 2000; --smoke: 200)
  *   --db PATH  keep the database at PATH and reuse it on the next run when
  *              it already holds the rounds asked for (default: a temp dir,
@@ -40,16 +49,21 @@
 #include "config/config.h"
 #include "table/pit.h"
 #include "table/signer.h"
+#include "../common/fake_clock.h"
 
-#define LOAD_TABLES 8
 #define BODY_MAX 2048
+#define MINUTE_MS 60000LL
+#define TIMELINE_START_MS 1764547200000LL   /* 2025-12-01T00:00:00Z: 10^7 rounds at 20 tables end before 2026-11-26 */
+#define TIMELINE_DEALERS 64
 
 struct options {
 	const char *pitbossd;
 	const char *db;
 	long rounds;
 	int samples;
+	int tables;
 	bool smoke;
+	bool timeline;
 };
 
 /* Reads the options; -1 on a usage error (printed). */
@@ -59,6 +73,7 @@ parse_args(int argc, char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->rounds = 1000000;
 	o->samples = 2000;
+	o->tables = 8;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--smoke") == 0) {
@@ -71,6 +86,11 @@ parse_args(int argc, char **argv, struct options *o)
 		} else if (strcmp(a, "--samples") == 0 && v) {
 			o->samples = atoi(v);
 			i++;
+		} else if (strcmp(a, "--tables") == 0 && v) {
+			o->tables = atoi(v);
+			i++;
+		} else if (strcmp(a, "--timeline") == 0) {
+			o->timeline = true;
 		} else if (strcmp(a, "--db") == 0 && v) {
 			o->db = v;
 			i++;
@@ -78,12 +98,13 @@ parse_args(int argc, char **argv, struct options *o)
 			o->pitbossd = v;
 			i++;
 		} else {
-			fprintf(stderr, "usage: bench_load [--smoke] [--rounds N] [--samples S] [--db PATH] [--pitbossd PATH]\n");
+			fprintf(stderr, "usage: bench_load [--smoke] [--rounds N] [--samples S] [--db PATH] [--pitbossd PATH] "
+			    "[--tables N] [--timeline]\n");
 			return -1;
 		}
 	}
-	if (o->rounds < 1 || o->samples < 1) {
-		fprintf(stderr, "bench_load: --rounds and --samples must be at least 1\n");
+	if (o->rounds < 1 || o->samples < 1 || o->tables < 1 || o->tables > BENCH_MAX_TABLES) {
+		fprintf(stderr, "bench_load: --rounds and --samples must be at least 1, --tables 1 to %d\n", BENCH_MAX_TABLES);
 		return -1;
 	}
 	return 0;
@@ -120,8 +141,28 @@ out:
  * Adds rounds until the database holds `want`, through pit_round_open() as
  * the HTTP handler calls it.  Prints progress and the load rate.
  */
+/*
+ * --timeline: sets the simulated clock for round i and names its dealer.
+ * Table k deals its n-th round at TIMELINE_START_MS + n minutes, offset by
+ * k/tables of a minute and up to 2 s of jitter; dealers change every 8 h.
+ */
+static void
+timeline_step(const struct options *o, long i, struct bench_rng *rng, struct actor *actor)
+{
+	static char names[TIMELINE_DEALERS][16];
+	long k = i % o->tables, n = i / o->tables;
+	int64_t shift;
+
+	if (names[0][0] == '\0')
+		for (int d = 0; d < TIMELINE_DEALERS; d++)
+			snprintf(names[d], sizeof(names[d]), "dealer-%02d", d + 1);
+	fake_now_ms = TIMELINE_START_MS + n * MINUTE_MS + k * (MINUTE_MS / o->tables) + (int64_t)bench_rng_below(rng, 2000);
+	shift = (fake_now_ms - TIMELINE_START_MS) / (8 * 60 * MINUTE_MS);
+	actor->name = names[(k * 3 + shift) % TIMELINE_DEALERS];
+}
+
 static int
-load(const char *cfg_path, long have, long want)
+load(const struct options *o, const char *cfg_path, long have, long want)
 {
 	struct pb_error err;
 	struct config *cfg = config_load(cfg_path, &err);
@@ -130,7 +171,7 @@ load(const char *cfg_path, long have, long want)
 	struct signer *signer = NULL;
 	struct pit pit = {0};
 	struct actor actor = {BENCH_DEALER_NAME, ROLE_BIT(ROLE_DEALER), NULL, false};
-	struct bench_rng rng;
+	struct bench_rng rng, clock_rng;
 	double t0 = bench_now();
 	char wal[4200];
 	long step = (want - have) / 20 > 0 ? (want - have) / 20 : 1;
@@ -141,6 +182,9 @@ load(const char *cfg_path, long have, long want)
 		fprintf(stderr, "bench_load: %s\n", err.message);
 		return -1;
 	}
+	/* Before the store opens: opening catches the report roll-ups up to "now", which must be the simulated start. */
+	if (o->timeline && have == 0)
+		fake_now_ms = TIMELINE_START_MS;
 	so.path = cfg->database;
 	so.synchronous = "FULL";
 	s = store_open(&so, &err);
@@ -167,16 +211,19 @@ load(const char *cfg_path, long have, long want)
 		goto out;
 	}
 	snprintf(wal, sizeof(wal), "%s-wal", cfg->database);
-	printf("loading %ld rounds through pit_round_open (whole rounds, %d tables, synchronous=OFF for the load only)\n",
-	    want - have, LOAD_TABLES);
+	printf("loading %ld rounds through pit_round_open (whole rounds, %d tables, %s clock, synchronous=OFF for the load "
+	    "only)\n", want - have, o->tables, o->timeline ? "simulated" : "real");
 	bench_rng_seed(&rng, 0x10ad0000 + (uint64_t)have);
+	bench_rng_seed(&clock_rng, 0xc10c0000 + (uint64_t)have);
 	for (long i = have; i < want; i++) {
 		struct bench_round rd;
 		char body[BODY_MAX], table[8];
 		json_t *j, *out = NULL;
 		int status = 0;
 
-		bench_round_plan(&rng, (int)(i % LOAD_TABLES), &rd);
+		if (o->timeline)
+			timeline_step(o, i, &clock_rng, &actor);
+		bench_round_plan(&rng, (int)(i % o->tables), &rd);
 		bench_round_body(&rd, body, sizeof(body));
 		snprintf(table, sizeof(table), "T%d", rd.table + 1);
 		j = json_loads(body, JSON_REJECT_DUPLICATES, NULL);
@@ -198,6 +245,7 @@ load(const char *cfg_path, long have, long want)
 		fprintf(stderr, "bench_load: checkpoint: %s\n", err.message);
 		goto out;
 	}
+	fake_now_ms = -1;
 	sqlite3_exec(store_db(s), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
 	printf("loaded %ld rounds in %.1f s (%.0f rounds/s)\n", want - have, bench_now() - t0,
 	    (double)(want - have) / (bench_now() - t0));
@@ -290,7 +338,7 @@ main(int argc, char **argv)
 		snprintf(db, sizeof(db), "%s/pitboss.db", dir);
 	snprintf(log, sizeof(log), "%s/pitbossd.log", dir);
 	port = bench_free_port();
-	if (port <= 0 || bench_write_config(cfg, LOAD_TABLES, db, port,
+	if (port <= 0 || bench_write_config(cfg, o.tables, db, port,
 	    "\"checkpoint\": {\"startup_check\": \"since_checkpoint\"}") < 0) {
 		fprintf(stderr, "bench_load: cannot write the configuration in %s\n", dir);
 		goto out;
@@ -301,7 +349,7 @@ main(int argc, char **argv)
 	}
 	printf("bench_load: %ld rounds wanted in %s (%ld there)%s\n", o.rounds, db, have,
 	    o.smoke ? " (smoke run: figures not meaningful)" : "");
-	if (have < o.rounds && load(cfg, have, o.rounds) < 0)
+	if (have < o.rounds && load(&o, cfg, have, o.rounds) < 0)
 		goto out;
 	if (count_rounds(db, &have, &max_id) < 0 || max_id < 1)
 		goto out;

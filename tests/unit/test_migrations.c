@@ -7,6 +7,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -16,6 +17,7 @@
 #include <unistd.h>
 
 #include "store/migrations.h"
+#include "store/sql.h"
 #include "store/store.h"
 #include "temp_db.h"
 
@@ -120,6 +122,36 @@ test_every_version_upgrades(void **state)
 	}
 }
 
+/*
+ * 017: the offers of the bank are read through the partial index of the
+ * events of no round, and a round's events take no entry in it.
+ */
+static void
+test_bank_offers_use_the_nonround_index(void **state)
+{
+	struct store *s = open_db();
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	bool uses = false;
+	char sql[512];
+
+	(void)state;
+	snprintf(sql, sizeof(sql), "EXPLAIN QUERY PLAN %s", store_sql_text(STMT_BANK_OFFERS));
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		if (strstr((const char *)sqlite3_column_text(st, 3), "USING INDEX events_nonround_type") != NULL)
+			uses = true;
+	sqlite3_finalize(st);
+	assert_true(uses);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'events_table_type'"), 0);
+	db_exec_ok(db, "INSERT INTO events (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) VALUES "
+	    "('T1', 1, NULL, 'bank_offered', 'a', 'b', '{}', 'p', 'h1'), ('T1', 2, 7, 'bet_placed', 'a', 'b', '{}', 'h1', 'h2')");
+	assert_int_equal(db_int(db, "SELECT count(*) FROM events INDEXED BY events_nonround_type WHERE round_id IS NULL "
+	    "AND table_id = 'T1'"), 1);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_index_info('events_nonround_type')"), 3);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -127,6 +159,7 @@ main(void)
 		cmocka_unit_test(test_versions_contiguous),
 		cmocka_unit_test_setup_teardown(test_fresh_database_is_latest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_version_upgrades, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bank_offers_use_the_nonround_index, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
