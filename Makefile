@@ -6,7 +6,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN     ?= 127.0.0.1:8080
 
-.PHONY: all deps build build-asan check check-asan demo bench fuzz crash soak package install clean
+.PHONY: all deps build build-asan check check-asan demo bench bench-scale fuzz crash soak package install clean
 
 all: build
 
@@ -45,6 +45,11 @@ demo: build
 
 bench: build
 	@./tests/bench/run.sh $(BUILD)
+
+# The figures at 10^7 whole rounds (docs/performance.md): about 66 GB in
+# /var/tmp/pitboss-scale (SCALE_DIR), twice that during the backup; hours.
+bench-scale: build
+	./tests/bench/scale.sh $(BUILD) $(or $(SCALE_ROUNDS),10000000) $(or $(SCALE_DIR),/var/tmp/pitboss-scale)
 
 # Long runs, separate from `make check` (which runs short versions of each).
 crash: build

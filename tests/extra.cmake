@@ -55,6 +55,13 @@ add_test(NAME bench.wrk_rounds_smoke COMMAND bench_http --smoke --wrk-seconds 2 
   --pitbossd $<TARGET_FILE:pitbossd>)
 set_tests_properties(bench.wrk_rounds_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 60 SKIP_RETURN_CODE 77)
+# The figures at 10^7 rounds (tests/bench/scale.sh, `make bench-scale`): here
+# 3,000 rounds, so that every step of it runs (the simulated clock, the
+# summaries' totals checked against the rounds, the full start-up walk, a backup).
+add_test(NAME bench.scale_smoke COMMAND sh -c "rm -rf \"$1\" && \"$2\" \"$3\" 3000 \"$1\" && rm -rf \"$1\""
+  sh ${CMAKE_BINARY_DIR}/scale-smoke ${CMAKE_CURRENT_SOURCE_DIR}/bench/scale.sh ${CMAKE_BINARY_DIR})
+set_tests_properties(bench.scale_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
 # The central tier's figures (tests/bench/central_bench.py): a PostgreSQL with
 # fsync on, the floor's rate against the shipping rate, an outage at full load,
 # the cross-property report at 10^6 rounds.  The smoke version here takes ~40 s.

@@ -31,7 +31,7 @@
  *   --samples  requests per endpoint (default 2000; --smoke: 200)
  *   --db PATH  keep the database at PATH and reuse it on the next run when
  *              it already holds the rounds asked for (default: a temp dir,
- *              removed at the end)
+ *              removed at the end); its configuration is kept at PATH.json
  * Exit status 0 when every answer was 200 (and verify said ok), 1 otherwise.
  */
 #include <jansson.h>
@@ -342,6 +342,15 @@ main(int argc, char **argv)
 	    "\"checkpoint\": {\"startup_check\": \"since_checkpoint\"}") < 0) {
 		fprintf(stderr, "bench_load: cannot write the configuration in %s\n", dir);
 		goto out;
+	}
+	/* A kept database keeps its configuration beside it (DB.json): its tables, for bench_reports --reuse-db. */
+	if (o.db != NULL) {
+		char kept[4300];
+		snprintf(kept, sizeof(kept), "%s.json", db);
+		if (bench_write_config(kept, o.tables, db, port, "\"checkpoint\": {\"startup_check\": \"since_checkpoint\"}") < 0) {
+			fprintf(stderr, "bench_load: cannot write %s\n", kept);
+			goto out;
+		}
 	}
 	if (count_rounds(db, &have, &max_id) < 0) {
 		fprintf(stderr, "bench_load: %s is not a pitboss database\n", db);

@@ -24,10 +24,13 @@
  * deals 4,500 rounds over two days into one database each way and fails
  * unless every summary (day, table, hour, dealer, shift) is byte-identical.
  *
- * usage: bench_reports [--smoke] [--aggregates-only] [--keep DIR | --reuse DIR]
+ * usage: bench_reports [--smoke] [--aggregates-only] [--keep DIR | --reuse DIR | --reuse-db DB CONFIG]
  *   --smoke   the cross-check, then 2,000 rounds and a few repetitions (ctest bench-smoke)
  *   --keep    build the database in DIR and leave it there
  *   --reuse   time the reports again on the database --keep left in DIR
+ *   --reuse-db DB CONFIG  the same on another database and the configuration
+ *             it was made with (bench_load --timeline's, for one: the figures
+ *             at 10^7 whole rounds, docs/performance.md)
  *   PB_BENCH_SIZES=N1,N2,N3 replaces the sizes (ascending, at most three).
  *   PB_BENCH_ZONE=America/New_York times the summaries in that zone's gaming days
  *   (from 06:00, shifts 06:00, 14:00, 22:00) instead of UTC days.
@@ -364,7 +367,12 @@ retime(const char *db, const char *cfgp)
 		snprintf(to, sizeof(to), "%s", (const char *)sqlite3_column_text(st, 1));
 	}
 	sqlite3_finalize(st);
+	/* "Now" is a day after the record's last hour (another program's database may end after START_MS's year). */
 	fake_now_ms = START_MS;
+	if (sqlite3_prepare_v2(store_db(store), "SELECT max(hour) FROM report_hours", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && (sqlite3_column_int64(st, 0) + 86400) * 1000 > fake_now_ms)
+		fake_now_ms = (sqlite3_column_int64(st, 0) + 86400) * 1000;
+	sqlite3_finalize(st);
 	printf("%lld rounds (%s .. %s) in %s; report_hours %lld rows\n", (long long)rounds, from, to, db,
 	    (long long)count_rows(store, "SELECT count(*) FROM report_hours"));
 	time_summary(&pit, "day", from, to, 200, rounds);
@@ -587,8 +595,11 @@ main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--reuse") == 0 && i + 1 < argc) {
 			keep = argv[++i];
 			reuse = true;
+		} else if (strcmp(argv[i], "--reuse-db") == 0 && i + 2 < argc) {
+			return retime(argv[i + 1], argv[i + 2]);
 		} else {
-			fprintf(stderr, "usage: bench_reports [--smoke] [--aggregates-only] [--keep DIR | --reuse DIR]\n");
+			fprintf(stderr, "usage: bench_reports [--smoke] [--aggregates-only] [--keep DIR | --reuse DIR | "
+			    "--reuse-db DB CONFIG]\n");
 			return 2;
 		}
 	}

@@ -13,7 +13,8 @@
  * "since_checkpoint" (no walk) phase A lasts --seconds: the control run.
  *
  * usage: bench_startup --db PATH [--pitbossd PATH] [--mode full|since_checkpoint]
- *                      [--clients K] [--rate R] [--pause-ms P] [--seconds S] [--walk-only]
+ *                      [--clients K] [--rate R] [--pause-ms P] [--seconds S] [--tables N]
+ *                      [--walk-only]
  *   --db         a database of bench_load's (it gets the rounds dealt here)
  *   --mode       checkpoint.startup_check (default full)
  *   --clients    dealing connections (default 4; 0 with --walk-only)
@@ -21,6 +22,7 @@
  *                answered); a live pit of 20 tables deals about 0.3 a second
  *   --pause-ms   checkpoint.startup_walk_pause_ms (default: the daemon's)
  *   --seconds    phase A of the control run (default 60)
+ *   --tables     the tables of the database (bench_load --tables; default 8)
  *   --walk-only  no dealing: the walk's own duration on an idle pit
  * Exit status 0 when every round was answered 201 and the daemon stopped
  * cleanly; 1 otherwise.
@@ -48,6 +50,7 @@ struct options {
 	double rate;             /* rounds/s in all; 0: as fast as answered */
 	int pause_ms;            /* -1: not set */
 	double seconds;
+	int tables;              /* tables in the configuration (the database's) */
 	bool walk_only;
 };
 
@@ -64,6 +67,7 @@ struct dealing {
 	struct sample *samples;
 	double t0;
 	double interval;         /* seconds between one dealer's rounds; 0: none */
+	int tables;              /* rounds go to T1..T<tables> */
 };
 
 /* What each dealer thread gets: the shared run and its own seed. */
@@ -80,6 +84,7 @@ parse_args(int argc, char **argv, struct options *o)
 	o->clients = 4;
 	o->pause_ms = -1;
 	o->seconds = 60;
+	o->tables = LOAD_TABLES;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (strcmp(a, "--db") == 0 && v) {
@@ -96,6 +101,8 @@ parse_args(int argc, char **argv, struct options *o)
 			o->pause_ms = atoi(argv[++i]);
 		} else if (strcmp(a, "--seconds") == 0 && v) {
 			o->seconds = atof(argv[++i]);
+		} else if (strcmp(a, "--tables") == 0 && v) {
+			o->tables = atoi(argv[++i]);
 		} else if (strcmp(a, "--walk-only") == 0) {
 			o->walk_only = true;
 		} else {
@@ -105,10 +112,10 @@ parse_args(int argc, char **argv, struct options *o)
 	}
 	if (o->walk_only)
 		o->clients = 0;
-	if (o->db == NULL || o->clients < 0 || o->clients > MAX_CLIENTS ||
+	if (o->db == NULL || o->clients < 0 || o->clients > MAX_CLIENTS || o->tables < 1 || o->tables > BENCH_MAX_TABLES ||
 	    (strcmp(o->mode, "full") != 0 && strcmp(o->mode, "since_checkpoint") != 0)) {
 		fprintf(stderr, "usage: bench_startup --db PATH [--pitbossd PATH] [--mode full|since_checkpoint] [--clients K] [--rate R] "
-		    "[--pause-ms P] [--seconds S] [--walk-only]\n");
+		    "[--pause-ms P] [--seconds S] [--tables N] [--walk-only]\n");
 		return -1;
 	}
 	return 0;
@@ -144,7 +151,7 @@ dealer(void *arg)
 				usleep((useconds_t)(wait * 1e6));
 			next = (next > bench_now() ? next : bench_now()) + d->interval;
 		}
-		bench_round_plan(&rng, (int)bench_rng_below(&rng, LOAD_TABLES), &rd);
+		bench_round_plan(&rng, (int)bench_rng_below(&rng, (unsigned)d->tables), &rd);
 		bench_round_body(&rd, body, sizeof(body));
 		snprintf(path, sizeof(path), "/api/v1/tables/T%d/rounds", rd.table + 1);
 		t0 = bench_now();
@@ -242,7 +249,7 @@ main(int argc, char **argv)
 	else
 		snprintf(extra, sizeof(extra), "\"checkpoint\": {\"startup_check\": \"%s\"}", o.mode);
 	port = bench_free_port();
-	if (port <= 0 || bench_write_config(cfg, LOAD_TABLES, o.db, port, extra) < 0)
+	if (port <= 0 || bench_write_config(cfg, o.tables, o.db, port, extra) < 0)
 		goto out;
 	if (bench_daemon_start(&bd, pitbossd, cfg, port, log, 1800) < 0)
 		goto out;
@@ -251,6 +258,7 @@ main(int argc, char **argv)
 	d.url = bd.url;
 	d.t0 = bench_now();
 	d.interval = o.rate > 0 && o.clients > 0 ? (double)o.clients / o.rate : 0;
+	d.tables = o.tables;
 	for (; started < o.clients; started++) {
 		da[started].d = &d;
 		da[started].seed = started;
