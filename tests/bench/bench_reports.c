@@ -569,12 +569,49 @@ cross_check(const char *dir, struct config *cfg, int64_t n)
 	return bad ? -1 : 0;
 }
 
+/*
+ * One size: deals rounds *dealt .. target-1 (adding the time to *load_ms),
+ * prints the database's figures and times the summaries over the whole range.
+ */
+static void
+grow_and_time(struct pit *pit, const char *db, int64_t *dealt, int64_t target, bool aggregates_only, bool smoke,
+    double *load_ms)
+{
+	char wal[320], from[16], to[16];
+	double t0 = mono_ms();
+	int reps = smoke ? 5 : target >= 1000000 ? 100 : 200;
+	time_t t;
+	struct tm tm;
+
+	load(pit, dealt, target, aggregates_only);
+	*load_ms += mono_ms() - t0;
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	t = (time_t)(START_MS / 1000);
+	gmtime_r(&t, &tm);
+	strftime(from, sizeof(from), "%Y-%m-%d", &tm);
+	t = (time_t)(fake_now_ms / 1000);
+	gmtime_r(&t, &tm);
+	strftime(to, sizeof(to), "%Y-%m-%d", &tm);
+	sqlite3_exec(store_db(pit->store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
+	printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; "
+	    "report_hours %lld rows, report_spans %lld rows\n",
+	    (long long)*dealt, from, to, (double)*dealt / (*load_ms / 1000.0), (double)(file_size(db) + file_size(wal)) / 1e6,
+	    (long long)count_rows(pit->store, "SELECT count(*) FROM report_hours"),
+	    (long long)count_rows(pit->store, "SELECT count(*) FROM report_spans"));
+	fflush(stdout);
+	time_summary(pit, "day", from, to, reps, *dealt);
+	time_summary(pit, "table", from, to, reps, *dealt);
+	time_summary(pit, "dealer", from, to, reps, *dealt);
+	time_summary(pit, "hour", from, to, smoke ? 3 : 20, *dealt);
+	fflush(stdout);
+}
+
 int
 main(int argc, char **argv)
 {
 	bool smoke = false, reuse = false, aggregates_only = getenv("PB_BENCH_AGGREGATES_ONLY") != NULL;
 	const char *keep = NULL;
-	char dir[256], db[300], cfgp[300], wal[320], from[16], to[16];
+	char dir[256], db[300], cfgp[300], wal[320];
 	struct config *cfg;
 	struct store *store;
 	struct pit pit = {0};
@@ -582,8 +619,6 @@ main(int argc, char **argv)
 	int64_t sizes[3] = {100000, 1000000, 10000000}, dealt = 0;
 	int nsizes = getenv("PB_BENCH_10M") ? 3 : 2;
 	double load_ms = 0;
-	time_t t;
-	struct tm tm;
 
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--smoke") == 0) {
@@ -644,31 +679,8 @@ main(int argc, char **argv)
 	    "dealers change every 8 h; %s with synchronous=OFF\n", TABLES,
 	    aggregates_only ? "rounds settled by the engine into the report tables only (--aggregates-only)"
 	    : "load through pit_round_open");
-	for (int si = 0; si < nsizes; si++) {
-		double t0 = mono_ms();
-		int reps = smoke ? 5 : sizes[si] >= 1000000 ? 100 : 200;
-
-		load(&pit, &dealt, sizes[si], aggregates_only);
-		load_ms += mono_ms() - t0;
-		t = (time_t)(START_MS / 1000);
-		gmtime_r(&t, &tm);
-		strftime(from, sizeof(from), "%Y-%m-%d", &tm);
-		t = (time_t)(fake_now_ms / 1000);
-		gmtime_r(&t, &tm);
-		strftime(to, sizeof(to), "%Y-%m-%d", &tm);
-		sqlite3_exec(store_db(store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
-		printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; "
-		    "report_hours %lld rows, report_spans %lld rows\n",
-		    (long long)dealt, from, to, (double)dealt / (load_ms / 1000.0), (double)(file_size(db) + file_size(wal)) / 1e6,
-		    (long long)count_rows(store, "SELECT count(*) FROM report_hours"),
-		    (long long)count_rows(store, "SELECT count(*) FROM report_spans"));
-		fflush(stdout);
-		time_summary(&pit, "day", from, to, reps, dealt);
-		time_summary(&pit, "table", from, to, reps, dealt);
-		time_summary(&pit, "dealer", from, to, reps, dealt);
-		time_summary(&pit, "hour", from, to, smoke ? 3 : 20, dealt);
-		fflush(stdout);
-	}
+	for (int si = 0; si < nsizes; si++)
+		grow_and_time(&pit, db, &dealt, sizes[si], aggregates_only, smoke, &load_ms);
 	store_free(store);
 	config_free(cfg);
 	if (keep == NULL) {
