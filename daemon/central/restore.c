@@ -77,8 +77,6 @@ static int
 check_link(struct walk *w, const struct stored_event *e, struct pb_error *err)
 {
 	char hash[PB_SHA256_HEX_LEN];
-	size_t len;
-	char *canon;
 
 	if (strcmp(e->table_id, w->table) != 0) {
 		snprintf(w->table, sizeof(w->table), "%s", e->table_id);
@@ -89,11 +87,8 @@ check_link(struct walk *w, const struct stored_event *e, struct pb_error *err)
 	if (e->table_seq != w->seq + 1 || strcmp(e->prev_hash, w->hash) != 0)
 		return pb_fail(err, 422, "central_broken", "table %s #%" PRId64 ": the central chain is broken there "
 		    "(pitboss central verify names the problem)", e->table_id, e->table_seq);
-	canon = store_event_canonical(e->table_id, e->table_seq, e->round_id, e->type, e->at, e->actor, e->body, &len);
-	if (canon == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	store_event_hash(e->prev_hash, canon, len, hash);
-	free(canon);
+	store_event_hash_fields(e->prev_hash, e->table_id, e->table_seq, e->round_id, e->type, e->at, e->actor, e->body,
+	    strlen(e->body), hash);
 	if (strcmp(hash, e->hash) != 0)
 		return pb_fail(err, 422, "central_broken", "table %s #%" PRId64 ": its hash does not match its content (altered)",
 		    e->table_id, e->table_seq);

@@ -48,8 +48,6 @@ check_event(struct tally *t, PGresult *r, int i, struct chain_pos *c)
 	int64_t seq = strtoll(seqtext, NULL, 10);
 	int64_t round_id = PQgetisnull(r, i, 3) ? 0 : strtoll(PQgetvalue(r, i, 3), NULL, 10);
 	char hash[PB_SHA256_HEX_LEN], msg[200];
-	size_t len;
-	char *canon;
 
 	if (strcmp(prop, c->property) != 0 || strcmp(table, c->table_id) != 0) {
 		snprintf(c->property, sizeof(c->property), "%s", prop);
@@ -63,16 +61,10 @@ check_event(struct tally *t, PGresult *r, int i, struct chain_pos *c)
 	} else if (strcmp(PQgetvalue(r, i, 8), c->hash) != 0) {
 		problem(t, prop, table, seqtext, "prev_hash is not the previous event's hash");
 	}
-	canon = store_event_canonical(table, seq, round_id, PQgetvalue(r, i, 4), PQgetvalue(r, i, 5), PQgetvalue(r, i, 6),
-	    PQgetvalue(r, i, 7), &len);
-	if (canon == NULL) {
-		problem(t, prop, table, seqtext, "out of memory recomputing its hash");
-	} else {
-		store_event_hash(PQgetvalue(r, i, 8), canon, len, hash);
-		if (strcmp(hash, PQgetvalue(r, i, 9)) != 0)
-			problem(t, prop, table, seqtext, "its hash does not match its content (altered)");
-		free(canon);
-	}
+	store_event_hash_fields(PQgetvalue(r, i, 8), table, seq, round_id, PQgetvalue(r, i, 4), PQgetvalue(r, i, 5),
+	    PQgetvalue(r, i, 6), PQgetvalue(r, i, 7), strlen(PQgetvalue(r, i, 7)), hash);
+	if (strcmp(hash, PQgetvalue(r, i, 9)) != 0)
+		problem(t, prop, table, seqtext, "its hash does not match its content (altered)");
 	c->seq = seq;
 	snprintf(c->hash, sizeof(c->hash), "%s", PQgetvalue(r, i, 9));
 	t->events++;

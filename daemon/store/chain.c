@@ -18,54 +18,31 @@
 static const char GENESIS[PB_SHA256_HEX_LEN] =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/* Appends "<len>:<bytes>" to buf at *pos (buf sized by the caller); len in decimal, as "%zu". */
-static void
-put_field(char *buf, size_t *pos, const char *data, size_t len)
-{
-	char digits[24];
-	int n = 0;
-	size_t v = len;
-
-	do {
-		digits[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	while (n > 0)
-		buf[(*pos)++] = digits[--n];
-	buf[(*pos)++] = ':';
-	memcpy(buf + *pos, data, len);
-	*pos += len;
-}
-
-char *
-store_event_canonical(const char *table_id, int64_t table_seq, int64_t round_id, const char *type,
-    const char *at, const char *actor, const char *body, size_t *len)
-{
-	char seq[32], rid[32];
-	size_t cap, pos = 0;
+/*
+ * Where an event's framing goes: into a buffer sized by the caller (buf
+ * set), or into a hash (st set).  The framing is written once, below, for
+ * both.
+ */
+struct frame_sink {
 	char *buf;
+	size_t pos;
+	struct pb_sha256 *st;
+};
 
-	snprintf(seq, sizeof(seq), "%lld", (long long)table_seq);
-	snprintf(rid, sizeof(rid), "%lld", (long long)round_id);
-	cap = strlen(table_id) + strlen(seq) + strlen(rid) + strlen(type) + strlen(at) + strlen(actor) + strlen(body) + 7 * 24 + 32;
-	buf = malloc(cap);
-	if (buf == NULL)
-		return NULL;
-	pos += (size_t)sprintf(buf, "pitboss-event-v1\n");
-	put_field(buf, &pos, table_id, strlen(table_id));
-	put_field(buf, &pos, seq, strlen(seq));
-	put_field(buf, &pos, rid, strlen(rid));
-	put_field(buf, &pos, type, strlen(type));
-	put_field(buf, &pos, at, strlen(at));
-	put_field(buf, &pos, actor, strlen(actor));
-	put_field(buf, &pos, body, strlen(body));
-	*len = pos;
-	return buf;
+static void
+sink_put(struct frame_sink *k, const char *data, size_t len)
+{
+	if (k->st != NULL) {
+		pb_sha256_update(k->st, data, len);
+	} else {
+		memcpy(k->buf + k->pos, data, len);
+		k->pos += len;
+	}
 }
 
-/* Streams "<len>:<bytes>" into the hash, as put_field writes it. */
+/* Writes "<len>:<bytes>", len in decimal as "%zu". */
 static void
-hash_field(struct pb_sha256 *st, const char *data, size_t len)
+put_field(struct frame_sink *k, const char *data, size_t len)
 {
 	char digits[24];
 	int n = (int)sizeof(digits);
@@ -76,28 +53,58 @@ hash_field(struct pb_sha256 *st, const char *data, size_t len)
 		digits[--n] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	pb_sha256_update(st, digits + n, sizeof(digits) - (size_t)n);
-	pb_sha256_update(st, data, len);
+	sink_put(k, digits + n, sizeof(digits) - (size_t)n);
+	sink_put(k, data, len);
 }
 
-/* An integer in decimal, as "%lld"; its length. */
-static size_t
-int_text(int64_t v, char b[24])
+/* Writes an integer's "%lld" text as a field. */
+static void
+put_int_field(struct frame_sink *k, int64_t v)
 {
-	char t[24];
-	int n = 0;
-	size_t len = 0;
+	char b[24];
+	int n = (int)sizeof(b);
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
 	do {
-		t[n++] = (char)('0' + u % 10);
+		b[--n] = (char)('0' + u % 10);
 		u /= 10;
 	} while (u != 0);
 	if (v < 0)
-		b[len++] = '-';
-	while (n > 0)
-		b[len++] = t[--n];
-	return len;
+		b[--n] = '-';
+	put_field(k, b + n, sizeof(b) - (size_t)n);
+}
+
+/* The canonical framing of an event (docs/audit.md, "The canonical form"), into k. */
+static void
+frame_event(struct frame_sink *k, const char *table_id, int64_t table_seq, int64_t round_id, const char *type,
+    const char *at, const char *actor, const char *body, size_t body_len)
+{
+	static const char MAGIC[] = "pitboss-event-v1\n";
+
+	sink_put(k, MAGIC, sizeof(MAGIC) - 1);
+	put_field(k, table_id, strlen(table_id));
+	put_int_field(k, table_seq);
+	put_int_field(k, round_id);
+	put_field(k, type, strlen(type));
+	put_field(k, at, strlen(at));
+	put_field(k, actor, strlen(actor));
+	put_field(k, body, body_len);
+}
+
+char *
+store_event_canonical(const char *table_id, int64_t table_seq, int64_t round_id, const char *type,
+    const char *at, const char *actor, const char *body, size_t *len)
+{
+	size_t body_len = strlen(body);
+	size_t cap = strlen(table_id) + strlen(type) + strlen(at) + strlen(actor) + body_len + 9 * 24 + 32;
+	struct frame_sink k = {malloc(cap), 0, NULL};
+
+	if (k.buf == NULL)
+		return NULL;
+	frame_event(&k, table_id, table_seq, round_id, type, at, actor, body, body_len);
+	k.buf[k.pos] = '\0';
+	*len = k.pos;
+	return k.buf;
 }
 
 void
@@ -105,21 +112,13 @@ store_event_hash_fields(const char *prev_hash, const char *table_id, int64_t tab
     const char *type, const char *at, const char *actor, const char *body, size_t body_len,
     char out[PB_SHA256_HEX_LEN])
 {
-	static const char MAGIC[] = "pitboss-event-v1\n";
 	struct pb_sha256 st;
+	struct frame_sink k = {NULL, 0, &st};
 	unsigned char digest[crypto_hash_sha256_BYTES];
-	char num[24];
 
 	pb_sha256_init(&st);
 	pb_sha256_update(&st, prev_hash, 64);
-	pb_sha256_update(&st, MAGIC, sizeof(MAGIC) - 1);
-	hash_field(&st, table_id, strlen(table_id));
-	hash_field(&st, num, int_text(table_seq, num));
-	hash_field(&st, num, int_text(round_id, num));
-	hash_field(&st, type, strlen(type));
-	hash_field(&st, at, strlen(at));
-	hash_field(&st, actor, strlen(actor));
-	hash_field(&st, body, body_len);
+	frame_event(&k, table_id, table_seq, round_id, type, at, actor, body, body_len);
 	pb_sha256_final(&st, digest);
 	sodium_bin2hex(out, PB_SHA256_HEX_LEN, digest, sizeof(digest));
 }

@@ -21,15 +21,8 @@ const char CHAIN_GENESIS[PB_SHA256_HEX_LEN] =
 static void
 event_hash_of(const struct stored_event *e, char out[PB_SHA256_HEX_LEN])
 {
-	size_t len = 0;
-	char *canon = store_event_canonical(e->table_id, e->table_seq, e->round_id, e->type, e->at, e->actor, e->body, &len);
-
-	if (canon == NULL) {
-		out[0] = '\0';
-		return;
-	}
-	store_event_hash(e->prev_hash, canon, len, out);
-	free(canon);
+	store_event_hash_fields(e->prev_hash, e->table_id, e->table_seq, e->round_id, e->type, e->at, e->actor, e->body,
+	    strlen(e->body), out);
 }
 
 void
