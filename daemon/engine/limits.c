@@ -75,31 +75,37 @@ limits_from_json(const json_t *obj, const char *path, struct table_limits *out, 
 	return 0;
 }
 
-json_t *
-limits_to_json(const struct table_limits *l)
+/* The limits object, each wager's "min" and "max" in that order, or (sorted) "max" first. */
+static json_t *
+limits_json(const struct table_limits *l, bool sorted)
 {
 	json_t *o = json_object();
 
+	/* WAGER_KEYS are in sorted order. */
 	for (int i = 0; i < 3; i++) {
 		const struct wager_limit *wl = limit_for_const(l, i);
-		if (wl->offered)
-			json_object_set_new(o, WAGER_KEYS[i], json_pack("{s:I,s:I}", "min", (json_int_t)wl->min, "max", (json_int_t)wl->max));
+		json_t *w;
+
+		if (!wl->offered)
+			continue;
+		w = json_object();
+		json_object_set_new(w, sorted ? "max" : "min", json_integer(sorted ? wl->max : wl->min));
+		json_object_set_new(w, sorted ? "min" : "max", json_integer(sorted ? wl->min : wl->max));
+		json_object_set_new(o, WAGER_KEYS[i], w);
 	}
 	return o;
 }
 
 json_t *
+limits_to_json(const struct table_limits *l)
+{
+	return limits_json(l, false);
+}
+
+json_t *
 limits_to_event_json(const struct table_limits *l)
 {
-	json_t *o = json_object();
-
-	/* WAGER_KEYS are in sorted order; "max" before "min". */
-	for (int i = 0; i < 3; i++) {
-		const struct wager_limit *wl = limit_for_const(l, i);
-		if (wl->offered)
-			json_object_set_new(o, WAGER_KEYS[i], json_pack("{s:I,s:I}", "max", (json_int_t)wl->max, "min", (json_int_t)wl->min));
-	}
-	return o;
+	return limits_json(l, true);
 }
 
 static int

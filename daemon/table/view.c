@@ -79,24 +79,27 @@ payout_line_sorted_json(const struct payout_line *l)
 	return o;
 }
 
-json_t *
-payout_lines_event_json(const struct payout_line *lines, int n)
+/* The array of n lines, each made by one(). */
+static json_t *
+lines_json(const struct payout_line *lines, int n, json_t *(*one)(const struct payout_line *))
 {
 	json_t *arr = json_array();
 
 	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, payout_line_sorted_json(&lines[i]));
+		json_array_append_new(arr, one(&lines[i]));
 	return arr;
+}
+
+json_t *
+payout_lines_event_json(const struct payout_line *lines, int n)
+{
+	return lines_json(lines, n, payout_line_sorted_json);
 }
 
 json_t *
 payout_lines_json(const struct payout_line *lines, int n)
 {
-	json_t *arr = json_array();
-
-	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, payout_line_json(&lines[i]));
-	return arr;
+	return lines_json(lines, n, payout_line_json);
 }
 
 /* {"seats": {"1": 100}, "banker": 200, "total": 300} */

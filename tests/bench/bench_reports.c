@@ -269,6 +269,20 @@ bench_property(void)
 	return &cfg->property;
 }
 
+/* The dealt range's first and last UTC days (START_MS .. the simulated now), as YYYY-MM-DD. */
+static void
+dealt_range(char from[16], char to[16])
+{
+	time_t t = (time_t)(START_MS / 1000);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(from, 16, "%Y-%m-%d", &tm);
+	t = (time_t)(fake_now_ms / 1000);
+	gmtime_r(&t, &tm);
+	strftime(to, 16, "%Y-%m-%d", &tm);
+}
+
 /* p50 and p99 of `reps` runs of the summary grouped by `group` over [from, to]. */
 static void
 time_summary(struct pit *p, const char *group, const char *from, const char *to, int reps, int64_t rounds)
@@ -519,8 +533,6 @@ cross_check(const char *dir, struct config *cfg, int64_t n)
 	struct store *sa, *sb;
 	int64_t dealt;
 	uint64_t seed = rng_state;
-	time_t t;
-	struct tm tm;
 	int bad = 0;
 
 	snprintf(db_a, sizeof(db_a), "%s/cross-full.db", dir);
@@ -533,12 +545,7 @@ cross_check(const char *dir, struct config *cfg, int64_t n)
 	rng_state = seed;
 	dealt = 0;
 	load(&pb, &dealt, n, true);
-	t = (time_t)(START_MS / 1000);
-	gmtime_r(&t, &tm);
-	strftime(from, sizeof(from), "%Y-%m-%d", &tm);
-	t = (time_t)(fake_now_ms / 1000);
-	gmtime_r(&t, &tm);
-	strftime(to, sizeof(to), "%Y-%m-%d", &tm);
+	dealt_range(from, to);
 	cross_spacing = false;
 	if (count_rows(sb, "SELECT count(*) FROM report_spans") <= 0) {
 		fprintf(stderr, "bench_reports: cross-check: no day was rolled up\n");
@@ -580,18 +587,11 @@ grow_and_time(struct pit *pit, const char *db, int64_t *dealt, int64_t target, b
 	char wal[320], from[16], to[16];
 	double t0 = mono_ms();
 	int reps = smoke ? 5 : target >= 1000000 ? 100 : 200;
-	time_t t;
-	struct tm tm;
 
 	load(pit, dealt, target, aggregates_only);
 	*load_ms += mono_ms() - t0;
 	snprintf(wal, sizeof(wal), "%s-wal", db);
-	t = (time_t)(START_MS / 1000);
-	gmtime_r(&t, &tm);
-	strftime(from, sizeof(from), "%Y-%m-%d", &tm);
-	t = (time_t)(fake_now_ms / 1000);
-	gmtime_r(&t, &tm);
-	strftime(to, sizeof(to), "%Y-%m-%d", &tm);
+	dealt_range(from, to);
 	sqlite3_exec(store_db(pit->store), "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
 	printf("\n%lld rounds (%s .. %s): loaded at %.0f rounds/s overall; database %.1f MB; "
 	    "report_hours %lld rows, report_spans %lld rows\n",
