@@ -90,7 +90,7 @@ run(const char *verb, const char *db, const char *id, const char *name, const ch
 		json_object_set_new(body, "roles", list);
 		rc = pit_person_add(&p, &a, NULL, body, &out, &status, &err);
 	} else {
-		rc = pit_person_password(&p, &a, id, body, &out, &status, &err);
+		rc = pit_person_password(&p, &a, NULL, id, body, &out, &status, &err);
 	}
 done:
 	if (rc < 0 && p.store != NULL)

@@ -12,6 +12,7 @@ pb_fail(struct pb_error *err, int status, const char *code, const char *fmt, ...
 	if (err == NULL)
 		return -1;
 	err->status = status;
+	err->guess = false;
 	snprintf(err->code, sizeof(err->code), "%s", code);
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);

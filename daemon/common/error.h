@@ -9,6 +9,7 @@
 #ifndef PB_COMMON_ERROR_H
 #define PB_COMMON_ERROR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define PB_ERROR_CODE_MAX 48
@@ -18,9 +19,10 @@ struct pb_error {
 	int status;                         /* 400, 401, 403, 404, 409, 413, 422, 500 ... */
 	char code[PB_ERROR_CODE_MAX];       /* snake_case, stable, documented in docs/api.md */
 	char message[PB_ERROR_MESSAGE_MAX]; /* what is wrong and what to do */
+	bool guess;                         /* a wrong password or witness: counts towards the client address's lockout */
 };
 
-/* Fills err (when not NULL) and returns -1, so callers can `return pb_fail(...)`. */
+/* Fills err (when not NULL; guess false) and returns -1, so callers can `return pb_fail(...)`. */
 int pb_fail(struct pb_error *err, int status, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -11,6 +11,7 @@ answer_error(struct http_answer *ans, const struct pb_error *err)
 {
 	json_decref(ans->json);
 	ans->status = err->status ? err->status : 500;
+	ans->guess = err->guess;
 	ans->json = json_pack("{s:{s:s,s:s}}", "error", "code", err->code[0] ? err->code : "internal_error",
 	    "message", err->message[0] ? err->message : "internal error");
 }

@@ -7,20 +7,10 @@
 
 #include "common/log.h"
 #include "table/authlog.h"
+#include "table/door.h"
 #include "table/context.h"
 
-#define AUTH_CLIENTS 256
-
-struct client_record {
-	char addr[INET6_ADDRSTRLEN];
-	unsigned failures;
-	int64_t first_ms;
-	int64_t locked_until_ms;
-};
-
-static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct client_record clients[AUTH_CLIENTS];
-static struct client_record overflow;   /* shared by addresses that find no slot */
+static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;   /* the lockout log's minute */
 
 /* The peer's address as text ("unknown" when there is none). */
 static void
@@ -138,43 +128,6 @@ log_lockout(const char *addr, unsigned failures, unsigned seconds, int64_t now)
 		log_warn("auth: %s locked out for %u s after %u failed sign-ins", addr, seconds, failures);
 }
 
-/*
- * The record of this address, or (create) a new one: an empty slot, else
- * the unlocked one whose failures began longest ago; when every slot holds
- * an active lockout, one slot shared by all other addresses.  NULL when
- * the address has none and !create.  Call with auth_lock held.
- */
-static struct client_record *
-client_slot(const char *addr, int64_t now, bool create)
-{
-	struct client_record *free_slot = NULL;
-
-	for (int i = 0; i < AUTH_CLIENTS; i++) {
-		struct client_record *c = &clients[i];
-		if (strcmp(c->addr, addr) == 0)
-			return c;
-		if (c->addr[0] == '\0') {
-			if (free_slot == NULL || free_slot->addr[0] != '\0')
-				free_slot = c;
-		} else if (c->locked_until_ms <= now && (free_slot == NULL || (free_slot->addr[0] != '\0' && c->first_ms < free_slot->first_ms))) {
-			free_slot = c;
-		}
-	}
-	if (!create)
-		return NULL;
-	if (free_slot != NULL) {
-		memset(free_slot, 0, sizeof(*free_slot));
-		snprintf(free_slot->addr, sizeof(free_slot->addr), "%s", addr);
-		return free_slot;
-	}
-	/* Every slot holds an active lockout: unknown addresses share one slot, and are locked out together. */
-	if (strcmp(overflow.addr, "*") != 0) {
-		memset(&overflow, 0, sizeof(overflow));
-		snprintf(overflow.addr, sizeof(overflow.addr), "*");
-	}
-	return &overflow;
-}
-
 /* The token of the Authorization header when it is a known one, else NULL. */
 static const struct token_config *
 known_token(const struct config *cfg, const char *h)
@@ -185,43 +138,31 @@ known_token(const struct config *cfg, const char *h)
 }
 
 /*
- * A failed sign-in from addr (c: its record, auth_lock held, released
- * here): counted towards the lockout unless the address is locked out
- * already; noted for the summary (table/authlog.h).  Returns the refusal.
+ * A failed sign-in from addr at now: counted towards the address's lockout
+ * unless it is locked out already (table/door.h); noted for the summary
+ * (table/authlog.h) and the metrics; the lockout itself logged.  Returns
+ * the refusal: 429 locked_out while locked, else 401 unauthorized.
  */
 static int
-failed(struct app *app, const char *addr, struct client_record *c, int64_t now, struct pb_error *err)
+failed(struct app *app, const char *addr, int64_t now, struct pb_error *err)
 {
 	const struct config *cfg = app->cfg;
-	bool locked = c->locked_until_ms > now, locked_now = false;
-	long long wait = (c->locked_until_ms - now + 999) / 1000;
-	unsigned failures = 0;
+	struct door_count c;
+	long long wait;
 
-	if (!locked) {
-		/* Failures count within one lockout period. */
-		if (c->failures == 0 || now - c->first_ms > (int64_t)cfg->auth_lockout_seconds * 1000) {
-			c->failures = 0;
-			c->first_ms = now;
-		}
-		failures = ++c->failures;
-		if (failures >= cfg->auth_max_failures) {
-			c->locked_until_ms = now + (int64_t)cfg->auth_lockout_seconds * 1000;
-			c->failures = 0;
-			locked_now = true;
-		}
-	}
-	pthread_mutex_unlock(&auth_lock);
+	door_address_failed(addr, cfg->auth_max_failures, (int64_t)cfg->auth_lockout_seconds * 1000, now, &c);
+	wait = (c.locked_until_ms - now + 999) / 1000;
 	atomic_fetch_add(&app->metrics.auth_failures, 1);
-	authlog_failure(addr, locked, now);
-	if (locked)
+	authlog_failure(addr, c.was_locked, now);
+	if (c.was_locked)
 		return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; try again in %lld seconds "
 		    "(a good token is served meanwhile)", addr, wait);
-	if (!locked_now)
+	if (!c.locked_now)
 		return pb_fail(err, 401, "unauthorized", "unknown token");
-	authlog_lockout(addr, failures, cfg->auth_lockout_seconds, now);
-	log_lockout(addr, failures, cfg->auth_lockout_seconds, now);
-	return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %u seconds "
-	    "(a good token is served meanwhile)", addr, cfg->auth_lockout_seconds);
+	authlog_lockout(addr, c.failures, (unsigned)wait, now);
+	log_lockout(addr, c.failures, (unsigned)wait, now);
+	return pb_fail(err, 429, "locked_out", "too many failed sign-ins from %s; locked out for %lld seconds "
+	    "(a good token is served meanwhile)", addr, wait);
 }
 
 /*
@@ -266,20 +207,15 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 	const struct token_config *t = known_token(cfg, req->authorization);
 	char addr[INET6_ADDRSTRLEN];
 	int64_t now = pb_time_now_ms();
-	struct client_record *c;
-	bool locked, found = false;
+	bool found = false;
 
 	memset(session, 0, sizeof(*session));
 	a->is_person = false;
 	if (t == NULL && session_actor(pit, req->authorization, a, session, &found, err) < 0)
 		return -1;
 	client_address(cfg, req, addr, sizeof(addr));
-	pthread_mutex_lock(&auth_lock);
 	if (t != NULL || found) {
-		c = client_slot(addr, now, false);
-		locked = c != NULL && c->locked_until_ms > now;
-		pthread_mutex_unlock(&auth_lock);
-		if (locked)
+		if (door_address_locked(addr, now, NULL))
 			authlog_served_while_locked(now);
 		if (found)
 			return 0;
@@ -288,11 +224,9 @@ auth_authenticate(struct app *app, struct pit *pit, const struct http_request *r
 		a->token = t;
 		return 0;
 	}
-	if (req->authorization == NULL) {
-		pthread_mutex_unlock(&auth_lock);
+	if (req->authorization == NULL)
 		return pb_fail(err, 401, "unauthorized", "send the header \"Authorization: Bearer TOKEN\"");
-	}
-	return failed(app, addr, client_slot(addr, now, true), now, err);
+	return failed(app, addr, now, err);
 }
 
 void
@@ -302,14 +236,13 @@ auth_client_address(struct app *app, const struct http_request *req, char addr[I
 }
 
 int
-auth_sign_in_failed(struct app *app, const char *addr, struct pb_error *err)
+auth_password_failed(struct app *app, const char *addr, struct pb_error *err)
 {
 	struct pb_error why = *err;
 	int64_t now = pb_time_now_ms();
 
-	pthread_mutex_lock(&auth_lock);
-	failed(app, addr, client_slot(addr, now, true), now, err);
-	if (err->status == 401)
-		*err = why;
+	failed(app, addr, now, err);
+	if (why.status != 401 || err->status != 429)
+		*err = why;   /* only a sign-in's 401 becomes the address's 429 */
 	return -1;
 }

@@ -29,10 +29,12 @@ int auth_authenticate(struct app *app, struct pit *pit, const struct http_reques
 void auth_client_address(struct app *app, const struct http_request *req, char addr[INET6_ADDRSTRLEN]);
 
 /*
- * A sign-in from addr failed with err (401): counted towards the address's
- * lockout like an unknown token.  err stays, or becomes 429 locked_out when
- * the address is (or now gets) locked out.  Returns -1.
+ * A password given from addr was wrong (err: the refusal, flagged guess: a
+ * sign-in's 401, a witness's 403, a wrong current password): counted
+ * towards the address's lockout like an unknown token.  err stays, except
+ * that a sign-in's 401 becomes 429 locked_out when the address is now
+ * locked out.  Returns -1.
  */
-int auth_sign_in_failed(struct app *app, const char *addr, struct pb_error *err);
+int auth_password_failed(struct app *app, const char *addr, struct pb_error *err);
 
 #endif

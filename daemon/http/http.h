@@ -22,8 +22,15 @@ struct http_request {
 	size_t body_len;
 	const char *idempotency_key;
 	const char *authorization;
-	bool may_defer;             /* a reader pool takes RT_LONG routes (http/longread.h) */
-	bool on_reader;             /* this is the reader's run: RT_LONG handlers run here */
+	bool may_defer;             /* the pools take RT_LONG routes and password work (http/longread.h) */
+	bool on_reader;             /* this is a pool's run: the deferred handler runs here */
+};
+
+/* Where a request's handler runs: on its worker, or handed to one of the pools (http/longread.h). */
+enum defer {
+	DEFER_NONE = 0,
+	DEFER_READER,               /* an RT_LONG route: the reader pool */
+	DEFER_PASSWORD,             /* password hashing (sign-in, a witness, a password change): the password pool */
 };
 
 /* The answer a handler fills: JSON (json), or text with a content type. */
@@ -38,7 +45,8 @@ struct http_answer {
 	const char *cache_control;
 	int route;                  /* metrics route index */
 	int retry_after;            /* seconds, for a Retry-After header; 0 for none */
-	bool deferred;              /* an RT_LONG route to hand to the reader pool: nothing to send yet */
+	enum defer deferred;        /* a route to hand to a pool: nothing to send yet */
+	bool guess;                 /* the refusal is a wrong password or witness (pb_error.guess) */
 };
 
 struct server;

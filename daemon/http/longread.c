@@ -18,6 +18,17 @@
 #include "http/answer.h"
 #include "http/routes.h"
 
+const struct longread_kind LONGREAD_READERS = {
+	.name = "long reads", .threads = 2, .queue_max = 8, .retry_after_s = 5, .nice = 5,
+	.busy_message = "%d long reads run and %d wait already (integrity checks, large reports); retry in %d seconds",
+};
+
+const struct longread_kind LONGREAD_PASSWORDS = {
+	.name = "password checks", .threads = 1, .queue_max = 16, .retry_after_s = 2, .nice = 10,
+	.busy_message = "%d password check runs and %d wait already (sign-ins, witnesses, password changes); "
+	    "retry in %d seconds",
+};
+
 struct longread_job {
 	struct http_request req;           /* the worker's, with on_reader set */
 	struct http_answer ans;            /* filled by the reader */
@@ -42,7 +53,8 @@ struct reader {
 struct longread_pool {
 	struct app *app;
 	pthread_mutex_t lock;
-	struct reader readers[LONGREAD_THREADS];
+	const struct longread_kind *kind;
+	struct reader readers[LONGREAD_THREADS_MAX];
 	int waiting, running;              /* over all readers */
 	bool stop;
 	unsigned long long refused;
@@ -80,8 +92,8 @@ reader_main(void *arg)
 	struct reader *r = arg;
 	struct longread_pool *pool = r->pool;
 
-	if (pb_lower_thread_priority(LONGREAD_NICE) < 0)
-		log_warn("long reads: cannot lower the readers' priority; they run at the daemon's");
+	if (pb_lower_thread_priority(pool->kind->nice) < 0)
+		log_warn("%s: cannot lower the pool's priority; it runs at the daemon's", pool->kind->name);
 	pthread_mutex_lock(&pool->lock);
 	for (;;) {
 		struct longread_job *job;
@@ -107,7 +119,7 @@ reader_main(void *arg)
 }
 
 struct longread_pool *
-longread_start(struct app *app, struct pb_error *err)
+longread_start(struct app *app, const struct longread_kind *kind, struct pb_error *err)
 {
 	struct longread_pool *pool = calloc(1, sizeof(*pool));
 
@@ -116,17 +128,18 @@ longread_start(struct app *app, struct pb_error *err)
 		return NULL;
 	}
 	pool->app = app;
+	pool->kind = kind;
 	if (pthread_mutex_init(&pool->lock, NULL) != 0) {
 		free(pool);
 		pb_fail(err, 500, "internal_error", "cannot create the long reads' locks");
 		return NULL;
 	}
-	for (int i = 0; i < LONGREAD_THREADS; i++) {
+	for (int i = 0; i < kind->threads && i < LONGREAD_THREADS_MAX; i++) {
 		pool->readers[i].pool = pool;
 		if (pthread_cond_init(&pool->readers[i].cond, NULL) != 0 ||
 		    pthread_create(&pool->readers[i].thread, NULL, reader_main, &pool->readers[i]) != 0) {
 			longread_stop(pool);
-			pb_fail(err, 500, "internal_error", "cannot start the long reads' threads");
+			pb_fail(err, 500, "internal_error", "cannot start the threads of the %s", kind->name);
 			return NULL;
 		}
 		pool->started++;
@@ -137,20 +150,20 @@ longread_start(struct app *app, struct pb_error *err)
 void
 longread_stop(struct longread_pool *pool)
 {
-	struct longread_job *waiting[LONGREAD_THREADS];
+	struct longread_job *waiting[LONGREAD_THREADS_MAX] = {0};
 
 	if (pool == NULL)
 		return;
 	pthread_mutex_lock(&pool->lock);
 	pool->stop = true;
-	for (int i = 0; i < LONGREAD_THREADS; i++) {
+	for (int i = 0; i < pool->started; i++) {
 		waiting[i] = pool->readers[i].head;
 		pool->readers[i].head = pool->readers[i].tail = NULL;
 		pthread_cond_broadcast(&pool->readers[i].cond);
 	}
 	pool->waiting = 0;
 	pthread_mutex_unlock(&pool->lock);
-	for (int i = 0; i < LONGREAD_THREADS; i++) {
+	for (int i = 0; i < pool->started; i++) {
 		for (struct longread_job *job = waiting[i], *next; job != NULL; job = next) {
 			next = job->next;
 			memset(&job->ans, 0, sizeof(job->ans));
@@ -181,9 +194,9 @@ longread_submit(struct longread_pool *pool, const struct http_request *req, stru
 	job->req.on_reader = true;
 	pthread_mutex_lock(&pool->lock);
 	stopping = pool->stop;
-	busy = pool->waiting >= LONGREAD_QUEUE_MAX;
+	busy = pool->waiting >= pool->kind->queue_max;
 	if (!stopping && !busy) {
-		struct reader *r = &pool->readers[((uintptr_t)req->conn / 64) % LONGREAD_THREADS];
+		struct reader *r = &pool->readers[((uintptr_t)req->conn / 64) % (uintptr_t)pool->started];
 
 		/* Suspended before a reader can see it: the reader's resume always follows this suspend. */
 		MHD_suspend_connection(req->conn);
@@ -206,9 +219,12 @@ longread_submit(struct longread_pool *pool, const struct http_request *req, stru
 		answer_fail(ans, 503, "shutting_down", "pitbossd is stopping; retry shortly");
 		return -1;
 	}
-	answer_fail(ans, 503, "busy", "%d long reads run and %d wait already (integrity checks, large reports); "
-	    "retry in %d seconds", LONGREAD_THREADS, LONGREAD_QUEUE_MAX, LONGREAD_RETRY_AFTER_S);
-	ans->retry_after = LONGREAD_RETRY_AFTER_S;
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+	answer_fail(ans, 503, "busy", pool->kind->busy_message, pool->kind->threads, pool->kind->queue_max,
+	    pool->kind->retry_after_s);
+#pragma GCC diagnostic pop
+	ans->retry_after = pool->kind->retry_after_s;
 	record_refusal(pool->app, ans);
 	return -1;
 }

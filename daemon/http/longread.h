@@ -14,10 +14,14 @@
  *
  * A connection's long reads go to one reader (by the connection), as they
  * went to one worker before: the per-thread report cache keeps its hits.
- * At most LONGREAD_THREADS run at a time and LONGREAD_QUEUE_MAX wait;
- * beyond that the request is answered 503 busy with Retry-After at once.
- * The readers run at a lower scheduling priority than the workers and the
+ * At most kind->threads run at a time and kind->queue_max wait; beyond
+ * that the request is answered 503 busy with Retry-After at once.  A pool's
+ * threads run at a lower scheduling priority than the workers and the
  * writer, so that on a busy machine a dealer's write goes first.
+ *
+ * The same mechanism runs password work off the workers (a second pool,
+ * LONGREAD_PASSWORDS): Argon2id on a worker held every request queued
+ * behind it on that worker, a dealer's round included.
  */
 #ifndef PB_HTTP_LONGREAD_H
 #define PB_HTTP_LONGREAD_H
@@ -26,16 +30,36 @@
 
 #include "http/http.h"
 
-#define LONGREAD_THREADS 2
-#define LONGREAD_QUEUE_MAX 8
-#define LONGREAD_RETRY_AFTER_S 5
-#define LONGREAD_NICE 5
+#define LONGREAD_THREADS_MAX 4
+
+/*
+ * A kind of pool: its threads, how many requests may wait, the Retry-After
+ * of its 503 busy, the scheduling priority of its threads (a nice value:
+ * below the workers and the writer) and what its busy answer says.
+ */
+struct longread_kind {
+	const char *name;             /* "long reads", for the log */
+	int threads;                  /* at most LONGREAD_THREADS_MAX */
+	int queue_max;
+	int retry_after_s;
+	int nice;
+	const char *busy_message;     /* the 503's message: "%d ... %d ... %d": threads, queue_max, retry_after_s */
+};
+
+/*
+ * The readers: two threads at nice 5 and 8 waiting, for the RT_LONG routes.
+ * The password pool: sign-ins, witnesses and password changes (Argon2id,
+ * 64 MiB and about a tenth of a second each): one thread at nice 10, so that
+ * a flood of them never takes more than one core from the dealers, and 16
+ * waiting; beyond, 503 busy with Retry-After (docs/security.md).
+ */
+extern const struct longread_kind LONGREAD_READERS, LONGREAD_PASSWORDS;
 
 struct longread_pool;
 struct longread_job;
 
-/* Starts the reader threads; NULL with err filled when they cannot be made. */
-struct longread_pool *longread_start(struct app *app, struct pb_error *err);
+/* Starts a pool of this kind; NULL with err filled when its threads cannot be made. */
+struct longread_pool *longread_start(struct app *app, const struct longread_kind *kind, struct pb_error *err);
 
 /*
  * Stops taking requests, answers those still waiting 503 shutting_down,

@@ -66,24 +66,20 @@ handle_person_password(const struct route_call *c, struct http_answer *ans)
 	if (c->session != NULL && c->session->must_change && strcmp(c->person, c->session->person_id) != 0)
 		return answer_fail(ans, 403, "password_change_required", "change your one-time password first: PUT "
 		    "/api/v1/people/%s/password {\"current\", \"password\"}", c->session->person_id);
-	rc = pit_person_password(c->pit, c->actor, c->person, c->body, &out, &status, &err);
+	rc = pit_person_password(c->pit, c->actor, c->session ? c->session->token_sha256 : NULL, c->person, c->body, &out,
+	    &status, &err);
 	answer_result(ans, rc, out, status, &err);
 }
 
-/* POST /sessions (no token): a wrong person or password counts towards the address's lockout too. */
+/* POST /sessions (no token): a wrong person or password counts towards the address's lockout too (routes.c). */
 void
 handle_session_open(const struct route_call *c, struct http_answer *ans)
 {
-	char addr[INET6_ADDRSTRLEN];
 	struct pb_error err;
 	json_t *out = NULL;
 	int status = 201, rc;
 
 	rc = pit_session_open(c->pit, c->body, &out, &status, &err);
-	if (rc < 0 && err.status == 401) {
-		auth_client_address(c->app, c->req, addr);
-		auth_sign_in_failed(c->app, addr, &err);
-	}
 	answer_result(ans, rc, out, status, &err);
 	ans->cache_control = "no-store";
 }

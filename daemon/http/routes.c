@@ -18,7 +18,9 @@
 #include "http/auth.h"
 #include "http/request.h"
 #include "http/routes.h"
+#include "table/lockout.h"
 #include "table/reports.h"
+#include "table/sessions.h"
 
 #define V1 "/api/v1"
 #define WRITE (RT_BODY | RT_IDEMPOTENT)
@@ -70,10 +72,10 @@ const struct route api_routes[] = {
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
 	{"POST", V1 "/backups", ROUTE_OTHER, OP_BACKUP, RT_AUTHORIZE, handle_backup, 0},
 	{"GET", V1 "/people", ROUTE_PEOPLE, OP_PEOPLE_READ, RT_AUTHORIZE, handle_people, 0},
-	{"POST", V1 "/people", ROUTE_PEOPLE, OP_PEOPLE_CHANGE, RT_AUTHORIZE | RT_BODY, handle_person_add, 0},
+	{"POST", V1 "/people", ROUTE_PEOPLE, OP_PEOPLE_CHANGE, RT_AUTHORIZE | RT_BODY | RT_PASSWORD, handle_person_add, 0},
 	{"GET", V1 "/people/{person}", ROUTE_PEOPLE, OP_PEOPLE_READ, RT_AUTHORIZE, handle_person, 0},
 	{"PATCH", V1 "/people/{person}", ROUTE_PEOPLE, OP_PEOPLE_CHANGE, RT_AUTHORIZE | WRITE, handle_person_change, 0},
-	{"PUT", V1 "/people/{person}/password", ROUTE_PEOPLE, OP_PASSWORD, RT_BODY | RT_MUST_CHANGE, handle_person_password, 0},
+	{"PUT", V1 "/people/{person}/password", ROUTE_PEOPLE, OP_PASSWORD, RT_BODY | RT_MUST_CHANGE | RT_PASSWORD, handle_person_password, 0},
 	{"GET", V1 "/players", ROUTE_PEOPLE, OP_PLAYER_READ, RT_AUTHORIZE, handle_players, 0},
 	{"POST", V1 "/players", ROUTE_PEOPLE, OP_PLAYER_CHANGE, RT_AUTHORIZE | WRITE, handle_player_add, 0},
 	{"GET", V1 "/players/{person}", ROUTE_PEOPLE, OP_PLAYER_READ, RT_AUTHORIZE, handle_player, 0},
@@ -86,7 +88,7 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/ratings", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_players_report, 0},
 	{"GET", V1 "/reports/title31", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_players_report, 1},
 	{"POST", V1 "/title31/acknowledgments", ROUTE_ACCOUNTING, OP_TITLE31_ACK, RT_AUTHORIZE | WRITE, handle_title31_ack, 0},
-	{"POST", V1 "/sessions", ROUTE_SESSIONS, OP_SESSION, RT_SIGN_IN | RT_BODY, handle_session_open, 0},
+	{"POST", V1 "/sessions", ROUTE_SESSIONS, OP_SESSION, RT_SIGN_IN | RT_BODY | RT_PASSWORD, handle_session_open, 0},
 	{"DELETE", V1 "/sessions/current", ROUTE_SESSIONS, OP_SESSION, RT_MUST_CHANGE, handle_session_close, 0},
 };
 
@@ -278,6 +280,33 @@ route_for_method(const struct route *first, const char *method, char *allow, siz
 	return found;
 }
 
+/*
+ * Whether the request hashes a password: a sign-in, a password change, a
+ * person added with one, or any body with a witness's signature.  Such
+ * requests run on the password pool, never on a worker.
+ */
+static bool
+password_work(const struct route *r, const struct route_call *c)
+{
+	if (r->flags & RT_PASSWORD)
+		return true;
+	return json_is_object(c->body) && (json_object_get(c->body, "witness") != NULL ||
+	    json_object_get(c->body, "witnesses") != NULL);
+}
+
+/* A wrong password or witness (ans->guess) counts towards the client address's lockout; a sign-in's 401 may become 429. */
+static void
+count_guess(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error e = {.status = ans->status};
+
+	if (c->pit->client == NULL)
+		return;
+	auth_password_failed(c->app, c->pit->client, &e);
+	if (e.status != ans->status)
+		answer_error(ans, &e);
+}
+
 /* The pattern's route for this method (405 otherwise), its edge authorization (403), its handler. */
 static void
 run_route(struct route_call *c, const struct route *first, const struct path *path, struct http_answer *ans)
@@ -299,10 +328,22 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 	c->route = r;
 	if ((r->flags & RT_LONG) && c->req->may_defer && !c->req->on_reader) {
 		/* Authenticated and authorized here; the reader pool runs it all again and the handler. */
-		ans->deferred = true;
+		ans->deferred = DEFER_READER;
 		return;
 	}
+	if (password_work(r, c)) {
+		/* Refused here, before any hashing, when the address (or, signing in, the id) is locked out. */
+		if (pit_lockout_address(c->pit, &err) < 0 ||
+		    ((r->flags & RT_SIGN_IN) && pit_session_precheck(c->pit, c->body, &err) < 0))
+			return answer_error(ans, &err);
+		if (c->req->may_defer && !c->req->on_reader) {
+			ans->deferred = DEFER_PASSWORD;
+			return;
+		}
+	}
 	r->handler(c, ans);
+	if (ans->guess)
+		count_guess(c, ans);
 }
 
 /*
@@ -341,6 +382,7 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	struct pb_error err;
 	const struct route *first;
 	json_t *body = NULL;
+	char client[INET6_ADDRSTRLEN];
 	bool sign_in;
 
 	memset(&c, 0, sizeof(c));
@@ -357,6 +399,8 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	sign_in = first != NULL && (first->flags & RT_SIGN_IN);
 	if (before_routing(app, req, &pit, sign_in ? NULL : &actor, &session, &idem, &body, &err) < 0)
 		return answer_error(ans, &err);
+	auth_client_address(app, req, client);
+	pit.client = client;
 	c.pit = &pit;
 	c.actor = sign_in ? NULL : &actor;
 	c.session = !sign_in && actor.is_person ? &session : NULL;
@@ -366,7 +410,7 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 		no_route(req, &path, ans);
 	else
 		run_route(&c, first, &path, ans);
-	if (ans->status >= 400 && ans->status != 401 && ans->json != NULL && !ans->deferred)
+	if (ans->status >= 400 && ans->status != 401 && ans->json != NULL && ans->deferred == DEFER_NONE)
 		record_refusal(app, ans);
 	json_decref(body);
 }

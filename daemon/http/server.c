@@ -35,6 +35,7 @@ struct server {
 	struct watchdog *wd;      /* deadlines and the fair share of connections */
 	size_t max_body;
 	struct longread_pool *readers;   /* runs the RT_LONG routes off the workers */
+	struct longread_pool *passwords; /* runs password work (sign-ins, witnesses, password changes) off the workers */
 	char *tls_cert;       /* PEM, kept for the daemon's life */
 	char *tls_key;
 };
@@ -300,15 +301,16 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 	req.body_len = ctx->len;
 	req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
 	req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-	req.may_defer = srv->readers != NULL;
+	req.may_defer = srv->readers != NULL && srv->passwords != NULL;
 	if (ctx->too_large) {
 		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 	} else if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/metrics") == 0 || strcmp(url, "/api") == 0) {
 		pthread_rwlock_rdlock(&srv->app->lock);
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
-		/* A long read: the reader pool answers it (handle sends it when the connection is resumed). */
-		if (ans.deferred && longread_submit(srv->readers, &req, &ctx->job, &ans) == 0)
+		/* A long read or password work: a pool answers it (handle sends it when the connection is resumed). */
+		if (ans.deferred != DEFER_NONE && longread_submit(ans.deferred == DEFER_READER ? srv->readers : srv->passwords,
+		    &req, &ctx->job, &ans) == 0)
 			return MHD_YES;
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);
@@ -521,8 +523,11 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 			goto fail;
 		flags |= MHD_USE_TLS;
 	}
-	srv->readers = longread_start(app, err);
+	srv->readers = longread_start(app, &LONGREAD_READERS, err);
 	if (srv->readers == NULL)
+		goto fail;
+	srv->passwords = longread_start(app, &LONGREAD_PASSWORDS, err);
+	if (srv->passwords == NULL)
 		goto fail;
 	srv->wd = start_watchdog(app, err);
 	if (srv->wd == NULL)
@@ -555,6 +560,7 @@ fail:
 	if (fcntl(listen_fd, F_GETFD) >= 0)
 		close(listen_fd);
 	longread_stop(srv->readers);
+	longread_stop(srv->passwords);
 	watchdog_free(srv->wd);
 	free(srv->tls_cert);
 	free(srv->tls_key);
@@ -582,6 +588,7 @@ server_stop(struct server *srv)
 		usleep(10000);
 	/* Every suspended connection is resumed (answered) before libmicrohttpd stops. */
 	longread_stop(srv->readers);
+	longread_stop(srv->passwords);
 	MHD_stop_daemon(srv->mhd);
 	watchdog_free(srv->wd);
 	free(srv->tls_cert);

@@ -126,8 +126,8 @@ store_person_password(struct store *s, const char *id, const char *hash, bool mu
 }
 
 int
-store_person_failed(struct store *s, const char *id, int max_failures, int64_t until_ms, int *failures,
-    int64_t *locked_until_ms, struct pb_error *err)
+store_person_failed(struct store *s, const char *id, int max_failures, int64_t now_ms, int64_t until_ms,
+    int *failures, int64_t *locked_until_ms, struct pb_error *err)
 {
 	struct store_query q;
 
@@ -138,6 +138,7 @@ store_person_failed(struct store *s, const char *id, int max_failures, int64_t u
 	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(q.st, 2, max_failures);
 	sqlite3_bind_int64(q.st, 3, until_ms);
+	sqlite3_bind_int64(q.st, 4, now_ms);
 	if (store_query_next(&q)) {
 		*failures = sqlite3_column_int(q.st, 0);
 		*locked_until_ms = sqlite3_column_int64(q.st, 1);
@@ -146,12 +147,13 @@ store_person_failed(struct store *s, const char *id, int max_failures, int64_t u
 }
 
 int
-store_person_succeeded(struct store *s, const char *id, struct pb_error *err)
+store_person_succeeded(struct store *s, const char *id, int64_t now_ms, struct pb_error *err)
 {
 	struct store_query q;
 
 	if (store_query(&q, s, STMT_PERSON_SUCCEEDED, "counting a good password", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 2, now_ms);
 	return store_query_done(&q);
 }

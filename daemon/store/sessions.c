@@ -7,8 +7,8 @@
 #include "store/store_int.h"
 
 int
-store_session_add(struct store *s, const char *token_sha256, const char *person_id, int64_t now_ms,
-    int64_t expires_ms, struct pb_error *err)
+store_session_add(struct store *s, const char *token_sha256, const char *person_id, const char *address,
+    int64_t now_ms, int64_t expires_ms, struct pb_error *err)
 {
 	struct store_query q;
 
@@ -18,7 +18,27 @@ store_session_add(struct store *s, const char *token_sha256, const char *person_
 	sqlite3_bind_text(q.st, 2, person_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q.st, 3, now_ms);
 	sqlite3_bind_int64(q.st, 4, expires_ms);
+	if (address != NULL)
+		sqlite3_bind_text(q.st, 5, address, -1, SQLITE_STATIC);
 	return store_query_done(&q);
+}
+
+int
+store_session_home(struct store *s, const char *person_id, const char *address, int64_t since_ms, bool *home,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	*home = false;
+	if (address == NULL)
+		return 0;
+	if (store_query(&q, s, STMT_SESSION_HOME, "reading where a person signed in", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, person_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, address, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 3, since_ms);
+	*home = store_query_next(&q);
+	return store_query_end(&q);
 }
 
 int
@@ -75,7 +95,8 @@ store_session_end(struct store *s, const char *token_sha256, int64_t now_ms, boo
 }
 
 int
-store_sessions_end_person(struct store *s, const char *person_id, int64_t now_ms, int *count, struct pb_error *err)
+store_sessions_end_person(struct store *s, const char *person_id, const char *keep_sha256, int64_t now_ms, int *count,
+    struct pb_error *err)
 {
 	struct store_query q;
 
@@ -84,6 +105,8 @@ store_sessions_end_person(struct store *s, const char *person_id, int64_t now_ms
 		return -1;
 	sqlite3_bind_text(q.st, 1, person_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q.st, 2, now_ms);
+	if (keep_sha256 != NULL)
+		sqlite3_bind_text(q.st, 3, keep_sha256, -1, SQLITE_STATIC);
 	while (store_query_next(&q))
 		(*count)++;
 	return store_query_end(&q);

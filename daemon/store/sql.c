@@ -340,10 +340,16 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_PERSON_GET] = "SELECT id, name, roles, active, password_hash, must_change, failures, locked_until_ms, "
 	    "created_at, updated_at FROM people WHERE id = ?",
 	/* a failure in a row: counted, and from the max-th on the person is locked until ?3 */
-	[STMT_PERSON_FAILED] = "UPDATE people SET failures = failures + 1, "
-	    "locked_until_ms = CASE WHEN failures + 1 >= ?2 THEN ?3 ELSE locked_until_ms END WHERE id = ?1 "
+	/* a count that ended in a lockout starts again once the lockout is over (?4: now) */
+	[STMT_PERSON_FAILED] = "UPDATE people SET "
+	    "failures = CASE WHEN locked_until_ms BETWEEN 1 AND ?4 THEN 1 ELSE failures + 1 END, "
+	    "locked_until_ms = CASE WHEN (CASE WHEN locked_until_ms BETWEEN 1 AND ?4 THEN 1 ELSE failures + 1 END) >= ?2 "
+	    "THEN ?3 WHEN locked_until_ms <= ?4 THEN 0 ELSE locked_until_ms END WHERE id = ?1 "
 	    "RETURNING failures, locked_until_ms",
-	[STMT_PERSON_SUCCEEDED] = "UPDATE people SET failures = 0, locked_until_ms = 0 WHERE id = ? AND (failures <> 0 OR locked_until_ms <> 0)",
+	/* a good password (from one of the person's own addresses, while locked out) leaves the lockout in force */
+	[STMT_PERSON_SUCCEEDED] = "UPDATE people SET failures = 0, "
+	    "locked_until_ms = CASE WHEN locked_until_ms > ?2 THEN locked_until_ms ELSE 0 END "
+	    "WHERE id = ?1 AND (failures <> 0 OR locked_until_ms <> 0)",
 	[STMT_PERSON_ADD] = "INSERT INTO people (id, name, roles, active, password_hash, must_change, failures, "
 	    "locked_until_ms, created_at, updated_at) VALUES (?1, ?2, ?3, 1, ?4, ?5, 0, 0, ?6, ?6)",
 	[STMT_PERSON_UPDATE] = "UPDATE people SET name = ?2, roles = ?3, active = ?4, updated_at = ?5 WHERE id = ?1",
@@ -354,8 +360,9 @@ static const char *const SQL[STMT_COUNT] = {
 	    "created_at, updated_at FROM people ORDER BY id",
 
 	/* sessions.c */
-	[STMT_SESSION_ADD] = "INSERT INTO sessions (token_sha256, person_id, created_ms, last_ms, expires_ms) "
-	    "VALUES (?1, ?2, ?3, ?3, ?4)",
+	[STMT_SESSION_ADD] = "INSERT INTO sessions (token_sha256, person_id, created_ms, last_ms, expires_ms, address) "
+	    "VALUES (?1, ?2, ?3, ?3, ?4, ?5)",
+	[STMT_SESSION_HOME] = "SELECT 1 FROM sessions WHERE person_id = ?1 AND address = ?2 AND created_ms >= ?3 LIMIT 1",
 	[STMT_SESSION_GET] = "SELECT s.person_id, s.created_ms, s.last_ms, s.expires_ms, s.ended_ms IS NOT NULL, "
 	    "p.name, p.roles, p.active, p.must_change FROM sessions s JOIN people p ON p.id = s.person_id "
 	    "WHERE s.token_sha256 = ?",
@@ -363,7 +370,7 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_SESSION_END] = "UPDATE sessions SET ended_ms = ?2 WHERE token_sha256 = ?1 AND ended_ms IS NULL "
 	    "RETURNING person_id",
 	[STMT_SESSIONS_END_PERSON] = "UPDATE sessions SET ended_ms = ?2 WHERE person_id = ?1 AND ended_ms IS NULL "
-	    "RETURNING token_sha256",
+	    "AND token_sha256 IS NOT ?3 RETURNING token_sha256",
 
 	/* central.c: the shipper reads events in id order, which is each table's chain order */
 	[STMT_EVENTS_AFTER] = "SELECT " EVENT_COLUMNS " FROM events WHERE id > ? ORDER BY id LIMIT ?",

@@ -330,15 +330,20 @@ struct person {
 int store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err);
 
 /*
- * A failed password of this person (sign-in or witness), in the caller's
- * transaction: one more failure in a row; at max_failures the person is
- * locked out until until_ms.  *failures and *locked_until_ms are the new values.
+ * A failed password of this person (sign-in, witness, own change) at now_ms,
+ * in the caller's transaction: one more failure in a row (the count starts
+ * again after a lockout that is over); at max_failures the person is locked
+ * out until until_ms.  *failures and *locked_until_ms are the new values.
  */
-int store_person_failed(struct store *s, const char *id, int max_failures, int64_t until_ms, int *failures,
-    int64_t *locked_until_ms, struct pb_error *err);
+int store_person_failed(struct store *s, const char *id, int max_failures, int64_t now_ms, int64_t until_ms,
+    int *failures, int64_t *locked_until_ms, struct pb_error *err);
 
-/* A good password: the count of failures in a row starts again (no write when it is 0 already). */
-int store_person_succeeded(struct store *s, const char *id, struct pb_error *err);
+/*
+ * A good password at now_ms: the count of failures in a row starts again (no
+ * write when it is 0 already); a lockout still in force stays (a good
+ * password can only come from one of the person's own addresses then).
+ */
+int store_person_succeeded(struct store *s, const char *id, int64_t now_ms, struct pb_error *err);
 
 /* A new person (p->active, failures and the lockout are not read: a new person is active, with none). */
 int store_person_add(struct store *s, const struct person *p, struct pb_error *err);
@@ -369,9 +374,17 @@ struct session_row {
 	bool ended;                        /* signed out or revoked */
 };
 
-/* A new session of person_id under the token's SHA-256 (hex), opened at now_ms, ending by expires_ms at the latest. */
-int store_session_add(struct store *s, const char *token_sha256, const char *person_id, int64_t now_ms,
-    int64_t expires_ms, struct pb_error *err);
+/*
+ * A new session of person_id under the token's SHA-256 (hex), opened at
+ * now_ms from the client address (NULL: none known), ending by expires_ms
+ * at the latest.
+ */
+int store_session_add(struct store *s, const char *token_sha256, const char *person_id, const char *address,
+    int64_t now_ms, int64_t expires_ms, struct pb_error *err);
+
+/* *home: person_id opened a session from address at since_ms or later (the address is his, docs/security.md). */
+int store_session_home(struct store *s, const char *person_id, const char *address, int64_t since_ms, bool *home,
+    struct pb_error *err);
 
 /* The session of this token's SHA-256; found=false when there is none. */
 int store_session_get(struct store *s, const char *token_sha256, struct session_row *out, bool *found,
@@ -383,9 +396,12 @@ int store_session_touch(struct store *s, const char *token_sha256, int64_t now_m
 /* Ends one session at now_ms; *ended=false when it had ended already or is unknown. */
 int store_session_end(struct store *s, const char *token_sha256, int64_t now_ms, bool *ended, struct pb_error *err);
 
-/* Ends every open session of a person at now_ms; *count is how many were open. */
-int store_sessions_end_person(struct store *s, const char *person_id, int64_t now_ms, int *count,
-    struct pb_error *err);
+/*
+ * Ends every open session of a person at now_ms but the one of keep_sha256
+ * (NULL: none kept); *count is how many were ended.
+ */
+int store_sessions_end_person(struct store *s, const char *person_id, const char *keep_sha256, int64_t now_ms,
+    int *count, struct pb_error *err);
 
 /* ---- idempotency (idempotency.c) ---- */
 

@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "table/access.h"
 #include "table/dealer.h"
+#include "table/lockout.h"
 #include "table/txn.h"
 
 json_t *
@@ -262,7 +263,7 @@ do_change(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 	pb_time_now(at);
 	if (store_person_update(p->store, who.id, who.name, who.roles, who.active, at, err) < 0)
 		return -1;
-	if (!who.active && store_sessions_end_person(p->store, who.id, pb_time_now_ms(), &ended, err) < 0)
+	if (!who.active && store_sessions_end_person(p->store, who.id, NULL, pb_time_now_ms(), &ended, err) < 0)
 		return -1;
 	left = json_array();
 	if (!who.active && was.active && dealer_leave_tables(p, a, who.id, at, left, err) < 0) {
@@ -296,55 +297,11 @@ pit_person_change(struct pit *p, const struct actor *a, const struct idempotency
 
 /* ---- passwords ---- */
 
-struct password_count {
-	const char *id;
-	bool good;
-	const char *as;
-	int max_failures;
-	int64_t lockout_ms;
-	bool locked_now;
-};
-
-static int
-do_count(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
-{
-	struct password_count *f = arg;
-	int failures;
-	int64_t until;
-
-	(void)a;
-	*out = NULL;
-	*status = 200;
-	if (f->good)
-		return store_person_succeeded(p->store, f->id, err);
-	if (store_person_failed(p->store, f->id, f->max_failures, pb_time_now_ms() + f->lockout_ms, &failures, &until,
-	    err) < 0)
-		return -1;
-	if (failures != f->max_failures)
-		return 0;
-	f->locked_now = true;
-	return people_event(p, &(struct actor){.name = "pitbossd"}, "person_locked_out", json_pack("{s:s,s:i,s:s}",
-	    "person", f->id, "failures", failures, "as", f->as), err);
-}
-
-int
-pit_person_count_password(struct pit *p, const struct actor *a, const char *id, bool good, const char *as,
-    bool *locked_now, struct pb_error *err)
-{
-	struct password_count f = {id, good, as, (int)p->cfg->auth_max_failures,
-	    (int64_t)p->cfg->auth_lockout_seconds * 1000, false};
-	json_t *ignored = NULL;
-	int st, rc = pit_write(p, a, NULL, do_count, &f, &ignored, &st, err);
-
-	json_decref(ignored);
-	*locked_now = f.locked_now;
-	return rc;
-}
-
 struct password_set {
 	const char *id;
 	char hash[PASSWORD_HASH_MAX];
 	bool one_time;
+	const char *keep_sha256;           /* the session that changed its own password: it stays open */
 };
 
 static int
@@ -359,7 +316,9 @@ do_password(struct pit *p, const struct actor *a, void *arg, json_t **out, int *
 	pb_time_now(at);
 	if (store_person_password(p->store, ps->id, ps->hash, ps->one_time, at, err) < 0)
 		return -1;
-	if (ps->one_time && store_sessions_end_person(p->store, ps->id, pb_time_now_ms(), &ended, err) < 0)
+	/* Every other session ends: a one-time password set by an admin ends them all, one's own change all but this one. */
+	if (store_sessions_end_person(p->store, ps->id, ps->one_time ? NULL : ps->keep_sha256, pb_time_now_ms(), &ended,
+	    err) < 0)
 		return -1;
 	if (people_event(p, a, "password_set", json_pack("{s:s,s:b,s:i}", "person", ps->id, "one_time", ps->one_time,
 	    "sessions_ended", ended), err) < 0 || store_person_get(p->store, ps->id, &who, &found, err) < 0)
@@ -371,41 +330,42 @@ do_password(struct pit *p, const struct actor *a, void *arg, json_t **out, int *
 
 /*
  * A person's own change: the current password must be right (counted like
- * a sign-in: a stolen session cannot guess it without end) and differ from
- * the new one.
+ * a sign-in: a stolen session cannot guess it without end; refused before
+ * any hashing while the person is locked out at this address) and differ
+ * from the new one.
  */
 static int
-check_current(struct pit *p, const struct actor *a, const struct person *who, const json_t *body,
-    const char *password, struct pb_error *err)
+check_current(struct pit *p, const struct person *who, const json_t *body, const char *password, struct pb_error *err)
 {
 	const char *current = read_password(body, "current", err);
 	bool good, locked_now = false;
 
-	if (current == NULL)
+	if (current == NULL || pit_lockout_address(p, err) < 0 || pit_lockout_person(p, who->id, who, true, err) < 0)
 		return -1;
-	if (who->locked_until_ms > pb_time_now_ms())
-		return pb_fail(err, 429, "locked_out", "%s is locked out after repeated wrong passwords; try later, or ask "
-		    "an admin for a new password", who->id);
 	good = password_verify(who->password_hash, current);
-	if ((!good || who->failures > 0) && pit_person_count_password(p, a, who->id, good, "password_change", &locked_now,
+	if ((!good || who->failures > 0) && pit_lockout_count(p, who->id, true, good, "password_change", &locked_now,
 	    err) < 0)
 		return -1;
-	if (!good && locked_now)
-		return pb_fail(err, 429, "locked_out", "%s is now locked out after repeated wrong passwords", who->id);
-	if (!good)
-		return pb_fail(err, 401, "wrong_password", "current: not the password of %s", who->id);
+	if (!good) {
+		if (locked_now)
+			pb_fail(err, 429, "locked_out", "%s is now locked out after repeated wrong passwords", who->id);
+		else
+			pb_fail(err, 401, "wrong_password", "current: not the password of %s", who->id);
+		err->guess = true;
+		return -1;
+	}
 	if (strcmp(current, password) == 0)
 		return pb_fail(err, 400, "weak_password", "the new password must differ from the current one");
 	return 0;
 }
 
 int
-pit_person_password(struct pit *p, const struct actor *a, const char *id, const json_t *body, json_t **out,
-    int *status, struct pb_error *err)
+pit_person_password(struct pit *p, const struct actor *a, const char *session_sha256, const char *id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err)
 {
 	static const char *const OWN[] = {"current", "password", NULL}, *const ADMIN[] = {"password", NULL};
 	bool own = a->is_person && strcmp(a->name, id) == 0, found;
-	struct password_set ps = {.id = id, .one_time = !own};
+	struct password_set ps = {.id = id, .one_time = !own, .keep_sha256 = session_sha256};
 	const char *password;
 	struct person who;
 
@@ -421,7 +381,7 @@ pit_person_password(struct pit *p, const struct actor *a, const char *id, const 
 		return -1;
 	if (!found)
 		return pb_fail(err, 404, "person_not_found", "no person has the id %.40s", id);
-	if (own && check_current(p, a, &who, body, password, err) < 0)
+	if (own && check_current(p, &who, body, password, err) < 0)
 		return -1;
 	if (password_policy(password, who.id, who.name, err) < 0 || password_hash(password, ps.hash, err) < 0)
 		return -1;

@@ -56,22 +56,15 @@ int pit_person_change(struct pit *p, const struct actor *a, const struct idempot
 /*
  * PUT /people/{id}/password: the person's own {"current", "password"} (a
  * wrong current password is 401 wrong_password and counts towards their
- * lockout), or an admin's {"password"} for anyone else: a one-time password
- * (must_change), their open sessions ended, any lockout lifted.  403
- * forbidden otherwise.  Recorded as password_set {person, one_time,
- * sessions_ended}.
+ * lockout and the address's; 429 locked_out before any hashing while either
+ * is locked out), which ends every other session of theirs (the one of
+ * session_sha256, that asked, stays open); or an admin's {"password"} for
+ * anyone else: a one-time password (must_change), all their open sessions
+ * ended, any lockout lifted.  403 forbidden otherwise.  Recorded as
+ * password_set {person, one_time, sessions_ended}.  Runs Argon2id: call it
+ * off the workers (the password pool).
  */
-int pit_person_password(struct pit *p, const struct actor *a, const char *id, const json_t *body, json_t **out,
-    int *status, struct pb_error *err);
-
-/*
- * How a password of person `id` went (a sign-in, a change of one's own, a
- * witness: `as`), in a write of its own that a refused request does not
- * roll back: a good one starts the failures in a row again; a wrong one
- * counts, and the max-th locks the person out for auth.lockout_seconds,
- * recorded as person_locked_out.  *locked_now tells that it did.
- */
-int pit_person_count_password(struct pit *p, const struct actor *a, const char *id, bool good, const char *as,
-    bool *locked_now, struct pb_error *err);
+int pit_person_password(struct pit *p, const struct actor *a, const char *session_sha256, const char *id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 #endif

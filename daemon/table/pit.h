@@ -28,6 +28,7 @@ struct pit {
 	const struct config *cfg;
 	const struct signer *signer;     /* checkpoints are signed with it; NULL: none made */
 	struct store_writer *writer;     /* writes go through its group commit (txn.h); NULL: through store */
+	const char *client;              /* the client's address (sign-ins, witnesses: table/door.h); NULL: none */
 };
 
 /* Who asks: the token's name (recorded on every step), its role and its table scope. */

@@ -14,6 +14,7 @@
 #include "store/audit.h"
 #include "store/store.h"
 #include "table/access.h"
+#include "table/lockout.h"
 #include "table/people.h"
 #include "table/txn.h"
 
@@ -54,8 +55,8 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	json_t *detail;
 	int rc;
 
-	if (store_person_succeeded(p->store, o->who->id, err) < 0 ||
-	    store_session_add(p->store, o->sha256, o->who->id, o->now_ms, o->expires_ms, err) < 0)
+	if (store_person_succeeded(p->store, o->who->id, o->now_ms, err) < 0 ||
+	    store_session_add(p->store, o->sha256, o->who->id, p->client, o->now_ms, o->expires_ms, err) < 0)
 		return -1;
 	detail = json_pack("{s:s,s:o}", "person", o->who->id, "session", session_ref(o->sha256));
 	rc = detail ? store_significant(p->store, a->name, "session_opened", NULL, detail, err) : -1;
@@ -88,8 +89,44 @@ read_sign_in(const json_t *body, const char **person, const char **password, str
 }
 
 /*
- * Verifies the password outside any write (Argon2id is slow on purpose),
- * counts how it went, and opens the session in one write.
+ * The door of a sign-in, before any hashing: the client's address locked
+ * out, or the id locked out at this address (the same words whether the id
+ * names a person or nobody).  Fills who and *usable (a person who can sign
+ * in: found, active, with a password).
+ */
+static int
+sign_in_gate(struct pit *p, const char *id, struct person *who, bool *usable, struct pb_error *err)
+{
+	bool found = false;
+
+	*usable = false;
+	memset(who, 0, sizeof(*who));
+	if (pit_lockout_address(p, err) < 0)
+		return -1;
+	if (pb_valid_id(id) && store_person_get(p->store, id, who, &found, err) < 0)
+		return -1;
+	*usable = found && who->active && who->password_hash[0] != '\0';
+	return pit_lockout_person(p, id, who, *usable, err);
+}
+
+int
+pit_session_precheck(struct pit *p, const json_t *body, struct pb_error *err)
+{
+	const char *id, *password;
+	struct person who;
+	bool usable;
+
+	if (read_sign_in(body, &id, &password, err) < 0)
+		return -1;
+	return sign_in_gate(p, id, &who, &usable, err);
+}
+
+/*
+ * Verifies the password outside any write (Argon2id is slow on purpose: the
+ * caller runs this on the password pool), counts how it went, and opens the
+ * session in one write.  An unknown id is verified against no one's hash and
+ * counted in memory like a person, so that it answers the same, as slowly,
+ * and locks out after as many tries.
  */
 int
 pit_session_open(struct pit *p, const json_t *body, json_t **out, int *status, struct pb_error *err)
@@ -99,32 +136,30 @@ pit_session_open(struct pit *p, const json_t *body, json_t **out, int *status, s
 	struct opening o = {.who = &who};
 	struct actor a = {.roles = ROLE_BIT(ROLE_KINDS) - 1u, .is_person = true};
 	uint8_t raw[32];
-	bool found, good, locked_now = false;
+	bool usable, good, locked_now = false;
 
 	*out = NULL;
-	if (read_sign_in(body, &id, &password, err) < 0)
+	if (read_sign_in(body, &id, &password, err) < 0 || sign_in_gate(p, id, &who, &usable, err) < 0)
 		return -1;
-	found = false;
-	if (pb_valid_id(id) && store_person_get(p->store, id, &who, &found, err) < 0)
-		return -1;
-	if (!found || !who.active || who.password_hash[0] == '\0') {
+	if (usable) {
+		good = password_verify(who.password_hash, password);
+	} else {
 		password_verify_nobody(password);   /* as slow as a wrong password: the time tells no one who exists */
-		return pb_fail(err, 401, "unauthorized", "unknown person or wrong password");
+		good = false;
+	}
+	/* A good password starts the count again in the session's own write (do_open). */
+	if (!good && pit_lockout_count(p, id, usable, false, "sign_in", &locked_now, err) < 0)
+		return -1;
+	if (!good) {
+		if (locked_now)
+			pit_lockout_now(p, err);
+		else
+			pb_fail(err, 401, "unauthorized", "unknown person or wrong password");
+		err->guess = true;
+		return -1;
 	}
 	a.name = who.id;
 	o.now_ms = pb_time_now_ms();
-	if (who.locked_until_ms > o.now_ms)
-		return pb_fail(err, 429, "locked_out", "%s is locked out after repeated wrong passwords; try again in %lld "
-		    "seconds, or ask an admin for a new password", who.id, (long long)(who.locked_until_ms - o.now_ms + 999) / 1000);
-	good = password_verify(who.password_hash, password);
-	if (!good) {
-		if (pit_person_count_password(p, &a, who.id, false, "sign_in", &locked_now, err) < 0)
-			return -1;
-		if (locked_now)
-			return pb_fail(err, 429, "locked_out", "%s is now locked out after %u wrong passwords in a row", who.id,
-			    p->cfg->auth_max_failures);
-		return pb_fail(err, 401, "unauthorized", "unknown person or wrong password");
-	}
 	randombytes_buf(raw, sizeof(raw));
 	memcpy(o.token, SESSION_TOKEN_PREFIX, 4);
 	sodium_bin2hex(o.token + 4, sizeof(o.token) - 4, raw, sizeof(raw));

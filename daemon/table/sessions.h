@@ -39,16 +39,23 @@ bool pit_session_token_shaped(const char *token);
 /*
  * POST /sessions {"person", "password"} (no token): 201 {"token",
  * "expires_at", "idle_seconds", "must_change_password", "person": {"id",
- * "name", "roles"}}.  Refusals: 400 for the body; 401 unauthorized for an
- * unknown or inactive person, one without a password, or a wrong password
- * (the same answer: a guesser learns nothing of who exists); 429 locked_out
- * for a person locked out, or locked out by this wrong password (counted
- * through pit_person_count_password, table/people.h).  The caller counts a
- * 401 towards the client address's lockout.  Recorded as session_opened
- * {person, session} (session: the first 16 hex digits of the token's
- * SHA-256, never the token).
+ * "name", "roles"}}.  Refusals: 400 for the body; 429 locked_out, before
+ * any hashing, when the client's address (p->client) is locked out or the
+ * id is locked out at this address (table/lockout.h); 401 unauthorized for
+ * an unknown or inactive person, one without a password, or a wrong
+ * password; 429 locked_out when this wrong password locked the id out.
+ * The answers, their words and their times are the same whether the id
+ * names a person or nobody.  A wrong password's refusal has err->guess set:
+ * the caller counts it towards the address's lockout.  Recorded as
+ * session_opened {person, session} (session: the first 16 hex digits of the
+ * token's SHA-256, never the token); the session keeps the client's
+ * address, which becomes the person's for 12 hours.  Runs Argon2id: call it
+ * off the workers (the password pool).
  */
 int pit_session_open(struct pit *p, const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/* The checks of pit_session_open that need no hashing (the body, the address, the id's lockout), run first on the worker. */
+int pit_session_precheck(struct pit *p, const json_t *body, struct pb_error *err);
 
 /*
  * The session of a bearer token of session shape: found=false when no

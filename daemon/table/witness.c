@@ -5,11 +5,13 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "common/password.h"
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/store.h"
+#include "table/lockout.h"
 #include "table/txn.h"
 
 void
@@ -30,42 +32,6 @@ roles_text(unsigned roles, char *out, size_t n)
 	}
 }
 
-struct password_result {
-	const char *person;
-	bool good;
-	int max_failures;
-	int64_t lockout_ms;
-};
-
-/*
- * Records how the witness's password went, in a write of its own: a good one
- * starts the count of failures again; a wrong one counts, and at the limit
- * locks the person out, recorded as a significant event.
- */
-static int
-record_password(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
-{
-	const struct password_result *f = arg;
-	int failures;
-	int64_t until;
-	int rc;
-
-	(void)a;
-	*out = NULL;
-	*status = 200;
-	if (f->good)
-		return store_person_succeeded(p->store, f->person, err);
-	if (store_person_failed(p->store, f->person, f->max_failures, pb_time_now_ms() + f->lockout_ms, &failures, &until,
-	    err) < 0)
-		return -1;
-	if (failures != f->max_failures)
-		return 0;
-	json_t *detail = json_pack("{s:s,s:i,s:s}", "person", f->person, "failures", failures, "as", "witness");
-	rc = store_significant(p->store, "pitbossd", "person_locked_out", NULL, detail, err);
-	json_decref(detail);
-	return rc;
-}
-
 /* Reads {"person": ID, "password": TEXT}; -1 with 400 invalid_witness otherwise. */
 static int
 read_witness(const json_t *w, const char **person, const char **password, struct pb_error *err)
@@ -83,6 +49,39 @@ read_witness(const json_t *w, const char **person, const char **password, struct
 	return 0;
 }
 
+/*
+ * The witness's signature: the witness must be active, hold one of roles,
+ * have a password of their own (not a one-time one) and not be locked out
+ * at this address; only then is the password checked (and counted).  Every
+ * other case spends the same time on no one's hash, so that every refusal
+ * is alike in status, words and time.
+ */
+static int
+witness_signs(struct pit *p, const char *id, const char *password, unsigned roles, struct person *who, bool *good,
+    struct pb_error *err)
+{
+	struct pb_error locked;
+	bool found = false, usable, locked_now;
+
+	*good = false;
+	if (store_person_get(p->store, id, who, &found, err) < 0)
+		return -1;
+	usable = found && who->active && who->password_hash[0] != '\0' && !who->must_change && (who->roles & roles) != 0;
+	if (usable && pit_lockout_person(p, id, who, true, &locked) < 0) {
+		if (locked.status != 429)
+			return pb_fail(err, locked.status, locked.code, "%s", locked.message);
+		usable = false;
+	}
+	if (!usable) {
+		password_verify_nobody(password);
+		return 0;
+	}
+	*good = password_verify(who->password_hash, password);
+	if ((!*good || who->failures > 0) && pit_lockout_count(p, who->id, true, *good, "witness", &locked_now, err) < 0)
+		return -1;
+	return 0;
+}
+
 int
 pit_witness_check(struct pit *p, const struct actor *a, const json_t *body, unsigned roles, const char *what,
     char witness_id[PB_ID_MAX], struct pb_error *err)
@@ -91,7 +90,7 @@ pit_witness_check(struct pit *p, const struct actor *a, const json_t *body, unsi
 	const char *id, *password;
 	struct person who;
 	char names[120];
-	bool found, good;
+	bool good;
 
 	roles_text(roles, names, sizeof(names));
 	witness_id[0] = '\0';
@@ -100,26 +99,16 @@ pit_witness_check(struct pit *p, const struct actor *a, const json_t *body, unsi
 		    "other than you", what, names);
 	if (read_witness(w, &id, &password, err) < 0)
 		return -1;
-	if (a->is_person && strcmp(a->name, id) == 0)
+	if (a->is_person && strcasecmp(a->name, id) == 0)
 		return pb_fail(err, 403, "witness_same_person", "the witness must be another person than the one asking");
-	if (store_person_get(p->store, id, &who, &found, err) < 0)
+	if (pit_lockout_address(p, err) < 0 || witness_signs(p, id, password, roles, &who, &good, err) < 0)
 		return -1;
-	if (!found || !who.active)
-		return pb_fail(err, 403, "witness_unknown", "witness %s: no active person has that id", id);
-	if (who.locked_until_ms > pb_time_now_ms())
-		return pb_fail(err, 429, "locked_out", "witness %s is locked out after repeated wrong passwords; try later", id);
-	good = password_verify(who.password_hash, password);
-	if (!good || who.failures > 0) {
-		struct password_result r = {id, good, (int)p->cfg->auth_max_failures, (int64_t)p->cfg->auth_lockout_seconds * 1000};
-		json_t *ignored = NULL;
-		int st;
-		pit_write(p, a, NULL, record_password, &r, &ignored, &st, &(struct pb_error){0});
-		json_decref(ignored);
+	if (!good) {
+		pb_fail(err, 403, "witness_refused", "the witness cannot sign %s: it takes a %s other than you, active, with "
+		    "their own password (not a one-time one) and not locked out", what, names);
+		err->guess = true;
+		return -1;
 	}
-	if (!good)
-		return pb_fail(err, 401, "witness_password", "witness %s: wrong password", id);
-	if ((who.roles & roles) == 0)
-		return pb_fail(err, 403, "witness_role", "witness %s holds none of the roles %s needs: %s", id, what, names);
 	snprintf(witness_id, PB_ID_MAX, "%s", who.id);
 	return 0;
 }

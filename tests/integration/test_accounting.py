@@ -133,11 +133,11 @@ class Accounting(pbtest.DaemonTestCase):
         bad(403, "forbidden", inv, good, who="CG1")                                                  # wrong role
         bad(403, "forbidden", inv, good, who="DL1")
         bad(403, "person_required", inv, good, token=PITBOSS_TOKEN)                                  # a terminal
-        bad(403, "witness_role", "/api/v1/tables/T1/fills",
+        bad(403, "witness_refused", "/api/v1/tables/T1/fills",
             {"serial": "F-1", "chips": {"2500": 1}, "witness": witness("DL1")}, who="CG1")           # witness's role
         bad(403, "forbidden", "/api/v1/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 1}, "witness": witness("PB1")})
         bad(403, "witness_same_person", inv, dict(good, witness=witness("FL1")))
-        bad(401, "witness_password", inv, dict(good, witness={"person": "DL1", "password": "wrong"}))
+        bad(403, "witness_refused", inv, dict(good, witness={"person": "DL1", "password": "wrong"}))
         err = bad(400, "invalid_count", inv, dict(good, chips={"2500": -1}))                         # negative chips
         self.assertIn("2500", err["message"])
         bad(400, "invalid_count", inv, dict(good, chips={"2500": 1.5}))
@@ -158,7 +158,7 @@ class Accounting(pbtest.DaemonTestCase):
         bad(400, "invalid_amount", drop, dict(dbody, cash=-1), who="CT1")                               # negative cash
         bad(400, "invalid_body", drop, dict(dbody, collections=100), who="CT1")                         # house-banked
         bad(400, "invalid_body", drop, dict(dbody, gaming_day="yesterday"), who="CT1")
-        bad(403, "witness_role", drop, dict(dbody, witness=witness("PB1")), who="CT1")
+        bad(403, "witness_refused", drop, dict(dbody, witness=witness("PB1")), who="CT1")
         bad(404, "document_not_found", "/api/v1/tables/T1/fills/F-404/void", {"reason": "x", "witness": witness("PB1")})
         bad(422, "reason_required", "/api/v1/tables/T1/fills/F-404/void", {"witness": witness("PB1")})
         self.assertEqual(self.d.db_value("SELECT count(*) FROM acct_documents"), 0)

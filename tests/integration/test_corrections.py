@@ -134,8 +134,8 @@ class Corrections(pbtest.DaemonTestCase):
         # the witness
         refused(403, "witness_required", {k: v for k, v in good.items() if k != "witness"})
         refused(403, "witness_same_person", dict(good, witness=witness("PB1")))
-        refused(403, "witness_role", dict(good, witness=witness("DL1")))
-        refused(401, "witness_password", dict(good, witness={"person": "FL1", "password": "wrong"}))
+        refused(403, "witness_refused", dict(good, witness=witness("DL1")))
+        refused(403, "witness_refused", dict(good, witness={"person": "FL1", "password": "wrong"}))
         # the roles: a dealer's session, a cage's, a terminal's token, the auditor's
         refused(403, "forbidden", good, who="DL1")
         refused(403, "forbidden", good, who="CG1")

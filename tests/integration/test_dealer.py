@@ -175,11 +175,11 @@ class DealerAtTheTable(pbtest.DaemonTestCase):
         self.ok("POST", "/api/v1/rounds/%d/close" % rid, {})
         self.ok("POST", "/api/v1/rounds/%d/deal" % rid, {"hands": {"1": ["As", "Kd", "Qh"]}})
         url = "/api/v1/rounds/%d/void" % rid
-        # A terminal token needs no witness; when it names one, each wrong one is refused.
+        # A terminal token needs no witness; when it names one, each wrong one is refused, alike.
         bad = (
-            (403, "witness_unknown", {"person": "C4001", "password": "cy-secret-1"}),      # disabled
-            (403, "witness_role", {"person": "E1028", "password": "ben-secret-1"}),       # no floor or pitboss role
-            (401, "witness_password", {"person": "F2001", "password": "not-her-password"}),
+            (403, "witness_refused", {"person": "C4001", "password": "cy-secret-1"}),      # disabled
+            (403, "witness_refused", {"person": "E1028", "password": "ben-secret-1"}),       # no floor or pitboss role
+            (403, "witness_refused", {"person": "F2001", "password": "not-her-password"}),
             (400, "invalid_witness", {"person": "F2001"}),
         )
         for status, code, w in bad:

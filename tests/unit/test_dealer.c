@@ -245,13 +245,13 @@ test_void_after_the_deal_needs_a_witness(void **state)
 	assert_string_equal(err.code, "witness_same_person");
 	assert_int_equal(step(f, &ANA, id, STEP_VOID, "{\"reason\": \"misdeal\", \"witness\": {\"person\": \"E1028\", "
 	    "\"password\": \"ben-secret-1\"}}", &err), 403);
-	assert_string_equal(err.code, "witness_role");
+	assert_string_equal(err.code, "witness_refused");
 	assert_int_equal(step(f, &ANA, id, STEP_VOID, "{\"reason\": \"misdeal\", \"witness\": {\"person\": \"C4001\", "
 	    "\"password\": \"cy-secret-1\"}}", &err), 403);
-	assert_string_equal(err.code, "witness_unknown");
+	assert_string_equal(err.code, "witness_refused");
 	assert_int_equal(step(f, &ANA, id, STEP_VOID, "{\"reason\": \"misdeal\", \"witness\": {\"person\": \"F2001\", "
-	    "\"password\": \"wrong-one-1\"}}", &err), 401);
-	assert_string_equal(err.code, "witness_password");
+	    "\"password\": \"wrong-one-1\"}}", &err), 403);
+	assert_string_equal(err.code, "witness_refused");
 	assert_int_equal(db_int(store_db(f->store), "SELECT failures FROM people WHERE id = 'F2001'"), 1);
 	assert_int_equal(step(f, &ANA, id, STEP_VOID, "{\"reason\": \"misdeal\", \"witness\": {\"person\": \"F2001\"}}", &err), 400);
 	assert_string_equal(err.code, "invalid_witness");

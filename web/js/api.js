@@ -35,7 +35,7 @@ let onUnauthorized = () => {};
 /**
  * Called with the error on a 401 that ends the signed-in token (unknown
  * token, session_expired): the app goes back to sign-in.  A 401 about a
- * password in the body (wrong_password, witness_password) is not one.
+ * password in the body (wrong_password) is not one.
  */
 export function setUnauthorizedHandler(fn) {
   onUnauthorized = fn;
@@ -47,7 +47,7 @@ export function setPasswordChangeHandler(fn) {
   onPasswordChange = fn;
 }
 
-const BODY_CODES = new Set(['wrong_password', 'witness_password']);
+const BODY_CODES = new Set(['wrong_password']);
 
 // When the page last sent a request with the stored token (ms, this browser's clock).
 let lastSentMs = 0;

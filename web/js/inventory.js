@@ -135,7 +135,7 @@ function docForm(title, name, controls, submit, {onRefused} = {}) {
       const text = await submit();
       msg.replaceChildren(note('ok', text));
     } catch (e) {
-      if (e.status === 401 && e.code !== 'witness_password') { msg.replaceChildren(); return; }
+      if (e.status === 401) { msg.replaceChildren(); return; }
       msg.replaceChildren(note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : ''));
       if (onRefused) onRefused(e);
     } finally {
