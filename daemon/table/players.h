@@ -109,7 +109,11 @@ int pit_title31_report(struct pit *p, const struct actor *a, const char *gaming_
 int pit_title31_acknowledge(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
     json_t **out, int *status, struct pb_error *err);
 
-/* The ratings report (title31 false) or the Title 31 report as CSV (malloc'd, RFC 4180, CRLF), or NULL. */
+/*
+ * The ratings report (title31 false) or the Title 31 report as CSV
+ * (malloc'd, RFC 4180, CRLF, every cell by common/csv.h), or NULL when out
+ * of memory.
+ */
 char *players_csv(bool title31, const json_t *report, size_t *len);
 
 /* Title 31 limits (cents). */

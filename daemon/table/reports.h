@@ -128,8 +128,8 @@ int pit_report(struct pit *p, const struct actor *a, const struct report_query *
     struct pb_error *err);
 
 /*
- * A report's JSON answer as CSV (RFC 4180, CRLF, a header row), columns
- * documented in docs/reports.md.  Returns a malloc'd NUL-terminated buffer
+ * A report's JSON answer as CSV (RFC 4180, CRLF, a header row, every cell
+ * by common/csv.h), columns documented in docs/reports.md.  Returns a malloc'd NUL-terminated buffer
  * and its length, or NULL when out of memory.
  */
 char *report_csv(enum report_kind kind, const json_t *report, size_t *len);

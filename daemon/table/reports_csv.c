@@ -1,159 +1,20 @@
 /*
  * reports_csv.c - a report's JSON answer as CSV (RFC 4180, CRLF, a header
- * row); the columns are documented in docs/reports.md.
+ * row); the columns are documented in docs/reports.md.  Every cell goes
+ * through common/csv.h.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "common/text.h"
+#include "common/csv.h"
 #include "table/reports_private.h"
-
-struct csv {
-	char *buf;
-	size_t len, cap;
-	bool oom;
-	bool row_start;
-};
-
-static void
-csv_raw(struct csv *c, const char *s, size_t n)
-{
-	if (c->oom)
-		return;
-	if (c->len + n + 1 > c->cap) {
-		size_t cap = c->cap ? c->cap : 4096;
-		char *nb;
-		while (c->len + n + 1 > cap)
-			cap *= 2;
-		if ((nb = realloc(c->buf, cap)) == NULL) {
-			c->oom = true;
-			return;
-		}
-		c->buf = nb;
-		c->cap = cap;
-	}
-	memcpy(c->buf + c->len, s, n);
-	c->len += n;
-	c->buf[c->len] = '\0';
-}
-
-static void
-csv_sep(struct csv *c)
-{
-	if (!c->row_start)
-		csv_raw(c, ",", 1);
-	c->row_start = false;
-}
-
-/*
- * A text field, quoted when it holds a comma, quote or LF (RFC 4180).
- * No other control character is written raw: each (CR, tab, ESC, DEL, the
- * C1 controls) is written as its JSON escape, \u001B for ESC, so that a
- * terminal or spreadsheet shows it rather than obeying it.  free_text: a
- * value a person typed (a void reason, an event's detail) that starts with
- * = + - @ or a tab is prefixed with ' so that a spreadsheet shows it rather
- * than evaluating it as a formula.
- */
-static void
-csv_text(struct csv *c, const char *s, bool free_text)
-{
-	bool quote = strpbrk(s, ",\"\n") != NULL;
-	const char *end = s + strlen(s);
-	unsigned cp;
-	size_t n;
-
-	csv_sep(c);
-	if (quote)
-		csv_raw(c, "\"", 1);
-	if (free_text && strchr("=+-@\t\r", s[0]) != NULL && s[0] != '\0')
-		csv_raw(c, "'", 1);
-	for (const char *p = s; *p; p += n ? n : 1) {
-		char esc[8];
-		n = pb_text_control_len(p, end, &cp);
-		if (n > 0 && cp != '\n') {
-			snprintf(esc, sizeof(esc), "\\u%04X", cp);
-			csv_raw(c, esc, 6);
-		} else if (*p == '"') {
-			csv_raw(c, "\"\"", 2);
-		} else {
-			csv_raw(c, p, n ? n : 1);
-		}
-	}
-	if (quote)
-		csv_raw(c, "\"", 1);
-}
-
-static void
-csv_end_row(struct csv *c)
-{
-	csv_raw(c, "\r\n", 2);
-	c->row_start = true;
-}
-
-/* The shortest decimal that reads back as the same double. */
-static void
-format_real(double v, char *out, size_t outsz)
-{
-	for (int prec = 15; prec <= 17; prec++) {
-		snprintf(out, outsz, "%.*g", prec, v);
-		if (strtod(out, NULL) == v)
-			return;
-	}
-}
-
-/* A JSON scalar as a field: null empty, integers exact, reals shortest, arrays of strings space-joined. */
-static void
-csv_json(struct csv *c, const json_t *v, bool free_text)
-{
-	char t[64];
-
-	if (v == NULL || json_is_null(v)) {
-		csv_sep(c);
-	} else if (json_is_integer(v)) {
-		snprintf(t, sizeof(t), "%lld", (long long)json_integer_value(v));
-		csv_text(c, t, false);
-	} else if (json_is_real(v)) {
-		format_real(json_real_value(v), t, sizeof(t));
-		csv_text(c, t, false);
-	} else if (json_is_string(v)) {
-		csv_text(c, json_string_value(v), free_text);
-	} else if (json_is_boolean(v)) {
-		csv_text(c, json_is_true(v) ? "true" : "false", false);
-	} else if (json_is_array(v)) {
-		struct csv part = {0};
-		size_t i;
-		json_t *x;
-		json_array_foreach(v, i, x) {
-			if (i > 0)
-				csv_raw(&part, " ", 1);
-			if (json_is_string(x))
-				csv_raw(&part, json_string_value(x), strlen(json_string_value(x)));
-		}
-		c->oom = c->oom || part.oom;
-		csv_text(c, part.buf ? part.buf : "", false);
-		free(part.buf);
-	} else {
-		csv_sep(c);
-	}
-}
 
 /* Cents as a decimal amount: 123456 -> "1234.56", -5 -> "-0.05"; empty for null. */
 static void
-csv_amount(struct csv *c, const json_t *v)
+csv_amount(struct pb_csv *c, const json_t *v)
 {
-	char t[40];
-	long long cents, whole;
-
-	if (!json_is_integer(v)) {
-		csv_sep(c);
-		return;
-	}
-	cents = json_integer_value(v);
-	whole = cents / 100;
-	snprintf(t, sizeof(t), "%s%lld.%02lld", cents < 0 ? "-" : "", whole < 0 ? -whole : whole,
-	    cents % 100 < 0 ? -(cents % 100) : cents % 100);
-	csv_text(c, t, false);
+	if (json_is_integer(v))
+		pb_csv_cents(c, (long long)json_integer_value(v));
+	else
+		pb_csv_empty(c);
 }
 
 /* The summary's columns: a JSON path of one or two keys, as an amount or as is. */
@@ -219,31 +80,31 @@ path_get(const json_t *o, const char *k1, const char *k2)
 }
 
 static void
-summary_csv_row(struct csv *c, const char *row, const json_t *g)
+summary_csv_row(struct pb_csv *c, const char *row, const json_t *g)
 {
-	csv_text(c, row, false);
+	pb_csv_text(c, row);
 	for (size_t i = 0; i < sizeof(SUMMARY_COLUMNS) / sizeof(SUMMARY_COLUMNS[0]); i++) {
 		const struct summary_column *col = &SUMMARY_COLUMNS[i];
 		const json_t *v = path_get(g, col->k1, col->k2);
 		if (col->amount)
 			csv_amount(c, v);
 		else
-			csv_json(c, v, false);
+			pb_csv_json(c, v);
 	}
-	csv_end_row(c);
+	pb_csv_end_row(c);
 }
 
 /* The summary: a header row, a row per group, then the totals. */
 static void
-summary_csv(struct csv *c, const json_t *report)
+summary_csv(struct pb_csv *c, const json_t *report)
 {
 	const json_t *g;
 	size_t i;
 
-	csv_text(c, "row", false);
+	pb_csv_text(c, "row");
 	for (size_t k = 0; k < sizeof(SUMMARY_COLUMNS) / sizeof(SUMMARY_COLUMNS[0]); k++)
-		csv_text(c, SUMMARY_COLUMNS[k].header, false);
-	csv_end_row(c);
+		pb_csv_text(c, SUMMARY_COLUMNS[k].header);
+	pb_csv_end_row(c);
 	json_array_foreach(json_object_get(report, "groups"), i, g)
 		summary_csv_row(c, "group", g);
 	if (json_object_get(report, "totals") != NULL)
@@ -284,25 +145,24 @@ static const struct list_column MASTER_GAME_COLUMNS[] = {
 	{"flagged", NULL},
 };
 
-/* An array of objects: a header row, then a row per object; free_text names the field a person typed, if any. */
+/* An array of objects: a header row, then a row per object. */
 static void
-list_csv(struct csv *c, const json_t *arr, const struct list_column *cols, size_t ncols, const char *free_text)
+list_csv(struct pb_csv *c, const json_t *arr, const struct list_column *cols, size_t ncols)
 {
 	size_t i;
 	const json_t *o;
 
 	for (size_t f = 0; f < ncols; f++)
-		csv_text(c, cols[f].header, false);
-	csv_end_row(c);
+		pb_csv_text(c, cols[f].header);
+	pb_csv_end_row(c);
 	json_array_foreach(arr, i, o) {
 		for (size_t f = 0; f < ncols; f++) {
 			if (cols[f].amount_of != NULL)
 				csv_amount(c, json_object_get(o, cols[f].amount_of));
 			else
-				csv_json(c, json_object_get(o, cols[f].header),
-				    free_text != NULL && strcmp(cols[f].header, free_text) == 0);
+				pb_csv_json(c, json_object_get(o, cols[f].header));
 		}
-		csv_end_row(c);
+		pb_csv_end_row(c);
 	}
 }
 
@@ -319,7 +179,7 @@ banker_row(json_t *rows, const json_t *t, const json_t *b, json_t *seat)
 
 /* The master game report's rows: one per table, then the total with table "total". */
 static void
-master_game_csv(struct csv *c, const json_t *report)
+master_game_csv(struct pb_csv *c, const json_t *report)
 {
 	json_t *rows = json_deep_copy(json_object_get(report, "tables")), *total = json_deep_copy(json_object_get(report, "total"));
 
@@ -328,7 +188,7 @@ master_game_csv(struct csv *c, const json_t *report)
 	} else {
 		json_object_set_new(total, "table", json_string("total"));
 		json_array_append(rows, total);
-		list_csv(c, rows, COLUMNS(MASTER_GAME_COLUMNS), NULL);
+		list_csv(c, rows, COLUMNS(MASTER_GAME_COLUMNS));
 	}
 	json_decref(rows);
 	json_decref(total);
@@ -360,7 +220,7 @@ statistics_row(json_t *rows, const json_t *r, const json_t *f, const char *perio
 
 /* The statistics report: per row (then the total, table "total"), a line per day, the month and the year to date. */
 static void
-statistics_csv(struct csv *c, const json_t *report)
+statistics_csv(struct pb_csv *c, const json_t *report)
 {
 	json_t *rows = json_array(), *all = json_deep_copy(json_object_get(report, "rows")), *r, *f;
 	size_t i, j;
@@ -372,14 +232,14 @@ statistics_csv(struct csv *c, const json_t *report)
 		statistics_row(rows, r, json_object_get(r, "month_to_date"), "month_to_date", json_object_get(report, "to_day"));
 		statistics_row(rows, r, json_object_get(r, "year_to_date"), "year_to_date", json_object_get(report, "to_day"));
 	}
-	list_csv(c, rows, COLUMNS(STATISTICS_COLUMNS), NULL);
+	list_csv(c, rows, COLUMNS(STATISTICS_COLUMNS));
 	json_decref(rows);
 	json_decref(all);
 }
 
 /* The banker report's rows: one per banker seat, then the table's total with banker_seat "all". */
 static void
-bankers_csv(struct csv *c, const json_t *report)
+bankers_csv(struct pb_csv *c, const json_t *report)
 {
 	json_t *rows = json_array(), *t, *b, *seat;
 	size_t i, j;
@@ -392,30 +252,31 @@ bankers_csv(struct csv *c, const json_t *report)
 		if (json_object_get(t, "total") != NULL)
 			banker_row(rows, t, json_object_get(t, "total"), json_string("all"));
 	}
-	list_csv(c, rows, COLUMNS(BANKER_COLUMNS), NULL);
+	list_csv(c, rows, COLUMNS(BANKER_COLUMNS));
 	json_decref(rows);
 }
 
 char *
 report_csv(enum report_kind kind, const json_t *report, size_t *len)
 {
-	struct csv c = {.row_start = true};
+	struct pb_csv c;
 
+	pb_csv_init(&c);
 	switch (kind) {
 	case REPORT_SUMMARY:
 		summary_csv(&c, report);
 		break;
 	case REPORT_PAYOUTS:
-		list_csv(&c, json_object_get(report, "payouts"), COLUMNS(PAYOUT_COLUMNS), NULL);
+		list_csv(&c, json_object_get(report, "payouts"), COLUMNS(PAYOUT_COLUMNS));
 		break;
 	case REPORT_BANKERS:
 		bankers_csv(&c, report);
 		break;
 	case REPORT_EXCEPTIONS:
-		list_csv(&c, json_object_get(report, "exceptions"), COLUMNS(EXCEPTION_COLUMNS), "detail");
+		list_csv(&c, json_object_get(report, "exceptions"), COLUMNS(EXCEPTION_COLUMNS));
 		break;
 	case REPORT_DEALERS:
-		list_csv(&c, json_object_get(report, "changes"), COLUMNS(DEALER_COLUMNS), "name");
+		list_csv(&c, json_object_get(report, "changes"), COLUMNS(DEALER_COLUMNS));
 		break;
 	case REPORT_MASTER_GAME:
 		master_game_csv(&c, report);
@@ -424,12 +285,5 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 		statistics_csv(&c, report);
 		break;
 	}
-	if (c.oom) {
-		free(c.buf);
-		return NULL;
-	}
-	if (c.buf == NULL)
-		c.buf = strdup("");
-	*len = c.len;
-	return c.buf;
+	return pb_csv_finish(&c, len);
 }
