@@ -443,6 +443,9 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_SEAT_DELETE] = "DELETE FROM seat_players WHERE table_id = ?1 AND seat = ?2",
 	[STMT_SEAT_CHANGE_INSERT] = "INSERT INTO seat_changes (table_id, seat, player_id, seated, at, by) VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_SEATS_OF_TABLE] = "SELECT seat, player_id FROM seat_players WHERE table_id = ? ORDER BY seat",
+	/* where else than table ?2 seat ?3 a player sits now (a scan of the occupied seats: one row each) */
+	[STMT_SEAT_OF_PLAYER] = "SELECT table_id, seat FROM seat_players WHERE player_id = ?1 AND NOT (table_id = ?2 AND "
+	    "seat = ?3) ORDER BY table_id, seat LIMIT 1",
 	[STMT_SEAT_CHANGES_OF_PLAYER] = "SELECT table_id, seat, seated, at FROM seat_changes WHERE player_id = ? ORDER BY id",
 	[STMT_ROUND_PLAYER_INSERT] = "INSERT INTO round_players (round_id, seat, player_id) VALUES (?, ?, ?)",
 	[STMT_ROUND_PLAYERS] = "SELECT seat, player_id FROM round_players WHERE round_id = ? ORDER BY seat",
