@@ -32,7 +32,7 @@ handle_round_step(const struct route_call *c, struct http_answer *ans)
 	answer_result(ans, rc, out, status, &err);
 }
 
-/* POST /rounds/{id}/corrections {"seat", "wager", "paid", "reason", "witness"}: a mispay recorded (201). */
+/* POST /rounds/{id}/corrections {"seat", "wager", "paid", "supersedes"?, "reason", "witness"}: a mispay (201). */
 void
 handle_round_correction(const struct route_call *c, struct http_answer *ans)
 {

@@ -8,7 +8,7 @@
 #include "store/corrections.h"
 #include "store/store_int.h"
 
-/* One row of CORR_COLUMNS into c. */
+/* One row of CORR_READ (sql.c) into c. */
 static void
 read_row(sqlite3_stmt *st, struct correction *c)
 {
@@ -24,6 +24,8 @@ read_row(sqlite3_stmt *st, struct correction *c)
 	store_column_text(c->by, sizeof(c->by), st, 8);
 	store_column_text(c->witness, sizeof(c->witness), st, 9);
 	store_column_text(c->at, sizeof(c->at), st, 10);
+	c->supersedes = sqlite3_column_int64(st, 11);
+	c->superseded_by = sqlite3_column_int64(st, 12);
 }
 
 int
@@ -66,6 +68,25 @@ store_correction_get(struct store *s, int64_t id, struct correction *c, bool *fo
 	if (store_query(&q, s, STMT_CORR_GET, "reading a correction", err) < 0)
 		return -1;
 	sqlite3_bind_int64(q.st, 1, id);
+	if (store_query_next(&q)) {
+		read_row(q.st, c);
+		*found = true;
+	}
+	return store_query_end(&q);
+}
+
+int
+store_correction_latest(struct store *s, int64_t round_id, int seat, const char *wager, struct correction *c,
+    bool *found, struct pb_error *err)
+{
+	struct store_query q;
+
+	*found = false;
+	if (store_query(&q, s, STMT_CORR_LATEST, "reading a payout line's corrections", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, round_id);
+	sqlite3_bind_int(q.st, 2, seat);
+	sqlite3_bind_text(q.st, 3, wager, -1, SQLITE_STATIC);
 	if (store_query_next(&q)) {
 		read_row(q.st, c);
 		*found = true;

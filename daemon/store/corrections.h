@@ -4,7 +4,9 @@
  * the checks it meets are the table layer's (table/corrections.h); the
  * store records the row in the caller's transaction, beside the
  * correction's table event, and reads rows back for the round and the
- * exceptions report.
+ * exceptions report.  A payout line (a round's seat and wager) counts at
+ * its latest correction: which one that is, and which replaced which, is
+ * read from the ids of the line's rows, so no row is ever changed.
  */
 #ifndef PB_STORE_CORRECTIONS_H
 #define PB_STORE_CORRECTIONS_H
@@ -33,6 +35,13 @@ struct correction {
 	char reason[CORR_REASON_MAX];
 	char by[PB_ID_MAX], witness[PB_ID_MAX];
 	char at[PB_TIME_LEN];
+	/*
+	 * The line's (round, seat, wager) correction this one replaces and the
+	 * one that replaced it, 0 for none.  Read from the rows they are the
+	 * line's previous and next corrections (only a line's latest counts);
+	 * made from an event, supersedes is what its body names.
+	 */
+	int64_t supersedes, superseded_by;
 };
 
 typedef int (*correction_fn)(void *ctx, const struct correction *c, struct pb_error *err);
@@ -46,12 +55,17 @@ int store_correction_put(struct store *s, const struct correction *c, struct pb_
 /* The correction of this id (*found false when none). */
 int store_correction_get(struct store *s, int64_t id, struct correction *c, bool *found, struct pb_error *err);
 
+/* The latest correction of the round's seat and wager (*found false when the line has none). */
+int store_correction_latest(struct store *s, int64_t round_id, int seat, const char *wager, struct correction *c,
+    bool *found, struct pb_error *err);
+
 /* The round's corrections, oldest first, handed to fn (non-zero stops the walk with that value). */
 int store_corrections_of_round(struct store *s, int64_t round_id, correction_fn fn, void *ctx, struct pb_error *err);
 
 /*
  * The corrections recorded in [from, to) at the tables of scope (a JSON
- * array's text, NULL for every table), oldest first, at most max.
+ * array's text, NULL for every table) that are the latest of their line,
+ * oldest first, at most max.
  */
 int store_corrections_range(struct store *s, const char *scope, const char *from, const char *to, int max,
     correction_fn fn, void *ctx, struct pb_error *err);

@@ -239,6 +239,26 @@ store_seats_of_table(struct store *s, const char *table_id, char (*players)[PB_I
 }
 
 int
+store_seat_of_player(struct store *s, const char *player, const char *except_table, int except_seat,
+    char at_table[PB_ID_MAX], int *at_seat, struct pb_error *err)
+{
+	struct store_query q;
+
+	at_table[0] = '\0';
+	*at_seat = 0;
+	if (store_query(&q, s, STMT_SEAT_OF_PLAYER, "finding a player's seat", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, except_table, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, 3, except_seat);
+	if (store_query_next(&q)) {
+		store_column_text(at_table, PB_ID_MAX, q.st, 0);
+		*at_seat = sqlite3_column_int(q.st, 1);
+	}
+	return store_query_end(&q);
+}
+
+int
 store_seat_changes_of_player(struct store *s, const char *player, json_t **out, struct pb_error *err)
 {
 	struct store_query q;

@@ -45,6 +45,13 @@ int store_seat_set(struct store *s, const char *table_id, int seat, const char *
 /* Each seat's player now into players[seat] ("" for an empty seat); players has MAX_SEATS + 1 entries. */
 int store_seats_of_table(struct store *s, const char *table_id, char (*players)[PB_ID_MAX], struct pb_error *err);
 
+/*
+ * Where the player sits now other than at seat except_seat of except_table:
+ * at_table ("" when nowhere else) and *at_seat.
+ */
+int store_seat_of_player(struct store *s, const char *player, const char *except_table, int except_seat,
+    char at_table[PB_ID_MAX], int *at_seat, struct pb_error *err);
+
 /* The player's seatings in order: [{"table", "seat", "seated", "at"}] (new reference). */
 int store_seat_changes_of_player(struct store *s, const char *player, json_t **out, struct pb_error *err);
 

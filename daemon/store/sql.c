@@ -7,8 +7,20 @@
 
 #include <stddef.h>
 
-/* The columns of an event row as audit.c reads them (read_event). */
+/* The columns of a correction row (corrections.c), as written. */
 #define CORR_COLUMNS "id, table_id, round_id, seat, wager, owed, paid, reason, by, witness, at"
+/*
+ * A correction row as read (alias c): its columns, then the line's
+ * correction before it and after it (0 when none).  A line is a round's
+ * seat and wager; only its latest correction counts.
+ */
+#define CORR_SAME_LINE(o) o ".round_id = c.round_id AND " o ".seat = c.seat AND " o ".wager = c.wager"
+#define CORR_READ "c.id, c.table_id, c.round_id, c.seat, c.wager, c.owed, c.paid, c.reason, c.by, c.witness, c.at, " \
+	"coalesce((SELECT max(b.id) FROM corrections b WHERE " CORR_SAME_LINE("b") " AND b.id < c.id), 0), " \
+	"coalesce((SELECT min(n.id) FROM corrections n WHERE " CORR_SAME_LINE("n") " AND n.id > c.id), 0)"
+/* c is the latest correction of its line (the one the reports count) */
+#define CORR_LATEST "NOT EXISTS (SELECT 1 FROM corrections n WHERE " CORR_SAME_LINE("n") " AND n.id > c.id)"
+/* The columns of an event row as audit.c reads them (read_event). */
 #define EVENT_COLUMNS "table_id, table_seq, coalesce(round_id, 0), type, at, actor, body, prev_hash, hash, id"
 
 /* The player-banked part of a report_hours or report_spans row (schema 013), in the order reports.c reads it. */
@@ -438,6 +450,9 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_SEAT_DELETE] = "DELETE FROM seat_players WHERE table_id = ?1 AND seat = ?2",
 	[STMT_SEAT_CHANGE_INSERT] = "INSERT INTO seat_changes (table_id, seat, player_id, seated, at, by) VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_SEATS_OF_TABLE] = "SELECT seat, player_id FROM seat_players WHERE table_id = ? ORDER BY seat",
+	/* where else than table ?2 seat ?3 a player sits now (a scan of the occupied seats: one row each) */
+	[STMT_SEAT_OF_PLAYER] = "SELECT table_id, seat FROM seat_players WHERE player_id = ?1 AND NOT (table_id = ?2 AND "
+	    "seat = ?3) ORDER BY table_id, seat LIMIT 1",
 	[STMT_SEAT_CHANGES_OF_PLAYER] = "SELECT table_id, seat, seated, at FROM seat_changes WHERE player_id = ? ORDER BY id",
 	[STMT_ROUND_PLAYER_INSERT] = "INSERT INTO round_players (round_id, seat, player_id) VALUES (?, ?, ?)",
 	[STMT_ROUND_PLAYERS] = "SELECT seat, player_id FROM round_players WHERE round_id = ? ORDER BY seat",
@@ -467,14 +482,18 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_CORR_COUNT] = "SELECT count(*) FROM corrections",
 	[STMT_CORR_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM corrections",
 	[STMT_CORR_INSERT] = "INSERT INTO corrections (" CORR_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-	[STMT_CORR_GET] = "SELECT " CORR_COLUMNS " FROM corrections WHERE id = ?",
-	[STMT_CORR_OF_ROUND] = "SELECT " CORR_COLUMNS " FROM corrections WHERE round_id = ? ORDER BY id",
-	/* the mispays of the exceptions report: [from, to), the table scope, the limit */
-	[STMT_CORR_RANGE] = "SELECT " CORR_COLUMNS " FROM corrections INDEXED BY corrections_at "
-	    "WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3))) "
-	    "ORDER BY at, id LIMIT ?4",
-	[STMT_CORR_TOTAL] = "SELECT count(*), coalesce(sum(paid - owed), 0) FROM corrections "
-	    "WHERE at >= ?1 AND at < ?2 AND (?3 IS NULL OR table_id IN (SELECT value FROM json_each(?3)))",
+	[STMT_CORR_GET] = "SELECT " CORR_READ " FROM corrections c WHERE c.id = ?",
+	[STMT_CORR_OF_ROUND] = "SELECT " CORR_READ " FROM corrections c WHERE c.round_id = ? ORDER BY c.id",
+	/* the latest correction of a line: round, seat, wager */
+	[STMT_CORR_LATEST] = "SELECT " CORR_READ " FROM corrections c WHERE c.round_id = ?1 AND c.seat = ?2 AND "
+	    "c.wager = ?3 ORDER BY c.id DESC LIMIT 1",
+	/* the mispays of the exceptions report, each line at its latest: [from, to), the table scope, the limit */
+	[STMT_CORR_RANGE] = "SELECT " CORR_READ " FROM corrections c INDEXED BY corrections_at "
+	    "WHERE c.at >= ?1 AND c.at < ?2 AND (?3 IS NULL OR c.table_id IN (SELECT value FROM json_each(?3))) "
+	    "AND " CORR_LATEST " ORDER BY c.at, c.id LIMIT ?4",
+	[STMT_CORR_TOTAL] = "SELECT count(*), coalesce(sum(c.paid - c.owed), 0) FROM corrections c "
+	    "WHERE c.at >= ?1 AND c.at < ?2 AND (?3 IS NULL OR c.table_id IN (SELECT value FROM json_each(?3))) "
+	    "AND " CORR_LATEST,
 };
 
 const char *

@@ -5,7 +5,9 @@
  * rebuilt from the event by central restore and checked against it by
  * pitboss verify; the mispays of the exceptions report.  The row is always
  * made from the event's body, live and in a restore, so the two cannot
- * differ.
+ * differ.  A payout line is corrected once; a later correction of it names
+ * the line's latest in "supersedes", checked inside the write so that of
+ * two requests for one line only one is recorded.
  */
 #include "table/corrections.h"
 
@@ -32,19 +34,27 @@ struct correct_call {
 	int seat;
 	char wager[CORR_WAGER_MAX];
 	int64_t paid;
+	int64_t supersedes;     /* the line's latest correction, replaced; 0: none named */
 	char reason[CORR_REASON_MAX];
 	char witness[PB_ID_MAX];
 };
 
 /* ---- the event's body and back ---- */
 
-/* The correction's event body (new reference; NULL: no memory). */
+/* The correction's event body, "supersedes" only when it replaces one (new reference; NULL: no memory). */
 static json_t *
 correction_body(const struct correction *c)
 {
-	return json_pack("{s:I,s:I,s:i,s:s,s:I,s:I,s:I,s:s,s:s}", "id", (json_int_t)c->id, "round", (json_int_t)c->round_id,
-	    "seat", c->seat, "wager", c->wager, "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid,
-	    "difference", (json_int_t)(c->paid - c->owed), "reason", c->reason, "witness", c->witness);
+	json_t *b = json_pack("{s:I,s:I,s:i,s:s,s:I,s:I,s:I,s:s,s:s}", "id", (json_int_t)c->id,
+	    "round", (json_int_t)c->round_id, "seat", c->seat, "wager", c->wager, "owed", (json_int_t)c->owed,
+	    "paid", (json_int_t)c->paid, "difference", (json_int_t)(c->paid - c->owed), "reason", c->reason,
+	    "witness", c->witness);
+
+	if (b != NULL && c->supersedes != 0 && json_object_set_new(b, "supersedes", json_integer(c->supersedes)) < 0) {
+		json_decref(b);
+		return NULL;
+	}
+	return b;
 }
 
 /* Copies the string field key of b into dst; -1 when it is absent, not a string or too long. */
@@ -71,7 +81,12 @@ get_int(const json_t *b, const char *key, int64_t *dst)
 	return 0;
 }
 
-/* A correction from its event (the inverse of correction_body); 422 central_unreadable when the body is not one. */
+/*
+ * A correction from its event (the inverse of correction_body); 422
+ * central_unreadable when the body is not one.  "supersedes", absent from
+ * the first correction of a line (and from every event before it existed),
+ * names an earlier correction.
+ */
 static int
 correction_from_body(const char *table_id, const char *at, const char *actor, const json_t *b, struct correction *c,
     struct pb_error *err)
@@ -87,6 +102,8 @@ correction_from_body(const char *table_id, const char *at, const char *actor, co
 	bad |= get_text(b, "wager", c->wager, sizeof(c->wager)) | get_int(b, "owed", &c->owed) | get_int(b, "paid", &c->paid);
 	bad |= get_int(b, "difference", &difference) | get_text(b, "reason", c->reason, sizeof(c->reason));
 	bad |= get_text(b, "witness", c->witness, sizeof(c->witness));
+	if (json_object_get(b, "supersedes") != NULL)
+		bad |= get_int(b, "supersedes", &c->supersedes) | (c->supersedes <= 0 || c->supersedes >= c->id);
 	c->seat = (int)seat;
 	if (bad || c->id <= 0 || c->round_id <= 0 || seat < 1 || seat > MAX_SEATS || difference != c->paid - c->owed)
 		return pb_fail(err, 422, "central_unreadable", "table %s: a payout_corrected event whose body is not a correction",
@@ -98,10 +115,11 @@ correction_from_body(const char *table_id, const char *at, const char *actor, co
 static json_t *
 correction_json(const struct correction *c)
 {
-	return json_pack("{s:I,s:I,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)c->id,
+	return json_pack("{s:I,s:I,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:s,s:o}", "id", (json_int_t)c->id,
 	    "round", (json_int_t)c->round_id, "table", c->table_id, "seat", c->seat, "wager", c->wager,
 	    "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid, "difference", (json_int_t)(c->paid - c->owed),
-	    "reason", c->reason, "by", c->by, "witness", c->witness, "at", c->at);
+	    "reason", c->reason, "by", c->by, "witness", c->witness, "at", c->at,
+	    "supersedes", c->supersedes != 0 ? json_integer(c->supersedes) : json_null());
 }
 
 /* ---- recording ---- */
@@ -134,6 +152,43 @@ owed_line(struct pit *p, const struct actor *a, const struct correct_call *c, st
 	    "wager of its payouts (GET /api/v1/rounds/%lld)", (long long)r->id, c->seat, c->wager, (long long)r->id);
 }
 
+/*
+ * The line's corrections so far against the call's "supersedes": none and
+ * none named, or the line's latest named (409 already_corrected, 422
+ * unknown_correction, 422 supersedes_other_line, 409 correction_superseded
+ * otherwise).  It runs inside the write, so of two requests for one line
+ * the second finds the first's row.
+ */
+static int
+check_supersedes(struct pit *p, const struct correct_call *c, struct pb_error *err)
+{
+	struct correction latest, named;
+	bool corrected, found;
+
+	if (store_correction_latest(p->store, c->round_id, c->seat, c->wager, &latest, &corrected, err) < 0)
+		return -1;
+	if (c->supersedes == 0)
+		return !corrected ? 0 : pb_fail(err, 409, "already_corrected", "seat %d %s of round %lld is corrected "
+		    "already: correction %lld (paid %lld); to replace it send \"supersedes\": %lld with what was actually paid",
+		    c->seat, c->wager, (long long)c->round_id, (long long)latest.id, (long long)latest.paid, (long long)latest.id);
+	if (store_correction_get(p->store, c->supersedes, &named, &found, err) < 0)
+		return -1;
+	if (!found)
+		return pb_fail(err, 422, "unknown_correction", "supersedes: there is no correction %lld; name the latest "
+		    "correction of seat %d %s (GET /api/v1/rounds/%lld)", (long long)c->supersedes, c->seat, c->wager,
+		    (long long)c->round_id);
+	if (named.round_id != c->round_id || named.seat != c->seat || strcmp(named.wager, c->wager) != 0)
+		return pb_fail(err, 422, "supersedes_other_line", "supersedes: correction %lld is of round %lld seat %d %s, "
+		    "not of round %lld seat %d %s; a correction replaces one of its own payout line", (long long)named.id,
+		    (long long)named.round_id, named.seat, named.wager, (long long)c->round_id, c->seat, c->wager);
+	if (named.id != latest.id)
+		return pb_fail(err, 409, "correction_superseded", "supersedes: correction %lld was replaced by correction "
+		    "%lld; the latest of seat %d %s is correction %lld: send \"supersedes\": %lld", (long long)named.id,
+		    (long long)named.superseded_by, c->seat, c->wager, (long long)latest.id, (long long)latest.id);
+	return 0;
+}
+
+/* The write: the line's figure checked, its corrections so far checked, then the row and the event. */
 static int
 do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
@@ -153,11 +208,14 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 		    "amount actually paid (negative for a take)", c->seat, c->wager, (long long)want.owed, (long long)c->paid);
 		goto out;
 	}
+	if (check_supersedes(p, c, err) < 0)
+		goto out;
 	snprintf(want.table_id, sizeof(want.table_id), "%s", r->table_id);
 	want.round_id = c->round_id;
 	want.seat = c->seat;
 	snprintf(want.wager, sizeof(want.wager), "%s", c->wager);
 	want.paid = c->paid;
+	want.supersedes = c->supersedes;
 	snprintf(want.reason, sizeof(want.reason), "%s", c->reason);
 	snprintf(want.witness, sizeof(want.witness), "%s", c->witness);
 	pb_time_now(want.at);
@@ -180,13 +238,14 @@ out:
 	return rc;
 }
 
-/* The body's seat, wager, paid and reason into c (400 naming the field, 422 reason_required). */
+/* The body's seat, wager, paid, supersedes and reason into c (400 naming the field, 422 reason_required). */
 static int
 read_call(const json_t *body, struct correct_call *c, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"seat", "wager", "paid", "reason", "witness", NULL};
+	static const char *const KEYS[] = {"seat", "wager", "paid", "supersedes", "reason", "witness", NULL};
 	const json_t *seat = json_object_get(body, "seat"), *wager = json_object_get(body, "wager"),
-	    *paid = json_object_get(body, "paid"), *reason = json_object_get(body, "reason");
+	    *paid = json_object_get(body, "paid"), *reason = json_object_get(body, "reason"),
+	    *supersedes = json_object_get(body, "supersedes");
 
 	if (!json_is_object(body))
 		return pb_fail(err, 400, "invalid_body", "the body is {\"seat\": 3, \"wager\": \"ante\", \"paid\": 1000, "
@@ -204,6 +263,11 @@ read_call(const json_t *body, struct correct_call *c, struct pb_error *err)
 		return pb_fail(err, 400, "invalid_amount", "paid: the cents actually paid to the player (0, or negative for "
 		    "what was taken), an integer within %lld either way", (long long)PB_MONEY_MAX);
 	c->paid = json_integer_value(paid);
+	if (supersedes != NULL && !json_is_null(supersedes) && (!json_is_integer(supersedes) ||
+	    json_integer_value(supersedes) < 1))
+		return pb_fail(err, 400, "invalid_body", "supersedes: the id of the line's latest correction, which this one "
+		    "replaces (an integer), or left out for the line's first correction");
+	c->supersedes = json_is_integer(supersedes) ? json_integer_value(supersedes) : 0;
 	if (reason == NULL || (json_is_string(reason) && pb_text_blank(json_string_value(reason), json_string_length(reason))))
 		return pb_fail(err, 422, "reason_required", "reason: say what happened at the table (1..%d bytes, not blank)",
 		    CORR_REASON_MAX - 1);
@@ -234,7 +298,7 @@ pit_round_correct(struct pit *p, const struct actor *a, const struct idempotency
 
 /* ---- reading ---- */
 
-/* A correction as an exception of the report. */
+/* A correction, the latest of its line, as an exception of the report. */
 static int
 append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
 {
@@ -244,10 +308,11 @@ append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
 	snprintf(detail, sizeof(detail), "seat %d %s was owed %lld and paid %lld: %s %lld cents; %s (by %s, witness %s)",
 	    c->seat, c->wager, (long long)c->owed, (long long)c->paid, c->paid > c->owed ? "overpaid" : "underpaid",
 	    (long long)llabs(c->paid - c->owed), c->reason, c->by, c->witness);
-	o = json_pack("{s:s,s:s,s:I,s:s,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:I}", "at", c->at, "table", c->table_id,
+	o = json_pack("{s:s,s:s,s:I,s:s,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:I,s:o}", "at", c->at, "table", c->table_id,
 	    "round", (json_int_t)c->round_id, "kind", "mispay", "detail", detail, "seat", c->seat, "wager", c->wager,
 	    "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid, "difference", (json_int_t)(c->paid - c->owed),
-	    "reason", c->reason, "by", c->by, "witness", c->witness, "correction", (json_int_t)c->id);
+	    "reason", c->reason, "by", c->by, "witness", c->witness, "correction", (json_int_t)c->id,
+	    "supersedes", c->supersedes != 0 ? json_integer(c->supersedes) : json_null());
 	if (o == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	json_array_append_new(ctx, o);
@@ -315,6 +380,7 @@ problem(struct corr_check *c, const struct stored_event *e, const char *fmt, ...
 	audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text);
 }
 
+/* The recorded fields of two corrections equal ("supersedes" is checked apart: the rows hold no column of it). */
 static bool
 corrections_equal(const struct correction *a, const struct correction *b)
 {
@@ -324,6 +390,11 @@ corrections_equal(const struct correction *a, const struct correction *b)
 	    strcmp(a->at, b->at) == 0;
 }
 
+/*
+ * One payout_corrected event against its row: the same figures, and the
+ * correction it names in "supersedes" the line's previous one in the rows
+ * (which correction of a line counts is read from them).
+ */
 static int
 check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 {
@@ -344,6 +415,10 @@ check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 		else if (!corrections_equal(&want, &got))
 			problem(c, e, "correction %lld of round %lld: its row differs from its event", (long long)want.id,
 			    (long long)want.round_id);
+		else if (want.supersedes != 0 && want.supersedes != got.supersedes)
+			problem(c, e, "correction %lld of round %lld replaces correction %lld, which the rows do not hold as "
+			    "the correction of seat %d %s before it: the reports may count another figure", (long long)want.id,
+			    (long long)want.round_id, (long long)want.supersedes, want.seat, want.wager);
 	}
 	json_decref(b);
 	return rc;

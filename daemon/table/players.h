@@ -60,7 +60,11 @@ json_t *player_public_json(const json_t *record, const struct actor *a);
  * PUT /tables/{t}/seats/{s}/player {"player": ID}: the player sits at the
  * seat (player_seated); DELETE: the seat's player leaves (player_left).  A
  * dealer (own table: the table he deals at; a terminal: its tables), floor,
- * pitboss.  The answer: {"table", "seat", "player", "at"}.
+ * pitboss.  The answer: {"table", "seat", "player", "at"}; the player
+ * already at that seat: the same answer, nothing recorded.  409 seat_taken
+ * (another player sits there), 409 player_seated_elsewhere (he sits at
+ * another seat, of this table or another: a move is a DELETE, then a PUT),
+ * 409 seat_empty (DELETE), 422 unknown_player, 422 invalid_seat.
  */
 int pit_seat_player(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id, int seat,
     const json_t *body, bool leave, json_t **out, int *status, struct pb_error *err);

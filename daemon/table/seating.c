@@ -1,7 +1,8 @@
 /*
  * seating.c - who sits at each seat (players.h): the table events
  * player_seated and player_left, and the players a round records when it
- * opens (round_opened's "players", the round_players rows).
+ * opens (round_opened's "players", the round_players rows).  A player
+ * sits at one seat at a time.
  */
 #include "table/players.h"
 
@@ -61,6 +62,27 @@ read_player(struct pit *p, const json_t *body, char player[PB_ID_MAX], struct pb
 	return 0;
 }
 
+/*
+ * A player sits at one seat at a time, or his rated time counts twice: 409
+ * player_seated_elsewhere naming the other seat (of this table or another)
+ * he sits at.  It runs inside the write, so of two seatings of one player
+ * only the first is recorded.
+ */
+static int
+check_seated_elsewhere(struct pit *p, const char *table_id, int seat, const char *player, struct pb_error *err)
+{
+	char at_table[PB_ID_MAX];
+	int at_seat;
+
+	if (store_seat_of_player(p->store, player, table_id, seat, at_table, &at_seat, err) < 0)
+		return -1;
+	if (at_table[0] == '\0')
+		return 0;
+	return pb_fail(err, 409, "player_seated_elsewhere", "player %s sits at seat %d of table %s; a move is a leave and "
+	    "a seating: DELETE /api/v1/tables/%s/seats/%d/player first", player, at_seat, at_table, at_table, at_seat);
+}
+
+/* The write of a seating or a leaving: the seat and the player checked, then the row and the event. */
 static int
 do_seat(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
@@ -85,6 +107,8 @@ do_seat(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	if (!sa->leave && now[0] && strcmp(now, player) != 0)
 		return pb_fail(err, 409, "seat_taken", "player %s sits at seat %d of table %s; DELETE "
 		    "/api/v1/tables/%s/seats/%d/player first", now, sa->seat, t->id, t->id, sa->seat);
+	if (!sa->leave && check_seated_elsewhere(p, t->id, sa->seat, player, err) < 0)
+		return -1;
 	pb_time_now(at);
 	*status = 200;
 	if (!sa->leave && strcmp(now, player) == 0) {   /* already so: nothing to record */

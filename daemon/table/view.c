@@ -160,14 +160,19 @@ totals_json(const struct round_record *r)
 	    (json_int_t)-t.house_win_total, "house_win", (json_int_t)t.house_win_total, "paid", (json_int_t)t.paid);
 }
 
-/* One correction of the round as GET /rounds/{id} shows it, appended to the array ctx (correction_fn). */
+/*
+ * One correction of the round as GET /rounds/{id} shows it, appended to the
+ * array ctx (correction_fn): with the line's correction it replaced and the
+ * one that replaced it (null: it is the line's figure).
+ */
 static int
 correction_line(void *ctx, const struct correction *c, struct pb_error *err)
 {
-	json_t *o = json_pack("{s:I,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)c->id, "seat", c->seat,
-	    "wager", c->wager, "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid,
+	json_t *o = json_pack("{s:I,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:s,s:o,s:o}", "id", (json_int_t)c->id,
+	    "seat", c->seat, "wager", c->wager, "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid,
 	    "difference", (json_int_t)(c->paid - c->owed), "reason", c->reason, "by", c->by, "witness", c->witness,
-	    "at", c->at);
+	    "at", c->at, "supersedes", c->supersedes != 0 ? json_integer(c->supersedes) : json_null(),
+	    "superseded_by", c->superseded_by != 0 ? json_integer(c->superseded_by) : json_null());
 
 	if (o == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");

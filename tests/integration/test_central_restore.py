@@ -160,11 +160,15 @@ class RestoreTest(pgserver.CentralServerCase):
                                           "witness": acct.witness("DL1")}, "FL1")
         post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),
                                              "note": "counted again"}, "PB1")
-        # a payout correction (the table event payout_corrected and its row)
+        # a payout correction (the table event payout_corrected and its row), then one that replaces it
         rid = d.db_value("SELECT id FROM rounds WHERE state = 'settled' ORDER BY id LIMIT 1")
         line = self.ok(d, "GET", "/api/v1/rounds/%d" % rid)["round"]["payouts"][0]
-        post("/rounds/%d/corrections" % rid, {"seat": line["seat"], "wager": line["wager"], "paid": line["net"] + 500,
-                                              "reason": "overpaid", "witness": acct.witness("FL1")}, "PB1")
+        first = post("/rounds/%d/corrections" % rid, {"seat": line["seat"], "wager": line["wager"],
+                                                      "paid": line["net"] + 500, "reason": "overpaid",
+                                                      "witness": acct.witness("FL1")}, "PB1")
+        post("/rounds/%d/corrections" % rid, {"seat": line["seat"], "wager": line["wager"], "paid": line["net"] + 400,
+                                              "reason": "counted again", "supersedes": first["id"],
+                                              "witness": acct.witness("FL1")}, "PB1")
 
     def wait_shipped(self, timeout=60):
         deadline = time.monotonic() + timeout

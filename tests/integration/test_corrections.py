@@ -5,15 +5,27 @@ where the round owed something else.  The round then shows the correction,
 its payouts, events and verify are unchanged; the exceptions report lists the
 mispay with its difference and gives their total; pitboss verify checks the
 rows against their events; each refusal says what to fix and changes nothing.
+A payout line is corrected once: a later correction names the line's latest
+in "supersedes", and only a line's latest correction counts.
 """
+import csv
+import ctypes
+import ctypes.util
 import datetime
+import io
 import sys
+import threading
 import unittest
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import AUDITOR, DEALER, PITBOSS_TOKEN  # noqa: E402
-from test_accounting import PEOPLE, setup_people, sign_in, witness  # noqa: E402
+from test_accounting import PASSWORD, PEOPLE, setup_people, sign_in, witness  # noqa: E402
+from test_dealer import ROLE  # noqa: E402
+
+# A floor supervisor whose password hash is as cheap as Argon2id allows: ten requests witnessed by him reach
+# the write together, where with the usual hash they would arrive one after another, each behind its hash.
+QUICK_WITNESS = "FLQ"
 
 ROUND = {
     "bets": {"1": {"ante": 2500, "pair_plus": 500}, "3": {"ante": 1000, "six_card": 500}},
@@ -27,6 +39,30 @@ def iso(dt):
     return dt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
 
+def cheap_argon2id(password):
+    """crypto_pwhash_str with libsodium's smallest cost (1 pass, 8 KiB): what verifies is the same."""
+    lib = ctypes.CDLL(ctypes.util.find_library("sodium"))
+    assert lib.sodium_init() >= 0
+    out, pw = ctypes.create_string_buffer(128), password.encode()
+    assert lib.crypto_pwhash_str(out, pw, ctypes.c_ulonglong(len(pw)), ctypes.c_ulonglong(1), ctypes.c_size_t(8192)) == 0
+    return out.value.decode()
+
+
+def at_once(n, fn):
+    """Runs fn(i) for i in 0..n-1 on n threads released together; returns their results in order."""
+    gate, out = threading.Barrier(n), [None] * n
+
+    def run(i):
+        gate.wait()
+        out[i] = fn(i)
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
 class Corrections(pbtest.DaemonTestCase):
 
     @classmethod
@@ -34,6 +70,13 @@ class Corrections(pbtest.DaemonTestCase):
         super().setUpClass()
         cls.d.stop()
         setup_people(cls.d)
+        conn = cls.d.db_connect(read_only=False)
+        with conn:
+            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
+                         "updated_at) VALUES (?, 'Quick Floor', ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
+                         "'2026-01-01T00:00:00.000Z')",
+                         (QUICK_WITNESS, ROLE["floor"], cheap_argon2id(PASSWORD % QUICK_WITNESS)))
+        conn.close()
         cls.d.start()
         cls.tok = {pid: sign_in(cls.d, pid) for pid, _, _ in PEOPLE}
 
@@ -95,9 +138,9 @@ class Corrections(pbtest.DaemonTestCase):
                          [(rid, 1, "pair_plus", -18000), (rid, 3, "ante", -1000)])
         self.assertIn("underpaid 18000 cents", mis[0]["detail"])
         self.assertEqual(rep["mispays"], {"count": 2, "difference": -19000})
-        csv = self.d.request("GET", "/api/v1/reports/exceptions?format=csv", token=AUDITOR)
-        self.assertEqual(csv[0], 200)
-        self.assertIn(b"mispay", csv[2])
+        st, _, raw = self.d.request("GET", "/api/v1/reports/exceptions?format=csv", token=AUDITOR)
+        self.assertEqual(st, 200)
+        self.assertIn(b"mispay", raw)
         # The whole record still verifies.
         integ = self.ok("GET", "/api/v1/integrity", token=AUDITOR)
         self.assertTrue(integ["ok"], integ["problems"])
@@ -143,6 +186,115 @@ class Corrections(pbtest.DaemonTestCase):
         refused(403, "forbidden", good, token=DEALER)
         refused(403, "forbidden", good, token=AUDITOR)
         self.assertEqual(self.ok("GET", "/api/v1/rounds/%d" % rid, token=AUDITOR)["round"]["corrections"], [])
+
+    def mispays_of(self, rid):
+        """The exceptions report's mispays of round rid, and the report's mispay totals."""
+        rep = self.exceptions()
+        return [e for e in rep["exceptions"] if e["kind"] == "mispay" and e["round"] == rid], rep["mispays"]
+
+    def test_3_one_correction_per_line(self):
+        rnd = self.whole("T1", ROUND)
+        rid = rnd["id"]
+        owed = self.line(rnd, 1, "ante")["net"]
+        path = "/api/v1/rounds/%d/corrections" % rid
+        _, totals_before = self.mispays_of(rid)
+        first = self.correct(rid, {"seat": 1, "wager": "ante", "paid": 0, "reason": "paid nothing",
+                                   "witness": witness("FL1")})
+        self.assertIsInstance(first["id"], int)
+        self.assertIsNone(first["supersedes"])
+        # A second correction of the line without "supersedes": refused, naming the first and how to replace it.
+        again = {"seat": 1, "wager": "ante", "paid": 1000, "reason": "paid 1000 after all", "witness": witness("FL1")}
+        err = self.refused(409, "already_corrected", "POST", path, again, token=self.tok["PB1"])
+        self.assertIn("correction %d" % first["id"], err["message"])
+        self.assertIn('"supersedes": %d' % first["id"], err["message"])
+        # Replacing it: the new figure, the old one no longer counts.
+        second = self.correct(rid, dict(again, supersedes=first["id"]), idem="corr-3-second")
+        self.assertEqual((second["supersedes"], second["paid"], second["difference"]), (first["id"], 1000, 1000 - owed))
+        self.assertGreater(second["id"], first["id"])
+        # A retry of it with the same key is answered as before, not refused as a second correction.
+        self.assertEqual(self.correct(rid, dict(again, supersedes=first["id"]), idem="corr-3-second"), second)
+        got = self.ok("GET", "/api/v1/rounds/%d" % rid, token=AUDITOR)["round"]["corrections"]
+        self.assertEqual([(c["id"], c["paid"], c["supersedes"], c["superseded_by"]) for c in got],
+                         [(first["id"], 0, None, second["id"]), (second["id"], 1000, first["id"], None)])
+        mis, totals = self.mispays_of(rid)
+        self.assertEqual([(e["correction"], e["seat"], e["wager"], e["paid"], e["difference"], e["supersedes"])
+                          for e in mis], [(second["id"], 1, "ante", 1000, 1000 - owed, first["id"])])
+        self.assertEqual(totals, {"count": totals_before["count"] + 1,
+                                  "difference": totals_before["difference"] + 1000 - owed})
+        st, _, raw = self.d.request("GET", "/api/v1/reports/exceptions?format=csv", token=AUDITOR)
+        self.assertEqual(st, 200)
+        rows = list(csv.DictReader(io.StringIO(raw.decode())))
+        self.assertEqual([r["correction"] for r in rows if r["kind"] == "mispay" and r["round"] == str(rid)],
+                         [str(second["id"])])
+        # The event of the replacement names the one it replaces; the first names none.
+        bodies = [b for (b,) in self.d.db_rows("SELECT body FROM events WHERE type = 'payout_corrected' ORDER BY id")
+                  if '"round":%d,' % rid in b]
+        self.assertEqual(len(bodies), 2)
+        self.assertNotIn("supersedes", bodies[0])
+        self.assertIn('"supersedes":%d' % first["id"], bodies[1])
+        # Refused: the replaced one (not the line's latest), an unknown id, a correction of another line.
+        err = self.refused(409, "correction_superseded", "POST", path, dict(again, supersedes=first["id"]),
+                           token=self.tok["PB1"])
+        self.assertIn("replaced by correction %d" % second["id"], err["message"])
+        self.assertIn('"supersedes": %d' % second["id"], err["message"])
+        self.refused(422, "unknown_correction", "POST", path, dict(again, supersedes=second["id"] + 1000),
+                     token=self.tok["PB1"])
+        other = self.correct(rid, {"seat": 3, "wager": "ante", "paid": 0, "reason": "ante not taken",
+                                   "witness": witness("FL1")})
+        err = self.refused(422, "supersedes_other_line", "POST", path, dict(again, supersedes=other["id"]),
+                           token=self.tok["PB1"])
+        self.assertIn("correction %d is of round %d seat 3 ante" % (other["id"], rid), err["message"])
+        # ... a line not corrected yet naming a correction of another line, and a correction of another round
+        self.refused(422, "supersedes_other_line", "POST", path, {"seat": 1, "wager": "pair_plus", "paid": 0,
+                     "reason": "x", "supersedes": second["id"], "witness": witness("FL1")}, token=self.tok["PB1"])
+        rid2 = self.whole("T1", ROUND)["id"]
+        self.refused(422, "supersedes_other_line", "POST", "/api/v1/rounds/%d/corrections" % rid2,
+                     dict(again, supersedes=second["id"]), token=self.tok["PB1"])
+        self.refused(400, "invalid_body", "POST", path, dict(again, supersedes="%d" % second["id"]), token=self.tok["PB1"])
+        self.refused(400, "invalid_body", "POST", path, dict(again, supersedes=0), token=self.tok["PB1"])
+        # A third figure replaces the second; the line still counts once.
+        third = self.correct(rid, {"seat": 1, "wager": "ante", "paid": 500, "reason": "counted again",
+                                   "supersedes": second["id"], "witness": witness("PB1")}, who="FL1")
+        mis, totals = self.mispays_of(rid)
+        self.assertEqual(sorted((e["correction"], e["difference"]) for e in mis),
+                         sorted([(third["id"], 500 - owed), (other["id"], 0 - self.line(rnd, 3, "ante")["net"])]))
+        self.assertEqual(totals["count"], totals_before["count"] + 2)
+        # The record verifies: GET /integrity, and pitboss verify of a copy of the file.
+        integ = self.ok("GET", "/api/v1/integrity", token=AUDITOR)
+        self.assertTrue(integ["ok"], integ["problems"])
+        rc, out, err = self.d.verify_altered_copy(lambda conn: None)
+        self.assertEqual(rc, 0, out + err)
+        # Moving the first correction to another line changes which figure counts: verify names both events.
+
+        def alter(conn):
+            conn.execute("DROP TRIGGER corrections_no_update")
+            conn.execute("UPDATE corrections SET wager = 'play' WHERE id = ?", (first["id"],))
+        rc, out, err = self.d.verify_altered_copy(alter)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("correction %d of round %d: its row differs from its event" % (first["id"], rid), out)
+        self.assertIn("correction %d of round %d replaces correction %d, which the rows do not hold as the correction "
+                      "of seat 1 ante before it" % (second["id"], rid, first["id"]), out)
+
+    def test_4_concurrent_corrections_of_one_line(self):
+        """Ten corrections of one line at once: one recorded; ten replacements of it at once: one recorded."""
+        rid = self.whole("T1", ROUND)["id"]
+        path = "/api/v1/rounds/%d/corrections" % rid
+        body = {"seat": 1, "wager": "pair_plus", "paid": 2000, "reason": "paid 4 to 1",
+                "witness": witness(QUICK_WITNESS)}
+        res = at_once(10, lambda i: self.d.call("POST", path, body, token=self.tok["PB1"]))
+        self.assertEqual(sorted(st for st, _ in res), [201] + [409] * 9, res)
+        made = next(js for st, js in res if st == 201)
+        self.assertEqual({js["error"]["code"] for st, js in res if st == 409}, {"already_corrected"})
+        res = at_once(10, lambda i: self.d.call("POST", path, dict(body, paid=3000 + i, supersedes=made["id"]),
+                                                token=self.tok["PB1"]))
+        self.assertEqual(sorted(st for st, _ in res), [201] + [409] * 9, res)
+        self.assertEqual({js["error"]["code"] for st, js in res if st == 409}, {"correction_superseded"})
+        latest = next(js for st, js in res if st == 201)
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM corrections WHERE round_id = ?", (rid,)), 2)
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM events WHERE type = 'payout_corrected' AND body LIKE ?",
+                                         ('%%"round":%d,%%' % rid,)), 2)
+        mis, _ = self.mispays_of(rid)
+        self.assertEqual([(e["correction"], e["paid"]) for e in mis], [(latest["id"], latest["paid"])])
 
     def test_9_altered_rows_caught_by_verify(self):
         rnd = self.whole("T1", ROUND)

@@ -15,6 +15,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 import time
 import unittest
 
@@ -211,6 +212,65 @@ class Players(pbtest.DaemonTestCase):
         js = self.as_("FL1", "GET", "/players/P1/rating?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z")
         self.assertEqual((js["hands"], js["wagered"], js["theoretical"]), (0, 0, 0))
         self.refused(400, "invalid_query", "GET", "/api/v1/players/P1/rating?from=yesterday", token=self.tok["FL1"])
+
+    def seated_at(self, table):
+        return [(s["player"] or {}).get("id") for s in self.as_("FL1", "GET", "/tables/%s/seats" % table)["seats"]]
+
+    def test_2b_one_seat_per_player(self):
+        """A player sits at one seat at a time: anywhere else is refused until he leaves; a move is both recorded."""
+        pid = self.register({"card": "100077", "name": "Dana Move"})["id"]
+        anon = self.register({"description": "woman in a green coat"})["id"]
+        self.as_("FL1", "PUT", "/tables/T1/seats/3/player", {"player": pid})
+        changes = self.d.db_value("SELECT count(*) FROM seat_changes")
+        t2 = self.seated_at("T2")
+        # another table, another seat of the same table: refused, naming where he sits; nothing recorded
+        err = self.refused(409, "player_seated_elsewhere", "PUT", "/api/v1/tables/T2/seats/1/player", {"player": pid},
+                           token=self.tok["FL1"])
+        self.assertIn("seat 3 of table T1", err["message"])
+        self.assertIn("DELETE /api/v1/tables/T1/seats/3/player", err["message"])
+        self.refused(409, "player_seated_elsewhere", "PUT", "/api/v1/tables/T1/seats/4/player", {"player": pid},
+                     token=self.tok["FL1"])
+        self.assertEqual(self.seated_at("T2"), t2)
+        self.assertEqual(self.seated_at("T1")[3], None)
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM seat_changes"), changes)
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM seat_players WHERE player_id = ?", (pid,)), 1)
+        # the seat he has: answered as before, nothing recorded
+        events = self.d.db_value("SELECT count(*) FROM events")
+        js = self.as_("FL1", "PUT", "/tables/T1/seats/3/player", {"player": pid})
+        self.assertEqual((js["table"], js["seat"], js["player"]), ("T1", 3, pid))
+        self.assertEqual(self.d.db_value("SELECT count(*) FROM events"), events)
+        # a move: he leaves, then sits at the other table; both recorded
+        self.as_("FL1", "DELETE", "/tables/T1/seats/3/player")
+        self.as_("FL1", "PUT", "/tables/T2/seats/1/player", {"player": pid})
+        seatings = self.as_("FL1", "GET", "/players/" + pid)["seatings"]
+        self.assertEqual([(s["table"], s["seat"], s["seated"]) for s in seatings],
+                         [("T1", 3, True), ("T1", 3, False), ("T2", 1, True)])
+        # an anonymous patron's record the same
+        self.as_("FL1", "PUT", "/tables/T2/seats/2/player", {"player": anon})
+        err = self.refused(409, "player_seated_elsewhere", "PUT", "/api/v1/tables/T1/seats/5/player", {"player": anon},
+                           token=self.tok["FL1"])
+        self.assertIn("seat 2 of table T2", err["message"])
+        for seat in (1, 2):
+            self.as_("FL1", "DELETE", "/tables/T2/seats/%d/player" % seat)
+        # ten seatings of one player at once, at ten empty seats of two tables: one recorded
+        free = [("T1", s) for s in range(2, 7) if self.seated_at("T1")[s - 1] is None] + [("T2", s) for s in range(1, 6)]
+        self.assertEqual(len(free), 10, free)
+        gate, res = threading.Barrier(10), [None] * 10
+
+        def sit(i):
+            gate.wait()
+            res[i] = self.d.call("PUT", "/api/v1/tables/%s/seats/%d/player" % free[i], {"player": pid},
+                                 token=self.tok["FL1"])
+        threads = [threading.Thread(target=sit, args=(i,)) for i in range(10)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        self.assertEqual(sorted(st for st, _ in res), [200] + [409] * 9, res)
+        self.assertEqual({js["error"]["code"] for st, js in res if st == 409}, {"player_seated_elsewhere"})
+        where = free[[st for st, _ in res].index(200)]
+        self.assertEqual(self.d.db_rows("SELECT table_id, seat FROM seat_players WHERE player_id = ?", (pid,)), [where])
+        self.as_("FL1", "DELETE", "/tables/%s/seats/%d/player" % where)
 
     # ---- Title 31 ----
 
