@@ -163,7 +163,9 @@ async function signedIn({passwordChange = false} = {}) {
       onEnd: why => signOut(why === 'idle'
         ? `You were signed out after ${duration(s.idle_seconds)} without activity. Sign in again.`
         : 'Your session has reached its time limit. Sign in again.'),
-      keepAlive: () => { api.get('/tables').catch(() => {}); },
+      // Not while the one-time password is being changed: the daemon refuses the call (403), and its
+      // answer would bring the form back afresh, emptying what the person is typing.
+      keepAlive: () => { if (!session.current()?.must_change_password) api.get('/tables').catch(() => {}); },
       lastRequestAt: api.lastRequestAt,
     });
   }

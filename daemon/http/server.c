@@ -22,6 +22,7 @@
 #include "common/timeutil.h"
 #include "http/answer.h"
 #include "http/framing.h"
+#include "http/headers.h"
 #include "http/http.h"
 #include "http/longread.h"
 #include "http/mhdlog.h"
@@ -137,8 +138,12 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 		free(text);
 		return MHD_NO;
 	}
+	/* Without its security headers nothing is sent: the connection is closed instead. */
+	if (security_headers_add(resp) < 0) {
+		MHD_destroy_response(resp);
+		return MHD_NO;
+	}
 	MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, ans->content_type ? ans->content_type : "text/plain; charset=utf-8");
-	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Cache-Control", ans->cache_control ? ans->cache_control : "no-store");
 	if (ans->allow[0] != '\0')
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, ans->allow);
@@ -243,16 +248,19 @@ static void
 write_413_raw(struct server *srv, struct MHD_Connection *conn)
 {
 	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
-	char body[160], head[256];
+	char body[160], head[1024], security[768];
+	size_t slen;
 	int bn, hn;
 
 	if (ci == NULL || srv->tls_cert != NULL)
 		return;
 	bn = snprintf(body, sizeof(body), "{\"error\":{\"code\":\"body_too_large\",\"message\":\"the body is larger than %zu "
 	    "bytes\"}}\n", srv->max_body);
-	hn = snprintf(head, sizeof(head), "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n"
-	    "Content-Type: application/json\r\nCache-Control: no-store\r\nContent-Length: %d\r\n\r\n", bn);
-	if (send(ci->connect_fd, head, (size_t)hn, MSG_NOSIGNAL | MSG_DONTWAIT) == hn)
+	/* With the security headers of every answer, or nothing (the connection is only closed). */
+	hn = security_headers_text(security, sizeof(security), &slen) < 0 ? -1 : snprintf(head, sizeof(head),
+	    "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\nContent-Type: application/json\r\n"
+	    "Cache-Control: no-store\r\n%sContent-Length: %d\r\n\r\n", security, bn);
+	if (hn > 0 && (size_t)hn < sizeof(head) && send(ci->connect_fd, head, (size_t)hn, MSG_NOSIGNAL | MSG_DONTWAIT) == hn)
 		(void)send(ci->connect_fd, body, (size_t)bn, MSG_NOSIGNAL | MSG_DONTWAIT);
 	shutdown(ci->connect_fd, SHUT_WR);
 }

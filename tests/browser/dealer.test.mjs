@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {chromium} from 'playwright-core';
-import {CHROMIUM, SOURCE, startPitbossd, stopPitbossd} from './harness.mjs';
+import {CHROMIUM, SOURCE, recordCspViolations, startPitbossd, stopPitbossd, tryInline, until} from './harness.mjs';
 
 const IMG = path.join(SOURCE, 'docs', 'img');
 const ADMIN = 'demo-admin';
@@ -19,6 +19,8 @@ const FLOOR_P = {id: 'F4001', name: 'Flo Marsh', roles: ['floor'], password: 'fi
 
 let run, base, browser;
 const pageErrors = [];
+// Every Content-Security-Policy violation in the test's pages (harness.mjs).
+const cspViolations = [];
 
 async function http(method, p, {token = ADMIN, body} = {}) {
   const res = await fetch(base + p, {
@@ -51,8 +53,10 @@ async function makePerson(p) {
 
 async function newPage(viewport = {width: 1024, height: 768}) {
   const context = await browser.newContext({viewport, locale: 'en-US'});
+  await recordCspViolations(context, cspViolations);
   const page = await context.newPage();
   page.on('pageerror', e => pageErrors.push(String(e)));
+  page.on('console', m => { if (m.type() === 'error' && /Content Security Policy/.test(m.text())) pageErrors.push(m.text()); });
   return page;
 }
 
@@ -407,7 +411,24 @@ describe('the dealer page', () => {
     await page.context().close();
   });
 
-  it('raised no error in the page', () => {
+  it('is served under a policy that refuses inline style and script, and reports it', async () => {
+    const probe = await browser.newContext();
+    const seen = [];
+    await recordCspViolations(probe, seen);
+    const page = await probe.newPage();
+    const res = await page.goto(`${base}/dealer/`);
+    assert.match(res.headers()['content-security-policy'], /frame-ancestors 'none'/);
+    assert.equal(res.headers()['x-frame-options'], 'DENY');
+    await page.locator('#person').waitFor({state: 'visible'});
+    assert.deepEqual(seen, [], 'the page itself breaks no rule of the policy');
+    assert.deepEqual(await tryInline(page), {styled: false, ran: false, seen: ['script-src-elem', 'style-src-attr']});
+    assert.ok(await until(() => seen.length === 2), `recorded: ${JSON.stringify(seen)}`);
+    assert.deepEqual(seen.map(v => v.directive).sort(), ['script-src-elem', 'style-src-attr']);
+    await probe.close();
+  });
+
+  it('raised no error in the page and broke no rule of the policy', () => {
     assert.deepEqual(pageErrors, []);
+    assert.deepEqual(cspViolations, []);
   });
 });

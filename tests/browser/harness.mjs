@@ -1,9 +1,11 @@
 // harness.mjs - the real pitbossd for the browser tests (page.test.mjs,
 // dealer.test.mjs): the example config/ on a free loopback port with a
-// database in a temporary directory, started and stopped the same way.
+// database in a temporary directory, started and stopped the same way; and
+// what both suites check of the daemon's Content-Security-Policy.
 import assert from 'node:assert/strict';
 import {spawn} from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,4 +70,83 @@ export async function stopPitbossd(run) {
     await new Promise(r => { run.daemon.once('exit', r); setTimeout(r, 5000); });
   }
   fs.rmSync(run.tmp, {recursive: true, force: true});
+}
+
+/**
+ * Records into list every Content-Security-Policy violation in any page of
+ * context ({directive, blocked, source, page}): a securitypolicyviolation
+ * listener on each document reports to Node at once, so a violation is
+ * kept across navigations and after its page is closed.
+ */
+export async function recordCspViolations(context, list) {
+  await context.exposeBinding('__pbCspViolation', ({page}, v) => { list.push({...v, page: page?.url()}); });
+  await context.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', e => {
+      window.__pbCspViolation({directive: e.effectiveDirective, blocked: e.blockedURI,
+        source: `${e.sourceFile}:${e.lineNumber}:${e.columnNumber}`});
+    });
+  });
+}
+
+/**
+ * Tries an inline style attribute and an inline script on page p, as an
+ * injected script would.  Returns {styled, ran, seen}: whether the style
+ * applied, whether the script ran, and the directives of the violations
+ * the document saw.  Under the daemon's policy both are refused, and the
+ * promise settles on their two violation events; when either got through
+ * it settles at once.
+ */
+export function tryInline(p) {
+  return p.evaluate(() => new Promise(resolve => {
+    const seen = [];
+    let styled = false, ran = false;
+    const on = e => {
+      seen.push(e.effectiveDirective);
+      if (seen.length === 2) {
+        document.removeEventListener('securitypolicyviolation', on);
+        resolve({styled, ran, seen: seen.sort()});
+      }
+    };
+    document.addEventListener('securitypolicyviolation', on);
+    const box = document.createElement('div');
+    document.body.append(box);
+    box.setAttribute('style', 'outline-style: dotted');
+    styled = getComputedStyle(box).outlineStyle === 'dotted';
+    const script = document.createElement('script');
+    script.textContent = 'window.__pbInlineRan = true;';
+    document.head.append(script);
+    ran = window.__pbInlineRan === true;
+    box.remove();
+    script.remove();
+    if (styled || ran) resolve({styled, ran, seen});
+  }));
+}
+
+/** Waits until test() holds, polling every 20 ms, at most ms; returns whether it held. */
+export async function until(test, ms = 5000) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (test()) return true;
+    await new Promise(r => setTimeout(r, 20));
+  }
+  return test();
+}
+
+/**
+ * Serves on a free loopback port (another origin than the daemon's) a page
+ * that frames the daemon's pages (the pit boss page as #pit, the dealer's
+ * page as #dealer) and one of its own (#own, which must show).  Returns
+ * {origin, close}.
+ */
+export async function framingOrigin(base) {
+  const srv = http.createServer((req, res) => {
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    if (req.url === '/own') {
+      res.end('<!doctype html><title>own</title><p id="own-text">framed here</p>');
+      return;
+    }
+    res.end(`<!doctype html><title>framing</title><iframe id="own" src="/own"></iframe>
+<iframe id="pit" src="${base}/"></iframe><iframe id="dealer" src="${base}/dealer/"></iframe>`);
+  });
+  await new Promise((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', resolve); });
+  return {origin: `http://127.0.0.1:${srv.address().port}`, close: () => new Promise(r => srv.close(r))};
 }

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
-import {CHROMIUM, startPitbossd, stopPitbossd} from './harness.mjs';
+import {CHROMIUM, framingOrigin, recordCspViolations, startPitbossd, stopPitbossd, tryInline, until} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -33,6 +33,8 @@ const TZ = 'America/New_York';
 let run, base, browser, context, page;
 const fixtures = {};
 const consoleErrors = [];
+// Every Content-Security-Policy violation in the pages of the test's contexts (harness.mjs).
+const cspViolations = [];
 const missing = {summary: false, payouts: false, exceptions: false, events: false, verify: false, bankers: false};
 const screenshots = [];
 
@@ -239,6 +241,7 @@ before(async () => {
   // A zone away from UTC, to see that times are shown in the browser's zone.
   context = await browser.newContext({viewport: {width: 1366, height: 768}, acceptDownloads: true,
     locale: 'en-US', timezoneId: TZ});
+  await recordCspViolations(context, cspViolations);
   page = await context.newPage();
   watch(page);
 });
@@ -637,6 +640,7 @@ describe('the pit boss page', () => {
 
   it('is usable on a tablet', async () => {
     const tablet = await browser.newContext({viewport: {width: 820, height: 1180}, hasTouch: true, deviceScaleFactor: 1});
+    await recordCspViolations(tablet, cspViolations);
     const tp = await tablet.newPage();
     watch(tp);
     await tp.goto(`${base}/`);
@@ -651,8 +655,71 @@ describe('the pit boss page', () => {
     await tablet.close();
   });
 
-  it('logged no console errors', () => {
+  it('is served under a policy that refuses inline style and script, and reports it', async () => {
+    const probe = await browser.newContext();
+    const seen = [];
+    await recordCspViolations(probe, seen);
+    const p = await probe.newPage();
+    const res = await p.goto(`${base}/`);
+    assert.match(res.headers()['content-security-policy'], /frame-ancestors 'none'/);
+    await p.locator('#signin-form').waitFor({state: 'visible'});
+    assert.deepEqual(seen, [], 'the page itself breaks no rule of the policy');
+    assert.deepEqual(await tryInline(p), {styled: false, ran: false, seen: ['script-src-elem', 'style-src-attr']});
+    // The same two reach the test's list: a violation anywhere in these tests fails them.
+    assert.ok(await until(() => seen.length === 2), `recorded: ${JSON.stringify(seen)}`);
+    assert.deepEqual(seen.map(v => v.directive).sort(), ['script-src-elem', 'style-src-attr']);
+    await probe.close();
+  });
+
+  it('refuses to be framed by a page of another origin', async () => {
+    const outer = await framingOrigin(base);
+    const ctx = await browser.newContext();
+    try {
+      const p = await ctx.newPage();
+      const refused = [];
+      p.on('console', m => { if (/frame-ancestors 'none'/.test(m.text())) refused.push(m.text()); });
+      await p.goto(`${outer.origin}/`);
+      // The framing page's own frame shows: frames work there.
+      const own = await (await p.$('#own')).contentFrame();
+      assert.equal(await own.locator('#own-text').innerText(), 'framed here');
+      for (const id of ['pit', 'dealer']) {
+        const f = await (await p.$(`#${id}`)).contentFrame();
+        assert.ok(!f.url().startsWith(base), `#${id} shows ${f.url()}`);
+        assert.equal(await f.locator('form').count(), 0, `#${id} shows a form of the daemon's page`);
+      }
+      assert.ok(await until(() => refused.length >= 2), `the browser said: ${refused}`);
+      assert.ok(refused.every(m => m.includes(base)), refused.join('\n'));
+    } finally {
+      await ctx.close();
+      await outer.close();
+    }
+  });
+
+  it('never lets the browser send the sign-in form itself, with the password in the address', async () => {
+    // The page's script sends the forms; here it is off and the test shows the form, so Enter makes
+    // the browser send it (a GET to the page's address, the id and password in the query): refused.
+    const ctx = await browser.newContext({javaScriptEnabled: false});
+    try {
+      const p = await ctx.newPage();
+      const refused = [], sent = [];
+      p.on('console', m => { if (/form-action 'none'/.test(m.text())) refused.push(m.text()); });
+      p.on('request', r => sent.push(r.url()));
+      await p.goto(`${base}/`);
+      await p.$eval('#signin', el => { el.hidden = false; });
+      await p.locator('#person').fill('E9999');
+      await p.locator('#password').fill('typed-but-never-sent');
+      await p.locator('#password').press('Enter', {noWaitAfter: true});
+      assert.ok(await until(() => refused.length === 1), `the browser said: ${refused}`);
+      assert.equal(p.url(), `${base}/`);
+      assert.deepEqual(sent.filter(u => u.includes('typed-but-never-sent')), []);
+    } finally {
+      await ctx.close();
+    }
+  });
+
+  it('logged no console errors and no policy violation', () => {
     assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(cspViolations, []);
   });
 });
 
@@ -878,9 +945,10 @@ describe('table accounting on the page', () => {
     assert.equal(cv.acknowledged.by, ACCT.pb.id);
   });
 
-  it('logged no console errors', () => {
+  it('logged no console errors and no policy violation', () => {
     expectedConsoleError.allowAccounting = false;
     assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(cspViolations, []);
   });
 });
 
@@ -1068,8 +1136,9 @@ describe('players on the page', () => {
     await pp.locator('#t31-items .note', {hasText: 'not allowed'}).waitFor();
   });
 
-  it('logged no console errors', () => {
+  it('logged no console errors and no policy violation', () => {
     expectedConsoleError.allowAccounting = false;
     assert.deepEqual(consoleErrors, []);
+    assert.deepEqual(cspViolations, []);
   });
 });
