@@ -330,6 +330,13 @@ struct person {
 int store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err);
 
 /*
+ * Reads a person whose id equals id without regard to case (the first by
+ * id, should an older database hold two); found=false when there is none.
+ * Only for refusing a new id: look-ups by id stay exact (store_person_get).
+ */
+int store_person_get_nocase(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err);
+
+/*
  * A failed password of this person (sign-in or witness), in the caller's
  * transaction: one more failure in a row; at max_failures the person is
  * locked out until until_ms.  *failures and *locked_until_ms are the new values.
