@@ -25,14 +25,15 @@ read_person(sqlite3_stmt *st, struct person *out)
 	store_column_text(out->updated_at, sizeof(out->updated_at), st, 9);
 }
 
-int
-store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err)
+/* The person of a statement that takes the id as its one parameter (STMT_PERSON_GET or STMT_PERSON_GET_NOCASE). */
+static int
+person_by(struct store *s, enum stmt_id stmt, const char *id, struct person *out, bool *found, struct pb_error *err)
 {
 	struct store_query q;
 
 	memset(out, 0, sizeof(*out));
 	*found = false;
-	if (store_query(&q, s, STMT_PERSON_GET, "reading a person", err) < 0)
+	if (store_query(&q, s, stmt, "reading a person", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
 	if (store_query_next(&q)) {
@@ -40,6 +41,18 @@ store_person_get(struct store *s, const char *id, struct person *out, bool *foun
 		read_person(q.st, out);
 	}
 	return store_query_end(&q);
+}
+
+int
+store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err)
+{
+	return person_by(s, STMT_PERSON_GET, id, out, found, err);
+}
+
+int
+store_person_get_nocase(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err)
+{
+	return person_by(s, STMT_PERSON_GET_NOCASE, id, out, found, err);
 }
 
 int

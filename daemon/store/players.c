@@ -71,14 +71,15 @@ store_player_get(struct store *s, const char *id, json_t **out, struct pb_error 
 }
 
 int
-store_player_by_card(struct store *s, const char *card, char id[PB_ID_MAX], struct pb_error *err)
+store_player_card_holder(struct store *s, const char *card, const char *self, char id[PB_ID_MAX], struct pb_error *err)
 {
 	struct store_query q;
 
 	id[0] = '\0';
-	if (store_query(&q, s, STMT_PLAYER_BY_CARD, "finding a player's card", err) < 0)
+	if (store_query(&q, s, STMT_PLAYER_CARD_HOLDER, "finding a player's card", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, card, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, self, -1, SQLITE_STATIC);
 	if (store_query_next(&q))
 		store_column_text(id, PB_ID_MAX, q.st, 0);
 	return store_query_end(&q);

@@ -27,8 +27,9 @@ int store_player_put(struct store *s, const char *id, const char *card, const ch
 /* The player's record with "created_at" and "updated_at" added (new reference), or *out NULL when there is none. */
 int store_player_get(struct store *s, const char *id, json_t **out, struct pb_error *err);
 
-/* The id of the player holding card ("" when none). */
-int store_player_by_card(struct store *s, const char *card, char id[PB_ID_MAX], struct pb_error *err);
+/* The id of a player other than self whose card is card without regard to case ("" when none). */
+int store_player_card_holder(struct store *s, const char *card, const char *self, char id[PB_ID_MAX],
+    struct pb_error *err);
 
 /* At most max records whose card is card (NULL: any) and whose name contains name (NULL: any), by id. */
 int store_player_search(struct store *s, const char *card, const char *name, int max, json_t **out, struct pb_error *err);

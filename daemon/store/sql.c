@@ -351,6 +351,9 @@ static const char *const SQL[STMT_COUNT] = {
 	/* people.c */
 	[STMT_PERSON_GET] = "SELECT id, name, roles, active, password_hash, must_change, failures, locked_until_ms, "
 	    "created_at, updated_at FROM people WHERE id = ?",
+	/* a person whose id is this one without regard to case (a new id must not be); index people_id_nocase */
+	[STMT_PERSON_GET_NOCASE] = "SELECT id, name, roles, active, password_hash, must_change, failures, locked_until_ms, "
+	    "created_at, updated_at FROM people WHERE id = ?1 COLLATE NOCASE ORDER BY id LIMIT 1",
 	/* a failure in a row: counted, and from the max-th on the person is locked until ?3 */
 	/* a count that ended in a lockout starts again once the lockout is over (?4: now) */
 	[STMT_PERSON_FAILED] = "UPDATE people SET "
@@ -441,7 +444,8 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_PLAYER_PUT] = "INSERT INTO players (id, card, name, record_json, created_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?5) "
 	    "ON CONFLICT(id) DO UPDATE SET card = ?2, name = ?3, record_json = ?4, updated_at = ?5",
 	[STMT_PLAYER_GET] = "SELECT record_json, created_at, updated_at FROM players WHERE id = ?",
-	[STMT_PLAYER_BY_CARD] = "SELECT id FROM players WHERE card = ?",
+	/* another player (not ?2) whose card is ?1 without regard to case; index players_card_nocase */
+	[STMT_PLAYER_CARD_HOLDER] = "SELECT id FROM players WHERE card = ?1 COLLATE NOCASE AND id <> ?2 ORDER BY id LIMIT 1",
 	[STMT_PLAYER_SEARCH] = "SELECT record_json, created_at, updated_at FROM players WHERE (?1 IS NULL OR card = ?1) "
 	    "AND (?2 IS NULL OR instr(lower(name), lower(?2)) > 0) ORDER BY id LIMIT ?3",
 	[STMT_PLAYER_COUNT] = "SELECT count(*) FROM players",

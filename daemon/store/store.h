@@ -330,6 +330,13 @@ struct person {
 int store_person_get(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err);
 
 /*
+ * Reads a person whose id equals id without regard to case (the first by
+ * id, should an older database hold two); found=false when there is none.
+ * Only for refusing a new id: look-ups by id stay exact (store_person_get).
+ */
+int store_person_get_nocase(struct store *s, const char *id, struct person *out, bool *found, struct pb_error *err);
+
+/*
  * A failed password of this person (sign-in, witness, own change) at now_ms,
  * in the caller's transaction: one more failure in a row (the count starts
  * again after a lockout that is over); at max_failures the person is locked

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/ids.h"
 #include "common/password.h"
 #include "common/text.h"
 #include "common/timeutil.h"
@@ -159,17 +160,25 @@ people_event(struct pit *p, const struct actor *a, const char *code, json_t *det
 	return rc;
 }
 
+/*
+ * Adds the person, inside the write transaction: an id taken without regard
+ * to case ("fl1" beside "FL1") is refused here, where two adds cannot both
+ * pass the check.
+ */
 static int
 do_add(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
 	struct person *who = arg, old;
 	bool found;
 
-	if (store_person_get(p->store, who->id, &old, &found, err) < 0)
+	if (store_person_get_nocase(p->store, who->id, &old, &found, err) < 0)
 		return -1;
-	if (found)
+	if (found && strcmp(old.id, who->id) == 0)
 		return pb_fail(err, 409, "person_exists", "a person has the id %s already (%s); people are never deleted, "
 		    "only deactivated", who->id, old.name);
+	if (found)
+		return pb_fail(err, 409, "person_exists", "the id %s is taken: %s (%s) differs from it only in case, and ids "
+		    "are the same without regard to case", who->id, old.id, old.name);
 	pb_time_now(who->created_at);
 	snprintf(who->updated_at, sizeof(who->updated_at), "%s", who->created_at);
 	if (store_person_add(p->store, who, err) < 0 ||
@@ -187,14 +196,15 @@ pit_person_add(struct pit *p, const struct actor *a, const struct idempotency *i
 {
 	static const char *const FIELDS[] = {"id", "name", "roles", "password", NULL};
 	struct person who = {.active = true, .must_change = true};
-	const char *id = json_string_value(json_object_get(body, "id")), *password = NULL;
+	const json_t *idv = json_object_get(body, "id");
+	const char *id = json_string_value(idv), *password = NULL;
 
 	*out = NULL;
 	if (authorize(a, OP_PEOPLE_CHANGE, NULL, err) < 0 ||
 	    only_fields(body, "people", FIELDS, "id, name, roles and password", err) < 0)
 		return -1;
-	if (id == NULL || !pb_valid_id(id))
-		return pb_fail(err, 400, "invalid_id", "id: 1 to 32 of A-Z, a-z, 0-9, _ . -, e.g. \"E1027\"");
+	if (id == NULL || strlen(id) != json_string_length(idv) || !pb_valid_person_id(id))
+		return pb_fail(err, 400, "invalid_id", "id: " PB_PERSON_ID_RULE ", e.g. \"E1027\"");
 	snprintf(who.id, sizeof(who.id), "%s", id);
 	if (read_name(json_object_get(body, "name"), who.name, err) < 0 ||
 	    read_roles(json_object_get(body, "roles"), &who.roles, err) < 0)

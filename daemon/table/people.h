@@ -36,8 +36,10 @@ int pit_person_get(struct pit *p, const struct actor *a, const char *id, json_t 
 /*
  * POST /people {"id", "name", "roles": [...], "password"?}: a new active
  * person (201), the password (when given) a one-time one they must change
- * at first sign-in.  409 person_exists; 400 for a field that is wrong,
- * weak_password for a password the policy refuses (common/password.h).
+ * at first sign-in.  The id: pb_valid_person_id (400 invalid_id), and no
+ * person's id equal to it without regard to case (409 person_exists); 400
+ * for another field that is wrong, weak_password for a password the policy
+ * refuses (common/password.h).
  * Recorded as person_added.
  */
 int pit_person_add(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/gaming_day.h"
+#include "common/ids.h"
 #include "common/text.h"
 #include "common/timeutil.h"
 #include "store/players.h"
@@ -19,14 +20,13 @@
 #include "table/txn.h"
 
 #define FIELD_MAX 200
-#define CARD_MAX 32
 
 /* The record's fields besides its id: every one is a string or absent. */
 static const char *const FIELDS[] = {"card", "name", "date_of_birth", "id_type", "id_number", "id_issuer", "id_expiry",
     "address", "description", NULL};
 static const char *const TAKES = "card, name, date_of_birth, id_type, id_number, id_issuer, id_expiry, address, description";
 
-/* Checks one field's value: a string of 1..200 bytes without control characters (card: 1..32 of A-Z a-z 0-9 - ). */
+/* Checks one field's value: a string of 1..200 bytes without control characters (card: pb_valid_card). */
 static int
 check_field(const char *k, const json_t *v, struct pb_error *err)
 {
@@ -43,8 +43,8 @@ check_field(const char *k, const json_t *v, struct pb_error *err)
 	if (pb_text_check_controls(k, s, n, err) < 0)
 		return -1;
 	if (strcmp(k, "card") == 0) {
-		if (n > CARD_MAX || strspn(s, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-") != n)
-			return pb_fail(err, 400, "invalid_body", "card: 1 to %d of A-Z a-z 0-9 -", CARD_MAX);
+		if (!pb_valid_card(s))
+			return pb_fail(err, 400, "invalid_body", "card: " PB_CARD_RULE);
 	}
 	if ((strcmp(k, "date_of_birth") == 0 || strcmp(k, "id_expiry") == 0) && gaming_day_parse(s, &day) < 0)
 		return pb_fail(err, 400, "invalid_body", "%s: a date YYYY-MM-DD", k);
@@ -95,7 +95,11 @@ text_of(const json_t *rec, const char *k)
 	return s != NULL ? s : "";
 }
 
-/* The card is free, or held by the player self. */
+/*
+ * The record's card is no other player's, without regard to case (self:
+ * the player changed, "" for a new one).  Run inside the write transaction,
+ * so that two registrations cannot both pass it.
+ */
 static int
 check_card(struct pit *p, const json_t *rec, const char *self, struct pb_error *err)
 {
@@ -104,10 +108,11 @@ check_card(struct pit *p, const json_t *rec, const char *self, struct pb_error *
 
 	if (card[0] == '\0')
 		return 0;
-	if (store_player_by_card(p->store, card, holder, err) < 0)
+	if (store_player_card_holder(p->store, card, self, holder, err) < 0)
 		return -1;
-	if (holder[0] && strcmp(holder, self) != 0)
-		return pb_fail(err, 409, "card_taken", "card %s belongs to player %s; search GET /api/v1/players?card=%s", card, holder, card);
+	if (holder[0])
+		return pb_fail(err, 409, "card_taken", "card %s belongs to player %s (cards are the same without regard to "
+		    "case); see GET /api/v1/players/%s", card, holder, holder);
 	return 0;
 }
 
@@ -178,7 +183,7 @@ do_update(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 {
 	const struct update_args *ua = arg;
 	json_t *rec = NULL;
-	char at[PB_TIME_LEN];
+	char at[PB_TIME_LEN], was_card[FIELD_MAX + 1];
 	int rc = -1;
 
 	if (need_writer(a, err) < 0 || store_player_get(p->store, ua->id, &rec, err) < 0)
@@ -187,11 +192,14 @@ do_update(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 		return pb_fail(err, 404, "player_not_found", "there is no player \"%.32s\"", ua->id);
 	json_object_del(rec, "created_at");
 	json_object_del(rec, "updated_at");
+	snprintf(was_card, sizeof(was_card), "%s", text_of(rec, "card"));
 	if (json_object_get(ua->body, "card") == NULL && json_object_size(ua->body) == 0) {
 		pb_fail(err, 400, "invalid_body", "give at least one of %s", TAKES);
 		goto out;
 	}
-	if (apply_fields(rec, ua->body, err) < 0 || check_card(p, rec, ua->id, err) < 0)
+	/* a card kept as it was is not checked again: an older database may hold two that differ in case */
+	if (apply_fields(rec, ua->body, err) < 0 ||
+	    (strcmp(was_card, text_of(rec, "card")) != 0 && check_card(p, rec, ua->id, err) < 0))
 		goto out;
 	pb_time_now(at);
 	if (record(p, a, "player_updated", rec, at, err) < 0)

@@ -14,6 +14,7 @@ import time
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN, ADMIN
+from test_dealer import argon2id, ROLE  # noqa: E402
 
 ONE_TIME = "first day at work 7"
 OWN = "my very own secret 8"
@@ -90,6 +91,37 @@ class People(pbtest.DaemonTestCase):
         self.assertEqual(ev["detail"]["set"]["roles"], ["dealer"])
         ev = [e for e in events(self.d, "person_added") if e["detail"]["person"] == "E1027"][0]
         self.assertEqual((ev["source"], ev["detail"]["name"]), ("demo-admin", "Ana Ruiz"))
+
+    def test_ids_without_regard_to_case(self):
+        """Ids that cannot impersonate: 1 to 32 of A-Z a-z 0-9 _ -, one id whatever its case; look-ups stay exact."""
+        self.add("FL1", "Flo Floor", ["floor"])
+        self.add("pb1", "Pat Boss", ["pitboss"])
+
+        def people():
+            st, js = self.d.call("GET", "/api/v1/people", token=ADMIN)
+            self.assertEqual(st, 200, js)
+            return js["people"]
+
+        before, added = people(), events(self.d, "person_added")
+        for pid, taken in (("fl1", "FL1"), ("Fl1", "FL1"), ("PB1", "pb1"), ("pB1", "pb1")):
+            st, js = self.d.call("POST", "/api/v1/people", {"id": pid, "name": "Flo Floor", "roles": ["floor"],
+                                                            "password": ONE_TIME}, token=ADMIN)
+            self.assertEqual((st, js["error"]["code"]), (409, "person_exists"), pid)
+            self.assertIn(taken, js["error"]["message"])
+        for pid in ("FL1.", ".", "E 1", "E/1", "x" * 33, ""):
+            st, js = self.d.call("POST", "/api/v1/people", {"id": pid, "name": "Flo Floor", "roles": ["floor"]},
+                                 token=ADMIN)
+            self.assertEqual((st, js["error"]["code"]), (400, "invalid_id"), pid)
+            self.assertIn("1 to 32 of A-Z a-z 0-9 _ -", js["error"]["message"])
+        self.assertEqual(people(), before)                         # nothing written
+        self.assertEqual(events(self.d, "person_added"), added)
+        self.add("E_1", "Una Score", ["dealer"])
+        self.add("y" * 32, "Yul Long", ["dealer"])
+        # Look-ups stay exact: "fl1" is nobody, and signs nobody in.
+        st, js = self.d.call("GET", "/api/v1/people/fl1", token=ADMIN)
+        self.assertEqual((st, js["error"]["code"]), (404, "person_not_found"))
+        self.sign_in("fl1", ONE_TIME, addr="198.51.100.77", status=401)
+        self.assertTrue(self.sign_in("FL1", ONE_TIME, addr="198.51.100.78")["must_change_password"])
 
     def test_one_time_password_then_own(self):
         self.add("E2", "Cy Park", ["pitboss"])
@@ -230,6 +262,75 @@ class CommandLine(pbtest.DaemonTestCase):
         self.assertIn("already", err)
         rc, out, err = self.person("add", "--id", "A8")
         self.assertEqual(rc, 2)
+
+    def test_ids_without_regard_to_case(self):
+        """pitboss person add refuses what the API does: an id of another case, a '.', 33 characters."""
+        rc, out, err = self.person("add", "--id", "B7", "--name", "Bea Stone", "--roles", "admin")
+        self.assertEqual(rc, 0, err)
+        rc, out, err = self.person("add", "--id", "b7", "--name", "Bea Stone", "--roles", "admin")
+        self.assertEqual(rc, 1)
+        self.assertIn("B7", err)
+        self.assertIn("case", err)
+        for pid in ("B7.", "B" * 33):
+            rc, out, err = self.person("add", "--id", pid, "--name", "Bea Stone", "--roles", "admin")
+            self.assertEqual(rc, 1, pid)
+            self.assertIn("1 to 32 of A-Z a-z 0-9 _ -", err)
+        self.assertEqual([e["detail"]["person"] for e in events(self.d, "person_added")
+                          if e["detail"]["person"].upper().startswith("B7")], ["B7"])
+
+
+class OlderIds(pbtest.DaemonTestCase):
+    """People an older database holds with ids no longer accepted for new people (a '.', two ids differing only in
+    case): each stays usable by its exact id, to sign in, to witness, in URLs."""
+    OLD = (("FL.1", "Flo Dot", ["floor"]), ("PB.1", "Pat Dot", ["pitboss"]), ("CG9", "Cy Cage", ["cage"]),
+           ("cg9", "Cal Cage", ["cage"]))
+    PASSWORD = "the-right-one-%s"
+    WHOLE = {"bets": {"1": {"ante": 1000}}, "hands": {"1": ["As", "Kd", "Qh"]}, "dealer": ["2c", "7d", "9h"],
+             "decisions": {"1": "play"}}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        conn = cls.d.db_connect(read_only=False)
+        with conn:
+            for pid, name, roles in cls.OLD:
+                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
+                             "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
+                             "'2026-01-01T00:00:00.000Z')",
+                             (pid, name, sum(ROLE[r] for r in roles), argon2id(cls.PASSWORD % pid)))
+        conn.close()
+        cls.d.start()
+
+    def sign_in(self, pid, status=201):
+        st, js = self.d.call("POST", "/api/v1/sessions", {"person": pid, "password": self.PASSWORD % pid}, token=None)
+        self.assertEqual(st, status, js)
+        return js
+
+    def test_older_ids_stay_usable(self):
+        self.assertEqual(self.sign_in("FL.1")["person"]["id"], "FL.1")
+        tok = self.sign_in("PB.1")["token"]
+        self.assertEqual(self.ok("GET", "/api/v1/people/FL.1", token=ADMIN)["name"], "Flo Dot")
+        self.assertEqual(self.ok("PATCH", "/api/v1/people/FL.1", {"name": "Flo Dotson"}, token=ADMIN)["name"], "Flo Dotson")
+        rid = self.whole("T1", self.WHOLE)["id"]
+        c = self.ok("POST", "/api/v1/rounds/%d/corrections" % rid,
+                    {"seat": 1, "wager": "ante", "paid": 0, "reason": "paid nothing",
+                     "witness": {"person": "FL.1", "password": self.PASSWORD % "FL.1"}}, status=201, token=tok)
+        self.assertEqual((c["by"], c["witness"]), ("PB.1", "FL.1"))
+        # No new id with a '.', nor one of another case than an older one's.
+        self.refused(400, "invalid_id", "POST", "/api/v1/people", {"id": "FL.2", "name": "Flo Two", "roles": ["floor"]},
+                     token=ADMIN)
+        st, js = self.d.call("POST", "/api/v1/people", {"id": "Cg9", "name": "Cy Cage", "roles": ["cage"]}, token=ADMIN)
+        self.assertEqual((st, js["error"]["code"]), (409, "person_exists"))
+
+    def test_older_case_duplicates_are_told_apart_exactly(self):
+        self.assertEqual(self.sign_in("CG9")["person"]["name"], "Cy Cage")
+        self.assertEqual(self.sign_in("cg9")["person"]["name"], "Cal Cage")
+        st, js = self.d.call("POST", "/api/v1/sessions", {"person": "Cg9", "password": self.PASSWORD % "cg9"}, token=None)
+        self.assertEqual(st, 401, js)
+        self.assertEqual(self.ok("GET", "/api/v1/people/cg9", token=ADMIN)["name"], "Cal Cage")
+        self.ok("PATCH", "/api/v1/people/cg9", {"active": False}, token=ADMIN)
+        self.assertTrue(self.ok("GET", "/api/v1/people/CG9", token=ADMIN)["active"])
 
 
 class Expiry(pbtest.DaemonTestCase):

@@ -346,5 +346,32 @@ class Players(pbtest.DaemonTestCase):
         self.assertNotIn("title31_acks rows differ", out)
 
 
+class Cards(pbtest.DaemonTestCase):
+    """Player cards: 1 to 32 of A-Z a-z 0-9 _ -, one card whatever its case (409 card_taken on registration and on a
+    change of card, nothing written)."""
+
+    def player(self, method, path, body, status):
+        return self.ok(method, "/api/v1" + path, body, status=status, token=pbtest.ADMIN)
+
+    def test_cards_without_regard_to_case(self):
+        self.assertEqual(self.player("POST", "/players", {"card": "ABC-1", "name": "Ana Lopez"}, 201)["id"], "P1")
+        for card in ("abc-1", "Abc-1", "ABC-1"):
+            err = self.refused(409, "card_taken", "POST", "/api/v1/players", {"card": card, "name": "Bo Chen"},
+                               token=pbtest.ADMIN)
+            self.assertIn("P1", err["message"])
+        p2 = self.player("POST", "/players", {"card": "abc_2", "name": "Bo Chen"}, 201)      # '_' now taken
+        self.assertEqual((p2["id"], p2["card"]), ("P2", "abc_2"))
+        self.refused(409, "card_taken", "PATCH", "/api/v1/players/P2", {"card": "aBc-1"}, token=pbtest.ADMIN)
+        self.refused(409, "card_taken", "PATCH", "/api/v1/players/P1", {"card": "ABC_2"}, token=pbtest.ADMIN)
+        # A player's own card in another case is his still.
+        self.assertEqual(self.player("PATCH", "/players/P1", {"card": "abc-1"}, 200)["card"], "abc-1")
+        for card in ("A.1", "A 1", "7" * 33, ""):
+            err = self.refused(400, "invalid_body", "POST", "/api/v1/players", {"card": card, "name": "Cy Dunn"},
+                               token=pbtest.ADMIN)
+            self.assertIn("card", err["message"])
+        self.assertEqual(self.player("POST", "/players", {"card": "7" * 32, "name": "Cy Dunn"}, 201)["id"], "P3")
+        self.assertEqual([p["id"] for p in self.player("GET", "/players?card=abc-1", None, 200)["players"]], ["P1"])
+
+
 if __name__ == "__main__":
     unittest.main()

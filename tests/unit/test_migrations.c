@@ -4,6 +4,8 @@
  * no gap, each named and non-empty; a fresh database ends at the newest, and
  * so does a database left at any earlier version.  (A database newer than
  * the build is refused: test_store.c, test_newer_database_is_refused.)
+ * Migrations with a purpose of their own are checked at the end: 017's
+ * partial index, 019's indexes without regard to case.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -152,6 +154,77 @@ test_bank_offers_use_the_nonround_index(void **state)
 	store_free(s);
 }
 
+/* Whether the query plan of the statement names the index. */
+static bool
+plan_uses(sqlite3 *db, enum stmt_id id, const char *index)
+{
+	sqlite3_stmt *st;
+	bool uses = false;
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql), "EXPLAIN QUERY PLAN %s", store_sql_text(id));
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW)
+		if (strstr((const char *)sqlite3_column_text(st, 3), index) != NULL)
+			uses = true;
+	sqlite3_finalize(st);
+	return uses;
+}
+
+/* 019: the checks of a new id and a new card without regard to case read an index, not every row. */
+static void
+test_nocase_checks_use_their_indexes(void **state)
+{
+	struct store *s = open_db();
+	sqlite3 *db = store_db(s);
+
+	(void)state;
+	assert_true(plan_uses(db, STMT_PERSON_GET_NOCASE, "people_id_nocase"));
+	assert_true(plan_uses(db, STMT_PLAYER_CARD_HOLDER, "players_card_nocase"));
+	assert_int_equal(db_int(db, "SELECT count(*) FROM sqlite_schema WHERE name IN ('people_id_nocase', "
+	    "'players_card_nocase') AND sql NOT LIKE '%UNIQUE%'"), 2);
+	store_free(s);
+}
+
+/*
+ * 019 on a database made before it that holds ids and cards differing only
+ * in case (accepted then): the upgrade does not fail, and keeps them all.
+ */
+static void
+test_case_duplicates_survive_019(void **state)
+{
+	struct store *s;
+	sqlite3 *db;
+	int before = 0;
+	char sql[64];
+
+	(void)state;
+	for (const struct migration *m = pb_migrations; m->version != 0; m++)
+		if (strcmp(m->name, "019_ids_nocase") == 0)
+			before = m->version - 1;
+	assert_true(before > 0);
+	temp_db_remove(dbpath);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	for (const struct migration *m = pb_migrations; m->version != 0 && m->version <= before; m++)
+		db_exec_ok(db, m->sql);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", before);
+	db_exec_ok(db, sql);
+	db_exec_ok(db, "INSERT INTO people (id, name, roles, created_at, updated_at) VALUES "
+	    "('FL1', 'Flo Floor', 16, 'a', 'a'), ('fl1', 'Flo Floor', 16, 'a', 'a'), ('FL.1', 'Flo Dot', 16, 'a', 'a')");
+	db_exec_ok(db, "INSERT INTO players (id, card, name, record_json, created_at, updated_at) VALUES "
+	    "('P1', 'ABC-1', 'Ana', '{}', 'a', 'a'), ('P2', 'abc-1', 'Bo', '{}', 'a', 'a'), "
+	    "('P3', NULL, NULL, '{}', 'a', 'a'), ('P4', NULL, NULL, '{}', 'a', 'a')");
+	sqlite3_close(db);
+	s = open_db();
+	db = store_db(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	assert_int_equal(db_int(db, "SELECT count(*) FROM people WHERE id = 'fl1' COLLATE NOCASE"), 2);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM players WHERE card = 'ABC-1' COLLATE NOCASE"), 2);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM players"), 4);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -160,6 +233,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_fresh_database_is_latest, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_version_upgrades, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bank_offers_use_the_nonround_index, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nocase_checks_use_their_indexes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_case_duplicates_survive_019, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
