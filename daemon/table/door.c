@@ -23,19 +23,17 @@ struct record {
 
 static pthread_mutex_t door_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct record addresses[DOOR_ADDRESSES];
-static struct record address_overflow;   /* shared by addresses that find no slot */
 static struct record nobodies[DOOR_NOBODIES];
-static struct record nobody_overflow;
 
 /*
  * The record of key in recs (n of them), or (create) a new one: an empty
- * slot, else the unlocked one whose count began longest ago; when every
- * slot holds an active lockout, the overflow record shared by all other
- * keys.  NULL when key has none and !create.  Keys compare without regard
+ * slot, else the unlocked one whose count began longest ago.  NULL when key
+ * has none and !create, or when every slot holds an active lockout (the
+ * newcomer is then counted nowhere: door.h).  Keys compare without regard
  * to case when fold.  Call with door_lock held.
  */
 static struct record *
-slot(struct record *recs, int n, struct record *overflow, const char *key, bool fold, int64_t now, bool create)
+slot(struct record *recs, int n, const char *key, bool fold, int64_t now, bool create)
 {
 	struct record *free_slot = NULL;
 
@@ -51,18 +49,11 @@ slot(struct record *recs, int n, struct record *overflow, const char *key, bool 
 			free_slot = r;
 		}
 	}
-	if (!create)
+	if (!create || free_slot == NULL)
 		return NULL;
-	if (free_slot != NULL) {
-		memset(free_slot, 0, sizeof(*free_slot));
-		snprintf(free_slot->key, sizeof(free_slot->key), "%s", key);
-		return free_slot;
-	}
-	if (strcmp(overflow->key, "*") != 0) {
-		memset(overflow, 0, sizeof(*overflow));
-		snprintf(overflow->key, sizeof(overflow->key), "*");
-	}
-	return overflow;
+	memset(free_slot, 0, sizeof(*free_slot));
+	snprintf(free_slot->key, sizeof(free_slot->key), "%s", key);
+	return free_slot;
 }
 
 /* Whether r is locked out at now; *until_ms gets its end. */
@@ -85,6 +76,8 @@ static void
 count(struct record *r, unsigned max, int64_t lockout_ms, bool grow, int64_t now, struct door_count *out)
 {
 	memset(out, 0, sizeof(*out));
+	if (r == NULL)
+		return;
 	if (locked(r, now, &out->locked_until_ms)) {
 		out->was_locked = true;
 		return;
@@ -114,10 +107,7 @@ door_address_locked(const char *addr, int64_t now_ms, int64_t *until_ms)
 	bool is;
 
 	pthread_mutex_lock(&door_lock);
-	is = locked(slot(addresses, DOOR_ADDRESSES, &address_overflow, addr, false, now_ms, false), now_ms, until_ms);
-	if (!is && strcmp(address_overflow.key, "*") == 0 && slot(addresses, DOOR_ADDRESSES, &address_overflow, addr,
-	    false, now_ms, false) == NULL)
-		is = locked(&address_overflow, now_ms, until_ms);
+	is = locked(slot(addresses, DOOR_ADDRESSES, addr, false, now_ms, false), now_ms, until_ms);
 	pthread_mutex_unlock(&door_lock);
 	return is;
 }
@@ -126,8 +116,7 @@ void
 door_address_failed(const char *addr, unsigned max, int64_t lockout_ms, int64_t now_ms, struct door_count *out)
 {
 	pthread_mutex_lock(&door_lock);
-	count(slot(addresses, DOOR_ADDRESSES, &address_overflow, addr, false, now_ms, true), max, lockout_ms, true, now_ms,
-	    out);
+	count(slot(addresses, DOOR_ADDRESSES, addr, false, now_ms, true), max, lockout_ms, true, now_ms, out);
 	pthread_mutex_unlock(&door_lock);
 }
 
@@ -137,7 +126,7 @@ door_nobody_locked(const char *id, int64_t now_ms, int64_t *until_ms)
 	bool is;
 
 	pthread_mutex_lock(&door_lock);
-	is = locked(slot(nobodies, DOOR_NOBODIES, &nobody_overflow, id, true, now_ms, false), now_ms, until_ms);
+	is = locked(slot(nobodies, DOOR_NOBODIES, id, true, now_ms, false), now_ms, until_ms);
 	pthread_mutex_unlock(&door_lock);
 	return is;
 }
@@ -148,7 +137,7 @@ door_nobody_failed(const char *id, unsigned max, int64_t lockout_ms, int64_t now
 	struct door_count c;
 
 	pthread_mutex_lock(&door_lock);
-	count(slot(nobodies, DOOR_NOBODIES, &nobody_overflow, id, true, now_ms, true), max, lockout_ms, false, now_ms, &c);
+	count(slot(nobodies, DOOR_NOBODIES, id, true, now_ms, true), max, lockout_ms, false, now_ms, &c);
 	pthread_mutex_unlock(&door_lock);
 	*locked_now = c.locked_now;
 }
@@ -158,8 +147,6 @@ door_reset(void)
 {
 	pthread_mutex_lock(&door_lock);
 	memset(addresses, 0, sizeof(addresses));
-	memset(&address_overflow, 0, sizeof(address_overflow));
 	memset(nobodies, 0, sizeof(nobodies));
-	memset(&nobody_overflow, 0, sizeof(nobody_overflow));
 	pthread_mutex_unlock(&door_lock);
 }

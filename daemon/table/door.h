@@ -20,6 +20,12 @@
  *
  * The lockout time of an address grows with each lockout it earns within a
  * day (doubling, at most DOOR_GROWTH_MAX times the configured time).
+ *
+ * When every record holds an active lockout, a newcomer has none: its
+ * failures are counted nowhere and it is never locked out.  Sharing one
+ * record among the newcomers would let whoever holds enough addresses (an
+ * IPv6 prefix) lock every other address out of signing in; the person's own
+ * lockout and the password pool still bound the guessing.
  */
 #ifndef PB_TABLE_DOOR_H
 #define PB_TABLE_DOOR_H
@@ -27,8 +33,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define DOOR_ADDRESSES 256          /* address records; beyond, one record shared by the rest */
-#define DOOR_NOBODIES 1024          /* unknown-id records; the oldest unlocked one gives its place */
+#define DOOR_ADDRESSES 1024         /* address records; the oldest unlocked one gives its place */
+#define DOOR_NOBODIES 4096          /* unknown-id records; the oldest unlocked one gives its place */
 #define DOOR_GROWTH_MAX 8           /* an address's lockout grows to at most 8 times auth.lockout_seconds */
 #define DOOR_GROWTH_WINDOW_MS (24LL * 3600 * 1000)
 #define DOOR_HOME_MS (12LL * 3600 * 1000)   /* a sign-in makes its address the person's for 12 hours */
