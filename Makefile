@@ -28,10 +28,11 @@ check: build build-asan
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --output-on-failure -j$(JOBS) -L 'unit|integration' -E 'slow'
 
-# The Debian package (prefix /usr): build-package/package/pitboss_VERSION_ARCH.deb.
+# The Debian package (prefix /usr): build-package/package/pitboss_VERSION_ARCH.deb,
+# without the test clock (docs/reliability.md, "The test clock").
 PACKAGE_BUILD ?= build-package
 package: deps
-	cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+	cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DPITBOSS_TEST_CLOCK=OFF >/dev/null
 	cmake --build $(PACKAGE_BUILD) -j$(JOBS) --target pitbossd pitboss man_pages debian_changelog
 	cd $(PACKAGE_BUILD) && cpack -G DEB
 

@@ -105,4 +105,11 @@ set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION TRUE)
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_STRIP_FILES ON)
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/package)
+# A package never carries the test clock (common/testclock.h): cpack refuses a tree configured with it.
+if(PITBOSS_TEST_CLOCK)
+  file(WRITE ${CMAKE_BINARY_DIR}/cpack_refuse_test_clock.cmake
+    "message(FATAL_ERROR \"this build tree has the test clock (PITBOSS_TEST_CLOCK=ON): a package must not; \"\n"
+    "  \"configure another tree with -DPITBOSS_TEST_CLOCK=OFF (make package does)\")\n")
+  set(CPACK_PROJECT_CONFIG_FILE ${CMAKE_BINARY_DIR}/cpack_refuse_test_clock.cmake)
+endif()
 include(CPack)

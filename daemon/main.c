@@ -27,6 +27,7 @@
 #include "common/instance_lock.h"
 #include "common/json_alloc.h"
 #include "common/log.h"
+#include "common/testclock.h"
 #include "common/version.h"
 #include "http/http.h"
 #include "store/audit.h"
@@ -100,7 +101,11 @@ parse_args(int argc, char **argv, struct options *o)
 		case 't': o->check_only = true; break;
 		case 'f': o->foreground = true; break;
 		case 'h': usage(stdout); exit(0);
-		case 'V': printf("pitbossd %s\n", pb_version_long()); exit(0);
+		case 'V':
+			printf("pitbossd %s\n", pb_version_long());
+			if (pb_test_clock_built())
+				printf("built with the test clock (%s): for tests, never for production\n", PB_TEST_CLOCK_ENV);
+			exit(0);
 		default: usage(stderr); return -1;
 		}
 	}
@@ -633,6 +638,38 @@ claim_instance(struct daemon_state *d, const struct config *cfg)
 	return 0;
 }
 
+/*
+ * The test clock, when this build has it and the environment names its file
+ * (common/testclock.h): said loudly in the log, since every time the daemon
+ * records and every expiry then follow the tests' offset.  -1 when the file
+ * named cannot be used: a test asking for a clock must not get the real one.
+ */
+static int
+use_test_clock(void)
+{
+	const char *path = getenv(PB_TEST_CLOCK_ENV);
+	struct pb_error err;
+
+	if (path != NULL && path[0] == '\0')
+		path = NULL;
+	if (!pb_test_clock_built()) {
+		if (path != NULL)
+			log_warn("%s is set, but this build has no test clock: it is ignored", PB_TEST_CLOCK_ENV);
+		return 0;
+	}
+	if (path == NULL) {
+		log_info("this build has the test clock (for tests only); not in use: the wall clock is the real one");
+		return 0;
+	}
+	if (pb_test_clock_open(path, &err) < 0) {
+		log_error("%s", err.message);
+		return -1;
+	}
+	log_warn("TEST CLOCK IN USE (%s=%s): the wall clock is the real one plus the offset written there, "
+	    "now %lld ms; never in production", PB_TEST_CLOCK_ENV, path, (long long)pb_test_clock_offset_ms());
+	return 0;
+}
+
 /* pitbossd -t: the configuration, then the database's directory and the page (check_setup). */
 static int
 check_only(struct config *cfg)
@@ -686,6 +723,11 @@ main(int argc, char **argv)
 		return 1;
 	}
 	log_info("pitbossd %s starting, configuration %s", pb_version_long(), cfg->path);
+	/* Before any thread starts, and before anything reads the time to keep it. */
+	if (use_test_clock() < 0) {
+		config_free(cfg);
+		return 1;
+	}
 	warn_missing_page(cfg);
 	block_signals(&sigs);
 	if (claim_instance(&d, cfg) < 0 || app_init(&d.app, cfg, &err) < 0) {

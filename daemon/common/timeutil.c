@@ -5,13 +5,16 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/testclock.h"
+
+/* The real time, plus the test clock's offset in a build that has it and a daemon that uses it (testclock.h). */
 int64_t
 pb_time_now_ms(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000 + pb_test_clock_offset_ms();
 }
 
 void
@@ -34,6 +37,19 @@ void
 pb_time_now(char out[PB_TIME_LEN])
 {
 	pb_time_format_ms(pb_time_now_ms(), out);
+}
+
+void
+pb_time_format_http(int64_t unix_ms, char out[PB_HTTP_TIME_LEN])
+{
+	static const char DAYS[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char MONTHS[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	time_t secs = (time_t)(unix_ms / 1000);
+	struct tm tm;
+
+	gmtime_r(&secs, &tm);
+	snprintf(out, PB_HTTP_TIME_LEN, "%s, %02d %s %04d %02d:%02d:%02d GMT", DAYS[tm.tm_wday], tm.tm_mday,
+	    MONTHS[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
 }
 
 /*

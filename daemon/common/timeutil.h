@@ -15,8 +15,17 @@ void pb_time_now(char out[PB_TIME_LEN]);
 /* Writes the given Unix time in milliseconds. */
 void pb_time_format_ms(int64_t unix_ms, char out[PB_TIME_LEN]);
 
-/* Current Unix time in milliseconds. */
+/*
+ * Current Unix time in milliseconds: every wall-clock reading of pitbossd
+ * goes through here (in a test build, the test clock moves it:
+ * common/testclock.h).
+ */
 int64_t pb_time_now_ms(void);
+
+#define PB_HTTP_TIME_LEN 30 /* "Sun, 06 Nov 1994 08:49:37 GMT" + NUL */
+
+/* Writes the given Unix time as HTTP's Date header writes it (RFC 9110, IMF-fixdate). */
+void pb_time_format_http(int64_t unix_ms, char out[PB_HTTP_TIME_LEN]);
 
 /*
  * Parses an ISO 8601 UTC time as accepted in query strings: "2026-11-21",

@@ -7,15 +7,15 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/log.h"
+#include "common/timeutil.h"
 #include "http/mhdlog.h"
 
 #define LINES_PER_MINUTE 10
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static time_t minute;
+static int64_t minute;
 static unsigned lines;
 static unsigned left_out;
 
@@ -24,7 +24,7 @@ mhdlog(void *cls, const char *fmt, va_list ap)
 {
 	char text[512];
 	size_t n;
-	time_t now = time(NULL) / 60;
+	int64_t now = pb_time_now_ms() / 60000;
 	unsigned skipped = 0;
 	bool show;
 

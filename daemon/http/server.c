@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/json_text.h"
+#include "common/testclock.h"
 #include "common/timeutil.h"
 #include "http/answer.h"
 #include "http/framing.h"
@@ -156,6 +157,12 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 	}
 	if (close || atomic_load(&srv->stopping))
 		MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close");
+	if (pb_test_clock_in_use()) {
+		/* libmicrohttpd's own Date reads the real clock; the page times expires_at from this header. */
+		char date[PB_HTTP_TIME_LEN];
+		pb_time_format_http(pb_time_now_ms(), date);
+		MHD_add_response_header(resp, MHD_HTTP_HEADER_DATE, date);
+	}
 	rc = MHD_queue_response(conn, (unsigned int)ans->status, resp);
 	MHD_destroy_response(resp);
 	return rc;

@@ -5,9 +5,9 @@
  * voided it (whenever recorded).  What the page's inventory panel lists.
  */
 #include <string.h>
-#include <time.h>
 
 #include "common/gaming_day.h"
+#include "common/timeutil.h"
 #include "config/config.h"
 #include "table/access.h"
 #include "table/acct_private.h"
@@ -41,7 +41,7 @@ pit_acct_documents(struct pit *p, const struct actor *a, const char *table_id, c
 {
 	const struct gaming_calendar *cal = &p->cfg->property.calendar;
 	char day[ACCT_DAY_LEN];
-	int64_t n, now = (int64_t)time(NULL);
+	int64_t n, now = pb_time_now_ms() / 1000;
 	json_t *arr;
 
 	*out = NULL;

@@ -212,7 +212,7 @@ backup_into_dir(struct pit *p, const struct actor *a, const char *dir, int64_t k
 	snprintf(path, sizeof(path), "%s/pitboss-%s.db", dir, stamp);
 	if (store_backup(p->store, path, err) < 0)
 		return -1;
-	atomic_store(&last_backup_unix, (int64_t)time(NULL));
+	atomic_store(&last_backup_unix, pb_time_now_ms() / 1000);
 	if (backup_public_key(p->store, p->signer, pub, err) < 0 || (pub[0] != '\0' && backup_write_public_key(path, pub, err) < 0))
 		return -1;
 	pit_write(p, a, NULL, record_backup, path, &ignored_out, &ignored_status, &(struct pb_error){0});

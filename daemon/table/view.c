@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "common/gaming_day.h"
+#include "common/timeutil.h"
 #include "engine/hand3.h"
 #include "engine/tally.h"
 #include "store/audit.h"
@@ -449,7 +449,7 @@ property_json(const struct config *cfg)
 {
 	const struct gaming_calendar *cal = &cfg->property.calendar;
 	json_t *chips = json_array(), *shifts = json_array();
-	int64_t day, now = (int64_t)time(NULL);
+	int64_t day, now = pb_time_now_ms() / 1000;
 	char text[11];
 
 	for (size_t i = 0; i < cfg->chip_count; i++)

@@ -1,20 +1,52 @@
 // harness.mjs - the real pitbossd for the browser tests (page.test.mjs,
 // dealer.test.mjs): the example config/ on a free loopback port with a
-// database in a temporary directory, started and stopped the same way; and
+// database in a temporary directory, started and stopped the same way, on
+// request on the test clock (docs/reliability.md, "The test clock"); and
 // what both suites check of the daemon's Content-Security-Policy.
 import assert from 'node:assert/strict';
-import {spawn} from 'node:child_process';
+import {execFile, spawn} from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
+import {promisify} from 'node:util';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const SOURCE = path.resolve(process.env.PB_SOURCE_DIR || path.join(here, '..', '..'));
 export const BUILD = path.resolve(process.env.PB_BUILD_DIR || '/work/main/build');
 export const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
+// The one writer of the test clock's file (one 8-byte store), shared with the integration tests.
+const PBCLOCK = path.join(SOURCE, 'tests', 'integration', 'pbclock.py');
+const run_ = promisify(execFile);
+
+/** Waits until fn() is true, polling every 100 ms, at most `ms`; false if it never was. */
+async function until(fn, ms) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (await fn()) return true;
+    await new Promise(r => setTimeout(r, 100));
+  }
+  return fn();
+}
+
+/**
+ * The daemon's test clock, kept in run: its file (passed in PITBOSS_TEST_CLOCK),
+ * run.advanceClock(seconds) moving the daemon's wall clock forward at once,
+ * run.now() the daemon's time (the real time plus run.clockOffsetMs).
+ */
+function testClock(run, env) {
+  run.clockPath = path.join(run.tmp, 'test-clock');
+  fs.writeFileSync(run.clockPath, Buffer.alloc(8), {mode: 0o600});
+  env.PITBOSS_TEST_CLOCK = run.clockPath;
+  run.clockOffsetMs = 0;
+  run.now = () => Date.now() + run.clockOffsetMs;
+  run.advanceClock = async seconds => {
+    assert.ok(seconds >= 0, 'the test clock only moves forward');
+    run.clockOffsetMs += Math.round(seconds * 1000);
+    await run_('python3', ['-B', PBCLOCK, run.clockPath, String(run.clockOffsetMs)]);
+  };
+}
 
 export function freePort() {
   return new Promise((resolve, reject) => {
@@ -31,9 +63,10 @@ export function freePort() {
 /**
  * Starts pitbossd on the example configuration, changed by configure(cfg),
  * and waits for /health. Returns {tmp, daemon, base, log}, log growing with
- * the daemon's output.
+ * the daemon's output; with {clock: true} the daemon runs on the test clock
+ * (run.advanceClock, run.now: see testClock).
  */
-export async function startPitbossd(prefix, configure = () => {}) {
+export async function startPitbossd(prefix, configure = () => {}, {clock = false} = {}) {
   const run = {tmp: fs.mkdtempSync(path.join(os.tmpdir(), prefix)), log: ''};
   const port = await freePort();
   const cfg = JSON.parse(fs.readFileSync(path.join(SOURCE, 'config', 'pitboss.json'), 'utf8'));
@@ -48,18 +81,26 @@ export async function startPitbossd(prefix, configure = () => {}) {
   fs.writeFileSync(cfgPath, JSON.stringify(cfg, null, 2));
   const bin = path.join(BUILD, 'pitbossd');
   assert.ok(fs.existsSync(bin), `no pitbossd at ${bin} (set PB_BUILD_DIR)`);
-  run.daemon = spawn(bin, ['-f', '-c', cfgPath], {stdio: ['ignore', 'pipe', 'pipe']});
+  const env = {...process.env};
+  delete env.PITBOSS_TEST_CLOCK;
+  if (clock) testClock(run, env);
+  run.daemon = spawn(bin, ['-f', '-c', cfgPath], {stdio: ['ignore', 'pipe', 'pipe'], env});
   run.daemon.stdout.on('data', d => { run.log += d; });
   run.daemon.stderr.on('data', d => { run.log += d; });
   run.base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
+  const healthy = await until(async () => {
     if (run.daemon.exitCode !== null) throw new Error(`pitbossd exited ${run.daemon.exitCode}:\n${run.log}`);
     try {
-      if ((await fetch(`${run.base}/api/v1/health`)).ok) return run;
-    } catch { /* not yet */ }
-    await new Promise(r => setTimeout(r, 100));
+      return (await fetch(`${run.base}/api/v1/health`)).ok;
+    } catch {
+      return false;
+    }
+  }, 30000);
+  if (!healthy) throw new Error(`pitbossd did not answer /health:\n${run.log}`);
+  if (clock && !await until(() => run.log.includes('TEST CLOCK IN USE'), 5000)) {
+    throw new Error(`pitbossd does not use the test clock (build it with -DPITBOSS_TEST_CLOCK=ON):\n${run.log}`);
   }
-  throw new Error(`pitbossd did not answer /health:\n${run.log}`);
+  return run;
 }
 
 /** Stops it (SIGTERM, at most 5 s) and removes its directory; run may be undefined. */

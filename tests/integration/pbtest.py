@@ -7,6 +7,13 @@ loopback port with a temporary database, driven over HTTP.
     status, body = d.call("POST", "/api/v1/tables/T1/rounds", {})
     d.stop()                     # SIGTERM; asserts exit code 0 and a clean log
 
+Time: no test sleeps to let the daemon's time pass.  A daemon made with
+Daemon(clock=True) runs on the test clock (pbclock.py, docs/reliability.md):
+d.advance_clock(seconds) moves its wall clock forward at once, so sessions,
+lockouts and stored answers expire when the test says, however slow the
+machine.  What happens by itself (the main loop's writes, a reload, a
+thread's work) is waited for with wait_until, the one place that sleeps.
+
 The daemon binary comes from PB_BUILD_DIR (set by ctest), so the same tests
 run against the Release and the sanitizer builds; every time a daemon exits
 its stderr is searched for AddressSanitizer / UBSan reports, which fail the
@@ -30,6 +37,9 @@ import sys
 import tempfile
 import time
 import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import pbclock  # noqa: E402
 
 SOURCE_DIR = os.path.abspath(os.environ.get("PB_SOURCE_DIR")
                              or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
@@ -126,6 +136,20 @@ def sanitizer_report(text):
 
 
 
+def wait_until(what, fn, timeout=30.0, every=0.05):
+    """Calls fn() every `every` seconds until it returns a true value, and returns that value; after timeout
+    seconds fails with an AssertionError naming `what` (a string, or a function giving one).  The one place the
+    tests sleep: they wait for something to happen, never for the daemon's time to pass (Daemon.advance_clock)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        v = fn()
+        if v:
+            return v
+        if time.monotonic() > deadline:
+            raise AssertionError("not within %g s: %s" % (timeout, what() if callable(what) else what))
+        time.sleep(every)
+
+
 def run_pitboss(*args, timeout=300):
     """Runs `pitboss ARGS`; returns (exit status, stdout, stderr)."""
     p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
@@ -140,11 +164,12 @@ class Daemon:
 
     tables: replaces the example tables; extra_tables: appended to them;
     tokens: replaces the demo tokens; extra_tokens: appended to them;
-    overrides: top-level config keys to set.
+    overrides: top-level config keys to set;
+    clock: run on the test clock (advance_clock), kept over restarts.
     """
 
     def __init__(self, tables=None, extra_tables=None, tokens=None, extra_tokens=None, overrides=None,
-                 tmpdir=None):
+                 tmpdir=None, clock=False):
         self.tmpdir = tmpdir or tempfile.mkdtemp(prefix="pbtest-")
         self._own_tmpdir = tmpdir is None
         self.config_path = os.path.join(self.tmpdir, "pitboss.json")
@@ -167,7 +192,32 @@ class Daemon:
         self.config = cfg
         self.proc = None
         self._log_offset = 0
+        self.clock_path = None
+        self.clock_offset_ms = 0
+        if clock:
+            self.clock_path = os.path.join(self.tmpdir, "test-clock")
+            pbclock.create(self.clock_path)
         self.write_config()
+
+    # ---- the test clock ----
+
+    def clock_ms(self):
+        """The daemon's wall clock now, in Unix ms: the real time plus the test clock's offset."""
+        return int(time.time() * 1000) + self.clock_offset_ms
+
+    def advance_clock(self, seconds):
+        """Moves the daemon's wall clock forward by seconds, at once (Daemon(clock=True) only)."""
+        if self.clock_path is None:
+            raise DaemonError("advance_clock needs Daemon(clock=True)")
+        if seconds < 0:
+            raise DaemonError("the test clock only moves forward (advance_clock(%r))" % seconds)
+        self.clock_offset_ms += int(round(seconds * 1000))
+        pbclock.write(self.clock_path, self.clock_offset_ms)
+
+    def advance_clock_to(self, unix_ms):
+        """Moves the daemon's wall clock forward to unix_ms (from there it runs on with the real time);
+        nothing when it is there already."""
+        self.advance_clock(max(0, unix_ms - self.clock_ms()) / 1000)
 
     # ---- configuration ----
 
@@ -195,6 +245,9 @@ class Daemon:
         env = dict(os.environ)
         env.setdefault("ASAN_OPTIONS", "abort_on_error=0:detect_leaks=1")
         env.setdefault("UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1")
+        env.pop(pbclock.ENV, None)
+        if self.clock_path is not None:
+            env[pbclock.ENV] = self.clock_path
         try:
             self.proc = subprocess.Popen([PITBOSSD, "-f", "-c", self.config_path] + list(extra_args),
                                          stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=self.tmpdir, env=env,
@@ -202,8 +255,8 @@ class Daemon:
         finally:
             log.close()
         _LIVE.add(self.proc)
-        deadline = time.monotonic() + timeout
-        while True:
+
+        def healthy():
             rc = self.proc.poll()
             if rc is not None:
                 _LIVE.discard(self.proc)
@@ -212,18 +265,26 @@ class Daemon:
                 raise DaemonError("pitbossd exited with %d while starting:\n%s" % (rc, self.run_log()))
             try:
                 st, body = self.call("GET", "/api/v1/health", token=None, timeout=2)
-                if st == 200 and body == {"status": "ok"}:
-                    return self
+                return st == 200 and body == {"status": "ok"}
             except (OSError, http.client.HTTPException):
-                pass
-            if time.monotonic() > deadline:
-                self.kill9()
-                raise DaemonError("pitbossd did not answer /api/v1/health in %ds:\n%s" % (timeout, self.run_log()))
-            time.sleep(0.05)
+                return False
+        try:
+            wait_until("pitbossd answers /api/v1/health", healthy, timeout=timeout)
+        except DaemonError:
+            raise
+        except AssertionError:
+            self.kill9()
+            raise DaemonError("pitbossd did not answer /api/v1/health in %ds:\n%s" % (timeout, self.run_log()))
+        if self.clock_path is not None and "TEST CLOCK IN USE" not in self.run_log():
+            self.kill9()
+            raise DaemonError("pitbossd does not use the test clock: build it with -DPITBOSS_TEST_CLOCK=ON\n%s"
+                              % self.run_log())
+        return self
 
-    def run_expect_failure(self, extra_args=(), timeout=30):
+    def run_expect_failure(self, extra_args=(), timeout=30, extra_env=None):
         """Runs pitbossd -f -c CFG expecting it to refuse to start; returns (exit code, stderr text)."""
         env = dict(os.environ)
+        env.update(extra_env or {})
         p = subprocess.Popen([PITBOSSD, "-f", "-c", self.config_path] + list(extra_args),
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              cwd=self.tmpdir, env=env, preexec_fn=_die_with_parent)
@@ -326,14 +387,17 @@ class Daemon:
         """Waits until the start-up integrity check (its background walk included) has finished; returns its
         progress.  With startup_check "full" the chains before the last checkpoints are walked after the daemon
         listens: a table altered there is put on hold only then."""
-        deadline = time.monotonic() + timeout
-        while True:
-            sc = self.startup_check(token=token)
-            if sc["state"] != "running":
-                return sc
-            if time.monotonic() > deadline:
-                raise DaemonError("the start-up check still runs after %ds: %s\n%s" % (timeout, sc, self.run_log()))
-            time.sleep(0.05)
+        last = {}
+
+        def done():
+            last["sc"] = self.startup_check(token=token)
+            return last["sc"] if last["sc"]["state"] != "running" else None
+        try:
+            return wait_until("the start-up check ends", done, timeout=timeout)
+        except DaemonError:
+            raise
+        except AssertionError:
+            raise DaemonError("the start-up check still runs after %ds: %s\n%s" % (timeout, last["sc"], self.run_log()))
 
     def close(self):
         """Kills a daemon still running (a failed test) and removes the temp dir."""

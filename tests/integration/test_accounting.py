@@ -298,15 +298,18 @@ class Accounting(pbtest.DaemonTestCase):
         cfg = dict(self.d.config, accounting={"require_opener": True})
         self.d.write_config(cfg)
         self.d.sighup()
-        deadline = time.monotonic() + 10
-        while True:
+        answer = []
+
+        def refused():
             st, js = self.call("POST", "/api/v1/tables/T3/rounds", {})
-            if st == 409:
-                break
-            self.assertEqual(st, 201, js)
-            self.void(js["round"]["id"])
-            self.assertLess(time.monotonic(), deadline, "the reload did not take")
-            time.sleep(0.1)
+            answer[:] = [js]
+            if st == 201:
+                self.void(js["round"]["id"])
+                return False
+            self.assertEqual(st, 409, js)
+            return True
+        pbtest.wait_until("the reload takes", refused)
+        js = answer[0]
         self.assertEqual(js["error"]["code"], "opener_required")
         self.assertIn("POST /api/v1/tables/T3/inventory", js["error"]["message"])
         self.opener("T3", {"2500": 40})

@@ -10,7 +10,6 @@ import json
 import os
 import shutil
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -43,13 +42,10 @@ class ConfigAudit(unittest.TestCase):
         return [e for e in js["events"] if e["code"] == code]
 
     def wait_event(self, code, n):
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
+        def found():
             evs = self.events(code)
-            if len(evs) >= n:
-                return evs
-            time.sleep(0.05)
-        self.fail("no %d %s events:\n%s" % (n, code, self.d.run_log()))
+            return evs if len(evs) >= n else None
+        return pbtest.wait_until(lambda: "no %d %s events:\n%s" % (n, code, self.d.run_log()), found)
 
     def loaded_sha(self):
         files = [self.d.config_path] + [os.path.join(self.d.tmpdir, p) for p in self.d.config["games"].values()]
@@ -105,10 +101,7 @@ class ConfigAudit(unittest.TestCase):
             self.assertEqual(rc[0]["config_loaded_sha256"], after)
         self.assertEqual(self.table_events("T3", "rules_changed"), [])
         # the log line follows the event: wait for it rather than read the log at once
-        deadline = time.time() + 10
-        while "all files %s" % after not in self.d.run_log() and time.time() < deadline:
-            time.sleep(0.05)
-        self.assertIn("all files %s" % after, self.d.run_log())
+        pbtest.wait_until("the reload's log line", lambda: "all files %s" % after in self.d.run_log())
         # the chains still verify
         st, js = self.d.call("GET", "/api/v1/integrity", token=pbtest.AUDITOR)
         self.assertEqual(st, 200, js)
@@ -123,10 +116,8 @@ class ConfigAudit(unittest.TestCase):
         self.assertEqual(ev["source"], "pitbossd")
         self.assertIn("threads", ev["detail"]["message"])
         self.assertEqual(ev["detail"]["config"], self.d.config_path)
-        deadline = time.time() + 10
-        while "reload refused, keeping the running configuration" not in self.d.run_log() and time.time() < deadline:
-            time.sleep(0.05)
-        self.assertIn("reload refused, keeping the running configuration", self.d.run_log())
+        pbtest.wait_until("the refusal's log line",
+                          lambda: "reload refused, keeping the running configuration" in self.d.run_log())
         self.assertEqual(self.events("config_reloaded"), [])
         self.d.write_config(good)
         self.d.sighup()

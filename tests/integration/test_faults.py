@@ -26,7 +26,6 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
@@ -75,7 +74,7 @@ class DiskFull(unittest.TestCase):
         if not mount_tmpfs(self.dir, "96m"):
             os.rmdir(self.dir)
             self.skipTest("cannot mount a tmpfs here (needs root); the full disk is not simulated")
-        self.d = pbtest.Daemon(tmpdir=self.dir)
+        self.d = pbtest.Daemon(tmpdir=self.dir, clock=True)
 
     def tearDown(self):
         try:
@@ -114,7 +113,7 @@ class DiskFull(unittest.TestCase):
         self.assertRegex(lines[0], TIMESTAMPED)
 
         os.unlink(filler)
-        time.sleep(1.1)         # the probe's result is reused for a second
+        d.advance_clock(1.1)    # the probe's result is reused for a second
         st, js = self.ready()
         self.assertEqual(st, 503, "space is back but no write has succeeded yet: %s" % js)
         self.assertEqual(len(js["reasons"]), 1, js)

@@ -4,7 +4,9 @@ The retention of stored Idempotency-Key answers ("idempotency":
 once the answer is older than the retention pitbossd deletes it (logged,
 counted in /metrics) and the key is unknown again; the record itself (rounds,
 the event chain) is untouched; SIGHUP changes the retention; `pitbossd -t`
-names the key of a bad setting.
+names the key of a bad setting.  The answers age on the test clock: a test
+moves it past the retention instead of waiting, so a retry "within the
+retention" is within it however slow the machine.
 """
 import sys
 import json
@@ -20,8 +22,9 @@ import pbtest  # noqa: E402
 from pbtest import AUDITOR, PITBOSSD
 
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
-RETENTION = 3          # seconds: pruning is looked for every second (a tenth of it, at least 1 s)
+RETENTION = 600        # seconds of the test clock: a pass every minute (a tenth of it, at most 60 s)
 DEALER_NAME = "demo-dealer"
+wait_until = pbtest.wait_until
 
 
 def whole_round(seed):
@@ -32,25 +35,13 @@ def whole_round(seed):
             "dealer": cards[6:9]}
 
 
-def wait_until(what, fn, timeout=20.0):
-    """Polls fn() every 50 ms until it is true; fails with `what` after timeout seconds."""
-    deadline = time.monotonic() + timeout
-    while True:
-        v = fn()
-        if v:
-            return v
-        if time.monotonic() > deadline:
-            raise AssertionError("not within %.0f s: %s" % (timeout, what))
-        time.sleep(0.05)
-
-
 class Expiry(unittest.TestCase):
     """A daemon per test, so that the pruning counter and the log start from zero."""
 
     overrides = {"idempotency": {"retention_seconds": RETENTION}}
 
     def setUp(self):
-        self.d = pbtest.Daemon(overrides=self.overrides)
+        self.d = pbtest.Daemon(overrides=self.overrides, clock=True)
         self.addCleanup(self.d.close)
         self.d.start()
 
@@ -78,6 +69,7 @@ class Expiry(unittest.TestCase):
         self.assertEqual(pbtest.snapshot(self.d), snap)
 
         # After the retention: pruned, logged and counted.
+        self.d.advance_clock(RETENTION + 1)
         wait_until("the stored answer of expiring-1 is deleted", lambda: self.stored("expiring-1") == 0)
         wait_until("pitboss_idempotency_pruned_total counts it", lambda: self.pruned_metric() == 1)
         wait_until("the pruning is logged", lambda: "idempotency: pruned 1 stored answer older than %d s" % RETENTION
@@ -104,6 +96,7 @@ class Expiry(unittest.TestCase):
         # ... and another request with it is not "reused" until that answer expires in turn.
         st4, js4 = self.d.call("POST", "/api/v1/tables/T1/rounds", whole_round(2), idem="expiring-1")
         self.assertEqual((st4, js4["error"]["code"]), (422, "idempotency_key_reused"), js4)
+        self.d.advance_clock(RETENTION + 1)
         wait_until("the second answer of expiring-1 is deleted", lambda: self.stored("expiring-1") == 0)
         st5, js5 = self.d.call("POST", "/api/v1/tables/T1/rounds", whole_round(2), idem="expiring-1")
         self.assertEqual(st5, 201, js5)
@@ -145,13 +138,18 @@ class ReloadedRetention(unittest.TestCase):
     """The default keeps answers for a day; SIGHUP with a shorter retention prunes them without a restart."""
 
     def test_sighup_applies_a_shorter_retention(self):
-        d = pbtest.Daemon()
+        d = pbtest.Daemon(clock=True)
         self.addCleanup(d.close)
         d.start()
+        st, js = d.call("POST", "/api/v1/tables/T1/rounds", whole_round(4), idem="old-1")
+        self.assertEqual(st, 201, js)
+        d.advance_clock(23 * 3600)
         st, js = d.call("POST", "/api/v1/tables/T1/rounds", whole_round(3), idem="kept-1")
         self.assertEqual(st, 201, js)
-        # Past the first pruning pass (one second after start) the answer is still there under the default.
-        time.sleep(1.5)
+        # Two hours on, a pass under the default prunes the answer of a day and an hour ago, and only that one.
+        d.advance_clock(2 * 3600)
+        wait_until("old-1 is pruned under the default retention",
+                   lambda: d.db_value("SELECT count(*) FROM idempotency WHERE key = 'old-1'") == 0)
         self.assertEqual(d.db_value("SELECT count(*) FROM idempotency WHERE key = 'kept-1'"), 1)
         cfg = json.loads(json.dumps(d.config))
         cfg["idempotency"] = {"retention_seconds": 1}

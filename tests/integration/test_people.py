@@ -6,6 +6,7 @@ expiry (idle and absolute), the lockout of one person from any address,
 deactivation ending sessions at once, the events naming who did what, and no
 password or session token in clear in the database, the log or the events.
 """
+import calendar
 import os
 import subprocess
 import sys
@@ -20,6 +21,11 @@ ONE_TIME = "first day at work 7"
 OWN = "my very own secret 8"
 # The client address of a sign-in, set by a trusted proxy (127.0.0.1 here).
 FROM = lambda addr: {"X-Forwarded-For": addr}  # noqa: E731
+
+
+def unix_ms(text):
+    """Unix ms of a time as the API writes it ("2026-11-21T22:43:40.123Z")."""
+    return calendar.timegm(time.strptime(text[:19], "%Y-%m-%dT%H:%M:%S")) * 1000 + int(text[20:23])
 
 
 def events(d, code):
@@ -334,37 +340,64 @@ class OlderIds(pbtest.DaemonTestCase):
 
 
 class Expiry(pbtest.DaemonTestCase):
-    daemon_kwargs = {"overrides": {"sessions": {"idle_seconds": 2, "absolute_seconds": 4}}}
+    """Idle and absolute expiry on the test clock: the daemon's time is moved, never slept through, so the
+    password hashes (a tenth of a second each, far more on a loaded machine) count for nothing."""
+    IDLE, ABSOLUTE = 600, 1800
+    # The most real time a request may take to reach the daemon after the clock is set: the only real time
+    # these tests allow ("a moment before" the session ends is this long before).
+    SLACK_MS = 5000
+    daemon_kwargs = {"clock": True, "overrides": {"sessions": {"idle_seconds": IDLE, "absolute_seconds": ABSOLUTE}}}
 
     def session(self, pid):
+        """A session of a new person who changed the one-time password: (token, expires_at in Unix ms)."""
         st, js = self.d.call("POST", "/api/v1/people", {"id": pid, "name": "Hal Ito", "roles": ["pitboss"],
                                                         "password": ONE_TIME}, token=ADMIN)
         self.assertEqual(st, 201, js)
         st, js = self.d.call("POST", "/api/v1/sessions", {"person": pid, "password": ONE_TIME}, token=None)
         self.assertEqual(st, 201, js)
-        self.assertEqual(js["idle_seconds"], 2)
-        tok = js["token"]
+        self.assertEqual(js["idle_seconds"], self.IDLE)
+        tok, expires = js["token"], unix_ms(js["expires_at"])
         st, js = self.d.call("PUT", "/api/v1/people/%s/password" % pid, {"current": ONE_TIME, "password": OWN}, token=tok)
         self.assertEqual(st, 200, js)
-        return tok
+        return tok, expires
+
+    def use(self, tok):
+        """GET /tables with the session: (status, answer, the daemon's time just before and just after it)."""
+        before = self.d.clock_ms()
+        st, js = self.d.call("GET", "/api/v1/tables", token=tok)
+        return st, js, before, self.d.clock_ms()
 
     def test_idle(self):
-        tok = self.session("X1")
-        time.sleep(2.5)
+        tok, _ = self.session("X1")
+        # A use a quarter of the idle time on is noted as the session's last use (written once a minute at most) ...
+        self.d.advance_clock(self.IDLE / 4)
+        st, js, before, _ = self.use(tok)
+        self.assertEqual(st, 200, js)
+        # ... and keeps it open up to a moment before the idle time has passed since ...
+        self.d.advance_clock_to(before + self.IDLE * 1000 - self.SLACK_MS)
+        st, js, _, after = self.use(tok)
+        self.assertEqual(st, 200, js)
+        # ... when it ends, no use having come meanwhile.
+        self.d.advance_clock_to(after + self.IDLE * 1000)
         st, js = self.d.call("GET", "/api/v1/tables", token=tok)
-        self.assertEqual((st, js["error"]["code"]), (401, "session_expired"))
-        self.assertIn("idle", js["error"]["message"])
+        self.assertEqual((st, js["error"]["code"]), (401, "session_expired"), js)
+        self.assertIn("idle too long", js["error"]["message"])
 
     def test_absolute(self):
-        tok = self.session("X2")
-        start = time.monotonic()
-        while time.monotonic() - start < 3.5:
-            st, js = self.d.call("GET", "/api/v1/tables", token=tok)
+        tok, expires = self.session("X2")
+        self.assertGreater(expires - self.d.clock_ms(), (self.ABSOLUTE - 60) * 1000, "expires_at is not absolute_seconds on")
+        # Used every half idle time, the session stays open up to a moment before expires_at ...
+        while self.d.clock_ms() + self.IDLE * 500 < expires - self.SLACK_MS:
+            self.d.advance_clock(self.IDLE / 2)
+            st, js, _, _ = self.use(tok)
             self.assertEqual(st, 200, js)      # used within the idle time: still open
-            time.sleep(0.4)
-        time.sleep(0.8)
+        self.d.advance_clock_to(expires - self.SLACK_MS)
+        st, js, _, _ = self.use(tok)
+        self.assertEqual(st, 200, js)
+        # ... and ends at expires_at, in use or not.
+        self.d.advance_clock_to(expires)
         st, js = self.d.call("GET", "/api/v1/tables", token=tok)
-        self.assertEqual((st, js["error"]["code"]), (401, "session_expired"))
+        self.assertEqual((st, js["error"]["code"]), (401, "session_expired"), js)
         self.assertIn("time is up", js["error"]["message"])
         # An expired session's token is no guess: it does not count towards the address's lockout.
         self.assertEqual(events(self.d, "auth_lockout"), [])

@@ -13,7 +13,6 @@ Also: every report and every paged GET refuses a query parameter it does
 not take with 400 unknown_parameter naming it.
 """
 import datetime
-import time
 import zoneinfo
 
 import pbtest
@@ -149,13 +148,11 @@ class Property(pbtest.DaemonTestCase):
         cfg["property"] = dict(PROPERTY, time_zone="Asia/Tokyo", shifts=[])
         self.d.write_config(cfg)
         self.d.sighup()
-        deadline = time.time() + 10
-        while time.time() < deadline:
+
+        def in_tokyo():
             js = self.get("/api/v1/reports/summary?group=day")
-            if js.get("time_zone") == "Asia/Tokyo":
-                break
-            time.sleep(0.05)
-        self.assertEqual(js["time_zone"], "Asia/Tokyo")
+            return js if js.get("time_zone") == "Asia/Tokyo" else None
+        js = pbtest.wait_until("the reload takes", in_tokyo)
         self.assertEqual(js["tz_offset"], 540)
         day, start, end = gaming_day("Asia/Tokyo", 6, datetime.datetime.now(datetime.timezone.utc))
         self.assertEqual(js["from"], iso(start))

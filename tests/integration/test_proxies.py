@@ -13,7 +13,6 @@ import http.client
 import json
 import os
 import sys
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -138,9 +137,10 @@ class Proxies(unittest.TestCase):
             conn.close()
             self.assertEqual(statuses, {401: 2004, 429: 36}, statuses)
             self.assertEqual(tables(d, "192.0.2.99")[0], 200)
-            time.sleep(1.5)
+            # one lockout event (192.0.2.99's), written by the main loop within a second or two, and no summary
+            # yet (it would have been written with the lockout): its minute is not over
+            pbtest.wait_until("the lockout is recorded", lambda: db_events(d, "auth_lockout"))
             during = d.db_value("SELECT count(*) FROM significant_events")
-            # one lockout event (192.0.2.99's), and no summary yet: its minute is not over
             self.assertEqual(during - before, 1)
             d.stop()
             after = d.db_value("SELECT count(*) FROM significant_events")
@@ -189,15 +189,15 @@ def db_events(d, code):
                                                 (code,))]
 
 
-def wait_events(case, d, code, n, timeout=5):
-    """The significant events of that code once there are n (they are written by the main loop, once a second)."""
-    deadline = time.monotonic() + timeout
-    while True:
+def wait_events(case, d, code, n, timeout=30):
+    """The significant events of that code once there are n (they are written by the main loop, once a second);
+    exactly n."""
+    def found():
         evs = [e for e in case.events(d) if e["code"] == code]
-        if len(evs) >= n or time.monotonic() > deadline:
-            case.assertEqual(len(evs), n, evs)
-            return evs
-        time.sleep(0.2)
+        return evs if len(evs) >= n else None
+    evs = pbtest.wait_until("%d %s events" % (n, code), found, timeout=timeout)
+    case.assertEqual(len(evs), n, evs)
+    return evs
 
 
 if __name__ == "__main__":

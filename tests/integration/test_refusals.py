@@ -7,7 +7,6 @@ rounds, bets and table_state are the same before and after).
 import sys
 import json
 import socket
-import time
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
@@ -26,8 +25,9 @@ STATES = ("betting", "closed", "dealt", "decided", "revealed", "settled", "void"
 
 
 class Refusals(pbtest.DaemonTestCase):
-    # failures count for lockout_seconds: short, so that refused_auth can let the count lapse
-    daemon_kwargs = {"extra_tokens": [SCOPED], "overrides": {"auth": {"max_failures": 5, "lockout_seconds": 1}}}
+    # failures count for lockout_seconds: refused_auth lets the count lapse by moving the test clock past it
+    daemon_kwargs = {"extra_tokens": [SCOPED], "clock": True,
+                     "overrides": {"auth": {"max_failures": 5, "lockout_seconds": 1}}}
     failures_in_a_row = 0
 
     # ---- a round in a given state ----
@@ -79,7 +79,7 @@ class Refusals(pbtest.DaemonTestCase):
         self.ok("GET", "/api/v1/tables/T1", token=AUDITOR)
         Refusals.failures_in_a_row += 1
         if Refusals.failures_in_a_row == 4:
-            time.sleep(1.2)
+            self.d.advance_clock(1.2)
             Refusals.failures_in_a_row = 0
         return err
 
@@ -692,8 +692,9 @@ class Refusals(pbtest.DaemonTestCase):
 
 class Lockout(pbtest.DaemonTestCase):
     """Repeated bad tokens from one address lock it out for a while (429), for failing attempts only; nothing is
-    recorded in the round record."""
-    daemon_kwargs = {"overrides": {"auth": {"max_failures": 3, "lockout_seconds": 2}}}
+    recorded in the round record.  The failures count, and the lockout lasts, for lockout_seconds of the test
+    clock: however slow the machine, the three failures lock and the lockout holds until the clock is moved."""
+    daemon_kwargs = {"clock": True, "overrides": {"auth": {"max_failures": 3, "lockout_seconds": 600}}}
 
     def test_429_after_repeated_failures(self):
         self.refused(401, "unauthorized", "GET", "/api/v1/tables", token="bad-1")
@@ -703,12 +704,16 @@ class Lockout(pbtest.DaemonTestCase):
         self.refused(429, "locked_out", "POST", "/api/v1/tables/T1/rounds", {}, token="bad-4")
         # a good token from the locked-out address is served all the same
         self.ok("GET", "/api/v1/tables")
-        time.sleep(2.2)
-        self.ok("POST", "/api/v1/tables/T1/rounds", {}, status=201)
         # the lockout is a significant event (written by the main loop within a second); the failures are not, one
         # by one: they are summarised (auth_failures) once a minute and at stop
+        pbtest.wait_until("the lockout is recorded", lambda: self.d.db_value(
+            "SELECT count(*) FROM significant_events WHERE code = 'auth_lockout'") >= 1)
         self.assertEqual(self.d.db_value("SELECT count(*) FROM significant_events WHERE code = 'auth_lockout'"), 1)
         self.assertEqual(self.d.db_value("SELECT count(*) FROM significant_events WHERE code = 'auth_failure'"), 0)
+        # lockout_seconds later the address is no longer locked out: a bad token is a plain 401 again
+        self.d.advance_clock(600)
+        self.ok("POST", "/api/v1/tables/T1/rounds", {}, status=201)
+        self.refused(401, "unauthorized", "GET", "/api/v1/tables", token="bad-5")
 
 
 if __name__ == "__main__":

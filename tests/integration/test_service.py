@@ -1,9 +1,10 @@
 """
 test_service.py - pitbossd as a service: its version (--version, the start-up
 log, /metrics), one daemon per database and per address, the files it creates
-readable by its own user only, and `pitbossd -t`'s checks of the database's
-directory and of the page.
+readable by its own user only, `pitbossd -t`'s checks of the database's
+directory and of the page, and the test clock the other tests run on.
 """
+import calendar
 import os
 import re
 import shutil
@@ -27,7 +28,9 @@ class Version(unittest.TestCase):
     def test_version_everywhere(self):
         rc, out, _ = run([pbtest.PITBOSSD, "--version"])
         self.assertEqual(rc, 0)
-        m = re.match(r"^pitbossd (\d+\.\d+\.\d+)( \(git ([0-9a-f]+)\))?\n$", out)
+        # A build with the test clock says so on a second line (tests/package checks the package's has none).
+        m = re.match(r"^pitbossd (\d+\.\d+\.\d+)( \(git ([0-9a-f]+)\))?\n"
+                     r"(built with the test clock \(PITBOSS_TEST_CLOCK\): for tests, never for production\n)?$", out)
         self.assertIsNotNone(m, out)
         version, commit = m.group(1), m.group(3) or ""
         rc, out, _ = run([pbtest.PITBOSSD, "--help"])
@@ -41,6 +44,51 @@ class Version(unittest.TestCase):
             self.assertEqual(st, 200)
             self.assertIn('pitboss_build_info{version="%s",commit="%s"} 1' % (version, commit), raw.decode())
             d.stop()
+
+
+class TestClock(unittest.TestCase):
+    """The test clock (docs/reliability.md): the offset the tests write moves every time the daemon keeps and
+    sends at once, said loudly in the log; a clock file that cannot be used stops the daemon from starting."""
+
+    def test_offset_moves_recorded_times_and_the_date_header(self):
+        body = {"bets": {"1": {"ante": 1000}}, "hands": {"1": ["As", "Ks", "Qs"]}, "dealer": ["2c", "7d", "9h"],
+                "decisions": {"1": "play"}}
+        with pbtest.Daemon(clock=True) as d:
+            d.start()
+            self.assertIn("pitbossd warning: TEST CLOCK IN USE (PITBOSS_TEST_CLOCK=%s)" % d.clock_path, d.run_log())
+            first = self.opened_at(d, body)
+            self.assertLess(abs(first - time.time()), 60)
+            d.advance_clock(3 * 86400 + 0.5)
+            self.assertEqual(pbtest.pbclock.read(d.clock_path), 3 * 86400000 + 500)
+            second = self.opened_at(d, body)
+            self.assertGreaterEqual(second - first, 3 * 86400)
+            self.assertLess(second - first, 3 * 86400 + 60)
+            st, hdrs, _ = d.request("GET", "/api/v1/health", token=None)
+            date = calendar.timegm(time.strptime(hdrs["date"], "%a, %d %b %Y %H:%M:%S GMT"))
+            self.assertLess(abs(date - d.clock_ms() / 1000), 60, hdrs["date"])
+            # Kept over a restart: the file is the clock.
+            d.restart()
+            self.assertGreaterEqual(self.opened_at(d, body) - first, 3 * 86400)
+            d.stop()
+
+    def opened_at(self, d, body):
+        st, js = d.call("POST", "/api/v1/tables/T1/rounds", body)
+        self.assertEqual(st, 201, js)
+        return calendar.timegm(time.strptime(js["round"]["opened_at"][:19], "%Y-%m-%dT%H:%M:%S"))
+
+    def test_unusable_clock_file_is_refused(self):
+        with pbtest.Daemon() as d:
+            missing = os.path.join(d.tmpdir, "no-clock")
+            rc, text = d.run_expect_failure(extra_env={"PITBOSS_TEST_CLOCK": missing})
+            self.assertEqual(rc, 1, text)
+            self.assertIn("cannot open the test clock %s" % missing, text)
+            short = os.path.join(d.tmpdir, "short-clock")
+            with open(short, "wb") as f:
+                f.write(b"\0\0\0")
+            rc, text = d.run_expect_failure(extra_env={"PITBOSS_TEST_CLOCK": short})
+            self.assertEqual(rc, 1, text)
+            self.assertIn("is not a file of 8 bytes", text)
+            self.assertFalse(os.path.exists(d.db_path), "a daemon refused for its clock created its database")
 
 
 class OneInstance(unittest.TestCase):

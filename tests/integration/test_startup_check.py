@@ -271,10 +271,7 @@ class StartupCheck(unittest.TestCase):
         cfg["checkpoint"]["startup_walk_pause_ms"] = 0      # taken at start only
         self.d.write_config(cfg)
         self.d.sighup()
-        deadline = time.monotonic() + 20
-        while "configuration reloaded" not in self.d.run_log():
-            self.assertLess(time.monotonic(), deadline, self.d.run_log())
-            time.sleep(0.05)
+        pbtest.wait_until(lambda: "the reload:\n" + self.d.run_log(), lambda: "configuration reloaded" in self.d.run_log())
         self.assertEqual(self.d.startup_check()["state"], "running")
         sc = self.d.wait_startup_check()
         self.assertEqual((sc["state"], sc["tables_held"]), ("done", 0), json.dumps(sc))

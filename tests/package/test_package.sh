@@ -2,8 +2,9 @@
 # Install and package, tried as an operator would (docs/operations.md, "Install"):
 #   1. `cmake --install BUILD --prefix DIR` puts the binaries, the page, the man pages, the
 #      systemd unit and the example configuration where they belong;
-#   2. a Release tree configured with the prefix /usr builds a .deb whose files, control
-#      fields, conffiles and maintainer scripts are checked, lintian-clean when lintian is here;
+#   2. a Release tree configured with the prefix /usr and without the test clock builds a .deb
+#      whose files, control fields, conffiles and maintainer scripts are checked, lintian-clean
+#      when lintian is here; its pitbossd has no test clock, and cpack refuses a tree that has one;
 #   3. the unit's systemd-analyze security exposure is under 3.0 (when systemd-analyze is here).
 # Usage: test_package.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
@@ -55,10 +56,23 @@ esac
 checks=$((checks + 1))
 
 # ---- 2. the Debian package ----
-cmake -S "$src" -B "$tmp/pkg" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr >/dev/null
+cmake -S "$src" -B "$tmp/pkg" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DPITBOSS_TEST_CLOCK=OFF >/dev/null
 cmake --build "$tmp/pkg" -j2 --target pitbossd pitboss man_pages debian_changelog >/dev/null
 (cd "$tmp/pkg" && cpack -G DEB >/dev/null)
 deb=$(ls "$tmp"/pkg/package/pitboss_*.deb)
+# the packaged pitbossd has no test clock (docs/reliability.md): neither its code nor a word of it
+dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/bin/pitbossd > "$tmp/pitbossd.packaged"
+grep -q "TEST CLOCK" "$tmp/pitbossd.packaged" && fail "the packaged pitbossd has the test clock"
+"$tmp/pkg/pitbossd" --version | grep -q "test clock" && fail "pitbossd --version of the package's tree names a test clock"
+# and a tree with the test clock (a developer's, the tests') is refused by cpack
+if "$build/pitbossd" --version | grep -q "test clock"; then
+	out=$(cd "$build" && cpack -G DEB 2>&1) && fail "cpack made a package of a tree with the test clock"
+	case "$out" in
+	*"has the test clock"*) ;;
+	*) fail "cpack's refusal of a tree with the test clock does not say why: $out" ;;
+	esac
+fi
+checks=$((checks + 3))
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#' > "$tmp/contents"
 for f in /usr/bin/pitbossd /usr/bin/pitboss /usr/share/pitboss/web/index.html /lib/systemd/system/pitbossd.service \
 	/etc/pitboss/pitboss.json /etc/pitboss/games/standard.json /usr/share/man/man8/pitbossd.8.gz \

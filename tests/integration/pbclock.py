@@ -1,0 +1,70 @@
+"""
+pbclock.py - the test clock's file (docs/reliability.md, "The test clock").
+
+A pitbossd built with the test clock and started with PITBOSS_TEST_CLOCK=FILE
+adds to the real time the offset FILE holds: 8 bytes, a native int64, in
+milliseconds.  The daemon maps the file shared and reads the offset at every
+reading of its wall clock, so a new offset counts at once.  The tests only
+ever move it forward.
+
+    pbtest.Daemon(clock=True)        creates the file, passes the variable;
+                                     d.advance_clock(seconds) writes here
+    python3 pbclock.py FILE MS       writes MS as the offset (the browser
+                                     tests' harness, tests/browser/harness.mjs)
+
+The offset is written with one aligned 8-byte store into a shared mapping of
+the file (ctypes' c_int64), so that the daemon never reads half of an old
+offset and half of a new one.
+
+Python 3 standard library only.
+"""
+import ctypes
+import mmap
+import os
+import sys
+
+ENV = "PITBOSS_TEST_CLOCK"     # the variable naming the file
+SIZE = 8
+
+
+def create(path):
+    """Makes the file with the offset 0 (mode 0600)."""
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, b"\0" * SIZE)
+    finally:
+        os.close(fd)
+
+
+def _mapped(path, fn):
+    fd = os.open(path, os.O_RDWR)
+    try:
+        mm = mmap.mmap(fd, SIZE)
+        try:
+            cell = ctypes.c_int64.from_buffer(mm)
+            try:
+                return fn(cell)
+            finally:
+                del cell
+        finally:
+            mm.close()
+    finally:
+        os.close(fd)
+
+
+def write(path, offset_ms):
+    """Writes the offset (ms) in one store."""
+    def store(cell):
+        cell.value = int(offset_ms)
+    _mapped(path, store)
+
+
+def read(path):
+    """The offset (ms) the file holds."""
+    return _mapped(path, lambda cell: cell.value)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: pbclock.py FILE OFFSET_MS")
+    write(sys.argv[1], int(sys.argv[2]))
