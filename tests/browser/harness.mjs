@@ -21,15 +21,6 @@ export const CHROMIUM = process.env.PB_CHROMIUM || '/usr/bin/chromium';
 const PBCLOCK = path.join(SOURCE, 'tests', 'integration', 'pbclock.py');
 const run_ = promisify(execFile);
 
-/** Waits until fn() is true, polling every 100 ms, at most `ms`; false if it never was. */
-async function until(fn, ms) {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (await fn()) return true;
-    await new Promise(r => setTimeout(r, 100));
-  }
-  return fn();
-}
-
 /**
  * The daemon's test clock, kept in run: its file (passed in PITBOSS_TEST_CLOCK),
  * run.advanceClock(seconds) moving the daemon's wall clock forward at once,
@@ -163,10 +154,10 @@ export function tryInline(p) {
   }));
 }
 
-/** Waits until test() holds, polling every 20 ms, at most ms; returns whether it held. */
+/** Waits until test() (sync or async) holds, polling every 20 ms, at most ms; returns whether it held. */
 export async function until(test, ms = 5000) {
   for (const end = Date.now() + ms; Date.now() < end;) {
-    if (test()) return true;
+    if (await test()) return true;
     await new Promise(r => setTimeout(r, 20));
   }
   return test();
