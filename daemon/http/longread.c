@@ -24,16 +24,19 @@ const struct longread_kind LONGREAD_READERS = {
 };
 
 const struct longread_kind LONGREAD_PASSWORDS = {
-	.name = "password checks", .threads = 1, .queue_max = 16, .retry_after_s = 2, .nice = 10,
+	.name = "password checks", .threads = 1, .queue_max = 16, .retry_after_s = 2, .nice = 10, .per_client_max = 2,
 	.busy_message = "%d password check runs and %d wait already (sign-ins, witnesses, password changes); "
 	    "retry in %d seconds",
 };
+
+#define LONGREAD_CLIENTS 32             /* addresses with jobs at once (queue_max and threads at most) */
 
 struct longread_job {
 	struct http_request req;           /* the worker's, with on_reader set */
 	struct http_answer ans;            /* filled by the reader */
 	char disposition[256];             /* ans.disposition copied: the reader's own buffer is reused */
 	atomic_bool done;                  /* ans is ready; set before the connection is resumed */
+	char client[46];                   /* counted in the pool's share of its address ("": not) */
 	struct longread_job *next;
 };
 
@@ -59,6 +62,10 @@ struct longread_pool {
 	bool stop;
 	unsigned long long refused;
 	int started;
+	struct {                           /* the jobs of each client address, running or waiting */
+		char addr[46];
+		int jobs;
+	} clients[LONGREAD_CLIENTS];
 };
 
 /* Runs one request as the worker would have, under the configuration's read lock. */
@@ -75,13 +82,44 @@ run_job(struct longread_pool *pool, struct longread_job *job)
 	}
 }
 
+/*
+ * The pool's count of client's jobs moved by delta (+1 taking one: false when
+ * the address has per_client_max already, or no entry is free; -1 its end).
+ * Call with pool->lock held.
+ */
+static bool
+client_jobs(struct longread_pool *pool, const char *client, int delta)
+{
+	int free_slot = -1;
+
+	if (client == NULL || client[0] == '\0' || pool->kind->per_client_max == 0)
+		return true;
+	for (int i = 0; i < LONGREAD_CLIENTS; i++) {
+		if (pool->clients[i].jobs > 0 && strcmp(pool->clients[i].addr, client) == 0) {
+			if (delta > 0 && pool->clients[i].jobs >= pool->kind->per_client_max)
+				return false;
+			pool->clients[i].jobs += delta;
+			return true;
+		}
+		if (pool->clients[i].jobs == 0 && free_slot < 0)
+			free_slot = i;
+	}
+	if (delta < 0 || free_slot < 0)
+		return delta < 0;
+	snprintf(pool->clients[free_slot].addr, sizeof(pool->clients[free_slot].addr), "%s", client);
+	pool->clients[free_slot].jobs = 1;
+	return true;
+}
+
 /* Marks the job answered and gives its connection back to its worker; the job is the worker's from here. */
 static void
 finish(struct longread_pool *pool, struct longread_job *job)
 {
 	struct MHD_Connection *conn = job->req.conn;
 
-	(void)pool;
+	pthread_mutex_lock(&pool->lock);
+	client_jobs(pool, job->client, -1);
+	pthread_mutex_unlock(&pool->lock);
 	atomic_store(&job->done, true);
 	MHD_resume_connection(conn);
 }
@@ -180,11 +218,11 @@ longread_stop(struct longread_pool *pool)
 }
 
 int
-longread_submit(struct longread_pool *pool, const struct http_request *req, struct longread_job **out,
-    struct http_answer *ans)
+longread_submit(struct longread_pool *pool, const struct http_request *req, const char *client,
+    struct longread_job **out, struct http_answer *ans)
 {
 	struct longread_job *job = calloc(1, sizeof(*job));
-	bool busy, stopping;
+	bool busy, stopping, crowded = false;
 
 	if (job == NULL) {
 		answer_fail(ans, 500, "out_of_memory", "out of memory");
@@ -192,9 +230,12 @@ longread_submit(struct longread_pool *pool, const struct http_request *req, stru
 	}
 	job->req = *req;
 	job->req.on_reader = true;
+	snprintf(job->client, sizeof(job->client), "%s", client ? client : "");
 	pthread_mutex_lock(&pool->lock);
 	stopping = pool->stop;
 	busy = pool->waiting >= pool->kind->queue_max;
+	if (!stopping && !busy && !client_jobs(pool, job->client, +1))
+		busy = crowded = true;
 	if (!stopping && !busy) {
 		struct reader *r = &pool->readers[((uintptr_t)req->conn / 64) % (uintptr_t)pool->started];
 
@@ -217,6 +258,13 @@ longread_submit(struct longread_pool *pool, const struct http_request *req, stru
 	free(job);
 	if (stopping) {
 		answer_fail(ans, 503, "shutting_down", "pitbossd is stopping; retry shortly");
+		return -1;
+	}
+	if (crowded) {
+		answer_fail(ans, 503, "busy", "%d %s from %s run or wait already; retry in %d seconds",
+		    pool->kind->per_client_max, pool->kind->name, client, pool->kind->retry_after_s);
+		ans->retry_after = pool->kind->retry_after_s;
+		record_refusal(pool->app, ans);
 		return -1;
 	}
 #pragma GCC diagnostic push

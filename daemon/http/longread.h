@@ -43,6 +43,7 @@ struct longread_kind {
 	int queue_max;
 	int retry_after_s;
 	int nice;
+	int per_client_max;           /* requests of one client address running and waiting at once; 0: no bound */
 	const char *busy_message;     /* the 503's message: "%d ... %d ... %d": threads, queue_max, retry_after_s */
 };
 
@@ -51,7 +52,9 @@ struct longread_kind {
  * The password pool: sign-ins, witnesses and password changes (Argon2id,
  * 64 MiB and about a tenth of a second each): one thread at nice 10, so that
  * a flood of them never takes more than one core from the dealers, and 16
- * waiting; beyond, 503 busy with Retry-After (docs/security.md).
+ * waiting, at most 2 of them from one client address (one address cannot
+ * hold the queue while its first failures lock it out); beyond, 503 busy
+ * with Retry-After (docs/security.md).
  */
 extern const struct longread_kind LONGREAD_READERS, LONGREAD_PASSWORDS;
 
@@ -73,10 +76,11 @@ void longread_stop(struct longread_pool *pool);
  * with req->conn): 0 with *job set and the connection suspended, or -1
  * with ans filled (503 busy and its Retry-After, or 503 shutting_down) to
  * be sent at once.  req's strings must live until the answer is sent (they
- * are the connection's and the request's body).
+ * are the connection's and the request's body).  client: the client's
+ * address, counted against the kind's per_client_max ("" or NULL: not).
  */
-int longread_submit(struct longread_pool *pool, const struct http_request *req, struct longread_job **job,
-    struct http_answer *ans);
+int longread_submit(struct longread_pool *pool, const struct http_request *req, const char *client,
+    struct longread_job **job, struct http_answer *ans);
 
 /*
  * The answer of a job whose connection was resumed: true with *ans moved

@@ -338,6 +338,7 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 			return answer_error(ans, &err);
 		if (c->req->may_defer && !c->req->on_reader) {
 			ans->deferred = DEFER_PASSWORD;
+			snprintf(ans->client, sizeof(ans->client), "%s", c->pit->client ? c->pit->client : "");
 			return;
 		}
 	}

@@ -325,7 +325,7 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		pthread_rwlock_unlock(&srv->app->lock);
 		/* A long read or password work: a pool answers it (handle sends it when the connection is resumed). */
 		if (ans.deferred != DEFER_NONE && longread_submit(ans.deferred == DEFER_READER ? srv->readers : srv->passwords,
-		    &req, &ctx->job, &ans) == 0)
+		    &req, ans.client, &ctx->job, &ans) == 0)
 			return MHD_YES;
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);

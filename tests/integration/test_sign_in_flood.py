@@ -18,6 +18,7 @@ time.
 import http.client
 import json
 import multiprocessing
+import os
 import sys
 import time
 
@@ -26,6 +27,8 @@ import pbtest  # noqa: E402
 from pbtest import DEALER  # noqa: E402
 
 ROUNDS = 120
+# The connections of the locked flood: 16 as in the measurement before the change (PB_FLOOD_CONNECTIONS to try more).
+LOCKED_CONNECTIONS = int(os.environ.get("PB_FLOOD_CONNECTIONS") or 16)
 
 
 def sanitized():
@@ -50,7 +53,7 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(p * len(xs)))]
 
 
-def flood(port, kind, stop, steady, counts, connections=16):
+def flood(port, kind, stop, steady, counts, connections):
     """Posts sign-ins on keep-alive connections until stop is set; counts the answers by status; sets steady
     at the first 429 (locked) or 503 (hashing): the flood is then at its full strength."""
     import threading
@@ -58,23 +61,27 @@ def flood(port, kind, stop, steady, counts, connections=16):
     local = {}
     lock = threading.Lock()
 
+    # The locked flood comes straight from its own address; the hashing one through the trusted proxy (127.0.0.1).
+    source = ("127.0.0.3", 0) if kind == "locked" else None
+
     def worker(w):
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=source)
         n = 0
         while not stop.is_set():
             n += 1
-            addr = "198.51.100.7" if kind == "locked" else "198.%d.%d.%d" % (18 + n // 250 % 2, w, n % 250 + 1)
+            headers = {"Content-Type": "application/json"}
+            if kind == "hashing":
+                headers["X-Forwarded-For"] = "198.%d.%d.%d" % (18 + n // 250 % 2, w, n % 250 + 1)
             who = "PB1" if kind == "locked" else "G%d_%d" % (w, n)
             body = json.dumps({"person": who, "password": "guess number %d" % n})
             try:
-                conn.request("POST", "/api/v1/sessions", body, {"Content-Type": "application/json",
-                                                              "X-Forwarded-For": addr})
+                conn.request("POST", "/api/v1/sessions", body, headers)
                 st = conn.getresponse()
                 st.read()
                 status = st.status
             except (http.client.HTTPException, OSError):
                 conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30, source_address=source)
                 status = 0
             with lock:
                 local[status] = local.get(status, 0) + 1
@@ -95,7 +102,8 @@ class SignInFlood(pbtest.DaemonTestCase):
 
     def rounds(self, n=ROUNDS):
         times = []
-        conn = http.client.HTTPConnection(self.d.host, self.d.port, timeout=30)
+        # The dealer's terminal has an address of its own, as on the floor.
+        conn = http.client.HTTPConnection(self.d.host, self.d.port, timeout=30, source_address=("127.0.0.2", 0))
         body = json.dumps(SIX_SEATS)
         try:
             for _ in range(n):
@@ -115,7 +123,7 @@ class SignInFlood(pbtest.DaemonTestCase):
         manager = multiprocessing.Manager()
         counts = manager.dict()
         p = multiprocessing.Process(target=flood, args=(self.d.port, kind, stop, steady, counts,
-                                                        16 if kind == "locked" else 32))
+                                                        LOCKED_CONNECTIONS if kind == "locked" else 32))
         p.start()
         try:
             self.assertTrue(steady.wait(60), "the flood never reached its full strength")
