@@ -11,7 +11,7 @@ connections (32 for the second):
            the password pool (one thread at nice 10) takes what it can and
            answers the rest 503 busy.
 
-Every round must be 201, with p99 under 100 ms and max under 500 ms (five
+Every round must be 201, with p99 under 100 ms and max under 500 ms (ten
 times that in the sanitizer build). The figures are printed. Run alone (RUN_SERIAL in tests/extra.cmake): it measures
 time.
 """
@@ -32,12 +32,13 @@ LOCKED_CONNECTIONS = int(os.environ.get("PB_FLOOD_CONNECTIONS") or 16)
 
 
 def sanitized():
-    """Whether pitbossd is the sanitizer build (everything about ten times slower): the bounds then stretch five times."""
+    """Whether pitbossd is the sanitizer build (everything about ten times slower): the bounds then stretch ten times,
+    still far below the stall this test is for (a round answered after seconds, or never)."""
     with open(pbtest.PITBOSSD, "rb") as f:
         return b"__asan_init" in f.read()
 
 
-SLACK = 5 if sanitized() else 1
+SLACK = 10 if sanitized() else 1
 CARDS = ["As", "Ks", "Qs", "2c", "3d", "4h", "5s", "5d", "9c", "Jh", "Jd", "7s", "8h", "8c", "Tc",
          "6d", "6h", "Ad", "Qd", "7c", "2h"]
 SIX_SEATS = {
