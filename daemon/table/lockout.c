@@ -11,24 +11,39 @@
 #include "table/door.h"
 #include "table/txn.h"
 
-#define LOCKED_WORDS "too many wrong passwords for this id: it is locked out for %lld more seconds, except at an " \
-	"address it signed in from in the last 12 hours; an admin can set a new password"
+#define LOCKED_WORDS "too many wrong passwords for this id: it is locked out for %s more, except at an address it " \
+	"signed in from in the last 12 hours; an admin can set a new password"
+
+/* A wait as people say it: "45 seconds", "1 minute", "15 minutes" (whole minutes rounded up from 2 minutes on). */
+static const char *
+wait_words(int64_t ms, char out[32])
+{
+	long long s = (long long)((ms + 999) / 1000);
+
+	if (s < 120)
+		snprintf(out, 32, "%lld second%s", s, s == 1 ? "" : "s");
+	else
+		snprintf(out, 32, "%lld minutes", (s + 59) / 60);
+	return out;
+}
 
 int
 pit_lockout_address(struct pit *p, struct pb_error *err)
 {
 	int64_t now = pb_time_now_ms(), until = 0;
+	char wait[32];
 
 	if (p->client == NULL || !door_address_locked(p->client, now, &until))
 		return 0;
-	return pb_fail(err, 429, "locked_out", "too many failed attempts from %s: no password is tried from it for %lld "
-	    "more seconds", p->client, (long long)(until - now + 999) / 1000);
+	return pb_fail(err, 429, "locked_out", "too many failed attempts from %s: no password is tried from it for %s "
+	    "more", p->client, wait_words(until - now, wait));
 }
 
 int
 pit_lockout_person(struct pit *p, const char *id, const struct person *who, bool usable, struct pb_error *err)
 {
 	int64_t now = pb_time_now_ms(), until = 0;
+	char wait[32];
 	bool home = false;
 
 	if (!usable) {
@@ -43,13 +58,15 @@ pit_lockout_person(struct pit *p, const char *id, const struct person *who, bool
 		if (home)
 			return 0;
 	}
-	return pb_fail(err, 429, "locked_out", LOCKED_WORDS, (long long)(until - now + 999) / 1000);
+	return pb_fail(err, 429, "locked_out", LOCKED_WORDS, wait_words(until - now, wait));
 }
 
 int
 pit_lockout_now(struct pit *p, struct pb_error *err)
 {
-	return pb_fail(err, 429, "locked_out", LOCKED_WORDS, (long long)p->cfg->auth_lockout_seconds);
+	char wait[32];
+
+	return pb_fail(err, 429, "locked_out", LOCKED_WORDS, wait_words((int64_t)p->cfg->auth_lockout_seconds * 1000, wait));
 }
 
 struct password_count {
