@@ -334,8 +334,12 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 	if (password_work(r, c)) {
 		/* Refused here, before any hashing, when the address (or, signing in, the id) is locked out. */
 		if (pit_lockout_address(c->pit, &err) < 0 ||
-		    ((r->flags & RT_SIGN_IN) && pit_session_precheck(c->pit, c->body, &err) < 0))
-			return answer_error(ans, &err);
+		    ((r->flags & RT_SIGN_IN) && pit_session_precheck(c->pit, c->body, &err) < 0)) {
+			answer_error(ans, &err);
+			if (ans->guess)
+				count_guess(c, ans);
+			return;
+		}
 		if (c->req->may_defer && !c->req->on_reader) {
 			ans->deferred = DEFER_PASSWORD;
 			snprintf(ans->client, sizeof(ans->client), "%s", c->pit->client ? c->pit->client : "");

@@ -35,8 +35,10 @@ pit_lockout_address(struct pit *p, struct pb_error *err)
 
 	if (p->client == NULL || !door_address_locked(p->client, now, &until))
 		return 0;
-	return pb_fail(err, 429, "locked_out", "too many failed attempts from %s: no password is tried from it for %s "
-	    "more", p->client, wait_words(until - now, wait));
+	pb_fail(err, 429, "locked_out", "too many failed attempts from %s: no password is tried from it for %s more",
+	    p->client, wait_words(until - now, wait));
+	err->guess = true;   /* counted in the failed sign-ins' summary, as failing while locked out */
+	return -1;
 }
 
 int
@@ -58,7 +60,9 @@ pit_lockout_person(struct pit *p, const char *id, const struct person *who, bool
 		if (home)
 			return 0;
 	}
-	return pb_fail(err, 429, "locked_out", LOCKED_WORDS, wait_words(until - now, wait));
+	pb_fail(err, 429, "locked_out", LOCKED_WORDS, wait_words(until - now, wait));
+	err->guess = true;   /* a try at a locked id is a failed attempt of the address */
+	return -1;
 }
 
 int

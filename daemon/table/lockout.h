@@ -25,14 +25,15 @@
 
 struct person;
 
-/* 429 locked_out when the client's address (p->client) is locked out; 0 otherwise. */
+/* 429 locked_out (err->guess: a failed attempt) when the client's address (p->client) is locked out; 0 otherwise. */
 int pit_lockout_address(struct pit *p, struct pb_error *err);
 
 /*
  * Whether id may try a password from p->client now: who is the person
  * (usable: found, active, with a password), else the id names nobody.  429
  * locked_out, the same words for a person and for nobody, when it is locked
- * out here; 0 otherwise (-1 with 500 on a read error).
+ * out here (err->guess: it counts towards the address's lockout); 0
+ * otherwise (-1 with 500 on a read error).
  */
 int pit_lockout_person(struct pit *p, const char *id, const struct person *who, bool usable, struct pb_error *err);
 
