@@ -22,8 +22,9 @@ const pageErrors = [];
 // Every Content-Security-Policy violation in the test's pages (harness.mjs).
 const cspViolations = [];
 
-async function http(method, p, {token = ADMIN, body} = {}) {
-  const res = await fetch(base + p, {
+/** A request to the daemon at `at` (the test's own by default). */
+async function http(method, p, {token = ADMIN, body, at = base} = {}) {
+  const res = await fetch(at + p, {
     method,
     headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
       ...(body ? {'Content-Type': 'application/json'} : {})},
@@ -41,12 +42,12 @@ async function startDaemon() {
 }
 
 /** A person made by the admin, whose one-time password is changed, as at a first sign-in. */
-async function makePerson(p) {
-  const r = await http('POST', '/api/v1/people', {body: {id: p.id, name: p.name, roles: p.roles, password: p.password}});
+async function makePerson(p, at = base) {
+  const r = await http('POST', '/api/v1/people', {at, body: {id: p.id, name: p.name, roles: p.roles, password: p.password}});
   assert.equal(r.status, 201, r.text);
-  const s = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: p.password}});
+  const s = await http('POST', '/api/v1/sessions', {at, token: null, body: {person: p.id, password: p.password}});
   assert.equal(s.status, 201, s.text);
-  const c = await http('PUT', `/api/v1/people/${p.id}/password`, {token: s.json.token,
+  const c = await http('PUT', `/api/v1/people/${p.id}/password`, {at, token: s.json.token,
     body: {current: p.password, password: p.next}});
   assert.equal(c.status, 200, c.text);
 }
@@ -73,8 +74,8 @@ function keyboard(page) {
   return k;
 }
 
-async function signIn(page, table) {
-  await page.goto(`${base}/dealer/`);
+async function signIn(page, table, at = base) {
+  await page.goto(`${at}/dealer/`);
   await page.locator('#person').waitFor({state: 'visible'});
   await page.keyboard.type(DEALER_P.id);
   await page.keyboard.press('Tab');
@@ -104,25 +105,34 @@ async function shownPayouts(page) {
     result: r.dataset.result, text: r.querySelector('.amount').textContent})));
 }
 
+/** Cents of USD as the dealer's page writes them: "$25", "$25.50", "$1,000". */
 function dollars(c) {
   const v = Math.abs(c);
   return '$' + Math.floor(v / 100).toLocaleString('en-US') + (v % 100 ? '.' + String(v % 100).padStart(2, '0') : '');
 }
 
-/** The recorded round of the table's last round: the page's lines equal its payouts, and each says pay or take. */
-async function checkAgainstRecord(page, table) {
+/** Yen (no minor units: 500 is ¥500) as the dealer's page writes them: "¥500", "¥1,000". */
+function yen(n) {
+  return '¥' + Math.abs(n).toLocaleString('en-US');
+}
+
+/**
+ * The recorded round of the table's last round: the page's lines equal its
+ * payouts, and each says pay or take (amounts written by `written`).
+ */
+async function checkAgainstRecord(page, table, {at = base, written = dollars} = {}) {
   const shown = await shownPayouts(page);
-  const list = await http('GET', `/api/v1/tables/${table}/rounds?limit=1`);
+  const list = await http('GET', `/api/v1/tables/${table}/rounds?limit=1`, {at});
   assert.equal(list.status, 200, list.text);
   const id = list.json.rounds[0].id;
-  const rec = (await http('GET', `/api/v1/rounds/${id}`)).json.round;
+  const rec = (await http('GET', `/api/v1/rounds/${id}`, {at})).json.round;
   assert.equal(rec.state, 'settled');
   assert.deepEqual(shown.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})),
     rec.payouts.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})));
   for (const l of shown) {
     if (l.result === 'returned') assert.match(l.text, /^RETURN/);
-    else if (l.net > 0) assert.ok(l.text.startsWith(`PAY ${dollars(l.net)}`), l.text);
-    else if (l.net < 0) assert.equal(l.text, `TAKE ${dollars(-l.net)}`);
+    else if (l.net > 0) assert.ok(l.text.startsWith(`PAY ${written(l.net)}`), l.text);
+    else if (l.net < 0) assert.equal(l.text, `TAKE ${written(-l.net)}`);
   }
   return rec;
 }
@@ -409,6 +419,81 @@ describe('the dealer page', () => {
     await page.keyboard.press('Enter');
     await page.locator('#void-note').waitFor();
     await page.context().close();
+  });
+
+  it('writes amounts in the table\'s currency: a currency without minor units (JPY) is not shown 100 times too large', async () => {
+    // The same property with every table in yen: a limit of 500 is ¥500 (JPY has no minor units), not ¥5 or ¥50,000.
+    const yenRun = await startPitbossd('pitboss-dealer-yen-', cfg => { for (const t of cfg.tables) t.currency = 'JPY'; });
+    try {
+      const at = yenRun.base;
+      await makePerson(DEALER_P, at);
+      const page = await newPage();
+      await signIn(page, 'T1', at);
+      assert.equal(await page.locator('#table-limits').textContent(),
+        'Ante ¥500\u2013¥50,000 \u00b7 Pair Plus ¥500\u2013¥10,000 \u00b7 6-Card ¥500\u2013¥2,500');
+      const k = keyboard(page);
+      await k.press('Enter');
+      await page.locator('#phase-bets').waitFor({state: 'visible'});
+      assert.match(await page.locator('#bets-hint').textContent(), /type amounts in ¥/);
+      assert.deepEqual(await page.locator('#chips .chip').allTextContents(), ['¥100', '¥500', '¥2,500', '¥10,000', '¥50,000']);
+      // yen are typed whole: a decimal is not an amount, and the minimum is ¥500
+      await bet(k, ['300']);
+      assert.match(await page.locator('#bet-rows [data-note="1"]').textContent(), /Ante ¥300 is below the minimum ¥500/);
+      await page.locator('input[data-seat="1"][data-wager="ante"]').fill('');
+      await page.locator('input[data-seat="1"][data-wager="ante"]').focus();
+      await bet(k, ['1000.5']);
+      assert.match(await page.locator('#bet-rows [data-note="1"]').textContent(), /"1000\.5" is not an amount/);
+      await page.locator('input[data-seat="1"][data-wager="ante"]').fill('');
+      await page.locator('input[data-seat="1"][data-wager="ante"]').focus();
+      await bet(k, ['1,000', '500']);                         // seat 1: Ante ¥1,000, Pair Plus ¥500
+      await waitRecorded(page, "seat 1's bet");
+      // seat 2 with chips: ¥2,500 + ¥500 on the Ante, written back as 3000 in the field
+      await page.locator('input[data-seat="2"][data-wager="ante"]').click();
+      await page.locator('.chip[data-cents="2500"]').click();
+      await page.locator('.chip[data-cents="500"]').click();
+      assert.equal(await page.locator('input[data-seat="2"][data-wager="ante"]').inputValue(), '3000');
+      await page.keyboard.press('Enter');
+      await waitRecorded(page, "seat 2's bet");
+      await page.locator('#close-bets').click();
+      await page.locator('#phase-cards').waitFor({state: 'visible'});
+      await k.type('asksqs');                                 // seat 1: a straight flush
+      await k.type('2c3d5h');                                 // seat 2: five high
+      await k.press('Enter');
+      await page.locator('#phase-decisions').waitFor({state: 'visible'});
+      for (const d of ['p', 'p']) {
+        await k.press(d);
+        await page.waitForFunction(() => !document.getElementById('work').disabled);
+      }
+      await k.type('qd7c2h');
+      await k.press('Enter');
+      await page.locator('#phase-settle').waitFor({state: 'visible'});
+      await k.press('Enter');
+      const rec = await checkAgainstRecord(page, 'T1', {at, written: yen});
+      assert.equal(rec.bets['1'].ante, 1000, 'typed ¥1,000 is recorded as 1000');
+      assert.equal(rec.bets['1'].pair_plus, 500);
+      assert.equal(rec.bets['2'].ante, 3000);
+      const texts = (await shownPayouts(page)).map(l => l.text).join(' | ');
+      assert.ok(!/¥[\d,]+\./.test(texts) && !/\$/.test(texts), `no decimals, no dollars: ${texts}`);
+      const ante1 = rec.payouts.find(p => p.seat === 1 && p.wager === 'ante');
+      assert.equal(ante1.net, 1000);
+      assert.equal((await shownPayouts(page)).find(l => l.seq === ante1.seq).text, 'PAY ¥1,000');
+      await shot(page, 'yen');
+      await page.context().close();
+      // the pit boss page writes the same round in yen too
+      const pit = await browser.newContext({viewport: {width: 1366, height: 768}, locale: 'en-US'});
+      await recordCspViolations(pit, cspViolations);
+      await pit.addInitScript(() => sessionStorage.setItem('pitboss.token', 'demo-pitboss'));
+      const pp = await pit.newPage();
+      pp.on('pageerror', e => pageErrors.push(String(e)));
+      await pp.goto(`${at}/#/round/${rec.id}`);
+      await pp.locator('#round-payouts .totals').waitFor();
+      const totals = await pp.locator('#round-payouts .totals').innerText();
+      assert.ok(totals.includes(yen(rec.totals.handle)), `handle ${yen(rec.totals.handle)} in ${totals}`);
+      assert.ok(!/¥[\d,]+\./.test(totals), totals);
+      await pit.close();
+    } finally {
+      await stopPitbossd(yenRun);
+    }
   });
 
   it('is served under a policy that refuses inline style and script, and reports it', async () => {

@@ -1,42 +1,32 @@
 // dealer.js - the dealer's page: sign in, choose the table, then record each
 // round as it happens through the step-by-step API, and be told what to pay.
 // docs/dealer.md describes it; tests/browser/dealer.test.mjs drives it.
-import {RANKS, SUITS, cardLabel, isRed, parseCards} from './cards.js';
-import * as net from './net.js';
+// The requests, money, cards and the element builder are the pit boss page's
+// modules (web/js/): api.js sends the steps, each recorded once.
+import * as api from '../js/api.js';
+import {h} from '../js/dom.js';
+import {currencySymbol, minorDigits, money, parseAmount, toMajor} from '../js/format.js';
+import {RANKS, SUITS, cardLabel, isRed, parseCards} from '../js/cards.js';
 
-const API = '/api/v1';
 const WAGERS = [['ante', 'Ante'], ['pair_plus', 'Pair Plus'], ['six_card', '6-Card']];
 const WAGER_NAMES = {ante: 'Ante', play: 'Play', pair_plus: 'Pair Plus', six_card: '6-Card Bonus', ante_bonus: 'Ante Bonus'};
-const CHIPS = [100, 500, 2500, 10000, 50000];
+const CHIPS = [100, 500, 2500, 10000, 50000];       // minor units of the table's currency
 
 const $ = id => document.getElementById(id);
 const st = {person: null, table: null, round: null, phase: '', lastInput: null, handFocus: 0, decideSeat: 0};
 
-function h(tag, props = {}, ...kids) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') el.className = v;
-    else if (k === 'dataset') Object.assign(el.dataset, v);
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v === true ? '' : v);
-  }
-  for (const c of kids.flat()) if (c !== null && c !== undefined) el.append(c.nodeType ? c : String(c));
-  return el;
-}
+// The table's currency (GET /tables gives each table's): amounts are its minor units.
+const currency = () => st.table?.currency || 'USD';
+/** An amount of the table's currency as the dealer reads it: "$25", "$25.50", "¥500". */
+const amount = minor => money(minor, currency(), {stripIfWhole: true});
+/** A typed amount ("25", "$1,000") in minor units; null when blank, NaN when not an amount. */
+const typed = text => parseAmount(text, currency());
+/** Minor units as the amount typed in a field ("25.5"). */
+const field = minor => String(toMajor(minor, currency()));
+const amountMode = () => (minorDigits(currency()) ? 'decimal' : 'numeric');
 
-export function money(cents) {
-  const neg = cents < 0, v = Math.abs(cents);
-  const d = Math.floor(v / 100), c = v % 100;
-  return (neg ? '-' : '') + '$' + d.toLocaleString('en-US') + (c ? '.' + String(c).padStart(2, '0') : '');
-}
-
-/** "25", "25.5", "$1,000" -> cents; null when blank; NaN when not an amount. */
-function cents(text) {
-  const s = String(text).replace(/[$,\s]/g, '');
-  if (s === '') return null;
-  if (!/^\d+(\.\d{1,2})?$/.test(s)) return NaN;
-  return Math.round(parseFloat(s) * 100);
-}
+api.keepTokenInMemory();
+api.setUnauthorizedHandler(() => signOut('Your session ended: sign in again.'));
 
 function show(screen) {
   for (const id of ['signin', 'pick', 'deal']) $(id).hidden = id !== screen;
@@ -46,7 +36,7 @@ function error(text) { $('error').textContent = text || ''; }
 
 // ---- the status line: what is recorded, what is not ----
 
-net.setStatusHandler(s => {
+api.setStepStatusHandler(s => {
   const el = $('status');
   el.className = 'status ' + s.kind;
   el.replaceChildren();
@@ -58,21 +48,19 @@ net.setStatusHandler(s => {
   else if (s.kind === 'unrecorded') {
     el.append(`NOT RECORDED: ${s.label}. The network did not answer; sending it again with the same key ` +
       `(attempt ${s.attempt}). Do not go on with the round.`);
-    el.append(h('button', {type: 'button', id: 'retry-now', onclick: () => net.retryNow()}, 'Send again now'));
+    el.append(h('button', {type: 'button', id: 'retry-now', onclick: () => api.retryStepNow()}, 'Send again now'));
   }
   el.dataset.kind = s.kind;
 });
 
-/** Runs a step; on refusal shows what to fix and resolves null. */
+/** Runs a step; on refusal shows what to fix and resolves null (a 401 has signed out already). */
 async function step(label, method, path, body) {
   error('');
   try {
-    const js = await net.step(label, method, path, body);
-    return js;
+    return await api.step(label, method, path, body);
   } catch (e) {
-    if (e instanceof net.Refused) {
-      error(`${label}: ${e.message}`);
-      if (e.code === 'session_expired' || e.status === 401) signOut('Your session ended: sign in again.');
+    if (e instanceof api.ApiError) {
+      if (e.status !== 401) error(`${label}: ${e.message}`);
       return null;
     }
     throw e;
@@ -82,7 +70,7 @@ async function step(label, method, path, body) {
 // ---- sign-in and the table ----
 
 function signOut(message) {
-  net.setToken('');
+  api.clearToken();
   st.person = null;
   show('signin');
   $('signin-message').textContent = message || '';
@@ -93,7 +81,7 @@ async function signIn(ev) {
   ev.preventDefault();
   $('signin-message').textContent = '';
   try {
-    const js = await net.send('POST', `${API}/sessions`, {person: $('person').value.trim(), password: $('password').value});
+    const js = await api.openSession($('person').value.trim(), $('password').value);
     $('password').value = '';
     if (js.must_change_password) {
       $('signin-message').textContent = 'Your password is a one-time password: change it on the pit boss page first.';
@@ -103,18 +91,17 @@ async function signIn(ev) {
       $('signin-message').textContent = `${js.person.id} does not hold the dealer role.`;
       return;
     }
-    net.setToken(js.token);
+    api.setToken(js.token);
     st.person = js.person;
     await pickTable();
   } catch (e) {
-    $('signin-message').textContent = e.message;
+    $('signin-message').textContent = e.status === 429 ? `Locked out: ${e.message}` : e.message;
   }
 }
 
 async function pickTable() {
   show('pick');
-  const js = await net.get(`${API}/tables`);
-  const open = js.tables.filter(t => t.status === 'open');
+  const open = (await api.loadTables()).filter(t => t.status === 'open');
   const list = $('pick-tables');
   list.replaceChildren(...open.map((t, i) => h('button', {type: 'button', dataset: {table: t.id},
     onclick: () => chooseTable(t)}, `${i + 1}. ${t.name} (${t.id}) \u2014 ${gameName(t)}, ${t.seats} seats`)));
@@ -135,7 +122,7 @@ function gameName(t) {
 async function chooseTable(t) {
   $('pick-message').textContent = '';
   try {
-    await net.send('PUT', `${API}/tables/${t.id}/dealer`, {person: st.person.id});
+    await api.send('PUT', `/tables/${t.id}/dealer`, {person: st.person.id});
   } catch (e) {
     $('pick-message').textContent = e.message;
     return;
@@ -143,14 +130,17 @@ async function chooseTable(t) {
   document.onkeydown = onKey;
   st.table = t;
   show('deal');
+  $('banker-bank-label').textContent = `Bank (${currencySymbol(currency())})`;
+  $('banker-bank').inputMode = amountMode();
+  $('bets-hint').textContent = `type amounts in ${currencySymbol(currency())}, Tab to the next wager, Enter records the seat`;
   $('table-name').textContent = `${t.name} (${t.id})`;
   $('table-game').textContent = `${gameName(t)} \u00b7 ${t.banking === 'player' ? 'player-banked' : 'house-banked'}`;
   $('table-limits').textContent = WAGERS.filter(([w]) => t.limits[w])
-    .map(([w, name]) => `${name} ${money(t.limits[w].min)}\u2013${money(t.limits[w].max)}`).join(' \u00b7 ');
+    .map(([w, name]) => `${name} ${amount(t.limits[w].min)}\u2013${amount(t.limits[w].max)}`).join(' \u00b7 ');
   $('dealer-name').textContent = `dealer ${st.person.name} (${st.person.id})`;
   st.round = null;
   if (t.current_round) {
-    const js = await net.get(`${API}/rounds/${t.current_round.id ?? t.current_round}`);
+    const js = await api.get(`/rounds/${t.current_round.id ?? t.current_round}`);
     setRound(js.round);
   } else {
     phaseStart();
@@ -187,7 +177,7 @@ function phaseStart() {
   $('banker-entry').hidden = !banked;
   if (banked) {
     const b = st.table.banker || {};
-    $('bank-limits').textContent = `bank ${money(b.min_bank)}\u2013${money(b.max_bank)}`;
+    $('bank-limits').textContent = `bank ${amount(b.min_bank)}\u2013${amount(b.max_bank)}`;
     $('banker-seat').focus();
   } else {
     $('open-round').focus();
@@ -197,13 +187,13 @@ function phaseStart() {
 async function openRound() {
   let body = {};
   if (st.table.banking === 'player') {
-    const seat = parseInt($('banker-seat').value, 10), bank = cents($('banker-bank').value);
+    const seat = parseInt($('banker-seat').value, 10), bank = typed($('banker-bank').value);
     const b = st.table.banker || {};
     if (!(seat >= 1 && seat <= st.table.seats)) return error(`Banker's seat: 1 to ${st.table.seats}.`);
-    if (!(bank >= b.min_bank && bank <= b.max_bank)) return error(`Bank: ${money(b.min_bank)} to ${money(b.max_bank)}.`);
+    if (!(bank >= b.min_bank && bank <= b.max_bank)) return error(`Bank: ${amount(b.min_bank)} to ${amount(b.max_bank)}.`);
     body = {banker: {seat, bank}};
   }
-  const js = await step('open the round', 'POST', `${API}/tables/${st.table.id}/rounds`, body);
+  const js = await step('open the round', 'POST', `/tables/${st.table.id}/rounds`, body);
   if (js) setRound(js.round);
 }
 
@@ -217,7 +207,7 @@ function phaseBets() {
   const wagers = offered();
   rows.replaceChildren(h('div', {class: 'row'}, h('span', {class: 'colhead'}, 'Seat'),
     ...WAGERS.map(([w, name]) => h('span', {class: 'colhead'}, st.table.limits[w]
-      ? `${name} ${money(st.table.limits[w].min)}\u2013${money(st.table.limits[w].max)}` : '')),
+      ? `${name} ${amount(st.table.limits[w].min)}\u2013${amount(st.table.limits[w].max)}` : '')),
     h('span', {class: 'colhead'}, '')));
   for (let seat = 1; seat <= st.table.seats; seat++) {
     const banker = r.banker && r.banker.seat === seat;
@@ -225,8 +215,8 @@ function phaseBets() {
     const row = h('div', {class: 'row' + (banker ? ' banker' : ''), dataset: {seat}},
       h('span', {class: 'seat'}, `Seat ${seat}`),
       ...WAGERS.map(([w, name]) => st.table.limits[w] && !banker
-        ? h('input', {type: 'text', inputmode: 'decimal', 'aria-label': `Seat ${seat} ${name}`, dataset: {seat, wager: w},
-          value: bet[w] ? String(bet[w] / 100) : '', onfocus: ev => { st.lastInput = ev.target; markRow(row); },
+        ? h('input', {type: 'text', inputmode: amountMode(), 'aria-label': `Seat ${seat} ${name}`, dataset: {seat, wager: w},
+          value: bet[w] ? field(bet[w]) : '', onfocus: ev => { st.lastInput = ev.target; markRow(row); },
           oninput: () => checkRow(row, false), onkeydown: ev => betKey(ev, row)})
         : h('span', {}, banker ? (w === 'ante' ? 'banker' : '') : '')),
       h('span', {class: 'note' + (bet.ante || bet.pair_plus || bet.six_card ? ' done' : ''), dataset: {note: seat}},
@@ -234,7 +224,7 @@ function phaseBets() {
     rows.append(row);
   }
   $('chips').replaceChildren(...CHIPS.map(c => h('button', {type: 'button', class: 'chip', dataset: {cents: c},
-    'aria-label': `add a ${money(c)} chip`, onmousedown: ev => ev.preventDefault(), onclick: () => addChip(c)}, money(c))));
+    'aria-label': `add a ${amount(c)} chip`, onmousedown: ev => ev.preventDefault(), onclick: () => addChip(c)}, amount(c))));
   void wagers;
   firstBetInput()?.focus();
 }
@@ -251,8 +241,8 @@ function markRow(row) {
 function addChip(c) {
   const input = st.lastInput && st.lastInput.isConnected ? st.lastInput : firstBetInput();
   if (!input) return;
-  const now = cents(input.value) || 0;
-  input.value = String((now + c) / 100);
+  const now = typed(input.value) || 0;
+  input.value = field(now + c);
   checkRow(input.closest('.row'), false);
   input.focus();
 }
@@ -263,12 +253,12 @@ function checkRow(row, final) {
   const note = row.querySelector('.note');
   let problem = '';
   for (const input of row.querySelectorAll('input')) {
-    const w = input.dataset.wager, v = cents(input.value), lim = st.table.limits[w];
+    const w = input.dataset.wager, v = typed(input.value), lim = st.table.limits[w];
     input.classList.remove('bad');
     if (v === null || v === 0) continue;
     if (Number.isNaN(v)) problem = problem || `${WAGER_NAMES[w]}: "${input.value}" is not an amount`;
-    else if (v < lim.min) problem = problem || `${WAGER_NAMES[w]} ${money(v)} is below the minimum ${money(lim.min)}`;
-    else if (v > lim.max) problem = problem || `${WAGER_NAMES[w]} ${money(v)} is over the maximum ${money(lim.max)}`;
+    else if (v < lim.min) problem = problem || `${WAGER_NAMES[w]} ${amount(v)} is below the minimum ${amount(lim.min)}`;
+    else if (v > lim.max) problem = problem || `${WAGER_NAMES[w]} ${amount(v)} is over the maximum ${amount(lim.max)}`;
     else { bet[w] = v; continue; }
     input.classList.add('bad');
   }
@@ -289,9 +279,9 @@ async function betKey(ev, row) {
   const had = st.round.bets[seat];
   let js = null;
   if (Object.keys(bet).length) {
-    js = await step(`seat ${seat}'s bet`, 'PUT', `${API}/rounds/${st.round.id}/bets/${seat}`, bet);
+    js = await step(`seat ${seat}'s bet`, 'PUT', `/rounds/${st.round.id}/bets/${seat}`, bet);
   } else if (had) {
-    js = await step(`seat ${seat}'s bet taken down`, 'DELETE', `${API}/rounds/${st.round.id}/bets/${seat}`);
+    js = await step(`seat ${seat}'s bet taken down`, 'DELETE', `/rounds/${st.round.id}/bets/${seat}`);
   } else {
     js = {round: st.round};
   }
@@ -314,7 +304,7 @@ async function closeBets() {
     const same = ['ante', 'pair_plus', 'six_card'].every(w => (checked.bet[w] || 0) === ((st.round.bets[checked.seat] || {})[w] || 0));
     if (!same) return error(`Seat ${checked.seat}: the bet typed is not recorded yet; press Enter in its row.`);
   }
-  const js = await step('no more bets', 'POST', `${API}/rounds/${st.round.id}/close`);
+  const js = await step('no more bets', 'POST', `/rounds/${st.round.id}/close`);
   if (js) setRound(js.round);
 }
 
@@ -421,8 +411,8 @@ async function sendCards() {
     hands[input.dataset.hand] = p.cards;
   }
   const js = st.cardsForDealer
-    ? await step("the dealer's cards (reveal)", 'POST', `${API}/rounds/${st.round.id}/reveal`, {dealer: hands.dealer})
-    : await step('the deal', 'POST', `${API}/rounds/${st.round.id}/deal`, {hands});
+    ? await step("the dealer's cards (reveal)", 'POST', `/rounds/${st.round.id}/reveal`, {dealer: hands.dealer})
+    : await step('the deal', 'POST', `/rounds/${st.round.id}/deal`, {hands});
   if (js) setRound(js.round);
 }
 
@@ -454,7 +444,7 @@ function phaseDecisions() {
 
 async function decide(seat, action) {
   if (seat !== st.decideSeat) return;
-  const js = await step(`seat ${seat} ${action}s`, 'POST', `${API}/rounds/${st.round.id}/decisions`, {seat, action});
+  const js = await step(`seat ${seat} ${action}s`, 'POST', `/rounds/${st.round.id}/decisions`, {seat, action});
   if (js) setRound(js.round);
 }
 
@@ -466,15 +456,15 @@ function phaseSettle() {
 }
 
 async function settle() {
-  const js = await step('settle', 'POST', `${API}/rounds/${st.round.id}/settle`);
+  const js = await step('settle', 'POST', `/rounds/${st.round.id}/settle`);
   if (js) setRound(js.round);
 }
 
 /** What the dealer does for a line: pay, take, or nothing, and how much. */
 function lineAction(p) {
-  if (p.result === 'returned') return {kind: 'return', text: `RETURN the ${money(p.stake)} bet (no action)`};
-  if (p.net > 0) return {kind: 'pay', text: `PAY ${money(p.net)}` + (p.short ? ` (bank short ${money(p.short)})` : '')};
-  if (p.net < 0) return {kind: 'take', text: `TAKE ${money(-p.net)}`};
+  if (p.result === 'returned') return {kind: 'return', text: `RETURN the ${amount(p.stake)} bet (no action)`};
+  if (p.net > 0) return {kind: 'pay', text: `PAY ${amount(p.net)}` + (p.short ? ` (bank short ${amount(p.short)})` : '')};
+  if (p.net < 0) return {kind: 'take', text: `TAKE ${amount(-p.net)}`};
   return {kind: 'push', text: p.result === 'push' ? 'push: leave it' : '\u2014'};
 }
 
@@ -492,15 +482,15 @@ function phasePayouts() {
     let seat = null, seatNet = 0;
     const flush = () => {
       if (seat !== null) rows.push(h('tr', {class: 'seat-total'}, h('td', {}, `Seat ${seat}`), h('td', {colspan: banked ? 4 : 3},
-        seatNet > 0 ? `pays ${money(seatNet)} in all` : seatNet < 0 ? `takes ${money(-seatNet)} in all` : 'even'), h('td', {})));
+        seatNet > 0 ? `pays ${amount(seatNet)} in all` : seatNet < 0 ? `takes ${amount(-seatNet)} in all` : 'even'), h('td', {})));
     };
     for (const p of r.payouts) {
       if (p.seat !== seat) { flush(); seat = p.seat; seatNet = 0; }
       seatNet += p.net;
       const a = lineAction(p);
       rows.push(h('tr', {class: a.kind, dataset: {seq: p.seq, seat: p.seat, wager: p.wager, net: p.net, result: p.result}},
-        h('td', {}, `Seat ${p.seat}`), h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, money(p.stake)),
-        h('td', {}, p.result), banked ? h('td', {}, p.bank_after !== undefined ? `bank ${money(p.bank_after)}` : '') : null,
+        h('td', {}, `Seat ${p.seat}`), h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)),
+        h('td', {}, p.result), banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
         h('td', {class: 'amount'}, a.text)));
     }
     flush();
@@ -509,8 +499,8 @@ function phasePayouts() {
     if (banked) {
       const returned = r.payouts.filter(p => p.result === 'returned');
       box.append(h('p', {class: 'bank-summary', id: 'bank-summary'},
-        `Banker (seat ${r.banker.seat}): bank ${money(r.banker.bank)} \u2192 ${money(r.banker.bank_end)}` +
-        (returned.length ? `; the bank ran out: ${returned.length} wager(s) returned (${money(returned.reduce((a, p) => a + p.stake, 0))})` : '')));
+        `Banker (seat ${r.banker.seat}): bank ${amount(r.banker.bank)} \u2192 ${amount(r.banker.bank_end)}` +
+        (returned.length ? `; the bank ran out: ${returned.length} wager(s) returned (${amount(returned.reduce((a, p) => a + p.stake, 0))})` : '')));
     }
   }
   $('next-round').focus();
@@ -519,7 +509,7 @@ function phasePayouts() {
 // ---- misdeal ----
 
 function openMisdeal() {
-  if (!st.round || ['settled', 'void'].includes(st.round.state) || net.pending()) return;
+  if (!st.round || ['settled', 'void'].includes(st.round.state) || api.pendingStepNow()) return;
   $('misdeal').hidden = false;
   $('misdeal-witness').hidden = !['dealt', 'revealed'].includes(st.round.state);
   $('misdeal-reason').focus();
@@ -533,7 +523,7 @@ async function misdeal() {
     body.witness = {person: $('witness-person').value.trim(), password: $('witness-password').value};
     if (!body.witness.person || !body.witness.password) return error('Misdeal: the witness signs with their id and password.');
   }
-  const js = await step('misdeal (void)', 'POST', `${API}/rounds/${st.round.id}/void`, body);
+  const js = await step('misdeal (void)', 'POST', `/rounds/${st.round.id}/void`, body);
   $('witness-password').value = '';
   if (!js) return;
   $('misdeal').hidden = true;
@@ -546,7 +536,7 @@ async function misdeal() {
 function onKey(ev) {
   if ($('deal').hidden) return;
   if (ev.altKey && (ev.key === 'm' || ev.key === 'M')) { ev.preventDefault(); return openMisdeal(); }
-  if (net.pending()) { ev.preventDefault(); return; }
+  if (api.pendingStepNow()) { ev.preventDefault(); return; }
   if (ev.target.closest && ev.target.closest('#misdeal')) {
     if (ev.key === 'Enter' && ev.target.tagName === 'INPUT') { ev.preventDefault(); misdeal(); }
     if (ev.key === 'Escape') $('misdeal').hidden = true;

@@ -1,29 +1,41 @@
-// format.js - money, times, percentages, names and playing cards.
-// Money arrives as integer minor units (cents); times as UTC ISO strings.
+// format.js - money, times, percentages, names and playing cards, for both
+// pages (the pit boss page and the dealer's).  Money arrives as integer minor
+// units of the table's currency (cents of USD, yen of JPY: as many decimals
+// as the currency has); times as UTC ISO strings.
 import {h} from './dom.js';
+import {cardLabel, cardName, cardParts, isRed} from './cards.js';
 
 const moneyFormats = new Map();
 
-function moneyFormat(currency, signed) {
-  const key = `${currency}|${signed}`;
+function moneyFormat(currency, signed = false, stripIfWhole = false) {
+  const key = `${currency}|${signed}|${stripIfWhole}`;
   if (!moneyFormats.has(key)) {
+    const opts = {style: 'currency', signDisplay: signed ? 'exceptZero' : 'auto'};
+    if (stripIfWhole) opts.trailingZeroDisplay = 'stripIfInteger';
     let f;
     try {
-      f = new Intl.NumberFormat(undefined, {style: 'currency', currency, signDisplay: signed ? 'exceptZero' : 'auto'});
+      f = new Intl.NumberFormat(undefined, {...opts, currency});
     } catch {
-      f = new Intl.NumberFormat(undefined, {style: 'currency', currency: 'USD', signDisplay: signed ? 'exceptZero' : 'auto'});
+      f = new Intl.NumberFormat(undefined, {...opts, currency: 'USD'});
     }
     moneyFormats.set(key, f);
   }
   return moneyFormats.get(key);
 }
 
-/** Formats an integer count of minor units in the currency, e.g. 2500 USD -> "$25.00". */
-export function money(minor, currency = 'USD', {signed = false} = {}) {
+/** How many decimals the currency has (its minor units): 2 for USD, 0 for JPY, 3 for BHD. */
+export function minorDigits(currency = 'USD') {
+  return moneyFormat(currency || 'USD').resolvedOptions().maximumFractionDigits;
+}
+
+/**
+ * Formats an integer count of minor units in the currency: 2500 USD ->
+ * "$25.00", 2500 JPY -> "¥2,500".  signed: "+" on gains; stripIfWhole: no
+ * zero decimals on a whole amount ("$25", "$25.50"), as the dealer reads them.
+ */
+export function money(minor, currency = 'USD', {signed = false, stripIfWhole = false} = {}) {
   if (minor === null || minor === undefined || Number.isNaN(Number(minor))) return '—';
-  const f = moneyFormat(currency || 'USD', signed);
-  const digits = f.resolvedOptions().maximumFractionDigits;
-  return f.format(Number(minor) / 10 ** digits);
+  return moneyFormat(currency || 'USD', signed, stripIfWhole).format(toMajor(minor, currency));
 }
 
 /** Money as a span whose class tells sign; the text carries the sign too. */
@@ -33,16 +45,38 @@ export function moneyCell(minor, currency, {signed = false} = {}) {
   return h('span', {class: cls}, money(minor, currency, {signed}));
 }
 
+/** Minor units as a number of the currency's major units: 2550 USD -> 25.5, 2550 JPY -> 2550. */
+export function toMajor(minor, currency = 'USD') {
+  return Number(minor) / 10 ** minorDigits(currency);
+}
+
 /** Converts a typed amount in major units ("1,000.50") to minor units for the currency. */
 export function toMinor(text, currency = 'USD') {
   const v = Number(String(text).replace(/[^0-9.]/g, ''));
   if (!Number.isFinite(v)) return null;
-  const digits = moneyFormat(currency, false).resolvedOptions().maximumFractionDigits;
-  return Math.round(v * 10 ** digits);
+  return Math.round(v * 10 ** minorDigits(currency));
 }
 
-export function minorDigits(currency = 'USD') {
-  return moneyFormat(currency, false).resolvedOptions().maximumFractionDigits;
+/** The currency's sign as the browser writes it: "$", "¥", "€" (or its code, "CHF"). */
+export function currencySymbol(currency = 'USD') {
+  return moneyFormat(currency || 'USD').formatToParts(0).find(p => p.type === 'currency')?.value || currency;
+}
+
+/**
+ * Reads an amount typed in the currency's major units, strictly: "25",
+ * "25.5", "$1,000" -> minor units (2500, 2550, 100000 for USD); "500" ->
+ * 500 for JPY.  null when blank; NaN when it is not an amount of the
+ * currency (letters, a minus, more decimals than the currency has).
+ */
+export function parseAmount(text, currency = 'USD') {
+  const digits = minorDigits(currency);
+  let t = String(text ?? '');
+  for (const sign of [currencySymbol(currency), currency || 'USD']) t = t.split(sign).join('');
+  t = t.replace(/[\s,]/g, '');
+  if (t === '') return null;
+  const m = (digits ? new RegExp(`^(\\d+)(?:\\.(\\d{1,${digits}}))?$`) : /^(\d+)$/).exec(t);
+  if (!m) return NaN;
+  return Number(m[1]) * 10 ** digits + Number((m[2] || '').padEnd(digits, '0') || 0);
 }
 
 const intFormat = new Intl.NumberFormat();
@@ -94,24 +128,7 @@ export function label(key) {
   return t.charAt(0).toUpperCase() + t.slice(1);
 }
 
-// ---- playing cards ----
-
-const RANKS = {A: 'Ace', K: 'King', Q: 'Queen', J: 'Jack', T: 'Ten', 9: 'Nine', 8: 'Eight', 7: 'Seven',
-  6: 'Six', 5: 'Five', 4: 'Four', 3: 'Three', 2: 'Two'};
-const SUITS = {
-  s: {name: 'spades', symbol: '♠', red: false},
-  h: {name: 'hearts', symbol: '♥', red: true},
-  d: {name: 'diamonds', symbol: '♦', red: true},
-  c: {name: 'clubs', symbol: '♣', red: false},
-};
-
-export function cardName(code) {
-  const c = String(code || '');
-  const rank = c.length === 3 ? 'T' : c.charAt(0).toUpperCase();
-  const suit = SUITS[c.charAt(c.length - 1).toLowerCase()];
-  if (!RANKS[rank] || !suit) return c;
-  return `${RANKS[rank]} of ${suit.name}`;
-}
+// ---- playing cards (their names and signs: cards.js) ----
 
 /**
  * One playing card: rank and suit symbol in the corners and a large pip in
@@ -119,15 +136,14 @@ export function cardName(code) {
  */
 export function card(code, {size = 'md'} = {}) {
   const c = String(code || '');
-  const rankKey = c.length === 3 ? 'T' : c.charAt(0).toUpperCase();
-  const suit = SUITS[c.charAt(c.length - 1).toLowerCase()];
-  if (!RANKS[rankKey] || !suit) return h('span', {class: `card card-${size} card-unknown`, role: 'img', 'aria-label': 'unknown card'}, '?');
-  const rank = rankKey === 'T' ? '10' : rankKey;
+  const p = cardParts(c);
+  if (!p) return h('span', {class: `card card-${size} card-unknown`, role: 'img', 'aria-label': 'unknown card'}, '?');
+  const {suit, shown: rank} = p;
   return h('span', {class: `card card-${size} ${suit.red ? 'red' : 'black'} suit-${suit.name}`, role: 'img',
     'aria-label': cardName(c), title: `${cardName(c)} (${c})`, 'data-card': c},
-  h('span', {class: 'corner tl', 'aria-hidden': 'true'}, h('b', null, rank), h('i', null, suit.symbol)),
-  h('span', {class: 'pip', 'aria-hidden': 'true'}, suit.symbol),
-  h('span', {class: 'corner br', 'aria-hidden': 'true'}, h('b', null, rank), h('i', null, suit.symbol)));
+  h('span', {class: 'corner tl', 'aria-hidden': 'true'}, h('b', null, rank), h('i', null, suit.sign)),
+  h('span', {class: 'pip', 'aria-hidden': 'true'}, suit.sign),
+  h('span', {class: 'corner br', 'aria-hidden': 'true'}, h('b', null, rank), h('i', null, suit.sign)));
 }
 
 /** A hand of cards as a row, labelled as a group. */
@@ -139,20 +155,12 @@ export function cards(codes, opts = {}) {
 
 /** Compact text of cards for lists: "A♠ K♠ Q♠". */
 export function cardsText(codes) {
-  return (codes || []).map(c => {
-    const s = String(c);
-    const suit = SUITS[s.charAt(s.length - 1).toLowerCase()];
-    return suit ? s.slice(0, -1).replace('T', '10') + suit.symbol : s;
-  }).join(' ');
+  return (codes || []).map(cardLabel).join(' ');
 }
 
 /** Cards as compact text ("A♠ K♠ Q♠"), red suits in red, with a spoken label. */
 export function miniCards(codes, tag = 'span') {
   const list = codes || [];
   return h(tag, {class: 'mini-cards', role: 'img', 'aria-label': list.map(cardName).join(', ')},
-    list.map((c, i) => {
-      const s = String(c);
-      const suit = SUITS[s.charAt(s.length - 1).toLowerCase()];
-      return h('span', {class: suit?.red ? 'mc red' : 'mc black', 'aria-hidden': 'true'}, (i ? ' ' : '') + cardsText([c]));
-    }));
+    list.map((c, i) => h('span', {class: isRed(c) ? 'mc red' : 'mc black', 'aria-hidden': 'true'}, (i ? ' ' : '') + cardLabel(c))));
 }
