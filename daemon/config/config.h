@@ -169,7 +169,7 @@ struct config {
 	size_t chip_count;
 	struct accounting_config accounting;   /* "accounting": the table documents' rules (docs/accounting.md) */
 	struct {                               /* "players": rated play (docs/players.md) */
-		double comp_share;             /* comps: this share of the theoretical win */
+		int64_t comp_share_ppm;        /* comps: this share of the theoretical win, parts per million (exact) */
 	} players;
 	struct {                               /* "title31": the cash limits, cents (docs/players.md) */
 		int64_t mtl_threshold;         /* an MTL entry for each cash transaction at or above this */

@@ -13,6 +13,7 @@
 
 #include "common/files.h"
 #include "config/property.h"
+#include "engine/theo.h"
 
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -318,10 +319,28 @@ static const struct cfg_section ACCOUNTING = {
 	.noun = "accounting", .check = check_accounting,
 };
 
+/*
+ * players.comp_share: a number from 0 to 1 with at most six decimals, kept
+ * exactly in parts per million (engine/theo.h says why the double the parser
+ * made of the text gives it back exactly).
+ */
+static int
+read_comp_share(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
+    struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+
+	(void)k;
+	(void)path;
+	(void)err;
+	if (!json_is_number(v) || theo_share_ppm(json_number_value(v), &cfg->players.comp_share_ppm) < 0)
+		return 1;
+	return 0;
+}
+
 static const struct cfg_key PLAYERS_KEYS[] = {
-	{.name = "comp_share", .type = CFG_REAL, .real_min = 0, .real_max = 1,
-	 CFG_FIELD(struct config, players.comp_share), .def = "0.3", .reload = true,
-	 .must = "be a number from 0 to 1 (a share of the theoretical win)",
+	{.name = "comp_share", .type = CFG_CUSTOM, .read = read_comp_share, .def = "0.3", .reload = true,
+	 .must = "be a number from 0 to 1 with at most six decimals (a share of the theoretical win)",
 	 .describe = "a rating's comps: this share of the player's theoretical win"},
 };
 

@@ -3,16 +3,20 @@
  * docs/players.md): a player's hands, stakes, result and theoretical win
  * from the payout lines of the rounds he played, the conventional estimate
  * beside it, time seated and comps; the day's rating report and coverage.
+ *
+ * The money is the engine's (engine/theo.h): exact sums of stake x edge,
+ * rounded once to the cent.  No money here passes through a double; the
+ * one double is the coverage's share of hands, a ratio.
  */
 #include "table/players.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "common/gaming_day.h"
 #include "common/timeutil.h"
 #include "engine/settle.h"
+#include "engine/theo.h"
 #include "store/players.h"
 #include "store/reports.h"
 #include "store/store.h"
@@ -31,9 +35,15 @@ struct rating_game {
 struct rating {
 	int64_t hands, wagered, initial, result;
 	int64_t per_wager[WAGER_COUNT];
-	double theo, est_edge_hands;     /* sum of stake x edge; sum of hands x the game's Ante/Play edge */
+	struct theo_sum theo;            /* sum of stake x edge, exact */
+	struct theo_sum est_edges;       /* each hand's Ante/Play edge (weight 1 a hand), exact */
 	struct rating_game games[GAMES_MAX];
 	int game_count;
+};
+
+/* The figures of the rating as the API shows them, cents. */
+struct rating_money {
+	int64_t average, theoretical, estimated, comps;
 };
 
 static int
@@ -72,7 +82,21 @@ game_of(struct pit *p, struct rating *r, int64_t rules_id, struct rating_game **
 	return 0;
 }
 
-/* Sums the lines [[round, rules_id, wager, stake, result, net]] into r. */
+/* *sum += v, or 500 report_overflow beyond 64 bits. */
+static int
+add_cents(int64_t *sum, int64_t v, struct pb_error *err)
+{
+	if (__builtin_add_overflow(*sum, v, sum))
+		return pb_fail(err, 500, "report_overflow", "a rating's sum exceeds 64 bits; ask for a shorter period");
+	return 0;
+}
+
+/*
+ * Sums the lines [[round, rules_id, wager, stake, result, net]] into r:
+ * every cent sum checked against 64 bits, each stake x its wager's exact
+ * edge into r->theo (Play's edge is 0: the Ante's covers the game), each
+ * hand's Ante/Play edge into r->est_edges.
+ */
 static int
 sum_lines(struct pit *p, const json_t *lines, struct rating *r, struct pb_error *err)
 {
@@ -92,18 +116,35 @@ sum_lines(struct pit *p, const json_t *lines, struct rating *r, struct pb_error 
 		if (round != last_round) {
 			r->hands++;
 			g->hands++;
-			r->est_edge_hands += g->f.edge[WAGER_ANTE];
+			if (theo_add(&r->est_edges, 1, g->f.edge_exact[WAGER_ANTE], err) < 0)
+				return -1;
 			last_round = round;
 		}
-		r->result += json_integer_value(json_array_get(l, 5));
+		if (add_cents(&r->result, json_integer_value(json_array_get(l, 5)), err) < 0)
+			return -1;
 		if (w < 0 || w == WAGER_ANTE_BONUS || returned)
 			continue;   /* the Ante Bonus's stake is the Ante's; a returned line was not wagered */
-		r->wagered += stake;
-		r->per_wager[w] += stake;
-		if (w != WAGER_PLAY)
-			r->initial += stake;
-		r->theo += g->f.edge[w] * (double)stake;
+		if (add_cents(&r->wagered, stake, err) < 0 || add_cents(&r->per_wager[w], stake, err) < 0 ||
+		    (w != WAGER_PLAY && add_cents(&r->initial, stake, err) < 0) ||
+		    theo_add(&r->theo, stake, g->f.edge_exact[w], err) < 0)
+			return -1;
 	}
+	return 0;
+}
+
+/*
+ * The rating's money, each rounded once, half away from zero: the average
+ * initial wager per hand; the theoretical win; the conventional estimate,
+ * average bet x hands x the Ante/Play edge, as initial / hands x the sum of
+ * the hands' edges; comps, the comp share of the exact theoretical win.
+ */
+static int
+rating_money(const struct pit *p, const struct rating *r, struct rating_money *m, struct pb_error *err)
+{
+	if (theo_average(r->initial, r->hands, &m->average, err) < 0 || theo_cents(&r->theo, &m->theoretical, err) < 0 ||
+	    theo_estimate(&r->est_edges, r->initial, &m->estimated, err) < 0 ||
+	    theo_comps(&r->theo, p->cfg->players.comp_share_ppm, &m->comps, err) < 0)
+		return -1;
 	return 0;
 }
 
@@ -141,13 +182,13 @@ static int
 rate(struct pit *p, const char *player, const char *from, const char *to, json_t **out, struct pb_error *err)
 {
 	struct rating r;
+	struct rating_money m;
 	json_t *lines, *seatings;
-	int64_t from_ms = 0, to_ms = INT64_MAX, average;
-	double est;
+	int64_t from_ms = 0, to_ms = INT64_MAX;
 
 	if (store_player_lines(p->store, player, from, to, &lines, err) < 0)
 		return -1;
-	if (sum_lines(p, lines, &r, err) < 0) {
+	if (sum_lines(p, lines, &r, err) < 0 || rating_money(p, &r, &m, err) < 0) {
 		json_decref(lines);
 		return -1;
 	}
@@ -158,16 +199,12 @@ rate(struct pit *p, const char *player, const char *from, const char *to, json_t
 		pb_time_parse(from, &from_ms);
 	if (strcmp(to, TIME_MAX) != 0)
 		pb_time_parse(to, &to_ms);
-	average = r.hands > 0 ? (int64_t)llround((double)r.initial / (double)r.hands) : 0;
-	/* the conventional estimate: average bet x hands x each game's Ante/Play edge */
-	est = r.hands > 0 ? (double)r.initial / (double)r.hands * r.est_edge_hands : 0;
 	*out = json_pack("{s:s,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:I,s:I,s:I,s:I,s:I,s:I}", "player", player, "hands",
 	    (json_int_t)r.hands, "wagered", (json_int_t)r.wagered, "wagered_by_wager", "ante", (json_int_t)r.per_wager[WAGER_ANTE],
 	    "play", (json_int_t)r.per_wager[WAGER_PLAY], "pair_plus", (json_int_t)r.per_wager[WAGER_PAIR_PLUS], "six_card",
-	    (json_int_t)r.per_wager[WAGER_SIX_CARD], "average_bet", (json_int_t)average, "result", (json_int_t)r.result,
-	    "theoretical", (json_int_t)llround(r.theo), "estimated_theoretical", (json_int_t)llround(est), "seconds",
-	    (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps",
-	    (json_int_t)llround(r.theo * p->cfg->players.comp_share));
+	    (json_int_t)r.per_wager[WAGER_SIX_CARD], "average_bet", (json_int_t)m.average, "result", (json_int_t)r.result,
+	    "theoretical", (json_int_t)m.theoretical, "estimated_theoretical", (json_int_t)m.estimated, "seconds",
+	    (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps", (json_int_t)m.comps);
 	json_decref(seatings);
 	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
 }

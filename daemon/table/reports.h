@@ -138,6 +138,7 @@ char *report_csv(enum report_kind kind, const json_t *report, size_t *len);
 struct game_figures {
 	double edge[WAGER_COUNT];       /* [WAGER_ANTE]: the Ante/Play game per unit of Ante; play, ante_bonus: 0 */
 	double variance[WAGER_COUNT];
+	int64_t edge_exact[WAGER_COUNT];   /* the same edges exactly, numerators over THEO_DEN (engine/theo.h) */
 };
 
 /* The figures of these rules; sha256 is the canonical rules' hash (the cache key). */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "engine/analyze.h"
+#include "engine/theo.h"
 #include "store/store.h"
 #include "table/reports_private.h"
 
@@ -46,13 +47,14 @@ figures_cached(const char *sha256, struct game_figures *out)
 
 /*
  * Analyses the rules (outside the lock: two threads may both compute a new
- * game once, which is harmless) and keeps the per-unit edges and variances.
+ * game once, which is harmless) and keeps the per-unit edges (as doubles for
+ * the summary's statistics, exactly for the ratings) and variances.
  */
 int
 report_game_figures(const struct rules *r, const char *sha256, struct game_figures *out, struct pb_error *err)
 {
 	struct analysis *an;
-	int slot;
+	int slot, rc;
 
 	if (figures_cached(sha256, out))
 		return 0;
@@ -66,15 +68,20 @@ report_game_figures(const struct rules *r, const char *sha256, struct game_figur
 	memset(out, 0, sizeof(*out));
 	out->edge[WAGER_ANTE] = an->ante_play.house_edge;
 	out->variance[WAGER_ANTE] = an->ante_play.net.variance;
-	if (an->has_pair_plus) {
+	rc = theo_edge_of(&an->ante_play.net, &out->edge_exact[WAGER_ANTE], err);
+	if (rc == 0 && an->has_pair_plus) {
 		out->edge[WAGER_PAIR_PLUS] = an->pair_plus.house_edge;
 		out->variance[WAGER_PAIR_PLUS] = an->pair_plus.net.variance;
+		rc = theo_edge_of(&an->pair_plus.net, &out->edge_exact[WAGER_PAIR_PLUS], err);
 	}
-	if (an->has_six_card) {
+	if (rc == 0 && an->has_six_card) {
 		out->edge[WAGER_SIX_CARD] = an->six_card.house_edge;
 		out->variance[WAGER_SIX_CARD] = an->six_card.net.variance;
+		rc = theo_edge_of(&an->six_card.net, &out->edge_exact[WAGER_SIX_CARD], err);
 	}
 	free(an);
+	if (rc < 0)
+		return -1;
 
 	pthread_mutex_lock(&figures_lock);
 	slot = -1;

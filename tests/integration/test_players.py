@@ -10,8 +10,11 @@ the record checked by the integrity check afterwards.
 The gaming day boundary is tested in tests/unit/test_title31.c (the clock of
 the daemon cannot be moved here).
 """
+import csv
+import io
 import json
 import os
+from fractions import Fraction
 import random
 import subprocess
 import sys
@@ -41,15 +44,42 @@ def today():
 
 
 def half_away(x):
-    return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
+    """A Fraction to the nearest integer, a half away from zero (docs/players.md)."""
+    n = (abs(x.numerator) * 2 + x.denominator) // (2 * x.denominator)
+    return n if x >= 0 else -n
+
+
+def exact_edge(figures):
+    """A wager's house edge as a Fraction, from the analysis' distribution of net results and their counts."""
+    net = figures["net"]
+    deals = sum(net.values())
+    assert deals == figures["combinations"], figures
+    return -sum(Fraction(v) * n for v, n in net.items()) / deals
 
 
 def edges(rules_file):
+    """Each wager's exact edge per unit staked (Play 0: the Ante's edge covers the Ante/Play game)."""
     out = subprocess.run([pbtest.PITBOSS, "analyze", "--rules", rules_file, "--json"], check=True, capture_output=True,
                          text=True).stdout
     a = json.loads(out)
-    return {"ante": a["ante_play"]["house_edge"], "pair_plus": a["pair_plus"]["house_edge"],
-            "six_card": a["six_card_bonus"]["house_edge"], "play": 0.0}
+    e = {"ante": exact_edge(a["ante_play"]), "pair_plus": exact_edge(a["pair_plus"]),
+         "six_card": exact_edge(a["six_card_bonus"]), "play": Fraction(0)}
+    for k, v in (("ante", a["ante_play"]), ("pair_plus", a["pair_plus"]), ("six_card", a["six_card_bonus"])):
+        assert abs(float(e[k]) - v["house_edge"]) < 1e-15, (k, e[k], v["house_edge"])
+    return e
+
+
+def old_doubles(lines, hands, e):
+    """The rating's theoretical, estimate and comps as they were summed in doubles and rounded before (llround)."""
+    def llround(x):
+        return int(x + 0.5) if x >= 0 else -int(-x + 0.5)
+    theo = initial = est = 0.0
+    for wager, stake in lines:
+        theo += float(e[wager]) * float(stake)
+        initial += stake if wager != "play" else 0
+    for _ in range(hands):
+        est += float(e["ante"])
+    return llround(theo), llround(initial / hands * est), llround(theo * 0.3)
 
 
 class Players(pbtest.DaemonTestCase):
@@ -160,8 +190,8 @@ class Players(pbtest.DaemonTestCase):
         self.refused(404, "table_not_found", "GET", "/api/v1/tables/NOPE/seats", token=self.tok["FL1"])
         self.refused(400, "unknown_parameter", "GET", "/api/v1/tables/T1/seats?x=1", token=self.tok["FL1"])
         e = edges(pbtest.os.path.join(pbtest.CONFIG_DIR, "games", "standard.json"))
-        want = {"P1": dict(hands=0, wagered=0, initial=0, result=0, theo=0.0),
-                "P2": dict(hands=0, wagered=0, initial=0, result=0, theo=0.0)}
+        want = {"P1": dict(hands=0, wagered=0, initial=0, result=0, theo=Fraction(0)),
+                "P2": dict(hands=0, wagered=0, initial=0, result=0, theo=Fraction(0))}
         seat_of = {1: "P1", 2: "P2"}
         hands = known = 0
         for i in range(40):
@@ -195,10 +225,10 @@ class Players(pbtest.DaemonTestCase):
             self.assertEqual(js["wagered"], w["wagered"], pid)
             self.assertEqual(js["result"], w["result"], pid)
             self.assertEqual(js["theoretical"], half_away(w["theo"]), pid)
-            avg = w["initial"] / w["hands"]
+            avg = Fraction(w["initial"], w["hands"])
             self.assertEqual(js["average_bet"], half_away(avg), pid)
             self.assertEqual(js["estimated_theoretical"], half_away(avg * w["hands"] * e["ante"]), pid)
-            self.assertEqual(js["comps"], half_away(w["theo"] * 0.3), pid)
+            self.assertEqual(js["comps"], half_away(w["theo"] * Fraction(3, 10)), pid)
             self.assertGreaterEqual(js["seconds"], 0)
         rep = self.as_("PB1", "GET", "/reports/ratings?gaming_day=%s" % today())
         self.assertEqual([p["player"] for p in rep["players"]], ["P1", "P2"])
@@ -212,6 +242,67 @@ class Players(pbtest.DaemonTestCase):
         js = self.as_("FL1", "GET", "/players/P1/rating?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z")
         self.assertEqual((js["hands"], js["wagered"], js["theoretical"]), (0, 0, 0))
         self.refused(400, "invalid_query", "GET", "/api/v1/players/P1/rating?from=yesterday", token=self.tok["FL1"])
+
+    def deal_for(self, table, seat, pid, hands):
+        """One round per (ante, pair_plus, six_card) of hands (0: no bet) with pid alone at seat; his rated lines."""
+        self.as_("FL1", "PUT", "/tables/%s/seats/%d/player" % (table, seat), {"player": pid})
+        lines = []
+        for ante, pp, six in hands:
+            deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+            self.rng.shuffle(deck)
+            bet = {k: v for k, v in (("ante", ante), ("pair_plus", pp), ("six_card", six)) if v}
+            r = self.whole(table, {"bets": {str(seat): bet}, "hands": {str(seat): deck[:3]}, "dealer": deck[3:6],
+                                   "decisions": {str(seat): "play"}})
+            self.assertEqual(r["players"][str(seat)], pid)
+            lines += [(p["wager"], p["stake"]) for p in r["payouts"]
+                      if p["seat"] == seat and p["wager"] != "ante_bonus" and p["result"] != "returned"]
+        self.as_("FL1", "DELETE", "/tables/%s/seats/%d/player" % (table, seat))
+        return lines
+
+    def test_2c_exact_at_half_cents(self):
+        """Ratings exactly half a cent from a whole one: rounded away from zero, where sums of doubles fell short.
+
+        Each case's stakes were chosen so that one figure is exactly x.5 cents (checked here with
+        fractions); the same lines summed in doubles, as the rating was before, come to x.4999...
+        and rounded down (checked too, so that the case still tells the two apart).
+        """
+        e = edges(pbtest.os.path.join(pbtest.CONFIG_DIR, "games", "standard.json"))
+        cases = (
+            # 19.00 + 15.00 + 25.00 then 6.00: a theoretical win of 407.5 cents
+            ("theoretical", "T1", [(1900, 1500, 2500), (600, 0, 0)]),
+            # a theoretical win of 815 cents exactly, whose comps (0.3) are 244.5
+            ("comps", "T1", [(1000, 0, 1800), (2900, 700, 800), (600, 0, 800), (500, 2300, 1600)]),
+            # 129 hands, 101,792.60 initial: an estimate of 686689/2 = 343,344.5 cents
+            ("estimated_theoretical", "T2", [(60000, 19000, 0)] * 128 + [(67260, 0, 0)]),
+        )
+        rated = {}
+        for i, (figure, table, hands) in enumerate(cases):
+            pid = self.register({"card": "2000%02d" % i, "name": "Half Cent %d" % i})["id"]
+            lines = self.deal_for(table, 3, pid, hands)
+            theo = sum(e[w] * stake for w, stake in lines)
+            initial = sum(stake for w, stake in lines if w != "play")
+            exact = {"theoretical": theo, "estimated_theoretical": Fraction(initial, len(hands)) * len(hands) * e["ante"],
+                     "comps": theo * Fraction(3, 10)}
+            self.assertEqual(exact[figure].denominator, 2, (figure, exact[figure]))
+            js = self.as_("FL1", "GET", "/players/%s/rating" % pid)
+            self.assertEqual((js["hands"], js["wagered"]), (len(hands), sum(stake for _, stake in lines)))
+            self.assertEqual(js["average_bet"], half_away(Fraction(initial, len(hands))))
+            for k, v in exact.items():
+                self.assertEqual(js[k], half_away(v), (figure, k, v))
+            old = dict(zip(("theoretical", "estimated_theoretical", "comps"), old_doubles(lines, len(hands), e)))
+            self.assertEqual(old[figure], js[figure] - 1, (figure, old))
+            rated[pid] = js
+        # the day's report, JSON and CSV, says the same
+        rep = self.as_("PB1", "GET", "/reports/ratings?gaming_day=%s" % today())
+        rows = {p["player"]: p for p in rep["players"]}
+        st, _, body = self.d.request("GET", "/api/v1/reports/ratings?gaming_day=%s&format=csv" % today(),
+                                     token=self.tok["PB1"])
+        self.assertEqual(st, 200)
+        cells = {r["player"]: r for r in csv.DictReader(io.StringIO(body.decode()))}
+        for pid, js in rated.items():
+            for k in ("theoretical", "estimated_theoretical", "comps", "average_bet"):
+                self.assertEqual(rows[pid][k], js[k], (pid, k))
+                self.assertEqual(int(cells[pid][k]), js[k], (pid, k))
 
     def seated_at(self, table):
         return [(s["player"] or {}).get("id") for s in self.as_("FL1", "GET", "/tables/%s/seats" % table)["seats"]]

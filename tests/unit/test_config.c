@@ -614,6 +614,47 @@ test_trusted_proxy_match(void **state)
 	free(c);
 }
 
+/*
+ * players.comp_share as read: parts per million, exactly.  The default (0.3)
+ * from the example configuration; the other values written into a copy of a
+ * small configuration in a temporary directory.
+ */
+static void
+test_comp_share_exact(void **state)
+{
+	static const struct {
+		const char *text;
+		int64_t ppm;
+	} CASES[] = {{"0.123456", 123456}, {"1", 1000000}, {"0", 0}, {"0.000001", 1}, {"0.999999", 999999}, {"1.0", 1000000}};
+	char *base = read_text(DATA_DIR "/invalid/players_comp_share_above_one/pitboss.json"), dir[] = "/tmp/pb_comp_XXXXXX";
+	char path[64], *at;
+	struct pb_error err;
+	struct config *cfg = config_load(PB_SOURCE_DIR "/config/pitboss.json", &err);
+
+	(void)state;
+	assert_non_null(cfg);
+	assert_int_equal(cfg->players.comp_share_ppm, 300000);
+	config_free(cfg);
+	assert_non_null(base);
+	assert_non_null(at = strstr(base, "\"comp_share\": 1.5"));
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pitboss.json", dir);
+	for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+		FILE *f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "%.*s\"comp_share\": %s%s\n", (int)(at - base), base, CASES[i].text, at + strlen("\"comp_share\": 1.5"));
+		fclose(f);
+		cfg = config_load(path, &err);
+		if (cfg == NULL)
+			fail_msg("comp_share %s: %s", CASES[i].text, err.message);
+		assert_int_equal(cfg->players.comp_share_ppm, CASES[i].ppm);
+		config_free(cfg);
+	}
+	unlink(path);
+	rmdir(dir);
+	free(base);
+}
+
 /* Without web_root a binary of the build tree serves the source tree's page (an installed one, its own: package test). */
 static void
 test_default_web_root(void **state)
@@ -636,6 +677,7 @@ main(int argc, char **argv)
 		cmocka_unit_test(test_parse_listen),
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_default_web_root),
+		cmocka_unit_test(test_comp_share_exact),
 		cmocka_unit_test(test_trusted_proxy_match),
 	};
 
