@@ -46,7 +46,7 @@ struct http_answer {
 	int route;                  /* metrics route index */
 	int retry_after;            /* seconds, for a Retry-After header; 0 for none */
 	enum defer deferred;        /* a route to hand to a pool: nothing to send yet */
-	char client[46];            /* with DEFER_PASSWORD: the client's address (a pool's share per address) */
+	char client[46];            /* with DEFER_PASSWORD, a sign-in's client address (the pool's share per address) */
 	bool guess;                 /* the refusal is a wrong password or witness (pb_error.guess) */
 };
 

@@ -52,9 +52,9 @@ struct longread_kind {
  * The password pool: sign-ins, witnesses and password changes (Argon2id,
  * 64 MiB and about a tenth of a second each): one thread at nice 10, so that
  * a flood of them never takes more than one core from the dealers, and 16
- * waiting, at most 2 of them from one client address (one address cannot
- * hold the queue while its first failures lock it out); beyond, 503 busy
- * with Retry-After (docs/security.md).
+ * waiting, at most 2 of them sign-ins from one client address (one address
+ * cannot hold the queue while its first failures lock it out); beyond, 503
+ * busy with Retry-After (docs/security.md).
  */
 extern const struct longread_kind LONGREAD_READERS, LONGREAD_PASSWORDS;
 

@@ -342,7 +342,8 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 		}
 		if (c->req->may_defer && !c->req->on_reader) {
 			ans->deferred = DEFER_PASSWORD;
-			snprintf(ans->client, sizeof(ans->client), "%s", c->pit->client ? c->pit->client : "");
+			/* Sign-ins, which carry no token, share the pool by address; a token's requests are its holder's. */
+			snprintf(ans->client, sizeof(ans->client), "%s", (r->flags & RT_SIGN_IN) && c->pit->client ? c->pit->client : "");
 			return;
 		}
 	}
