@@ -13,6 +13,7 @@
 #include "common/json_text.h"
 #include "common/sha256.h"
 #include "store/audit.h"
+#include "store/event_types.h"
 #include "store/store_int.h"
 
 static const char GENESIS[PB_SHA256_HEX_LEN] =
@@ -187,12 +188,13 @@ store_event_insert_raw(struct store *s, const struct stored_event *e, struct pb_
 }
 
 /*
- * Appends one event.  Inside a transaction of store_begin's the chain head
- * is read once per table and then carried in memory (store_head_cached):
- * no other connection can append while this one holds the write lock.
+ * Appends one event, as given, without asking the registry (store_int.h).
+ * Inside a transaction of store_begin's the chain head is read once per
+ * table and then carried in memory (store_head_cached): no other
+ * connection can append while this one holds the write lock.
  */
 int
-store_append_event(struct store *s, const char *table_id, int64_t round_id, const char *type,
+store_event_append_as_is(struct store *s, const char *table_id, int64_t round_id, const char *type,
     const char *at, const char *actor, const json_t *body, struct pb_error *err)
 {
 	struct store_query q;
@@ -233,6 +235,16 @@ store_append_event(struct store *s, const char *table_id, int64_t round_id, cons
 out:
 	free(text);
 	return rc;
+}
+
+/* Appends one event of a registered type whose body matches its row (event_check), else refuses it: 500. */
+int
+store_append_event(struct store *s, const char *table_id, int64_t round_id, const struct event_type *type,
+    const char *at, const char *actor, const json_t *body, struct pb_error *err)
+{
+	if (event_check(type, table_id, round_id, body, err) < 0)
+		return -1;
+	return store_event_append_as_is(s, table_id, round_id, type->name, at, actor, body, err);
 }
 
 /* A round created in the open transaction gives its events from memory (store_capture_start), others read them. */

@@ -15,6 +15,8 @@
  *   state.h       "has the database changed" for answer caches (state.c)
  *   writer.h      the process's write connection and group commit (writer.c)
  *   migrations.h  the schema compiled in (schema/NNN_*.sql)
+ *   event_types.h the registry of event types, one row each, and the check
+ *                 of an event against its row (event_types.c, event_check.c)
  * and, for daemon/store/ only: store_int.h (SQLite, the step helpers,
  * the per-connection caches: store.c, query.c), sql.h (every statement's
  * name; their text in sql.c), capture.h (capture.c).
@@ -36,6 +38,7 @@
 #include "engine/rules.h"
 #include "engine/round.h"
 #include "engine/settle.h"
+#include "store/event_types.h"
 
 #define PB_APPLICATION_ID 1347634002 /* 'PBSR' */
 
@@ -116,9 +119,14 @@ int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
 /*
  * Appends one event to the table's chain in the current transaction:
  * table_seq = previous + 1, hash = SHA-256(prev_hash || canonical event).
- * round_id 0 means a table event.  body is stored as canonical JSON.
+ * round_id 0 means a table event.  body is stored as canonical JSON.  type
+ * is a row of the registry (store/event_types.h: &EVENT_TYPES[EVT_...]);
+ * a type that is not one of its rows, a body that does not match the row
+ * (a missing required key, an unknown key, a value of another JSON type)
+ * or a chain the type does not belong to is refused with 500
+ * internal_error naming the type: a programming error, nothing written.
  */
-int store_append_event(struct store *s, const char *table_id, int64_t round_id, const char *type,
+int store_append_event(struct store *s, const char *table_id, int64_t round_id, const struct event_type *type,
     const char *at, const char *actor, const json_t *body, struct pb_error *err);
 
 /*

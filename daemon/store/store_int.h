@@ -68,6 +68,15 @@ bool store_rules_cached(struct store *s, const struct rules *r, int64_t *id);
 void store_rules_remember(struct store *s, const struct rules *r, int64_t id);
 
 /*
+ * store_append_event without the registry's check (chain.c): the type and
+ * body are written as given.  For store_append_event, once it checked
+ * them, and for the tests of the chain and the capture, which append
+ * bodies of every shape.
+ */
+int store_event_append_as_is(struct store *s, const char *table_id, int64_t round_id, const char *type,
+    const char *at, const char *actor, const json_t *body, struct pb_error *err);
+
+/*
  * The events of a round created in the open transaction (store_begin's),
  * kept in memory as they are appended (capture.c): store_round_create
  * starts the capture, store_append_event feeds it, every begin, commit and

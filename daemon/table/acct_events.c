@@ -12,10 +12,18 @@
 #include "store/store.h"
 #include "table/acct_private.h"
 
-const char *
+const struct event_type *
 acct_event_type(const char *kind)
 {
-	return strcmp(kind, "opener") == 0 || strcmp(kind, "closer") == 0 ? "inventory" : kind;
+	static const struct { const char *kind; enum event_type_id type; } KINDS[] = {
+		{"opener", EVT_INVENTORY}, {"closer", EVT_INVENTORY}, {"fill", EVT_FILL}, {"credit", EVT_CREDIT},
+		{"fill_void", EVT_FILL_VOID}, {"credit_void", EVT_CREDIT_VOID}, {"drop", EVT_DROP},
+	};
+
+	for (size_t i = 0; i < sizeof(KINDS) / sizeof(KINDS[0]); i++)
+		if (strcmp(kind, KINDS[i].kind) == 0)
+			return &EVENT_TYPES[KINDS[i].type];
+	return NULL;
 }
 
 static json_t *
@@ -150,14 +158,16 @@ acct_document_json(const struct acct_document *d)
 int
 acct_record(struct pit *p, const struct actor *a, const struct acct_document *d, json_t **out, struct pb_error *err)
 {
-	const char *type = acct_event_type(d->kind);
+	const struct event_type *type = acct_event_type(d->kind);
 	struct acct_document row;
-	json_t *body = acct_body(d);
+	json_t *body;
 	int rc = -1;
 
-	if (body == NULL)
+	if (type == NULL)
+		return pb_fail(err, 500, "internal_error", "a document of no known kind (\"%s\")", d->kind);
+	if ((body = acct_body(d)) == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	if (acct_from_body(d->table_id, type, d->at, body, &row, err) == 0 && store_acct_put(p->store, &row, err) == 0 &&
+	if (acct_from_body(d->table_id, type->name, d->at, body, &row, err) == 0 && store_acct_put(p->store, &row, err) == 0 &&
 	    store_append_event(p->store, row.table_id, 0, type, row.at, a->name, body, err) == 0) {
 		*out = acct_document_json(&row);
 		rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");

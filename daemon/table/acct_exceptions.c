@@ -259,7 +259,7 @@ do_acknowledge(struct pit *p, const struct actor *a, void *arg, json_t **out, in
 		return -1;
 	if ((body = json_pack("{s:s,s:s,s:s}", "kind", c->kind, "ref", c->ref, "note", c->ack.note)) == NULL)
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
-	rc = store_append_event(p->store, c->table, 0, "exception_acknowledged", c->ack.at, a->name, body, err);
+	rc = store_append_event(p->store, c->table, 0, &EVENT_TYPES[EVT_EXCEPTION_ACKNOWLEDGED], c->ack.at, a->name, body, err);
 	json_decref(body);
 	if (rc < 0)
 		return -1;

@@ -12,8 +12,8 @@
 #include "store/accounting.h"
 #include "table/accounting.h"
 
-/* The table event type of a document: "inventory" for an opener or closer, else its kind. */
-const char *acct_event_type(const char *kind);
+/* The registry's row of a document's table event: inventory for an opener or closer, else its kind's; NULL for no kind. */
+const struct event_type *acct_event_type(const char *kind);
 
 /* The document's event body: every field its row and the reports need (new reference; NULL: no memory). */
 json_t *acct_body(const struct acct_document *d);

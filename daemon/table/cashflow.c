@@ -108,7 +108,7 @@ do_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	rc = store_txn_put(p->store, &t, err);
 	if (rc == 0)
-		rc = store_append_event(p->store, t.table_id, 0, "table_transaction", t.at, a->name, body, err);
+		rc = store_append_event(p->store, t.table_id, 0, &EVENT_TYPES[EVT_TABLE_TRANSACTION], t.at, a->name, body, err);
 	if (rc == 0)
 		rc = store_txns_day(p->store, t.gaming_day, &day, err);
 	if (rc < 0) {

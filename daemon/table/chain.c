@@ -25,6 +25,26 @@ event_hash_of(const struct stored_event *e, char out[PB_SHA256_HEX_LEN])
 	    strlen(e->body), out);
 }
 
+/*
+ * The event's type is in the registry (store/event_types.h) and belongs to
+ * the chain it stands in: a type pitboss never records is named, with the
+ * table and the event, even when every hash around it was recomputed.
+ */
+static void
+check_event_type(const struct stored_event *e, json_t *problems)
+{
+	const struct event_type *t = event_type_named(e->type);
+	const char *wrong;
+
+	if (t == NULL)
+		audit_problem(problems, e->table_id, e->round_id, e->table_seq,
+		    "event %lld of table %s has the type \"%.64s\", which is no type of event pitboss records (pitboss "
+		    "event-types lists them)", (long long)e->table_seq, e->table_id, e->type);
+	else if ((wrong = event_chain_mismatch(t, e->table_id, e->round_id)) != NULL)
+		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s) of table %s: %s",
+		    (long long)e->table_seq, e->type, e->table_id, wrong);
+}
+
 void
 chain_check_event(const struct stored_event *e, bool canonical, json_t *problems)
 {
@@ -39,6 +59,7 @@ chain_check_event(const struct stored_event *e, bool canonical, json_t *problems
 		    (long long)e->table_seq, e->type);
 	if (!canonical)
 		return;
+	check_event_type(e, problems);
 	body = json_loads(e->body, 0, NULL);
 	canon = body ? canonical_text(body, NULL) : NULL;
 	if (canon == NULL || strcmp(canon, e->body) != 0)

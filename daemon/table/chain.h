@@ -20,10 +20,12 @@ extern const char CHAIN_GENESIS[PB_SHA256_HEX_LEN];
 #define CHAIN_TABLES_MAX 256
 
 /*
- * Checks one event's own hash and, with canonical, that its body is in
- * canonical form (the hash alone already covers every byte of the body; the
- * canonical form is checked by verify, not by the start-up walk).  Problems
- * are appended.
+ * Checks one event's own hash and, with canonical, that its type is in the
+ * registry of event types (store/event_types.h) and fits the chain it
+ * stands in (a round's event with a round, the players' in "_players"), and
+ * that its body is in canonical form (the hash alone already covers every
+ * byte of the body; the type and the canonical form are checked by verify,
+ * not by the start-up walk).  Problems are appended.
  */
 void chain_check_event(const struct stored_event *e, bool canonical, json_t *problems);
 

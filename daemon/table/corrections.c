@@ -227,7 +227,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	}
 	if (correction_from_body(want.table_id, want.at, a->name, body, &row, err) < 0 ||
 	    store_correction_put(p->store, &row, err) < 0 ||
-	    store_append_event(p->store, row.table_id, 0, "payout_corrected", row.at, a->name, body, err) < 0)
+	    store_append_event(p->store, row.table_id, 0, &EVENT_TYPES[EVT_PAYOUT_CORRECTED], row.at, a->name, body, err) < 0)
 		goto out;
 	*status = 201;
 	*out = correction_json(&row);

@@ -116,7 +116,7 @@ do_set_dealer(struct pit *p, const struct actor *a, void *arg, json_t **out, int
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	rc = store_table_dealer_set(p->store, t->id, person, who.name, at, a->name, err);
 	if (rc == 0)
-		rc = store_append_event(p->store, t->id, 0, "dealer_changed", at, a->name, body, err);
+		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
 	json_decref(body);
 	if (rc < 0)
 		return -1;
@@ -148,7 +148,7 @@ dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, co
 		const char *table = tables[i];
 		rc = store_table_dealer_set(p->store, table, "", "", at, a->name, err);
 		if (rc == 0)
-			rc = store_append_event(p->store, table, 0, "dealer_changed", at, a->name, body, err);
+			rc = store_append_event(p->store, table, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
 		if (rc == 0)
 			json_array_append_new(left, json_string(table));
 	}

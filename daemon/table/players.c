@@ -116,9 +116,9 @@ check_card(struct pit *p, const json_t *rec, const char *self, struct pb_error *
 	return 0;
 }
 
-/* Writes the record's row and its event (type) in the chain PLAYERS_CHAIN. */
+/* Writes the record's row and its event (type: player_registered or player_updated) in the chain PLAYERS_CHAIN. */
 static int
-record(struct pit *p, const struct actor *a, const char *type, json_t *rec, const char *at, struct pb_error *err)
+record(struct pit *p, const struct actor *a, const struct event_type *type, json_t *rec, const char *at, struct pb_error *err)
 {
 	char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
 	int rc;
@@ -157,7 +157,7 @@ do_create(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 	snprintf(id, sizeof(id), "P%lld", (long long)(n + 1));
 	json_object_set_new(rec, "id", json_string(id));
 	pb_time_now(at);
-	if (record(p, a, "player_registered", rec, at, err) < 0)
+	if (record(p, a, &EVENT_TYPES[EVT_PLAYER_REGISTERED], rec, at, err) < 0)
 		goto out;
 	*status = 201;
 	rc = store_player_get(p->store, id, out, err);
@@ -202,7 +202,7 @@ do_update(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 	    (strcmp(was_card, text_of(rec, "card")) != 0 && check_card(p, rec, ua->id, err) < 0))
 		goto out;
 	pb_time_now(at);
-	if (record(p, a, "player_updated", rec, at, err) < 0)
+	if (record(p, a, &EVENT_TYPES[EVT_PLAYER_UPDATED], rec, at, err) < 0)
 		goto out;
 	*status = 200;
 	rc = store_player_get(p->store, ua->id, out, err);

@@ -20,11 +20,12 @@
 
 #include "common/gaming_day.h"
 #include "engine/round.h"
+#include "store/event_types.h"
 #include "table/pit.h"
 
 struct store;
 
-#define PLAYERS_CHAIN "_players"
+#define PLAYERS_CHAIN EVENT_PLAYERS_TABLE    /* "_players" (store/event_types.h) */
 
 /* The roles that read a player's personal data (name, identification, address, description). */
 #define PLAYER_PERSONAL_ROLES \

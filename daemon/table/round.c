@@ -88,12 +88,12 @@ check_card_unused(const struct round_record *r, card_t c, const char *who, struc
 	return 0;
 }
 
-/* Records the event of step (its type from the state machine) and releases body. */
+/* Records the event of step (its row of the registry: event_type_of_step) and releases body. */
 static int
 event(struct pit *p, const struct round_record *r, enum round_step step, const char *at, const struct actor *a,
     json_t *body, struct pb_error *err)
 {
-	int rc = store_append_event(p->store, r->table_id, r->id, round_step_rule(step)->event, at, a->name, body, err);
+	int rc = store_append_event(p->store, r->table_id, r->id, event_type_of_step((int)step), at, a->name, body, err);
 	json_decref(body);
 	return rc;
 }

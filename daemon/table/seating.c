@@ -122,7 +122,8 @@ do_seat(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 500, "out_of_memory", "out of memory");
 	rc = store_seat_set(p->store, t->id, sa->seat, player, !sa->leave, at, a->name, err);
 	if (rc == 0)
-		rc = store_append_event(p->store, t->id, 0, sa->leave ? "player_left" : "player_seated", at, a->name, body, err);
+		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[sa->leave ? EVT_PLAYER_LEFT : EVT_PLAYER_SEATED], at, a->name,
+		    body, err);
 	json_decref(body);
 	if (rc < 0)
 		return -1;

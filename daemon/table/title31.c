@@ -253,7 +253,7 @@ do_ack(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 		return -1;
 	pb_time_now(at);
 	if (store_t31_ack_put(p->store, day, player, dir, kind, note, a->name, at, err) < 0 ||
-	    store_append_event(p->store, PLAYERS_CHAIN, 0, "title31_acknowledged", at, a->name, body, err) < 0)
+	    store_append_event(p->store, PLAYERS_CHAIN, 0, &EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED], at, a->name, body, err) < 0)
 		return -1;
 	*status = 201;
 	*out = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "gaming_day", day, "player", player, "direction", dir, "kind", kind,

@@ -551,8 +551,8 @@ do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, i
 		body = json_object();
 	}
 	if (store_table_state_put(p->store, t->id, &ts, at, err) < 0 ||
-	    store_append_event(p->store, t->id, 0, ta->what == 0 ? "table_opened" : ta->what == 1 ? "table_closed" : "limits_changed",
-	    at, a->name, body, err) < 0 ||
+	    store_append_event(p->store, t->id, 0, &EVENT_TYPES[ta->what == 0 ? EVT_TABLE_OPENED : ta->what == 1 ? EVT_TABLE_CLOSED :
+	    EVT_LIMITS_CHANGED], at, a->name, body, err) < 0 ||
 	    store_significant(p->store, a->name, ta->what == 0 ? "table_opened" : ta->what == 1 ? "table_closed" : "limits_changed",
 	    t->id, body, err) < 0) {
 		json_decref(body);
@@ -608,7 +608,7 @@ pit_sync_tables(struct pit *p, struct pb_error *err)
 		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
 		rc = store_table_state_put(p->store, t->id, &ts, at, err);
 		if (rc == 0)
-			rc = store_append_event(p->store, t->id, 0, "table_configured", at, "pitbossd", body, err);
+			rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_TABLE_CONFIGURED], at, "pitbossd", body, err);
 		json_decref(body);
 		if (rc < 0)
 			goto fail;
@@ -644,7 +644,7 @@ pit_record_rules_changes(struct pit *p, const struct config *old, struct pb_erro
 			continue;
 		body = json_pack("{s:s,s:s,s:s,s:s}", "game", t->game, "game_sha256", sha, "previous_game_sha256", before,
 		    "config_loaded_sha256", p->cfg->loaded_sha256);
-		rc = store_append_event(p->store, t->id, 0, "rules_changed", at, "pitbossd", body, err);
+		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_RULES_CHANGED], at, "pitbossd", body, err);
 		json_decref(body);
 		if (rc < 0) {
 			store_rollback(p->store);

@@ -354,6 +354,24 @@ class Daemon:
             bad = [l for l in log.splitlines() if " pitbossd error: " in l]
             if bad:
                 raise DaemonError("pitbossd logged errors:\n%s" % "\n".join(bad))
+            if os.environ.get("PB_CHECK_EVENT_BODIES"):
+                self.check_event_bodies()
+
+    def check_event_bodies(self):
+        """Every event of the database checked against the registry of event types (event_body_problems); with
+        PB_EVENT_TYPES_SEEN=FILE, the types met are appended to FILE, one a line.  Done at every clean stop when
+        PB_CHECK_EVENT_BODIES is set (tests/integration/test_event_types.py says how to run it)."""
+        seen = set()
+        conn = self.db_connect()
+        try:
+            problems = event_body_problems(conn, seen)
+        finally:
+            conn.close()
+        if os.environ.get("PB_EVENT_TYPES_SEEN"):
+            with open(os.environ["PB_EVENT_TYPES_SEEN"], "a") as f:
+                f.writelines(t + "\n" for t in sorted(seen))
+        if problems:
+            raise DaemonError("events that do not match the registry of event types:\n" + "\n".join(problems[:50]))
 
     def restart(self, **kw):
         self.stop(**kw)
@@ -569,6 +587,67 @@ def chain_problems(conn):
                 problems.append("%s#%d: hash %s, recomputed %s" % (t, seq, h, want))
             prev = h
             expect_seq = seq + 1
+    return problems
+
+
+# ---- the registry of event types (`pitboss event-types --json`, docs/audit.md "The event types") ----
+
+_EVENT_TYPES = {}
+
+
+def event_types():
+    """The registry as `pitboss event-types --json` prints it, read once: {type: its object}."""
+    if not _EVENT_TYPES:
+        rc, out, err = run_pitboss("event-types", "--json")
+        if rc != 0:
+            raise DaemonError("pitboss event-types --json exited %d: %s" % (rc, err))
+        _EVENT_TYPES.update((t["type"], t) for t in json.loads(out)["types"])
+    return _EVENT_TYPES
+
+
+def json_type_name(v):
+    """The JSON type of a value parsed by json.loads, as the registry names it ("real" for a float: never in a body)."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "boolean"
+    return {int: "integer", str: "string", list: "array", dict: "object"}.get(type(v), "real")
+
+
+def event_body_problem(table_id, round_id, type_, body_text):
+    """What is wrong with one stored event against the registry (None when nothing): its type is registered, it
+    stands in its type's chain, its body has every required field, no other key, each value of the field's types.
+    Written apart from the daemon's own check (daemon/store/event_check.c), from the printed registry."""
+    t = event_types().get(type_)
+    if t is None:
+        return "type %r is not in the registry" % type_
+    chain = "round" if round_id else ("players" if table_id == "_players" else "table")
+    if chain != t["chain"]:
+        return "a %s event in the %s chain" % (t["chain"], chain)
+    body = json.loads(body_text)
+    if not isinstance(body, dict):
+        return "the body is not an object"
+    fields = {f["key"]: f for f in t["fields"]}
+    for k, v in body.items():
+        if k not in fields:
+            return "%r is no field of the type" % k
+        if json_type_name(v) not in fields[k]["type"].split("|"):
+            return "%r is %s, not %s" % (k, json_type_name(v), fields[k]["type"])
+    missing = [k for k, f in fields.items() if f["required"] and k not in body]
+    return "required %s missing" % ", ".join(missing) if missing else None
+
+
+def event_body_problems(conn, seen=None):
+    """Every event of the database checked with event_body_problem; returns the problems ("T1#12 bet_placed: ...")
+    and adds each type met to the set seen when given."""
+    problems = []
+    for (table_id, seq, round_id, type_, body) in conn.execute(
+            "SELECT table_id, table_seq, round_id, type, body FROM events ORDER BY table_id, table_seq"):
+        if seen is not None:
+            seen.add(type_)
+        why = event_body_problem(table_id, round_id, type_, body)
+        if why:
+            problems.append("%s#%d %s: %s" % (table_id, seq, type_, why))
     return problems
 
 

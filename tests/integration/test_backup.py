@@ -274,11 +274,11 @@ class OnlyTheDaemonMigrates(unittest.TestCase):
 class CommandLine(unittest.TestCase):
 
     def test_help_of_every_command(self):
-        for cmd in ("analyze", "simulate", "verify", "replay", "token", "backup", "person", "central"):
+        for cmd in ("analyze", "simulate", "verify", "replay", "token", "backup", "person", "central", "event-types"):
             st, out, err = run(cmd, "--help")
             self.assertEqual(st, 0, "%s --help: %s%s" % (cmd, out, err))
             self.assertIn("usage: pitboss " + cmd, out)
-            if cmd in ("verify", "replay", "token", "backup", "person", "central"):
+            if cmd in ("verify", "replay", "token", "backup", "person", "central", "event-types"):
                 self.assertIn("exit status", out, cmd)
         st, out, err = run("--help")
         self.assertEqual(st, 0)

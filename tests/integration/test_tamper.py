@@ -883,6 +883,31 @@ class Events(TamperCase):
         self.assert_hold("T1", ["checkpoint %d" % cps[-1][0], "rewritten"])
         self.stop()
 
+    def test_unknown_event_type_rechained(self):
+        # a table event's type rewritten to one pitboss never records, every hash from it to the head recomputed
+        # and the table's checkpoints deleted (an attacker holding the file, not the key): the numbering, the links
+        # and the hashes all hold, and only the registry of event types (docs/audit.md "The event types") names it
+        conn = self.db()
+        seq = conn.execute("SELECT table_seq FROM events WHERE table_id = 'T3' AND type = 'table_configured'").fetchone()[0]
+        conn.close()
+
+        def fn(c):
+            c.execute("UPDATE events SET type = 'table_reconfigured' WHERE table_id = 'T3' AND table_seq = ?", (seq,))
+            rehash_chain(c, "T3", seq)
+            c.execute("DELETE FROM checkpoints WHERE table_id = 'T3'")
+            self.assertEqual(pbtest.chain_problems(c), [], "the rewrite is consistent")
+        self.tamper(fn, drop=("events", "checkpoints"))
+        want = ('event %d of table T3 has the type "table_reconfigured", which is no type of event pitboss records '
+                '(pitboss event-types lists them)' % seq)
+        lines, out = self.verify()
+        self.assertEqual(lines, ["PROBLEM table T3: " + want], "named by the type check, and only by it:\n" + out)
+        self.start()
+        js = self.get("/api/v1/integrity")
+        self.assertIs(js["ok"], False)
+        self.assertEqual([p["problem"] for p in js["problems"]], [want], json.dumps(js["problems"], indent=1))
+        self.assert_problem(js["problems"], "T3", [want], event=seq)
+        self.stop()
+
     def test_truncated_head_before_checkpoint(self):
         # the last two T1 rounds (one settled, one open) removed, events and rows, as a careful attacker would
         gone = (self.r["t1_b2"], self.r["t1_open"])

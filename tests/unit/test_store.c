@@ -150,8 +150,8 @@ test_event_chain(void **state)
 	assert_non_null(s);
 	assert_int_equal(store_begin(s, &err), 0);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(store_append_event(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
-	assert_int_equal(store_append_event(s, "T2", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+		assert_int_equal(store_event_append_as_is(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+	assert_int_equal(store_event_append_as_is(s, "T2", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	assert_int_equal(store_events_range(s, "T1", 1, 0, &evs, &err), 0);
 	assert_int_equal(evs.count, 3);
@@ -192,7 +192,7 @@ test_append_only_triggers(void **state)
 	(void)state;
 	assert_non_null(s);
 	assert_int_equal(store_begin(s, &err), 0);
-	assert_int_equal(store_append_event(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+	assert_int_equal(store_append_event(s, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
 	assert_int_equal(store_significant(s, "pb", "test", NULL, body, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	db = store_db(s);
@@ -283,7 +283,7 @@ test_damaged_events_read(void **state)
 	body = json_pack("{s:s}", "filler", filler);
 	assert_int_equal(store_begin(s, &err), 0);
 	for (i = 0; i < 2000; i++)
-		assert_int_equal(store_append_event(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
+		assert_int_equal(store_event_append_as_is(s, "T1", 0, "table_opened", "2026-01-01T00:00:00.000Z", "pb", body, &err), 0);
 	assert_int_equal(store_commit(s, &err), 0);
 	json_decref(body);
 	store_free(s);

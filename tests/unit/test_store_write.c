@@ -173,10 +173,10 @@ writer_run(void *arg)
 			w->failures++;
 			continue;
 		}
-		if (store_append_event(s, "T0", 0, "t", AT, own, body, &err) < 0 ||
-		    store_append_event(s, own, 0, "t", AT, own, body, &err) < 0 ||
-		    store_append_event(s, "T0", 0, "t", AT, own, body, &err) < 0 ||
-		    store_append_event(s, "T0", 0, "t", AT, own, body, &err) < 0 ||
+		if (store_event_append_as_is(s, "T0", 0, "t", AT, own, body, &err) < 0 ||
+		    store_event_append_as_is(s, own, 0, "t", AT, own, body, &err) < 0 ||
+		    store_event_append_as_is(s, "T0", 0, "t", AT, own, body, &err) < 0 ||
+		    store_event_append_as_is(s, "T0", 0, "t", AT, own, body, &err) < 0 ||
 		    store_commit(s, &err) < 0) {
 			store_rollback(s);
 			w->failures++;
@@ -250,25 +250,25 @@ test_chain_head_per_transaction(void **state)
 
 	(void)state;
 	assert_int_equal(store_begin(a, &err), 0);
-	assert_int_equal(store_append_event(a, "T1", 0, "x", AT, "a", body, &err), 0);
-	assert_int_equal(store_append_event(a, "T1", 0, "x", AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
 	store_rollback(a);
 	/* Rolled back: the chain starts at 1 again. */
 	assert_int_equal(store_begin(a, &err), 0);
-	assert_int_equal(store_append_event(a, "T1", 0, "x", AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
 	assert_int_equal(store_commit(a, &err), 0);
 	/* Another connection appends... */
 	assert_int_equal(store_begin(b, &err), 0);
-	assert_int_equal(store_append_event(b, "T1", 0, "x", AT, "b", body, &err), 0);
+	assert_int_equal(store_append_event(b, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "b", body, &err), 0);
 	assert_int_equal(store_commit(b, &err), 0);
 	/* ...and the first one follows it, in a transaction and outside one. */
 	assert_int_equal(store_begin(a, &err), 0);
-	assert_int_equal(store_append_event(a, "T1", 0, "x", AT, "a", body, &err), 0);
-	assert_int_equal(store_append_event(a, "T2", 0, "x", AT, "a", body, &err), 0);
-	assert_int_equal(store_append_event(a, "T1", 0, "x", AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T2", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
 	assert_int_equal(store_commit(a, &err), 0);
-	assert_int_equal(store_append_event(b, "T1", 0, "x", AT, "b", body, &err), 0);
-	assert_int_equal(store_append_event(a, "T1", 0, "x", AT, "a", body, &err), 0);
+	assert_int_equal(store_append_event(b, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "b", body, &err), 0);
+	assert_int_equal(store_append_event(a, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "a", body, &err), 0);
 	check_chain(a, "T1", 6);
 	check_chain(a, "T2", 1);
 	json_decref(body);
