@@ -1,6 +1,7 @@
 /*
  * cli.c - `pitboss`, the command-line tool: analyze, simulate, verify,
- * replay, token, backup.  Each subcommand lives in cli/<name>.c.
+ * replay, token, backup, central, person, routes.  Each subcommand lives in
+ * cli/<name>.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static const struct subcommand SUBCOMMANDS[] = {
 	{"backup", cmd_backup, "backup --database DB --to FILE         copy a live database consistently, with its public key"},
 	{"central", cmd_central, "central init|verify|restore --conninfo C [--property P] [--database FILE]  the central PostgreSQL: its schema, the check of its copy, a database rebuilt from it"},
 	{"person", cmd_person, "person add|passwd|disable --database DB --id ID ...  manage people offline (the first admin)"},
+	{"routes", cmd_routes, "routes [--json]                        list the API's routes: method, path, who may call it"},
 };
 
 static void

@@ -18,6 +18,7 @@ int cmd_token(int argc, char **argv);     /* cli/token.c */
 int cmd_backup(int argc, char **argv);    /* cli/backup.c */
 int cmd_person(int argc, char **argv);    /* cli/person.c */
 int cmd_central(int argc, char **argv);   /* cli/central.c */
+int cmd_routes(int argc, char **argv);    /* cli/routes.c */
 
 /*
  * cli/database.c: the database of an offline command; NULL after saying
