@@ -6,7 +6,8 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 LISTEN     ?= 127.0.0.1:8080
 
-.PHONY: all deps build build-asan check check-asan demo bench bench-scale fuzz crash soak package install clean
+.PHONY: all deps build build-asan check check-asan demo bench bench-scale fuzz crash soak package install clean \
+	record-routes
 
 all: build
 
@@ -27,6 +28,11 @@ check: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		ctest --output-on-failure -j$(JOBS) -L 'unit|integration' -E 'slow'
+
+# Makes tests/integration/data/routes_answers.json again (test_routes.py compares the daemon's answers
+# with it and never writes it): by hand only, after a deliberate change; refused when CI is set.
+record-routes: build
+	PB_BUILD_DIR=$(abspath $(BUILD)) PB_SOURCE_DIR=$(CURDIR) python3 tests/integration/record_routes.py
 
 # The Debian package (prefix /usr): build-package/package/pitboss_VERSION_ARCH.deb,
 # without the test clock (docs/reliability.md, "The test clock").
