@@ -658,5 +658,42 @@ class DaemonTestCase(unittest.TestCase):
         return self.ok("POST", "/api/v1/rounds/%d/void" % rid, {"reason": reason}, token=token)["round"]
 
 
+# ---- running a test file ----
+
+# The exit status of a run in which every test that ran passed but some did not run (skipped, or expected to
+# fail): ctest's SKIP_RETURN_CODE of the integration tests (tests/CMakeLists.txt), so that ctest shows the file
+# as "Skipped" instead of passing it silently.
+EXIT_SKIPPED = 77
+
+
+def exit_status(result, name):
+    """The exit status of a test file's run (result: its unittest.TestResult): 0 when every test passed, 1 on a
+    failure or error or when no test ran, EXIT_SKIPPED when the others passed but a test was skipped or is
+    expected to fail, each named on stderr with its reason."""
+    if not result.wasSuccessful():
+        return 1
+    if result.testsRun == 0:
+        print("%s: FAILED: no test ran" % name, file=sys.stderr)
+        return 1
+    held = [(t, "skipped: %s" % why) for t, why in result.skipped]
+    held += [(t, "expected to fail") for t, _ in result.expectedFailures]
+    if held:
+        print("%s: SKIPPED: %d of its %d tests skipped or expected to fail (ctest shows it as skipped):"
+              % (name, len(held), result.testsRun), file=sys.stderr)
+        for t, why in held:
+            print("  %s: %s" % (t.id(), why), file=sys.stderr)
+        return EXIT_SKIPPED
+    return 0
+
+
+def run_suite(suite, name):
+    """Runs suite (the tests of the file name) as unittest.main would; returns exit_status."""
+    runner = unittest.TextTestRunner(verbosity=2, warnings=None if sys.warnoptions else "default")
+    return exit_status(runner.run(suite), name)
+
+
 def main():
-    unittest.main(verbosity=2)
+    """The __main__ of a test file: unittest.main (its arguments pick tests), with the exit status of
+    exit_status (77 when a test was skipped)."""
+    prog = unittest.main(verbosity=2, exit=False)
+    sys.exit(exit_status(prog.result, os.path.basename(sys.argv[0])))
