@@ -2,8 +2,9 @@
 #   crash.short      kill -9 at random moments while rounds stream in; the record must hold (label crash)
 #   fuzz.short       every libFuzzer harness of tests/fuzz for a few seconds (label fuzz; needs clang)
 #   valgrind.daemon  pitbossd under valgrind through a short simulate run (label valgrind)
-# and, with -DPITBOSS_FUZZ=ON in a clang build, the fuzzers themselves.  Without clang or valgrind
-# their script exits 77 and ctest shows the test as skipped (SKIP_RETURN_CODE), never as passed.
+# and, with -DPITBOSS_FUZZ=ON in a clang build, the fuzzers themselves.  `make check-all` runs them,
+# `make check` does not.  Without clang or valgrind their script exits 77 and ctest shows the test
+# as skipped (SKIP_RETURN_CODE), never as passed.
 
 option(PITBOSS_FUZZ "Build the libFuzzer harnesses of tests/fuzz (needs CC=clang)" OFF)
 find_program(PB_SH sh REQUIRED)
