@@ -13,10 +13,11 @@ The paths walked:
     (unknown resources, trailing segments, malformed and unknown ids, bad
     query strings) and the instances the walk's state rests on (a round
     opened at T1 by a query string that is ignored, then read as round 1);
-  - every route's path pattern as `pitboss routes --json` lists it, the
-    parameters replaced by SAMPLES, in path order after EDGES (that order
-    closes T1 before it opens it again, before the round opened at T1 is
-    asked for again).
+  - then every route's path pattern as `pitboss routes --json` lists it,
+    the parameters replaced by SAMPLES, in path order: T1 is closed, then
+    opened again, before a round is opened there, which meets the round
+    EDGES opened (the walk changes the daemon's state: its order is part
+    of the recording).
 A route the recording does not cover fails the test, naming it.
 
 The test never writes the recording.  After a deliberate change of the
