@@ -94,3 +94,9 @@ set_tests_properties(package.install PROPERTIES LABELS package TIMEOUT 600 SKIP_
 
 # The sign-in flood measures a dealer's rounds during it: alone, so that no other test's load is in its figures.
 set_tests_properties(integration.test_sign_in_flood PROPERTIES RUN_SERIAL TRUE)
+# The order of a fresh tree, which has no ctest cost data yet (higher COST starts first): the serial flood at
+# once, while nothing else runs, rather than after a slot idled waiting for a long test to end; then the
+# longest tests (test_long_reads: minutes under the sanitizers; the browser suites, one at a time), so that
+# none of them runs alone at the end.
+set_tests_properties(integration.test_sign_in_flood PROPERTIES COST 1000)
+set_tests_properties(integration.test_long_reads PROPERTIES COST 300)
