@@ -1,7 +1,7 @@
 /*
  * cli.c - `pitboss`, the command-line tool: analyze, simulate, verify,
- * replay, token, backup, central, person, event-types.  Each subcommand
- * lives in cli/<name>.c.
+ * replay, token, backup, central, person, event-types, routes.  Each
+ * subcommand lives in cli/<name>.c.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +25,7 @@ static const struct subcommand SUBCOMMANDS[] = {
 	{"central", cmd_central, "central init|verify|restore --conninfo C [--property P] [--database FILE]  the central PostgreSQL: its schema, the check of its copy, a database rebuilt from it"},
 	{"person", cmd_person, "person add|passwd|disable --database DB --id ID ...  manage people offline (the first admin)"},
 	{"event-types", cmd_event_types, "event-types [--json]                   every type of event the record can hold, with its fields"},
+	{"routes", cmd_routes, "routes [--json]                        list the API's routes: method, path, who may call it"},
 };
 
 static void

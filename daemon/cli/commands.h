@@ -19,6 +19,7 @@ int cmd_backup(int argc, char **argv);    /* cli/backup.c */
 int cmd_person(int argc, char **argv);    /* cli/person.c */
 int cmd_central(int argc, char **argv);   /* cli/central.c */
 int cmd_event_types(int argc, char **argv);   /* cli/event_types.c */
+int cmd_routes(int argc, char **argv);    /* cli/routes.c */
 
 /*
  * cli/database.c: the database of an offline command; NULL after saying

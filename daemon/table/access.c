@@ -79,6 +79,12 @@ authorize(const struct actor *a, enum pit_operation op, const char *table_id, st
 	return 0;
 }
 
+unsigned
+pit_operation_roles(enum pit_operation op)
+{
+	return op >= 0 && op < OP_COUNT ? OPERATIONS[op].roles : 0;
+}
+
 int
 pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err)
 {

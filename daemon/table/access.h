@@ -56,6 +56,9 @@ enum pit_operation {
  */
 int authorize(const struct actor *a, enum pit_operation op, const char *table_id, struct pb_error *err);
 
+/* The roles that may do op (ROLE_BIT()s of config/config.h); 0 for an unknown op.  `pitboss routes` lists them. */
+unsigned pit_operation_roles(enum pit_operation op);
+
 /* May this actor act on (write=true) or read this table?  403 otherwise. */
 int pit_check_table_access(const struct actor *a, const char *table_id, bool write, struct pb_error *err);
 

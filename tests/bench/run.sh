@@ -14,7 +14,7 @@ echo
 bench=$build/tests/bench_engine
 [ -x "$bench" ] || bench=$build/bench_engine
 if [ ! -x "$bench" ]; then
-	echo "run.sh: bench_engine not built in $build (cmake --build $build)" >&2
+	echo "run.sh: bench_engine not built in $build (cmake --build $build --target bench_tools)" >&2
 	exit 1
 fi
 PB_SOURCE_DIR=$src "$bench" "$src/config/games"
@@ -35,7 +35,7 @@ done
 # reuses it on the next run).
 for b in bench_http bench_load; do
 	if [ ! -x "$build/tests/$b" ]; then
-		echo "run.sh: $b not built in $build (cmake --build $build)" >&2
+		echo "run.sh: $b not built in $build (cmake --build $build --target bench_tools)" >&2
 		exit 1
 	fi
 done

@@ -4,7 +4,8 @@
 # installs playwright-core from the lock file when node_modules is missing,
 # then node's built-in test runner.  Needs node >= 18, npm and Debian's
 # chromium (/usr/bin/chromium, or PB_CHROMIUM); tools/install-deps.sh installs them, so a
-# missing one is a failure, never a skip.
+# missing one is a failure, never a skip.  A test that skips itself (t.skip, it.skip) or is
+# a todo makes the run exit 77 once the rest passed: ctest shows the suite as skipped.
 #   PB_BUILD_DIR   the build directory holding pitbossd (default /work/main/build)
 #   PB_SOURCE_DIR  the repository (default: two levels up)
 set -euo pipefail
@@ -26,4 +27,21 @@ if [ ! -d node_modules/playwright-core ]; then
 	fi
 fi
 mkdir -p out
-exec node --test --test-reporter=spec "${1:-page.test.mjs}"
+suite=${1:-page.test.mjs}
+tap=out/$(basename "$suite" .mjs).tap
+rm -f "$tap"
+node --test --test-reporter=spec --test-reporter-destination=stdout \
+	--test-reporter=tap --test-reporter-destination="$tap" "$suite"
+# passed: the skips and todos, from the TAP summary
+count() { sed -n "s/^# $1 \([0-9][0-9]*\)\$/\1/p" "$tap" | tail -n 1; }
+skipped=$(count skipped)
+todo=$(count todo)
+if [ -z "$skipped" ] || [ -z "$todo" ]; then
+	echo "browser tests FAILED: no skipped/todo count in $tap (node's TAP summary)" >&2
+	exit 1
+fi
+if [ "$skipped" -gt 0 ] || [ "$todo" -gt 0 ]; then
+	echo "browser tests SKIPPED: $skipped skipped, $todo todo in $suite:" >&2
+	grep -E '# (SKIP|TODO)' "$tap" >&2 || true
+	exit 77
+fi

@@ -84,6 +84,25 @@ def _die_with_parent():
         pass
 
 
+def bound_by_file_modes():
+    """In a child before exec (a preexec_fn): when running as root, drops CAP_DAC_OVERRIDE and
+    CAP_DAC_READ_SEARCH from the bounding set, so that the program it runs is bound by file modes as any
+    user is (root writes a file of mode 0400 otherwise, and every directory).  Raises when it cannot, so
+    that a test of a mode never passes unchecked.  Nothing for another user."""
+    if os.geteuid() != 0:
+        return
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    for cap in (1, 2):                                  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH
+        if libc.prctl(24, cap, 0, 0, 0) != 0:           # PR_CAPBSET_DROP
+            raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP, %d)" % cap)
+
+
+def _die_with_parent_bound_by_file_modes():
+    _die_with_parent()
+    bound_by_file_modes()
+
+
 def sha256_hex(text):
     if isinstance(text, str):
         text = text.encode()
@@ -165,11 +184,12 @@ class Daemon:
     tables: replaces the example tables; extra_tables: appended to them;
     tokens: replaces the demo tokens; extra_tokens: appended to them;
     overrides: top-level config keys to set;
-    clock: run on the test clock (advance_clock), kept over restarts.
+    clock: run on the test clock (advance_clock), kept over restarts;
+    file_modes: bound by file modes even when the tests run as root (bound_by_file_modes).
     """
 
     def __init__(self, tables=None, extra_tables=None, tokens=None, extra_tokens=None, overrides=None,
-                 tmpdir=None, clock=False):
+                 tmpdir=None, clock=False, file_modes=False):
         self.tmpdir = tmpdir or tempfile.mkdtemp(prefix="pbtest-")
         self._own_tmpdir = tmpdir is None
         self.config_path = os.path.join(self.tmpdir, "pitboss.json")
@@ -194,6 +214,7 @@ class Daemon:
         self._log_offset = 0
         self.clock_path = None
         self.clock_offset_ms = 0
+        self._preexec = _die_with_parent_bound_by_file_modes if file_modes else _die_with_parent
         if clock:
             self.clock_path = os.path.join(self.tmpdir, "test-clock")
             pbclock.create(self.clock_path)
@@ -251,7 +272,7 @@ class Daemon:
         try:
             self.proc = subprocess.Popen([PITBOSSD, "-f", "-c", self.config_path] + list(extra_args),
                                          stdin=subprocess.DEVNULL, stdout=log, stderr=log, cwd=self.tmpdir, env=env,
-                                         preexec_fn=_die_with_parent)
+                                         preexec_fn=self._preexec)
         finally:
             log.close()
         _LIVE.add(self.proc)
@@ -287,7 +308,7 @@ class Daemon:
         env.update(extra_env or {})
         p = subprocess.Popen([PITBOSSD, "-f", "-c", self.config_path] + list(extra_args),
                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             cwd=self.tmpdir, env=env, preexec_fn=_die_with_parent)
+                             cwd=self.tmpdir, env=env, preexec_fn=self._preexec)
         _LIVE.add(p)
         try:
             out, err = p.communicate(timeout=timeout)
@@ -737,5 +758,42 @@ class DaemonTestCase(unittest.TestCase):
         return self.ok("POST", "/api/v1/rounds/%d/void" % rid, {"reason": reason}, token=token)["round"]
 
 
+# ---- running a test file ----
+
+# The exit status of a run in which every test that ran passed but some did not run (skipped, or expected to
+# fail): ctest's SKIP_RETURN_CODE of the integration tests (tests/CMakeLists.txt), so that ctest shows the file
+# as "Skipped" instead of passing it silently.
+EXIT_SKIPPED = 77
+
+
+def exit_status(result, name):
+    """The exit status of a test file's run (result: its unittest.TestResult): 0 when every test passed, 1 on a
+    failure or error or when no test ran, EXIT_SKIPPED when the others passed but a test was skipped or is
+    expected to fail, each named on stderr with its reason."""
+    if not result.wasSuccessful():
+        return 1
+    if result.testsRun == 0:
+        print("%s: FAILED: no test ran" % name, file=sys.stderr)
+        return 1
+    held = [(t, "skipped: %s" % why) for t, why in result.skipped]
+    held += [(t, "expected to fail") for t, _ in result.expectedFailures]
+    if held:
+        print("%s: SKIPPED: %d of its %d tests skipped or expected to fail (ctest shows it as skipped):"
+              % (name, len(held), result.testsRun), file=sys.stderr)
+        for t, why in held:
+            print("  %s: %s" % (t.id(), why), file=sys.stderr)
+        return EXIT_SKIPPED
+    return 0
+
+
+def run_suite(suite, name):
+    """Runs suite (the tests of the file name) as unittest.main would; returns exit_status."""
+    runner = unittest.TextTestRunner(verbosity=2, warnings=None if sys.warnoptions else "default")
+    return exit_status(runner.run(suite), name)
+
+
 def main():
-    unittest.main(verbosity=2)
+    """The __main__ of a test file: unittest.main (its arguments pick tests), with the exit status of
+    exit_status (77 when a test was skipped)."""
+    prog = unittest.main(verbosity=2, exit=False)
+    sys.exit(exit_status(prog.result, os.path.basename(sys.argv[0])))

@@ -234,9 +234,9 @@ class Ready(unittest.TestCase):
             self.assertLessEqual(jobs(d) - before, int(elapsed) + 2)
             d.stop()
 
-    @unittest.skipIf(os.geteuid() == 0, "root writes everywhere")
     def test_unwritable_database(self):
-        with pbtest.Daemon() as d:
+        # file_modes: as root too (root writes a file of mode 0400 otherwise)
+        with pbtest.Daemon(file_modes=True) as d:
             d.start()
             os.chmod(d.db_path, 0o400)
             try:
@@ -255,8 +255,9 @@ class CheckOnly(unittest.TestCase):
     def tearDown(self):
         self.d.close()
 
-    def check(self, *extra):
-        return run([pbtest.PITBOSSD, "-t", "-c", self.d.config_path] + list(extra))
+    def check(self, *extra, file_modes=False):
+        return run([pbtest.PITBOSSD, "-t", "-c", self.d.config_path] + list(extra),
+                   preexec_fn=pbtest.bound_by_file_modes if file_modes else None)
 
     def test_good(self):
         rc, out, err = self.check()
@@ -269,12 +270,11 @@ class CheckOnly(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("database: the directory %s does not exist" % os.path.join(self.d.tmpdir, "nowhere"), err)
 
-    @unittest.skipIf(os.geteuid() == 0, "root writes everywhere")
     def test_database_directory_not_writable(self):
         ro = os.path.join(self.d.tmpdir, "ro")
         os.mkdir(ro, 0o500)
         try:
-            rc, _, err = self.check("--database", os.path.join(ro, "pitboss.db"))
+            rc, _, err = self.check("--database", os.path.join(ro, "pitboss.db"), file_modes=True)
         finally:
             os.chmod(ro, 0o700)
         self.assertEqual(rc, 1)
