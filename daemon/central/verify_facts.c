@@ -45,7 +45,7 @@ facts_walk_new(PGconn *c, struct pb_error *err)
 
 	if (w == NULL || (w->rec = malloc(sizeof(*w->rec))) == NULL) {
 		free(w);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	w->c = c;
@@ -169,13 +169,13 @@ keep_event(struct facts_walk *w, const struct stored_event *e, struct pb_error *
 		int cap = l->cap ? l->cap * 2 : 32;
 		struct stored_event *n = realloc(l->events, (size_t)cap * sizeof(*n));
 		if (n == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		l->events = n;
 		l->cap = cap;
 	}
 	l->events[l->count] = *e;
 	if ((l->events[l->count].body = strdup(e->body)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	l->count++;
 	return 0;
 }

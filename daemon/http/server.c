@@ -522,7 +522,7 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 
 	if (srv == NULL) {
 		close(listen_fd);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	srv->app = app;

@@ -56,7 +56,7 @@ collect(struct store_query *q, struct event_list *out)
 			if (n == NULL) {
 				store_query_end(q);
 				event_list_free(out);
-				return pb_fail(q->err, 500, "out_of_memory", "out of memory");
+				return pb_oom(q->err);
 			}
 			out->events = n;
 			out->cap = cap;
@@ -195,7 +195,7 @@ store_round_ids(struct store *s, const char *table_id, int64_t from_id, int64_t 
 				store_query_end(&q);
 				free(*ids);
 				*ids = NULL;
-				return pb_fail(err, 500, "out_of_memory", "out of memory");
+				return pb_oom(err);
 			}
 			*ids = n;
 		}
@@ -335,7 +335,7 @@ store_significant(struct store *s, const char *source, const char *code, const c
 	text = detail ? json_dumps(detail, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII) : strdup("{}");
 	canon = text ? significant_canonical(at, source, code, table_id ? table_id : "", text, &len) : NULL;
 	if (canon == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	store_event_hash(prev, canon, len, hash);
@@ -504,7 +504,7 @@ walk_events(struct store *s, enum stmt_id stmt, const char *what, stored_event_f
 		read_event(q.st, &e);
 		if (e.body == NULL) {
 			store_query_end(&q);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		}
 		rc = fn(ctx, &e, err);
 		free(e.body);
@@ -544,7 +544,7 @@ store_player_rows(struct store *s, enum player_rows which, char **text, struct p
 		return -1;
 	if (store_query_next(&q) && (t = sqlite3_column_text(q.st, 0)) != NULL && (*text = strdup((const char *)t)) == NULL) {
 		store_query_end(&q);
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	}
 	if (store_query_end(&q) < 0) {
 		free(*text);

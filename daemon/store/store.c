@@ -375,7 +375,7 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	const char *sync = opt->synchronous ? opt->synchronous : "FULL";
 
 	if (s == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	s->read_only = opt->read_only;

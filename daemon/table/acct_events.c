@@ -156,11 +156,11 @@ acct_record(struct pit *p, const struct actor *a, const struct acct_document *d,
 	int rc = -1;
 
 	if (body == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (acct_from_body(d->table_id, type, d->at, body, &row, err) == 0 && store_acct_put(p->store, &row, err) == 0 &&
 	    store_append_event(p->store, row.table_id, 0, type, row.at, a->name, body, err) == 0) {
 		*out = acct_document_json(&row);
-		rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+		rc = *out != NULL ? 0 : pb_oom(err);
 	}
 	json_decref(body);
 	return rc;

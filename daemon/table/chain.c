@@ -190,7 +190,7 @@ audit_checkpoint_all(struct pit *p, struct pb_error *err)
 	int n = 0, rc = -1;
 
 	if (ids == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_begin(p->store, err) < 0)
 		goto out;
 	if (store_event_tables(p->store, ids, CHAIN_TABLES_MAX, &n, err) < 0)
@@ -220,7 +220,7 @@ pit_checkpoints(struct pit *p, const struct actor *a, const char *table_id, int6
 		return pb_fail(err, 400, "invalid_query", "limit: must be 1..1000");
 	cps = calloc((size_t)limit, sizeof(*cps));
 	if (cps == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_checkpoints(p->store, table_id, after, limit, cps, &n, err) < 0) {
 		free(cps);
 		return -1;

@@ -199,7 +199,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	int rc = -1;
 
 	if (r == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	memset(&want, 0, sizeof(want));
 	if (owed_line(p, a, c, r, &want.owed, err) < 0)
 		goto out;
@@ -222,7 +222,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	if (store_correction_next_id(p->store, &want.id, err) < 0)
 		goto out;
 	if ((body = correction_body(&want)) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (correction_from_body(want.table_id, want.at, a->name, body, &row, err) < 0 ||
@@ -231,7 +231,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 		goto out;
 	*status = 201;
 	*out = correction_json(&row);
-	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	rc = *out != NULL ? 0 : pb_oom(err);
 out:
 	json_decref(body);
 	free(r);
@@ -314,7 +314,7 @@ append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
 	    "reason", c->reason, "by", c->by, "witness", c->witness, "correction", (json_int_t)c->id,
 	    "supersedes", c->supersedes != 0 ? json_integer(c->supersedes) : json_null());
 	if (o == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_append_new(ctx, o);
 	return 0;
 }
@@ -330,7 +330,7 @@ corrections_exceptions(struct pit *p, const char *scope, const char *from, const
 	    store_corrections_total(p->store, scope, from, to, &count, &difference, err) < 0)
 		return -1;
 	*summary = json_pack("{s:I,s:I}", "count", (json_int_t)count, "difference", (json_int_t)difference);
-	return *summary != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *summary != NULL ? 0 : pb_oom(err);
 }
 
 /* ---- restore and verify ---- */

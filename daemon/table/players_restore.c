@@ -56,7 +56,7 @@ players_restore_event(struct store *s, const char *table_id, const char *type, c
 		return pb_fail(err, 422, "central_unreadable", "table %s: a %s event with an unreadable body", table_id, type);
 	if (strcmp(type, "player_registered") == 0 || strcmp(type, "player_updated") == 0) {
 		char *rec = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
-		rc = rec == NULL ? pb_fail(err, 500, "out_of_memory", "out of memory")
+		rc = rec == NULL ? pb_oom(err)
 		    : store_player_put(s, text(b, "id"), text(b, "card"), text(b, "name"), rec, at, err);
 		free(rec);
 	} else if (strcmp(type, "title31_acknowledged") == 0) {

@@ -169,7 +169,7 @@ rate(struct pit *p, const char *player, const char *from, const char *to, json_t
 	    (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps",
 	    (json_int_t)llround(r.theo * p->cfg->players.comp_share));
 	json_decref(seatings);
-	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out != NULL ? 0 : pb_oom(err);
 }
 
 /* A query time in the stored form, or the default; 400 when malformed. */

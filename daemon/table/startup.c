@@ -99,7 +99,7 @@ audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, 
 	memset(out, 0, sizeof(*out));
 	out->backlog = calloc(CHAIN_TABLES_MAX, sizeof(*out->backlog));
 	if (ids == NULL || out->backlog == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto fail;
 	}
 	if (store_event_tables(p->store, ids, CHAIN_TABLES_MAX, &n, err) < 0)
@@ -477,7 +477,7 @@ startup_walk_start(const struct startup_walk_options *o, struct startup_result *
 		return 0;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	snprintf(w->database, sizeof(w->database), "%s", o->database);
 	snprintf(w->synchronous, sizeof(w->synchronous), "%s", o->synchronous ? o->synchronous : "FULL");
 	w->pause_ms = o->pause_ms;

@@ -230,7 +230,7 @@ audit_round_inner(struct pit *p, int64_t round_id, bool check_chain, json_t *pro
 	r = malloc(sizeof(*r));
 	set = malloc(sizeof(*set));
 	if (r == NULL || set == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (audit_round_from_events(&evs, r, problems, err) < 0) {
@@ -278,7 +278,7 @@ audit_recent_rounds(struct pit *p, const char *table_id, int max, json_t *proble
 
 	*checked = 0;
 	if (ids == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_round_ids_last(p->store, table_id, max, ids, &n, err) < 0) {
 		free(ids);
 		return -1;
@@ -302,7 +302,7 @@ pit_round_verify(struct pit *p, const struct actor *a, int64_t round_id, json_t 
 	json_t *problems;
 
 	if (d == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_round_load(p->store, round_id, d, err) < 0 || pit_check_table_access(a, d->table_id, false, err) < 0) {
 		free(d);
 		return -1;
@@ -399,7 +399,7 @@ audit_integrity(struct pit *p, const struct integrity_scope *scope, json_t **out
 	char why[128];
 
 	if (ids == NULL || cps == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto fail;
 	}
 	if (all_tables(p, scope->table_id, ids, &n, err) < 0)
