@@ -374,8 +374,11 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	int flags;
 	const char *sync = opt->synchronous ? opt->synchronous : "FULL";
 
-	if (s == NULL) {
-		pb_oom(err);
+	if (s == NULL || store_faults_hook(err) < 0) {
+		if (s != NULL)
+			free(s);
+		else
+			pb_oom(err);
 		return NULL;
 	}
 	s->read_only = opt->read_only;

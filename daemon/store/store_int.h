@@ -50,6 +50,13 @@ sqlite3_stmt *store_stmt(struct store *s, enum stmt_id id, struct pb_error *err)
 int store_fail(struct store *s, struct pb_error *err, const char *what);
 
 /*
+ * When the tests make allocations fail (common/faults.h), counts SQLite's
+ * allocations with pitboss's own; called before the first connection is
+ * opened (store_open).  0 otherwise.
+ */
+int store_faults_hook(struct pb_error *err);
+
+/*
  * Caches of the write path, per connection.  A table's chain head as
  * appended in the open transaction (store_begin's); forgotten at every
  * begin, commit and rollback, and at every ROLLBACK TO of a savepoint
