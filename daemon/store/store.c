@@ -155,9 +155,20 @@ store_db(struct store *s)
 	return s->db;
 }
 
+/* Whether SQLite's last error on db was a failed allocation. */
+static bool
+out_of_memory(sqlite3 *db)
+{
+	int code = sqlite3_extended_errcode(db);
+
+	return (code & 0xff) == SQLITE_NOMEM || code == SQLITE_IOERR_NOMEM;
+}
+
 int
 store_fail(struct store *s, struct pb_error *err, const char *what)
 {
+	if (s != NULL && s->db != NULL && out_of_memory(s->db))
+		return pb_oom(err);
 	return pb_fail(err, 500, "storage_error", "%s: %s", what, s && s->db ? sqlite3_errmsg(s->db) : "no database");
 }
 
@@ -190,7 +201,10 @@ exec_sql(struct store *s, const char *sql, struct pb_error *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		pb_fail(err, 500, "storage_error", "%s", msg ? msg : sqlite3_errmsg(s->db));
+		if (out_of_memory(s->db))
+			pb_oom(err);
+		else
+			pb_fail(err, 500, "storage_error", "%s", msg ? msg : sqlite3_errmsg(s->db));
 		sqlite3_free(msg);
 		return -1;
 	}
