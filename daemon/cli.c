@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "common/faults.h"
+#include "common/json_alloc.h"
 #include "common/version.h"
 
 struct subcommand {
@@ -51,6 +52,11 @@ use_test_faults(void)
 
 	if (path == NULL || path[0] == '\0')
 		return 0;
+	if (!pb_faults_built()) {
+		fprintf(stderr, "pitboss: %s is set, but this build cannot make allocations fail: it is ignored\n",
+		    PB_TEST_FAULTS_ENV);
+		return 0;
+	}
 	if (pb_faults_open(path, true, &err) < 0) {
 		fprintf(stderr, "pitboss: %s\n", err.message);
 		return -1;
@@ -61,6 +67,8 @@ use_test_faults(void)
 int
 main(int argc, char **argv)
 {
+	/* jansson through malloc, its failures counted (a check tells "could not read" from "altered" by them). */
+	json_alloc_init_plain();
 	if (use_test_faults() < 0)
 		return 1;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {

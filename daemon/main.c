@@ -675,7 +675,8 @@ use_test_clock(void)
  * Allocation failures on demand, when this build has them and the
  * environment names their control file (common/faults.h): only the
  * allocations made while a request is handled count.  Said loudly in the
- * log.  -1 when the file named cannot be used.
+ * log.  -1 when the file named cannot be used: a test asking for failures
+ * must not run without them.
  */
 static int
 use_test_faults(void)
@@ -685,6 +686,10 @@ use_test_faults(void)
 
 	if (path == NULL || path[0] == '\0')
 		return 0;
+	if (!pb_faults_built()) {
+		log_warn("%s is set, but this build cannot make allocations fail: it is ignored", PB_TEST_FAULTS_ENV);
+		return 0;
+	}
 	if (pb_faults_open(path, false, &err) < 0) {
 		log_error("%s", err.message);
 		return -1;

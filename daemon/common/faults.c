@@ -5,8 +5,9 @@
  * pitboss's own objects: the programs of a build for the tests are linked
  * with --wrap for each (CMakeLists.txt), so that a call to malloc in
  * daemon/ reaches __wrap_malloc, and __real_malloc is the C library's.
- * Calls made inside shared libraries are not wrapped: jansson is given
- * counted functions of its own here, SQLite by the store (store.c).
+ * Calls made inside shared libraries are not wrapped: jansson is made to
+ * allocate through json_alloc's malloc here, SQLite is counted by the store
+ * (store/alloc_faults.c).
  */
 #include "common/faults.h"
 
@@ -21,7 +22,7 @@
 #include <unistd.h>
 
 #ifdef PB_TEST_FAULTS
-#include <jansson.h>
+#include "common/json_alloc.h"
 
 struct fault_block {
 	_Atomic int64_t fail_at;
@@ -129,19 +130,6 @@ __wrap_strndup(const char *s, size_t n)
 	return __real_strndup(s, n);
 }
 
-/* jansson's allocator while faults are on: the counted malloc, without json_alloc's pool. */
-static void *
-json_counted_malloc(size_t n)
-{
-	return __wrap_malloc(n);
-}
-
-static void
-json_counted_free(void *p)
-{
-	free(p);
-}
-
 /*
  * The mapping is shared, so that the tests' writes are seen at the next
  * allocation and the counts they read back are the program's own.
@@ -169,7 +157,8 @@ pb_faults_open(const char *path, bool whole, struct pb_error *err)
 	if (map == MAP_FAILED)
 		return pb_fail(err, 500, "test_faults", "cannot map %.200s: %s", path, strerror(errno));
 	whole_process = whole;
-	json_set_alloc_funcs(json_counted_malloc, json_counted_free);
+	/* jansson through malloc (wrapped: json_alloc.c is pitboss's own), without the pool that would hide its allocations. */
+	json_alloc_init_plain();
 	block = map;
 	return 0;
 }

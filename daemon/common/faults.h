@@ -36,6 +36,13 @@
 #define PB_FAULTS_NO_LIBRARY 2
 
 #ifdef PB_TEST_FAULTS
+/* Whether this build can make allocations fail; a constant, so that without it nothing is left. */
+static inline bool
+pb_faults_built(void)
+{
+	return true;
+}
+
 /* Whether a control file is mapped. */
 bool pb_faults_active(void);
 
@@ -52,6 +59,12 @@ bool pb_fault_hit_library(void);
 /* This thread's allocations count (on) or not (off); for pitbossd's requests. */
 void pb_faults_scope(bool on);
 #else
+static inline bool
+pb_faults_built(void)
+{
+	return false;
+}
+
 static inline bool
 pb_faults_active(void)
 {
