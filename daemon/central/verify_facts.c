@@ -137,8 +137,12 @@ check_round(struct facts_walk *w, const struct stored_event *last, facts_problem
 	int row;
 
 	snprintf(seq, sizeof(seq), "%" PRId64, last->table_seq);
-	if (audit_round_from_events(&w->round, w->rec, NULL, &sub) < 0 || store_round_hour(w->rec, &h, &sub) < 0)
-		return 0;     /* an unreadable round is the chain check's to name */
+	if (audit_round_from_events(&w->round, w->rec, NULL, &sub) < 0 || store_round_hour(w->rec, &h, &sub) < 0) {
+		/* An unreadable round is the chain check's to name; one that could not be rebuilt is not checked: a failure. */
+		if (pb_is_oom(&sub))
+			return pb_oom(err);
+		return 0;
+	}
 	if (next_fact(w, &row, err) < 0)
 		return -1;
 	if (row < 0) {

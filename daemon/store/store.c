@@ -267,9 +267,10 @@ apply_migrations(struct store *s, int version, struct pb_error *err)
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
 		if (exec_sql(s, m->sql, err) < 0 || exec_sql(s, pragma, err) < 0) {
 			char msg[PB_ERROR_MESSAGE_MAX];
+			bool oom = pb_is_oom(err);
 			snprintf(msg, sizeof(msg), "migration %s failed: %s", m->name, err ? err->message : "");
 			exec_sql(s, store_sql_text(STMT_ROLLBACK), NULL);
-			return pb_fail(err, 500, "migration_failed", "%s", msg);
+			return oom ? pb_oom(err) : pb_fail(err, 500, "migration_failed", "%s", msg);
 		}
 		if (exec_sql(s, store_sql_text(STMT_COMMIT), err) < 0)
 			return -1;
@@ -330,7 +331,8 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 
 	if (pragma_int(s, store_sql_text(STMT_APPLICATION_ID), &app) < 0 ||
 	    pragma_int(s, store_sql_text(STMT_USER_VERSION), &version) < 0)
-		return pb_fail(err, 500, "storage_error", "%s: cannot read the schema version: %s", path, sqlite3_errmsg(s->db));
+		return out_of_memory(s->db) ? pb_oom(err) : pb_fail(err, 500, "storage_error", "%s: cannot read the schema "
+		    "version: %s", path, sqlite3_errmsg(s->db));
 	pragma_int(s, store_sql_text(STMT_SCHEMA_OBJECTS), &objects);
 	if (app != 0 && app != PB_APPLICATION_ID)
 		return pb_fail(err, 500, "not_a_pitboss_database", "%s is the database of another application (application_id %d)", path, app);
@@ -402,7 +404,10 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	if (!opt->read_only && create_private(opt->path, err) < 0)
 		goto fail;
 	if (sqlite3_open_v2(opt->path, &s->db, flags, NULL) != SQLITE_OK) {
-		pb_fail(err, 500, "storage_error", "cannot open database %s: %s", opt->path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		if (s->db == NULL || out_of_memory(s->db))
+			pb_oom(err);
+		else
+			pb_fail(err, 500, "storage_error", "cannot open database %s: %s", opt->path, sqlite3_errmsg(s->db));
 		goto fail;
 	}
 	sqlite3_extended_result_codes(s->db, 1);

@@ -120,7 +120,9 @@ acct_from_body(const char *table_id, const char *type, const char *at, const jso
 		bad |= get_int(b, "collections", &d->collections);
 	} else if (json_is_object(chips)) {
 		char *text = json_dumps(chips, JSON_COMPACT | JSON_SORT_KEYS);
-		if (text == NULL || strlen(text) >= sizeof(d->chips_json))
+		if (text == NULL)       /* a parsed object always has a text: out of memory, not a bad body */
+			return pb_oom(err);
+		if (strlen(text) >= sizeof(d->chips_json))
 			bad = -1;
 		else
 			snprintf(d->chips_json, sizeof(d->chips_json), "%s", text);
