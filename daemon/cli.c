@@ -4,9 +4,12 @@
  * subcommand lives in cli/<name>.c.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "common/faults.h"
+#include "common/json_alloc.h"
 #include "common/version.h"
 
 struct subcommand {
@@ -38,9 +41,39 @@ usage(FILE *f)
 	    "exit status: 0 success; 1 the command ran and failed or found a problem; 2 usage\n");
 }
 
+/*
+ * A build for the tests makes allocations fail on demand when the
+ * environment names a control file (common/faults.h): every allocation of
+ * the process counts.  -1 when the file named cannot be used: a test asking
+ * for failures must not run without them.
+ */
+static int
+use_test_faults(void)
+{
+	const char *path = getenv(PB_TEST_FAULTS_ENV);
+	struct pb_error err;
+
+	if (path == NULL || path[0] == '\0')
+		return 0;
+	if (!pb_faults_built()) {
+		fprintf(stderr, "pitboss: %s is set, but this build cannot make allocations fail: it is ignored\n",
+		    PB_TEST_FAULTS_ENV);
+		return 0;
+	}
+	if (pb_faults_open(path, true, &err) < 0) {
+		fprintf(stderr, "pitboss: %s\n", err.message);
+		return -1;
+	}
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
+	/* jansson through malloc, its failures counted (a check tells "could not read" from "altered" by them). */
+	json_alloc_init_plain();
+	if (use_test_faults() < 0)
+		return 1;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		printf("pitboss %s\n", pb_version_long());
 		return 0;

@@ -119,10 +119,10 @@ send_facts(PGconn *c, const char *property, struct batch_rules *br, struct pg_ar
 	const char *rp[2], *fp[FACT_COLUMNS + 1] = {property};
 
 	if ((rp[0] = pg_array_end(&br->sha_col)) == NULL || (rp[1] = pg_array_end(&br->body_col)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	for (int k = 0; k < FACT_COLUMNS; k++)
 		if ((fp[k + 1] = pg_array_end(&cols[k])) == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0)
 		return -1;
 	if (central_exec(c, RULES_INSERT, 2, rp, NULL, err) < 0 || central_exec(c, FACTS_INSERT, FACT_COLUMNS + 1, fp, NULL, err) < 0 ||
@@ -144,7 +144,7 @@ central_push_facts(PGconn *c, struct store *s, const char *property, const int64
 
 	memset(cols, 0, sizeof(cols));
 	if (r == NULL || br == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	for (int i = 0; i < count; i++)

@@ -36,7 +36,7 @@ central_connect(const char *conninfo, struct pb_error *err)
 	PGconn *c = PQconnectdbParams(keys, vals, 1);
 
 	if (c == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	if (PQstatus(c) != CONNECTION_OK) {

@@ -119,7 +119,7 @@ event_columns(const struct event_list *l, struct pg_array cols[9], const char *p
 	}
 	for (int k = 0; k < 9; k++)
 		if ((p[k + 1] = pg_array_end(&cols[k])) == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 	return 0;
 }
 

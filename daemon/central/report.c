@@ -114,7 +114,7 @@ property_of(PGresult *r, int i, struct property_config *pc, struct pb_error *err
 	obj = json_pack("{s:s,s:s,s:s,s:s,s:o}", "id", PQgetvalue(r, i, 0), "name", PQgetvalue(r, i, 1), "time_zone",
 	    PQgetvalue(r, i, 2), "gaming_day_start", PQgetvalue(r, i, 3), "shifts", shifts != NULL ? shifts : json_array());
 	if (obj == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = property_from_json(obj, pc, err);
 	json_decref(obj);
 	if (rc < 0)
@@ -238,7 +238,7 @@ assemble(struct central_run *run, json_t **out, struct pb_error *err)
 	    "to", run->o->to ? json_string(run->o->to) : json_null(), "properties", run->properties);
 	if (*out == NULL || json_object_update(*out, body) < 0) {
 		json_decref(body);
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	}
 	json_decref(body);
 	return 0;

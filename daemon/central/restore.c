@@ -48,7 +48,7 @@ remember_round(struct walk *w, int64_t id, struct pb_error *err)
 	if (w->nrounds == w->cap) {
 		int64_t cap = w->cap ? w->cap * 2 : 1024, *r = realloc(w->rounds, (size_t)cap * sizeof(*r));
 		if (r == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		w->rounds = r;
 		w->cap = cap;
 	}

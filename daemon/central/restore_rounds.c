@@ -123,7 +123,7 @@ finish_rows(struct store *s, const struct round_record *r, struct pb_error *err)
 	int rc = -1;
 
 	if (set == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	set->line_count = r->payout_count;
 	memcpy(set->lines, r->payouts, sizeof(set->lines[0]) * (size_t)r->payout_count);
 	set->dealer_qualifies = r->dealer_qualifies;
@@ -149,7 +149,7 @@ write_round(struct store *s, struct round_record *r, struct pb_error *err)
 	int rc = -1;
 
 	if (w == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	*w = *r;
 	if (store_rules_id(s, &r->rules, &r->rules_id, err) < 0)
 		goto out;
@@ -183,7 +183,7 @@ restore_round(struct store *s, int64_t round_id, struct pb_error *err)
 
 	memset(&evs, 0, sizeof(evs));
 	if (r == NULL || problems == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (store_round_events_raw(s, round_id, &evs, err) < 0 || audit_round_from_events(&evs, r, problems, err) < 0)

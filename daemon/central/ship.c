@@ -350,7 +350,7 @@ shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_e
 
 	*out = NULL;
 	if (s == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	snprintf(s->conninfo, sizeof(s->conninfo), "%s", o->conninfo);
 	snprintf(s->property, sizeof(s->property), "%s", o->property);
 	snprintf(s->database, sizeof(s->database), "%s", o->database);

@@ -45,7 +45,7 @@ facts_walk_new(PGconn *c, struct pb_error *err)
 
 	if (w == NULL || (w->rec = malloc(sizeof(*w->rec))) == NULL) {
 		free(w);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	w->c = c;
@@ -137,8 +137,12 @@ check_round(struct facts_walk *w, const struct stored_event *last, facts_problem
 	int row;
 
 	snprintf(seq, sizeof(seq), "%" PRId64, last->table_seq);
-	if (audit_round_from_events(&w->round, w->rec, NULL, &sub) < 0 || store_round_hour(w->rec, &h, &sub) < 0)
-		return 0;     /* an unreadable round is the chain check's to name */
+	if (audit_round_from_events(&w->round, w->rec, NULL, &sub) < 0 || store_round_hour(w->rec, &h, &sub) < 0) {
+		/* An unreadable round is the chain check's to name; one that could not be rebuilt is not checked: a failure. */
+		if (pb_is_oom(&sub))
+			return pb_oom(err);
+		return 0;
+	}
 	if (next_fact(w, &row, err) < 0)
 		return -1;
 	if (row < 0) {
@@ -169,13 +173,13 @@ keep_event(struct facts_walk *w, const struct stored_event *e, struct pb_error *
 		int cap = l->cap ? l->cap * 2 : 32;
 		struct stored_event *n = realloc(l->events, (size_t)cap * sizeof(*n));
 		if (n == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		l->events = n;
 		l->cap = cap;
 	}
 	l->events[l->count] = *e;
 	if ((l->events[l->count].body = strdup(e->body)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	l->count++;
 	return 0;
 }

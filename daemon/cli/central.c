@@ -78,6 +78,11 @@ run_verify(const char *conninfo, const char *property)
 		return 1;
 	}
 	printf("OK: %" PRId64 " events verified\n", events);
+	/* Problems printed into a full disk or a closed pipe were not seen: say so in the exit status. */
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "pitboss central verify: cannot write the report\n");
+		return 1;
+	}
 	return 0;
 }
 

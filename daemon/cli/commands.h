@@ -7,6 +7,7 @@
 #define PB_CLI_COMMANDS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 struct store;
 
@@ -31,6 +32,14 @@ struct store *cli_open(const char *cmd, const char *path, bool read_only, bool a
 
 /* When an argument before "--" is -h or --help: prints text on stdout and returns true (the command exits 0). */
 bool cli_help(int argc, char **argv, const char *text);
+
+/*
+ * cli/database.c: a round id given to command cmd as what (an option or an
+ * argument): decimal digits only, at least 1, no sign, space or suffix
+ * ("abc", "-1", "1x" and "" are refused).  false after saying on stderr
+ * what was expected: the command then exits 2, as for any usage error.
+ */
+bool cli_round_id(const char *cmd, const char *what, const char *text, int64_t *out);
 
 /* The next long option of a command that takes long options only (getopt_long); -1 at the end. */
 struct option;

@@ -2,9 +2,12 @@
  * database.c - what the offline commands share: opening the database for
  * the commands that read or copy it (verify, replay, backup), read-only,
  * with one place for libsodium's start-up, the store's options and the
- * error line; and the --help of every command.
+ * error line; the --help of every command, and the reading of a round id.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <getopt.h>
 #include <string.h>
 
@@ -62,4 +65,21 @@ cli_open(const char *cmd, const char *path, bool read_only, bool as_is)
 	if ((s = store_open(&so, &err)) == NULL)
 		fprintf(stderr, "pitboss %s: %s\n", cmd, err.message);
 	return s;
+}
+
+bool
+cli_round_id(const char *cmd, const char *what, const char *text, int64_t *out)
+{
+	char *end;
+	long long n;
+
+	errno = 0;
+	n = isdigit((unsigned char)text[0]) ? strtoll(text, &end, 10) : 0;
+	if (n < 1 || errno != 0 || *end != '\0') {
+		fprintf(stderr, "pitboss %s: %s: expected a round id (a whole number from 1, digits only), got \"%s\"\n", cmd,
+		    what, text);
+		return false;
+	}
+	*out = (int64_t)n;
+	return true;
 }

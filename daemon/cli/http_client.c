@@ -175,7 +175,7 @@ parse_url(struct http_client *c, const char *url, struct pb_error *err)
 		plen--;
 	c->prefix = strndup(auth_end, plen);
 	if (c->port == NULL || c->host == NULL || c->authority == NULL || c->prefix == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (!header_safe(c->authority) || strchr(c->authority, ' ') != NULL ||
 	    !header_safe(c->prefix) || strchr(c->prefix, ' ') != NULL)
 		return pb_fail(err, 400, "invalid_argument", "URL \"%.100s\" holds blanks or control characters", url);
@@ -188,7 +188,7 @@ http_client_new(const char *url_base, const char *token, struct pb_error *err)
 	struct http_client *c;
 
 	if ((c = calloc(1, sizeof(*c))) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	c->fd = -1;
@@ -203,7 +203,7 @@ http_client_new(const char *url_base, const char *token, struct pb_error *err)
 		}
 		if (asprintf(&c->auth, "Bearer %s", token) == -1) {
 			c->auth = NULL;
-			pb_fail(err, 500, "out_of_memory", "out of memory");
+			pb_oom(err);
 			goto fail;
 		}
 	}
@@ -569,7 +569,7 @@ read_headers(struct http_client *c, struct http_response *r, struct buf *line, s
 				;
 			h = &r->headers[r->header_count - 1];
 			if (asprintf(&joined, "%s %s", h->value, v) == -1)
-				return pb_fail(err, 500, "out_of_memory", "out of memory");
+				return pb_oom(err);
 			free(h->value);
 			h->value = joined;
 			continue;
@@ -581,7 +581,7 @@ read_headers(struct http_client *c, struct http_response *r, struct buf *line, s
 			return pb_fail(err, 502, "bad_response", "more than %d headers", HEADERS_MAX);
 		h = realloc(r->headers, (r->header_count + 1) * sizeof(*h));
 		if (h == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		r->headers = h;
 		for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
 			;
@@ -593,7 +593,7 @@ read_headers(struct http_client *c, struct http_response *r, struct buf *line, s
 		if (h->name == NULL || h->value == NULL) {
 			free(h->name);
 			free(h->value);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		}
 		r->header_count++;
 	}
@@ -907,7 +907,7 @@ http_request(struct http_client *c, const char *method, const char *path, const 
 		}
 		if (asprintf(&line, "Idempotency-Key: %s", idem_key) == -1) {
 			memset(out, 0, sizeof(*out));
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		}
 		extra[0] = line;
 	}

@@ -22,7 +22,9 @@ static const char HELP[] =
     "  --database DB   the database or a backup of it\n"
     "  --json          the round as GET /api/v1/rounds/{id} gives it, with \"verify\"\n"
     "\n"
-    "exit status: 0 the round verifies, 1 it does not or cannot be read, 2 usage\n";
+    "exit status: 0 the round verifies (every check of it was made and found nothing);\n"
+    "             1 it does not, or it could not be read or checked; 2 usage (a ROUND that is\n"
+    "             not a round id included)\n";
 
 /* cents as dollars and cents: 1250 -> "12.50" */
 static void
@@ -167,7 +169,8 @@ cmd_replay(int argc, char **argv)
 	}
 	if (db == NULL || optind != argc - 1)
 		goto usage;
-	id = strtoll(argv[optind], NULL, 10);
+	if (!cli_round_id("replay", "ROUND", argv[optind], &id))
+		return 2;
 	if ((pit.store = cli_open_database("replay", db, true)) == NULL)
 		return 1;
 	if (pit_round_get(&pit, &actor, id, &round, &err) < 0 || pit_round_verify(&pit, &actor, id, &verify, &err) < 0) {
@@ -175,14 +178,22 @@ cmd_replay(int argc, char **argv)
 		goto out;
 	}
 	if (as_json) {
-		json_object_set(json_object_get(round, "round"), "verify", verify);
-		char *text = json_dumps(round, JSON_INDENT(2));
+		char *text = json_object_set(json_object_get(round, "round"), "verify", verify) == 0 ?
+		    json_dumps(round, JSON_INDENT(2)) : NULL;
+		if (text == NULL) {
+			fprintf(stderr, "pitboss replay: cannot write the round (out of memory)\n");
+			goto out;
+		}
 		printf("%s\n", text);
 		free(text);
 	} else {
 		print_round(json_object_get(round, "round"), verify);
 	}
 	status = json_is_true(json_object_get(verify, "ok")) ? 0 : 1;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "pitboss replay: cannot write the round\n");
+		status = 1;
+	}
 out:
 	json_decref(round);
 	json_decref(verify);

@@ -20,6 +20,18 @@ pb_fail(struct pb_error *err, int status, const char *code, const char *fmt, ...
 	return -1;
 }
 
+int
+pb_oom(struct pb_error *err)
+{
+	return pb_fail(err, 500, "out_of_memory", "out of memory");
+}
+
+bool
+pb_is_oom(const struct pb_error *err)
+{
+	return err != NULL && strcmp(err->code, "out_of_memory") == 0;
+}
+
 void
 pb_error_clear(struct pb_error *err)
 {

@@ -26,6 +26,17 @@ struct pb_error {
 int pb_fail(struct pb_error *err, int status, const char *code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/*
+ * Fills err (when not NULL) with the one out-of-memory error, 500
+ * out_of_memory "out of memory", and returns -1.  Everything that could not
+ * allocate says it through this, so that a check can tell "could not be
+ * done" from "found nothing" (docs/audit.md, "Verification fails closed").
+ */
+int pb_oom(struct pb_error *err);
+
+/* Whether err holds pb_oom's error. */
+bool pb_is_oom(const struct pb_error *err);
+
 /* Clears err to "no error" (status 0). */
 void pb_error_clear(struct pb_error *err);
 

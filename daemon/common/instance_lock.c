@@ -76,7 +76,7 @@ instance_lock_take(const char *db_path, struct pb_error *err)
 	l = malloc(sizeof(*l));
 	if (l == NULL) {
 		close(fd);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	l->fd = fd;

@@ -6,7 +6,8 @@
  * is freed correctly.  Its size class is found again at json_pool_free from
  * malloc_usable_size: class c (0..15) holds blocks of at least (c+1)*16
  * usable bytes.  A free block on a list keeps the next pointer in its first
- * bytes.
+ * bytes.  Every block jansson gets from malloc comes through
+ * json_plain_malloc, which counts the failures.
  */
 #include "common/json_alloc.h"
 
@@ -33,6 +34,7 @@ struct thread_cache {
 };
 
 static _Thread_local struct thread_cache cache;
+static _Thread_local unsigned long failures;   /* jansson's allocations that failed on this thread */
 static pthread_key_t exit_key;
 static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
 static bool key_ok;
@@ -71,6 +73,73 @@ register_thread(void)
 	return true;
 }
 
+/*
+ * The parse's rescue area (json_alloc_rescue): blocks handed out, after a
+ * failed malloc, only while a parse runs, and given back all at once when
+ * it ends.  Static per thread, so that it is there however short memory is.
+ */
+#define RESCUE_BYTES (64 * 1024)
+
+static _Thread_local struct {
+	bool active;
+	size_t used;
+	_Alignas(16) unsigned char area[RESCUE_BYTES];
+} rescue;
+
+/* Whether p is a block of this thread's rescue area (never given to free). */
+static bool
+in_rescue(const void *p)
+{
+	const unsigned char *b = p;
+
+	return b >= rescue.area && b < rescue.area + RESCUE_BYTES;
+}
+
+/* A block of the rescue area, while a parse runs and while there is room; else NULL. */
+static void *
+rescue_take(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!rescue.active || n > RESCUE_BYTES - rescue.used)
+		return NULL;
+	p = rescue.area + rescue.used;
+	rescue.used += n;
+	return p;
+}
+
+void
+json_alloc_rescue(bool on)
+{
+	rescue.active = on;
+	rescue.used = 0;
+}
+
+void *
+json_plain_malloc(size_t n)
+{
+	void *p = malloc(n);
+
+	if (p != NULL)
+		return p;
+	failures++;
+	return rescue_take(n);
+}
+
+void
+json_plain_free(void *p)
+{
+	if (!in_rescue(p))
+		free(p);
+}
+
+unsigned long
+json_alloc_failures(void)
+{
+	return failures;
+}
+
 void *
 json_pool_malloc(size_t n)
 {
@@ -79,7 +148,7 @@ json_pool_malloc(size_t n)
 	if (n == 0)
 		n = 1;
 	if (n > (size_t)CLASSES * GRAIN || cache.closed)
-		return malloc(n);
+		return json_plain_malloc(n);
 	cls = (unsigned)((n - 1) / GRAIN);
 	if (cache.head[cls] != NULL) {
 		struct free_block *b = cache.head[cls];
@@ -87,7 +156,7 @@ json_pool_malloc(size_t n)
 		cache.count[cls]--;
 		return b;
 	}
-	return malloc((size_t)(cls + 1) * GRAIN);
+	return json_plain_malloc((size_t)(cls + 1) * GRAIN);
 }
 
 void
@@ -97,7 +166,7 @@ json_pool_free(void *p)
 	unsigned cls;
 	struct free_block *b = p;
 
-	if (p == NULL)
+	if (p == NULL || in_rescue(p))
 		return;
 	usable = malloc_usable_size(p);
 	if (usable < GRAIN || cache.closed || (!cache.registered && !register_thread())) {
@@ -146,8 +215,16 @@ json_alloc_init(void)
 {
 	const char *env = getenv("PITBOSS_JSON_POOL");
 
-	if (sanitized() || (env != NULL && strcmp(env, "off") == 0))
+	if (sanitized() || (env != NULL && strcmp(env, "off") == 0)) {
+		json_alloc_init_plain();
 		return false;
+	}
 	json_set_alloc_funcs(json_pool_malloc, json_pool_free);
 	return true;
+}
+
+void
+json_alloc_init_plain(void)
+{
+	json_set_alloc_funcs(json_plain_malloc, json_plain_free);
 }

@@ -17,6 +17,8 @@
  */
 #include "common/json_text.h"
 
+#include "common/json_alloc.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,14 +366,41 @@ json_text(const json_t *v, bool sort_keys, size_t *len)
 char *
 canonical_text(const json_t *body, size_t *len)
 {
+	bool oom;
+
+	return canonical_text_why(body, len, &oom);
+}
+
+char *
+canonical_text_why(const json_t *body, size_t *len, bool *oom)
+{
 	size_t n = 0;
 	char *text = NULL;
+	int rc = write_text(body, true, &text, &n);
 
-	if (write_text(body, true, &text, &n) != CANON_OK)
+	*oom = rc == CANON_NOMEM;
+	if (rc != CANON_OK)
 		return NULL;
 	if (len != NULL)
 		*len = n;
 	return text;
+}
+
+json_t *
+json_parse_checked(const char *text, bool *oom)
+{
+	unsigned long before = json_alloc_failures();
+	json_t *v;
+
+	json_alloc_rescue(true);
+	v = json_loads(text, 0, NULL);
+	*oom = json_alloc_failures() != before;
+	if (*oom) {
+		json_decref(v);
+		v = NULL;
+	}
+	json_alloc_rescue(false);
+	return v;
 }
 
 char *

@@ -47,4 +47,17 @@ char *json_text_line(const json_t *v, size_t *len);
  */
 char *canonical_text(const json_t *body, size_t *len);
 
+/* canonical_text, telling why not: NULL with *oom true when out of memory, false when body has no canonical form. */
+char *canonical_text_why(const json_t *body, size_t *len, bool *oom);
+
+/*
+ * json_loads(text, 0) for a check, which must tell "not JSON" from "could
+ * not be read": NULL with *oom true when an allocation failed while the
+ * text was parsed (jansson says nothing of it, and may even drop a byte it
+ * could not store and parse on: the parse runs with json_alloc_rescue on,
+ * and is thrown away when json_alloc_failures moved); *oom false when the
+ * text is not JSON.
+ */
+json_t *json_parse_checked(const char *text, bool *oom);
+
 #endif

@@ -31,7 +31,7 @@ add_part(struct config *cfg, const char *kind, const char *name, const char *sha
 		size_t cap = cfg->part_count ? cfg->part_count * 2 : 16;
 		struct config_part *np = realloc(cfg->parts, cap * sizeof(*np));
 		if (np == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		cfg->parts = np;
 	}
 	p = &cfg->parts[cfg->part_count++];
@@ -135,7 +135,7 @@ config_digest(struct config *cfg, const json_t *root, struct pb_error *err)
 	}
 	mem = open_memstream(&text, &len);
 	if (mem == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	for (size_t i = 0; i < cfg->part_count; i++)
 		if (strcmp(cfg->parts[i].kind, "file") == 0)
 			fprintf(mem, "%s  %s\n", cfg->parts[i].sha256, cfg->parts[i].name);

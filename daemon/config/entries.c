@@ -67,7 +67,7 @@ entries_read_games(struct config *cfg, const json_t *games, struct pb_error *err
 	cfg->game_count = json_object_size(games);
 	cfg->games = calloc(cfg->game_count, sizeof(*cfg->games));
 	if (cfg->games == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_object_foreach((json_t *)games, name, v)
 		if (read_game(cfg, &cfg->games[i++], name, v, err) < 0)
 			return -1;
@@ -287,7 +287,7 @@ entries_read_tables(struct config *cfg, const json_t *tables, struct pb_error *e
 	cfg->table_count = json_array_size(tables);
 	cfg->tables = calloc(cfg->table_count, sizeof(*cfg->tables));
 	if (cfg->tables == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_foreach(tables, i, e) {
 		snprintf(path, sizeof(path), "tables[%zu]", i);
 		if (cfg_read_section(&config_table_entry, e, path, cfg->dir, cfg, &cfg->tables[i], err) < 0)
@@ -318,7 +318,7 @@ read_token_tables(const struct cfg_key *k, const json_t *v, const struct cfg_at 
 	t->table_count = json_array_size(v);
 	t->tables = calloc(t->table_count + 1, sizeof(*t->tables));
 	if (t->tables == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_foreach(v, i, e) {
 		if (!json_is_string(e) || !pb_valid_id(json_string_value(e)))
 			return pb_fail(err, 400, "invalid_config", "%s[%zu]: must be a table id", path, i);
@@ -390,7 +390,7 @@ entries_read_tokens(struct config *cfg, const json_t *tokens, struct pb_error *e
 	cfg->token_count = json_array_size(tokens);
 	cfg->tokens = calloc(cfg->token_count + 1, sizeof(*cfg->tokens));
 	if (cfg->tokens == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_foreach(tokens, i, e) {
 		snprintf(path, sizeof(path), "tokens[%zu]", i);
 		cfg->tokens[i].all_tables = true;

@@ -56,7 +56,7 @@ config_load(const char *path, struct pb_error *err)
 
 	cfg = calloc(1, sizeof(*cfg));
 	if (cfg == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto fail;
 	}
 	snprintf(cfg->path, sizeof(cfg->path), "%s", path);

@@ -198,7 +198,7 @@ property_from_json(const json_t *obj, struct property_config *out, struct pb_err
 
 	memset(out, 0, sizeof(*out));
 	if (cfg == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (cfg_read_section(&config_property, obj, "property", "", cfg, &cfg->property, err) == 0 &&
 	    property_finish(cfg, err) == 0) {
 		*out = cfg->property;

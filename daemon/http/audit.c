@@ -41,8 +41,11 @@ handle_integrity(const struct route_call *c, struct http_answer *ans)
 	if (scope.table_id != NULL && config_table(c->pit->cfg, scope.table_id) == NULL)
 		return answer_fail(ans, 404, "table_not_found", "there is no table \"%.32s\"", scope.table_id);
 	rc = audit_integrity(c->pit, &scope, &out, &err);
-	if (rc == 0)
-		json_object_set_new(out, "startup_check", startup_progress_json());
+	if (rc == 0 && json_object_set_new(out, "startup_check", startup_progress_json()) < 0) {
+		json_decref(out);
+		out = NULL;
+		rc = pb_oom(&err);
+	}
 	answer_result(ans, rc, out, 200, &err);
 }
 

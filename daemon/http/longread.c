@@ -162,7 +162,7 @@ longread_start(struct app *app, const struct longread_kind *kind, struct pb_erro
 	struct longread_pool *pool = calloc(1, sizeof(*pool));
 
 	if (pool == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	pool->app = app;

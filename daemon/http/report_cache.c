@@ -181,7 +181,7 @@ report_cache_put(struct report_cache *c, const struct report_cache_stamp *stamp,
 		return 0;
 	block = malloc(need > 0 ? need : 1);
 	if (block == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	memcpy(block, key, key_len);
 	if (a->body_len > 0)
 		memcpy(block + key_len, a->body, a->body_len);

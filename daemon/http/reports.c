@@ -127,7 +127,7 @@ answer_rendered(struct http_answer *ans, const struct cached_answer *c, struct p
 	char *text = malloc(c->body_len + 1);
 
 	if (text == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	memcpy(text, c->body, c->body_len);
 	text[c->body_len] = '\0';
 	ans->status = c->status;

@@ -161,7 +161,7 @@ idempotency_hash(const struct http_request *req, const json_t *body, struct idem
 	buf = malloc(strlen(req->method) + strlen(req->path) + len + 3);
 	if (buf == NULL) {
 		free(text);
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	}
 	n = (size_t)sprintf(buf, "%s %s\n", req->method, req->path);
 	memcpy(buf + n, text ? text : req->body, len);

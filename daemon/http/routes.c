@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/faults.h"
 #include "http/auth.h"
 #include "http/request.h"
 #include "http/routes.h"
@@ -376,8 +377,9 @@ before_routing(struct app *app, const struct http_request *req, struct pit *pit,
 	return idempotency_hash(req, *body, idem, err);
 }
 
-void
-api_dispatch(struct app *app, const struct http_request *req, struct http_answer *ans)
+/* api_dispatch's work, on whichever thread runs the request. */
+static void
+dispatch(struct app *app, const struct http_request *req, struct http_answer *ans)
 {
 	struct path path;
 	struct route_call c;
@@ -419,4 +421,13 @@ api_dispatch(struct app *app, const struct http_request *req, struct http_answer
 	if (ans->status >= 400 && ans->status != 401 && ans->json != NULL && ans->deferred == DEFER_NONE)
 		record_refusal(app, ans);
 	json_decref(body);
+}
+
+/* The allocations made here are the request's: those the tests may make fail (common/faults.h). */
+void
+api_dispatch(struct app *app, const struct http_request *req, struct http_answer *ans)
+{
+	pb_faults_scope(true);
+	dispatch(app, req, ans);
+	pb_faults_scope(false);
 }

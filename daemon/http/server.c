@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/faults.h"
 #include "common/json_text.h"
 #include "common/testclock.h"
 #include "common/timeutil.h"
@@ -121,7 +122,9 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 	size_t len;
 
 	if (ans->json != NULL) {
+		pb_faults_scope(true);     /* the answer's text is the request's (common/faults.h) */
 		text = json_text_line(ans->json, &len);
+		pb_faults_scope(false);
 		if (text == NULL)
 			return MHD_NO;
 		ans->content_type = "application/json";
@@ -522,7 +525,7 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 
 	if (srv == NULL) {
 		close(listen_fd);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	srv->app = app;

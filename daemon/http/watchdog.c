@@ -354,7 +354,7 @@ watchdog_start(const struct watchdog_limits *lim, struct app_metrics *m, struct 
 	struct watchdog *w = calloc(1, sizeof(*w));
 
 	if (w == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	w->lim = *lim;

@@ -5,6 +5,8 @@
 #include "store/audit.h"
 #include "store/store_int.h"
 
+#include "common/json_text.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,22 +25,26 @@ event_list_free(struct event_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
-/* Reads the row (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash, id). */
-static void
+/*
+ * Reads the row (table_id, table_seq, round_id, type, at, actor, body,
+ * prev_hash, hash, id); -1 when the body could not be copied (out of
+ * memory: e->body NULL, nothing to free).  A column SQLite could not give
+ * fails the query at its end (store_query_end).
+ */
+static int
 read_event(sqlite3_stmt *st, struct stored_event *e)
 {
-	const unsigned char *body = sqlite3_column_text(st, 6);
-
 	store_column_text(e->table_id, sizeof(e->table_id), st, 0);
 	e->table_seq = sqlite3_column_int64(st, 1);
 	e->round_id = sqlite3_column_int64(st, 2);
 	store_column_text(e->type, sizeof(e->type), st, 3);
 	store_column_text(e->at, sizeof(e->at), st, 4);
 	store_column_text(e->actor, sizeof(e->actor), st, 5);
-	e->body = strdup(body ? (const char *)body : "");
+	e->body = strdup(store_column_str(st, 6));
 	store_column_text(e->prev_hash, sizeof(e->prev_hash), st, 7);
 	store_column_text(e->hash, sizeof(e->hash), st, 8);
 	e->id = sqlite3_column_int64(st, 9);
+	return e->body != NULL ? 0 : -1;
 }
 
 /*
@@ -56,12 +62,17 @@ collect(struct store_query *q, struct event_list *out)
 			if (n == NULL) {
 				store_query_end(q);
 				event_list_free(out);
-				return pb_fail(q->err, 500, "out_of_memory", "out of memory");
+				return pb_oom(q->err);
 			}
 			out->events = n;
 			out->cap = cap;
 		}
-		read_event(q->st, &out->events[out->count++]);
+		if (read_event(q->st, &out->events[out->count]) < 0) {
+			store_query_end(q);
+			event_list_free(out);
+			return pb_oom(q->err);
+		}
+		out->count++;
 	}
 	if (store_query_end(q) < 0) {
 		event_list_free(out);
@@ -122,10 +133,19 @@ store_event_before(struct store *s, const char *table_id, int64_t table_seq, str
 	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(q.st, 2, table_seq);
 	if (store_query_next(&q)) {
-		read_event(q.st, out);
+		if (read_event(q.st, out) < 0) {
+			store_query_end(&q);
+			return pb_oom(err);
+		}
 		*found = true;
 	}
-	return store_query_end(&q);
+	if (store_query_end(&q) < 0) {
+		if (*found)
+			free(out->body);
+		*found = false;
+		return -1;
+	}
+	return 0;
 }
 
 int
@@ -195,7 +215,7 @@ store_round_ids(struct store *s, const char *table_id, int64_t from_id, int64_t 
 				store_query_end(&q);
 				free(*ids);
 				*ids = NULL;
-				return pb_fail(err, 500, "out_of_memory", "out of memory");
+				return pb_oom(err);
 			}
 			*ids = n;
 		}
@@ -335,7 +355,7 @@ store_significant(struct store *s, const char *source, const char *code, const c
 	text = detail ? json_dumps(detail, JSON_SORT_KEYS | JSON_COMPACT | JSON_ENSURE_ASCII) : strdup("{}");
 	canon = text ? significant_canonical(at, source, code, table_id ? table_id : "", text, &len) : NULL;
 	if (canon == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	store_event_hash(prev, canon, len, hash);
@@ -374,51 +394,64 @@ store_significant_list(struct store *s, int64_t after, int limit, struct pb_erro
 		return NULL;
 	sqlite3_bind_int64(q.st, 1, after);
 	sqlite3_bind_int(q.st, 2, limit);
+	/* The log as the auditor reads it: a page short of an entry would look whole, so it is all or nothing. */
 	arr = json_array();
-	while (store_query_next(&q)) {
+	while (arr != NULL && store_query_next(&q)) {
 		sqlite3_stmt *st = q.st;
-		json_t *detail = json_loads((const char *)sqlite3_column_text(st, 5), 0, NULL);
+		bool oom;
+		json_t *detail = json_parse_checked(store_column_str(st, 5), &oom);
 		const unsigned char *t = sqlite3_column_text(st, 4);
-		json_array_append_new(arr, json_pack("{s:I,s:s,s:s,s:s,s:o,s:o,s:s}",
-		    "seq", (json_int_t)sqlite3_column_int64(st, 0), "at", (const char *)sqlite3_column_text(st, 1),
-		    "source", (const char *)sqlite3_column_text(st, 2), "code", (const char *)sqlite3_column_text(st, 3),
+		if (oom || json_array_append_new(arr, json_pack("{s:I,s:s,s:s,s:s,s:o,s:o,s:s}",
+		    "seq", (json_int_t)sqlite3_column_int64(st, 0), "at", store_column_str(st, 1),
+		    "source", store_column_str(st, 2), "code", store_column_str(st, 3),
 		    "table", t ? json_string((const char *)t) : json_null(), "detail", detail ? detail : json_null(),
-		    "hash", (const char *)sqlite3_column_text(st, 6)));
+		    "hash", store_column_str(st, 6))) < 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
 	}
-	if (store_query_end(&q) < 0) {
+	if (store_query_end(&q) < 0 || arr == NULL) {
 		json_decref(arr);
+		if (arr == NULL)
+			pb_oom(err);
 		return NULL;
 	}
 	return arr;
 }
 
-/* Checks one entry of the walk against the hash before it; its id into *broken_id when it breaks the chain. */
-static bool
+/*
+ * Checks one entry of the walk against the hash before it: 1 when it holds,
+ * 0 when it breaks the chain (its id into *broken_id), -1 when it could not
+ * be checked (out of memory).  A column SQLite could not give reads "" here
+ * and fails the walk at its end (store_query_end), never a break.
+ */
+static int
 significant_entry_ok(sqlite3_stmt *st, const char prev[PB_SHA256_HEX_LEN], int64_t *broken_id, char *why, size_t whysz)
 {
-	char hash[PB_SHA256_HEX_LEN];
-	const char *stored_prev = (const char *)sqlite3_column_text(st, 6);
-	const char *stored_hash = (const char *)sqlite3_column_text(st, 7);
+	char hash[PB_SHA256_HEX_LEN], stored_prev[PB_SHA256_HEX_LEN];
+	const char *stored_hash;
 	size_t len;
-	char *canon = significant_canonical((const char *)sqlite3_column_text(st, 1), (const char *)sqlite3_column_text(st, 2),
-	    (const char *)sqlite3_column_text(st, 3), (const char *)sqlite3_column_text(st, 4),
-	    (const char *)sqlite3_column_text(st, 5), &len);
+	char *canon;
 
+	store_column_text(stored_prev, sizeof(stored_prev), st, 6);
+	canon = significant_canonical(store_column_str(st, 1), store_column_str(st, 2), store_column_str(st, 3),
+	    store_column_str(st, 4), store_column_str(st, 5), &len);
+	stored_hash = store_column_str(st, 7);
 	if (canon == NULL)
-		return false;
+		return -1;
 	store_event_hash(stored_prev, canon, len, hash);
 	free(canon);
 	if (strcmp(stored_prev, prev) != 0) {
 		*broken_id = sqlite3_column_int64(st, 0);
 		snprintf(why, whysz, "its prev_hash does not match the entry before it (an entry was deleted or inserted)");
-		return false;
+		return 0;
 	}
 	if (strcmp(hash, stored_hash) != 0) {
 		*broken_id = sqlite3_column_int64(st, 0);
 		snprintf(why, whysz, "its hash does not match its content (the entry was edited)");
-		return false;
+		return 0;
 	}
-	return true;
+	return 1;
 }
 
 int
@@ -426,14 +459,19 @@ store_significant_verify(struct store *s, int64_t *broken_id, char *why, size_t 
 {
 	struct store_query q;
 	char prev[PB_SHA256_HEX_LEN];
+	int ok = 1;
 
 	*broken_id = 0;
 	memcpy(prev, GENESIS, sizeof(prev));
 	if (store_query(&q, s, STMT_SIGNIFICANT_WALK, "walking the significant-events chain", err) < 0)
 		return -1;
-	while (store_query_next(&q) && significant_entry_ok(q.st, prev, broken_id, why, whysz))
-		memcpy(prev, sqlite3_column_text(q.st, 7), sizeof(prev));
-	return store_query_end(&q);
+	while (store_query_next(&q) && (ok = significant_entry_ok(q.st, prev, broken_id, why, whysz)) == 1)
+		store_column_text(prev, sizeof(prev), q.st, 7);
+	if (store_query_end(&q) < 0 || ok < 0) {
+		*broken_id = 0;
+		return ok < 0 ? pb_oom(err) : -1;
+	}
+	return 0;
 }
 
 /* ---- holds ---- */
@@ -484,8 +522,8 @@ store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count
 		char hour[PB_TIME_LEN];
 		pb_time_format_ms(sqlite3_column_int64(q.st, 2) * 1000, hour);
 		snprintf(out[(*count)++], 200, "report aggregates of table %s, hour %.16sZ, dealer %s differ from the rounds "
-		    "recorded (a report figure was altered, or rounds removed)", (const char *)sqlite3_column_text(q.st, 1), hour,
-		    (const char *)sqlite3_column_text(q.st, 3));
+		    "recorded (a report figure was altered, or rounds removed)", store_column_str(q.st, 1), hour,
+		    store_column_str(q.st, 3));
 	}
 	return store_query_end(&q);
 }
@@ -501,10 +539,9 @@ walk_events(struct store *s, enum stmt_id stmt, const char *what, stored_event_f
 	if (store_query(&q, s, stmt, what, err) < 0)
 		return -1;
 	while (rc == 0 && store_query_next(&q)) {
-		read_event(q.st, &e);
-		if (e.body == NULL) {
+		if (read_event(q.st, &e) < 0) {
 			store_query_end(&q);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		}
 		rc = fn(ctx, &e, err);
 		free(e.body);
@@ -542,9 +579,10 @@ store_player_rows(struct store *s, enum player_rows which, char **text, struct p
 	*text = NULL;
 	if (store_query(&q, s, STMTS[which], "reading the players' rows", err) < 0)
 		return -1;
+	/* A NULL text is "no rows" or SQLite's failed allocation, which store_query_end then reports. */
 	if (store_query_next(&q) && (t = sqlite3_column_text(q.st, 0)) != NULL && (*text = strdup((const char *)t)) == NULL) {
 		store_query_end(&q);
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	}
 	if (store_query_end(&q) < 0) {
 		free(*text);

@@ -105,7 +105,7 @@ store_rules_text(struct store *s, int64_t rules_id, char sha256[PB_SHA256_HEX_LE
 		store_column_text(sha256, PB_SHA256_HEX_LEN, q.st, 0);
 		if ((*json = strdup((const char *)text)) == NULL) {
 			store_query_end(&q);
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		}
 	}
 	if (store_query_end(&q) < 0) {

@@ -74,7 +74,7 @@ store_people_list(struct store *s, struct person **out, size_t *n, struct pb_err
 				free(*out);
 				*out = NULL;
 				*n = 0;
-				return pb_fail(err, 500, "out_of_memory", "out of memory listing people");
+				return pb_oom(err);
 			}
 			*out = m;
 			cap = c;

@@ -95,7 +95,7 @@ rows_json(struct store_query *q, json_t *(*row)(sqlite3_stmt *st), json_t **out,
 {
 	if ((*out = json_array()) == NULL) {
 		store_query_end(q);
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	}
 	while (store_query_next(q)) {
 		json_t *v = row(q->st);

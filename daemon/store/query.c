@@ -27,14 +27,20 @@ store_query_next(struct store_query *q)
 
 /*
  * Resets first, then reads the message: a reset keeps the failed step's
- * message on the connection, and leaves no read transaction open.
+ * message on the connection, and leaves no read transaction open.  A text
+ * that SQLite could not allocate while a row was read (sqlite3_column_text
+ * gave NULL, store_column_str "") leaves no mark on the step: the reset
+ * answers SQLITE_NOMEM for it, and the query fails here, out_of_memory.
  */
 int
 store_query_end(struct store_query *q)
 {
-	sqlite3_reset(q->st);
+	int reset = sqlite3_reset(q->st);
+
 	if (q->rc != SQLITE_ROW && q->rc != SQLITE_DONE)
 		return store_fail(q->s, q->err, q->what);
+	if ((reset & 0xff) == SQLITE_NOMEM)
+		return pb_oom(q->err);
 	return 0;
 }
 
@@ -62,6 +68,14 @@ store_query_int64(struct store_query *q, int64_t *out, bool *found)
 	if (found == NULL && !row)
 		return store_fail(q->s, q->err, q->what);
 	return 0;
+}
+
+const char *
+store_column_str(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	return t != NULL ? (const char *)t : "";
 }
 
 void

@@ -243,7 +243,7 @@ exceptions_walk(struct store_query *q, int detail_col, void (*fill)(sqlite3_stmt
 
 		if (e == NULL) {
 			store_query_end(q);
-			return pb_fail(q->err, 500, "out_of_memory", "out of memory");
+			return pb_oom(q->err);
 		}
 		fill(q->st, e);
 	}

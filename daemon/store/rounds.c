@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "engine/hand3.h"
 #include "store/players.h"
 #include "store/store_int.h"
@@ -162,22 +163,27 @@ store_cards_parse(const char *text, card_t out[3])
 	return 0;
 }
 
-/* Fills the round's columns of the STMT_ROUND_GET row; -1 when its rules, limits or collection are unreadable. */
+/*
+ * Fills the round's columns of the STMT_ROUND_GET row; -1 when its rules,
+ * limits or collection are unreadable, -2 when they could not be parsed for
+ * want of memory (not the row's fault).
+ */
 static int
 read_round_row(sqlite3_stmt *st, struct round_record *rec)
 {
 	json_t *rj, *lj, *cj = NULL;
 	struct pb_error sub;
 	int state, rc = 0;
+	bool oom[3] = {false, false, false};
 
 	store_column_text(rec->table_id, sizeof(rec->table_id), st, 0);
 	rec->round_no = sqlite3_column_int64(st, 1);
-	state = round_state_from_name((const char *)sqlite3_column_text(st, 2));
+	state = round_state_from_name(store_column_str(st, 2));
 	rec->state = state < 0 ? ROUND_VOID : (enum round_state)state;
 	rec->rules_id = sqlite3_column_int64(st, 3);
-	lj = json_loads((const char *)sqlite3_column_text(st, 4), 0, NULL);
+	lj = json_parse_checked(store_column_str(st, 4), &oom[0]);
 	rec->seats = sqlite3_column_int(st, 5);
-	rec->player_banked = strcmp((const char *)sqlite3_column_text(st, 6), "player") == 0;
+	rec->player_banked = strcmp(store_column_str(st, 6), "player") == 0;
 	rec->banker_seat = sqlite3_column_int(st, 7);
 	rec->bank = sqlite3_column_int64(st, 8);
 	store_column_text(rec->opened_at, sizeof(rec->opened_at), st, 9);
@@ -189,9 +195,9 @@ read_round_row(sqlite3_stmt *st, struct round_record *rec)
 	rec->players_net = sqlite3_column_int64(st, 15);
 	store_column_text(rec->dealer_id, sizeof(rec->dealer_id), st, 18);
 	store_column_text(rec->dealer_name, sizeof(rec->dealer_name), st, 19);
-	rj = json_loads((const char *)sqlite3_column_text(st, 16), 0, NULL);
+	rj = json_parse_checked(store_column_str(st, 16), &oom[1]);
 	if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
-		cj = json_loads((const char *)sqlite3_column_text(st, 17), 0, NULL);
+		cj = json_parse_checked(store_column_str(st, 17), &oom[2]);
 		if (cj == NULL || collection_from_json(cj, "collection", &rec->collection, &sub) < 0)
 			rc = -1;
 	}
@@ -201,7 +207,7 @@ read_round_row(sqlite3_stmt *st, struct round_record *rec)
 	json_decref(cj);
 	json_decref(rj);
 	json_decref(lj);
-	return rc;
+	return oom[0] || oom[1] || oom[2] ? -2 : rc;
 }
 
 /* Reads the round row and its rules and limits; 404 round_not_found when there is none. */
@@ -221,7 +227,10 @@ load_round_row(struct store *s, int64_t id, struct round_record *rec, struct pb_
 	}
 	rec->id = id;
 	rc = read_round_row(q.st, rec);
-	store_query_end(&q);
+	if (store_query_end(&q) < 0)
+		return -1;
+	if (rc == -2)
+		return pb_oom(err);
 	if (rc < 0)
 		return pb_fail(err, 500, "storage_error", "round %lld: its stored rules or limits are unreadable", (long long)id);
 	return 0;
@@ -270,12 +279,12 @@ load_hands(struct store *s, struct round_record *rec, struct pb_error *err)
 		return -1;
 	while (store_query_next(&q)) {
 		int seat = sqlite3_column_int(q.st, 0);
-		if (seat < 0 || seat > MAX_SEATS || store_cards_parse((const char *)sqlite3_column_text(q.st, 1), rec->hands[seat]) < 0)
+		if (seat < 0 || seat > MAX_SEATS || store_cards_parse(store_column_str(q.st, 1), rec->hands[seat]) < 0)
 			continue;
 		rec->has_hand[seat] = true;
 		store_column_text(rec->dealt_at[seat], sizeof(rec->dealt_at[seat]), q.st, 2);
 		rec->hand_label_bad[seat] = strcmp(hand3_category_name(HAND3_CATEGORY(hand3_value(rec->hands[seat]))),
-		    (const char *)sqlite3_column_text(q.st, 3)) != 0;
+		    store_column_str(q.st, 3)) != 0;
 	}
 	return store_query_end(&q);
 }
@@ -290,7 +299,7 @@ load_decisions(struct store *s, struct round_record *rec, struct pb_error *err)
 		return -1;
 	while (store_query_next(&q)) {
 		int seat = sqlite3_column_int(q.st, 0);
-		int d = decision_from_name((const char *)sqlite3_column_text(q.st, 1));
+		int d = decision_from_name(store_column_str(q.st, 1));
 		if (seat < 1 || seat > MAX_SEATS || d < 0)
 			continue;
 		rec->decisions[seat] = (enum decision)d;
@@ -310,8 +319,8 @@ load_payouts(struct store *s, struct round_record *rec, struct pb_error *err)
 		return -1;
 	while (store_query_next(&q) && rec->payout_count < MAX_PAYOUT_LINES) {
 		struct payout_line *l = &rec->payouts[rec->payout_count++];
-		const char *res = (const char *)sqlite3_column_text(q.st, 4);
-		int w = wager_from_name((const char *)sqlite3_column_text(q.st, 2));
+		const char *res = store_column_str(q.st, 4);
+		int w = wager_from_name(store_column_str(q.st, 2));
 
 		l->seq = sqlite3_column_int(q.st, 0);
 		l->seat = sqlite3_column_int(q.st, 1);
@@ -338,15 +347,15 @@ load_banker_turns(struct store *s, struct round_record *rec, struct pb_error *er
 	if (round_rows(&q, s, STMT_ROUND_BANKER_TURNS, rec->id, "reading banker turns", err) < 0)
 		return -1;
 	while (store_query_next(&q)) {
-		if (strcmp((const char *)sqlite3_column_text(q.st, 1), "declined") == 0) {
+		if (strcmp(store_column_str(q.st, 1), "declined") == 0) {
 			if (rec->declined_count < MAX_SEATS)
 				rec->declined[rec->declined_count++] = sqlite3_column_int(q.st, 0);
 		} else {
 			rec->banker_consecutive = sqlite3_column_int(q.st, 2);
-			snprintf(rec->banker_player, sizeof(rec->banker_player), "%s", (const char *)sqlite3_column_text(q.st, 3));
-			snprintf(rec->provider_badge, sizeof(rec->provider_badge), "%s", (const char *)sqlite3_column_text(q.st, 4));
+			snprintf(rec->banker_player, sizeof(rec->banker_player), "%s", store_column_str(q.st, 3));
+			snprintf(rec->provider_badge, sizeof(rec->provider_badge), "%s", store_column_str(q.st, 4));
 			snprintf(rec->provider_company, sizeof(rec->provider_company), "%s",
-			    (const char *)sqlite3_column_text(q.st, 5));
+			    store_column_str(q.st, 5));
 		}
 	}
 	return store_query_end(&q);

@@ -155,9 +155,20 @@ store_db(struct store *s)
 	return s->db;
 }
 
+/* Whether SQLite's last error on db was a failed allocation. */
+static bool
+out_of_memory(sqlite3 *db)
+{
+	int code = sqlite3_extended_errcode(db);
+
+	return (code & 0xff) == SQLITE_NOMEM || code == SQLITE_IOERR_NOMEM;
+}
+
 int
 store_fail(struct store *s, struct pb_error *err, const char *what)
 {
+	if (s != NULL && s->db != NULL && out_of_memory(s->db))
+		return pb_oom(err);
 	return pb_fail(err, 500, "storage_error", "%s: %s", what, s && s->db ? sqlite3_errmsg(s->db) : "no database");
 }
 
@@ -190,7 +201,10 @@ exec_sql(struct store *s, const char *sql, struct pb_error *err)
 	char *msg = NULL;
 
 	if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		pb_fail(err, 500, "storage_error", "%s", msg ? msg : sqlite3_errmsg(s->db));
+		if (out_of_memory(s->db))
+			pb_oom(err);
+		else
+			pb_fail(err, 500, "storage_error", "%s", msg ? msg : sqlite3_errmsg(s->db));
 		sqlite3_free(msg);
 		return -1;
 	}
@@ -253,9 +267,10 @@ apply_migrations(struct store *s, int version, struct pb_error *err)
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", m->version);
 		if (exec_sql(s, m->sql, err) < 0 || exec_sql(s, pragma, err) < 0) {
 			char msg[PB_ERROR_MESSAGE_MAX];
+			bool oom = pb_is_oom(err);
 			snprintf(msg, sizeof(msg), "migration %s failed: %s", m->name, err ? err->message : "");
 			exec_sql(s, store_sql_text(STMT_ROLLBACK), NULL);
-			return pb_fail(err, 500, "migration_failed", "%s", msg);
+			return oom ? pb_oom(err) : pb_fail(err, 500, "migration_failed", "%s", msg);
 		}
 		if (exec_sql(s, store_sql_text(STMT_COMMIT), err) < 0)
 			return -1;
@@ -316,7 +331,8 @@ migrate(struct store *s, const char *path, struct pb_error *err)
 
 	if (pragma_int(s, store_sql_text(STMT_APPLICATION_ID), &app) < 0 ||
 	    pragma_int(s, store_sql_text(STMT_USER_VERSION), &version) < 0)
-		return pb_fail(err, 500, "storage_error", "%s: cannot read the schema version: %s", path, sqlite3_errmsg(s->db));
+		return out_of_memory(s->db) ? pb_oom(err) : pb_fail(err, 500, "storage_error", "%s: cannot read the schema "
+		    "version: %s", path, sqlite3_errmsg(s->db));
 	pragma_int(s, store_sql_text(STMT_SCHEMA_OBJECTS), &objects);
 	if (app != 0 && app != PB_APPLICATION_ID)
 		return pb_fail(err, 500, "not_a_pitboss_database", "%s is the database of another application (application_id %d)", path, app);
@@ -374,8 +390,11 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	int flags;
 	const char *sync = opt->synchronous ? opt->synchronous : "FULL";
 
-	if (s == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+	if (s == NULL || store_faults_hook(err) < 0) {
+		if (s != NULL)
+			free(s);
+		else
+			pb_oom(err);
 		return NULL;
 	}
 	s->read_only = opt->read_only;
@@ -385,7 +404,10 @@ store_open(const struct store_options *opt, struct pb_error *err)
 	if (!opt->read_only && create_private(opt->path, err) < 0)
 		goto fail;
 	if (sqlite3_open_v2(opt->path, &s->db, flags, NULL) != SQLITE_OK) {
-		pb_fail(err, 500, "storage_error", "cannot open database %s: %s", opt->path, s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		if (s->db == NULL || out_of_memory(s->db))
+			pb_oom(err);
+		else
+			pb_fail(err, 500, "storage_error", "cannot open database %s: %s", opt->path, sqlite3_errmsg(s->db));
 		goto fail;
 	}
 	sqlite3_extended_result_codes(s->db, 1);

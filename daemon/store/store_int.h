@@ -46,8 +46,20 @@ sqlite3 *store_db(struct store *s);
  */
 sqlite3_stmt *store_stmt(struct store *s, enum stmt_id id, struct pb_error *err);
 
-/* Fills err from the connection's last SQLite error (500 storage_error "what: message"); returns -1. */
+/*
+ * Fills err from the connection's last SQLite error and returns -1: 500
+ * out_of_memory when SQLite could not allocate (pb_oom: the read may be
+ * tried again, the file is not at fault), else 500 storage_error "what:
+ * message".
+ */
 int store_fail(struct store *s, struct pb_error *err, const char *what);
+
+/*
+ * When the tests make allocations fail (common/faults.h), counts SQLite's
+ * allocations with pitboss's own; called before the first connection is
+ * opened (store_open).  0 otherwise.
+ */
+int store_faults_hook(struct pb_error *err);
 
 /*
  * Caches of the write path, per connection.  A table's chain head as
@@ -117,7 +129,8 @@ bool store_query_next(struct store_query *q);
 /*
  * Ends the run: resets the statement (also when the caller stopped before
  * the last row).  0 when every step went well, else -1 with err filled by
- * store_fail(what).
+ * store_fail(what); also -1, out_of_memory, when a column's text could not
+ * be allocated while a row was read.
  */
 int store_query_end(struct store_query *q);
 
@@ -133,6 +146,13 @@ int store_query_int64(struct store_query *q, int64_t *out, bool *found);
 
 /* The text of a column into a fixed buffer ("" for NULL, truncated to dstsz - 1 bytes). */
 void store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col);
+
+/*
+ * The text of a column, never NULL: "" for NULL, and "" when SQLite could
+ * not allocate the text (store_query_end then fails, out_of_memory), so
+ * that a reader never follows a NULL pointer and never keeps what it read.
+ */
+const char *store_column_str(sqlite3_stmt *st, int col);
 
 /* ---- rounds (rounds.c) ---- */
 

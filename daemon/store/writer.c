@@ -55,7 +55,7 @@ store_writer_open(const struct store_options *opt, struct pb_error *err)
 	struct store_writer *w = calloc(1, sizeof(*w));
 
 	if (w == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	if (pthread_mutex_init(&w->lock, NULL) != 0) {

@@ -144,7 +144,7 @@ set_chips(struct pit *p, const struct doc_call *c, struct acct_document *d, stru
 	int rc = 0;
 
 	if (text == NULL || strlen(text) >= sizeof(d->chips_json))
-		rc = pb_fail(err, 500, "out_of_memory", "out of memory");
+		rc = pb_oom(err);
 	else
 		snprintf(d->chips_json, sizeof(d->chips_json), "%s", text);
 	d->total = c->chips.total;

@@ -88,7 +88,7 @@ acct_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_count *
 		return pb_fail(err, 500, "internal_error", "acct_counts: an empty range of days");
 	w.cells = calloc(p->cfg->table_count * (size_t)w.days + 1, sizeof(w.cells[0]));
 	if (w.cells == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	gaming_day_format(from_day, from);
 	gaming_day_format(to_day, to);
 	if (store_acct_days(p->store, from, to, counts_document, &w, err) != 0) {

@@ -21,7 +21,7 @@ add_document(void *ctx, const struct acct_document *d, struct pb_error *err)
 	json_t *v;
 
 	if (o == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (strcmp(d->kind, "fill") == 0 || strcmp(d->kind, "credit") == 0)
 		json_object_set_new(o, "voided", json_null());
 	if (d->voids > 0) {
@@ -58,11 +58,11 @@ pit_acct_documents(struct pit *p, const struct actor *a, const char *table_id, c
 	gaming_day_format(n, day);
 	arr = json_array();
 	if (arr == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_acct_table_day(p->store, table_id, day, add_document, arr, err) != 0) {
 		json_decref(arr);
 		return -1;
 	}
 	*out = json_pack("{s:s,s:s,s:o}", "table", table_id, "gaming_day", day, "documents", arr);
-	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out != NULL ? 0 : pb_oom(err);
 }

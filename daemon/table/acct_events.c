@@ -128,7 +128,9 @@ acct_from_body(const char *table_id, const char *type, const char *at, const jso
 		bad |= get_int(b, "collections", &d->collections);
 	} else if (json_is_object(chips)) {
 		char *text = json_dumps(chips, JSON_COMPACT | JSON_SORT_KEYS);
-		if (text == NULL || strlen(text) >= sizeof(d->chips_json))
+		if (text == NULL)       /* a parsed object always has a text: out of memory, not a bad body */
+			return pb_oom(err);
+		if (strlen(text) >= sizeof(d->chips_json))
 			bad = -1;
 		else
 			snprintf(d->chips_json, sizeof(d->chips_json), "%s", text);
@@ -166,11 +168,11 @@ acct_record(struct pit *p, const struct actor *a, const struct acct_document *d,
 	if (type == NULL)
 		return pb_fail(err, 500, "internal_error", "a document of no known kind (\"%s\")", d->kind);
 	if ((body = acct_body(d)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (acct_from_body(d->table_id, type->name, d->at, body, &row, err) == 0 && store_acct_put(p->store, &row, err) == 0 &&
 	    store_append_event(p->store, row.table_id, 0, type, row.at, a->name, body, err) == 0) {
 		*out = acct_document_json(&row);
-		rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+		rc = *out != NULL ? 0 : pb_oom(err);
 	}
 	json_decref(body);
 	return rc;

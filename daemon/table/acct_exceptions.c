@@ -71,7 +71,7 @@ add_discrepancy(void *ctx, const struct acct_document *d, struct pb_error *err)
 	    "kind", "inventory_discrepancy", "detail", detail, "level", level, "ref", ref, "document", (json_int_t)d->id,
 	    "amount", (json_int_t)d->discrepancy, "reason", d->reason, "acknowledged", ack);
 	if (o == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_append_new(w->arr, o);
 	return 0;
 }
@@ -169,7 +169,7 @@ acct_exceptions_merge(struct pit *p, const struct actor *a, const struct report_
 		return -1;
 	n = json_array_size(arr);
 	if ((items = calloc(n + 1, sizeof(*items))) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_foreach(arr, i, v) {
 		items[i].at = json_string_value(json_object_get(v, "at"));
 		items[i].at = items[i].at ? items[i].at : "";
@@ -258,7 +258,7 @@ do_acknowledge(struct pit *p, const struct actor *a, void *arg, json_t **out, in
 	if (store_acct_ack_put(p->store, c->table, c->kind, c->ref, &c->ack, err) < 0)
 		return -1;
 	if ((body = json_pack("{s:s,s:s,s:s}", "kind", c->kind, "ref", c->ref, "note", c->ack.note)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = store_append_event(p->store, c->table, 0, &EVENT_TYPES[EVT_EXCEPTION_ACKNOWLEDGED], c->ack.at, a->name, body, err);
 	json_decref(body);
 	if (rc < 0)
@@ -266,7 +266,7 @@ do_acknowledge(struct pit *p, const struct actor *a, void *arg, json_t **out, in
 	*status = 201;
 	*out = json_pack("{s:s,s:s,s:s,s:{s:s,s:s,s:s}}", "kind", c->kind, "table", c->table, "ref", c->ref,
 	    "acknowledged", "by", c->ack.by, "at", c->ack.at, "note", c->ack.note);
-	return *out ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out ? 0 : pb_oom(err);
 }
 
 /* Reads {"kind", "table", "ref", "note"} into c (400 naming the field). */

@@ -148,7 +148,7 @@ mg_tables(struct pit *p, const struct actor *a, const char *table_id, struct mg 
 {
 	m->tables = calloc(p->cfg->table_count + 1, sizeof(m->tables[0]));
 	if (m->tables == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	for (size_t i = 0; i < p->cfg->table_count; i++) {
 		const struct table_config *t = &p->cfg->tables[i];
 		if ((table_id != NULL && strcmp(t->id, table_id) != 0) || (a->token != NULL && !token_allows_table(a->token, t->id)))
@@ -236,7 +236,7 @@ acct_master_game(struct pit *p, const struct actor *a, const char *table_id, int
 	if ((!only_documented || mg_documented(&m)) && mg_hand_win(p, a, &m, table_id, from_s * 1000, to_s * 1000, err) < 0)
 		goto out;
 	*out = mg_json(&p->cfg->accounting, &m, only_documented);
-	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	rc = *out != NULL ? 0 : pb_oom(err);
 out:
 	free(m.tables);
 	return rc;
@@ -265,7 +265,7 @@ pit_report_master_game(struct pit *p, const struct actor *a, const struct report
 	    "variance_percent", p->cfg->accounting.variance_percent);
 	if (*out == NULL || json_object_update(*out, figures) < 0) {
 		json_decref(figures);
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	}
 	json_decref(figures);
 	return 0;

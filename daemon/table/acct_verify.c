@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "store/audit.h"
 #include "table/acct_private.h"
 #include "table/problem.h"
@@ -51,19 +52,23 @@ document_differs(const struct acct_document *a, const struct acct_document *b)
 	return NULL;
 }
 
-/* A problem with the event's row, named while there are fewer than ACCT_PROBLEMS_MAX, else counted. */
-static void __attribute__((format(printf, 3, 4)))
-problem(struct acct_check *c, const struct stored_event *e, const char *fmt, ...)
+/*
+ * A problem with the event's row, named while there are fewer than
+ * ACCT_PROBLEMS_MAX, else counted.  0, or -1 (err out_of_memory) when it
+ * could not be recorded.
+ */
+static int __attribute__((format(printf, 4, 5)))
+problem(struct acct_check *c, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
 {
 	char text[256];
 	va_list ap;
 
 	if (c->named++ >= ACCT_PROBLEMS_MAX)
-		return;
+		return 0;
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text);
+	return audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text) < 0 ? pb_oom(err) : 0;
 }
 
 /* An acknowledgment's row against its event. */
@@ -77,44 +82,45 @@ check_acknowledgment(struct acct_check *c, const struct stored_event *e, const j
 	bool found;
 
 	c->acknowledgments++;
-	if (kind == NULL || ref == NULL || note == NULL) {
-		problem(c, e, "an acknowledgment event that names no exception");
-		return 0;
-	}
+	if (kind == NULL || ref == NULL || note == NULL)
+		return problem(c, e, err, "an acknowledgment event that names no exception");
 	if (store_acct_ack_get(c->p->store, e->table_id, kind, ref, &ack, &found, err) < 0)
 		return -1;
 	if (!found)
-		problem(c, e, "the acknowledgment of %s has no row: the exceptions report does not show it", ref);
-	else if (strcmp(ack.note, note) != 0 || strcmp(ack.by, e->actor) != 0 || strcmp(ack.at, e->at) != 0)
-		problem(c, e, "the acknowledgment of %s: its row differs from its event (note, who or when)", ref);
+		return problem(c, e, err, "the acknowledgment of %s has no row: the exceptions report does not show it", ref);
+	if (strcmp(ack.note, note) != 0 || strcmp(ack.by, e->actor) != 0 || strcmp(ack.at, e->at) != 0)
+		return problem(c, e, err, "the acknowledgment of %s: its row differs from its event (note, who or when)", ref);
 	return 0;
 }
 
+/* One accounting event against its row.  0, or -1 with err when it could not be checked. */
 static int
 check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 {
 	struct acct_check *c = ctx;
 	struct acct_document want, got;
 	struct pb_error sub;
-	json_t *b = json_loads(e->body, 0, NULL);
+	bool oom;
+	json_t *b = json_parse_checked(e->body, &oom);
 	const char *field;
 	bool found;
 	int rc = 0;
 
-	if (b == NULL) {
-		problem(c, e, "a %s event whose body is not JSON", e->type);
-		return 0;
-	}
+	if (oom)
+		return pb_oom(err);
+	if (b == NULL)
+		return problem(c, e, err, "a %s event whose body is not JSON", e->type);
 	if (strcmp(e->type, "exception_acknowledged") == 0) {
 		rc = check_acknowledgment(c, e, b, err);
 	} else if (c->documents++, acct_from_body(e->table_id, e->type, e->at, b, &want, &sub) < 0) {
-		problem(c, e, "a %s event that is not an accounting document", e->type);
+		rc = pb_is_oom(&sub) ? pb_oom(err) : problem(c, e, err, "a %s event that is not an accounting document", e->type);
 	} else if ((rc = store_acct_get(c->p->store, want.id, &got, &found, err)) == 0) {
 		if (!found)
-			problem(c, e, "accounting document %lld has no row: the master game report does not count it",
+			rc = problem(c, e, err, "accounting document %lld has no row: the master game report does not count it",
 			    (long long)want.id);
 		else if ((field = document_differs(&want, &got)) != NULL)
-			problem(c, e, "accounting document %lld: its row's %s differs from its event", (long long)want.id, field);
+			rc = problem(c, e, err, "accounting document %lld: its row's %s differs from its event", (long long)want.id,
+			    field);
 	}
 	json_decref(b);
 	return rc;
@@ -129,13 +135,14 @@ acct_verify(struct pit *p, json_t *problems, struct pb_error *err)
 	if (store_acct_events(p->store, check_event, &c, err) < 0 ||
 	    store_acct_counts(p->store, &documents, &acknowledgments, err) < 0)
 		return -1;
-	if (c.named > ACCT_PROBLEMS_MAX)
-		audit_problem(problems, "", 0, 0, "%d more accounting rows differ from their events", c.named - ACCT_PROBLEMS_MAX);
-	if (documents > c.documents)
-		audit_problem(problems, "", 0, 0, "%lld accounting document rows have no event in any chain: the master game "
-		    "report counts what was never recorded", (long long)(documents - c.documents));
-	if (acknowledgments > c.acknowledgments)
-		audit_problem(problems, "", 0, 0, "%lld acknowledgment rows have no event in any chain",
-		    (long long)(acknowledgments - c.acknowledgments));
+	if (c.named > ACCT_PROBLEMS_MAX && audit_problem(problems, "", 0, 0, "%d more accounting rows differ from their "
+	    "events", c.named - ACCT_PROBLEMS_MAX) < 0)
+		return pb_oom(err);
+	if (documents > c.documents && audit_problem(problems, "", 0, 0, "%lld accounting document rows have no event in "
+	    "any chain: the master game report counts what was never recorded", (long long)(documents - c.documents)) < 0)
+		return pb_oom(err);
+	if (acknowledgments > c.acknowledgments && audit_problem(problems, "", 0, 0, "%lld acknowledgment rows have no "
+	    "event in any chain", (long long)(acknowledgments - c.acknowledgments)) < 0)
+		return pb_oom(err);
 	return 0;
 }

@@ -230,7 +230,7 @@ write_events(struct store *s, const struct pending_lockout *l, size_t n, json_t 
 		pb_time_format_ms(l[i].at_ms, at);
 		d = json_pack("{s:s,s:i,s:i,s:s}", "client", l[i].addr, "failures", (int)l[i].failures, "lockout_seconds",
 		    (int)l[i].seconds, "locked_at", at);
-		rc = d ? store_significant(s, l[i].addr, "auth_lockout", NULL, d, err) : pb_fail(err, 500, "out_of_memory", "out of memory");
+		rc = d ? store_significant(s, l[i].addr, "auth_lockout", NULL, d, err) : pb_oom(err);
 		json_decref(d);
 		if (rc < 0)
 			goto fail;
@@ -266,7 +266,7 @@ authlog_flush(struct pit *p, bool at_stop, int64_t now_ms, struct pb_error *err)
 	if (n == 0 && !due)
 		return 0;
 	if (due && (summary = summary_detail(&w)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = write_events(p->store, l, n, summary, err);
 	if (due)
 		log_summary(&w, summary, rc < 0 ? " (NOT RECORDED)" : "");

@@ -70,7 +70,7 @@ backup_public_key(struct store *s, const struct signer *sg, char out[65], struct
 		return 0;
 	}
 	if ((ids = calloc(CHAIN_TABLES_MAX, PB_ID_MAX)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_event_tables(s, ids, CHAIN_TABLES_MAX, &n, err) < 0)
 		rc = -1;
 	for (int t = 0; rc == 0 && t < n; t++) {

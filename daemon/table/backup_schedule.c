@@ -93,7 +93,7 @@ backup_schedule_start(const struct backup_schedule_options *o, struct backup_sch
 		return 0;
 	b = calloc(1, sizeof(*b));
 	if (b == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	snprintf(b->database, sizeof(b->database), "%s", o->database);
 	snprintf(b->backup_dir, sizeof(b->backup_dir), "%s", o->backup_dir);
 	b->keep = o->keep;

@@ -61,7 +61,7 @@ do_offer(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 	if (pit_check_hold(p, t->id, err) < 0)
 		return -1;
 	if ((r = calloc(1, sizeof(*r))) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (read_offer(t, oa->body, r, &accepted, err) < 0 || banker_player_known(p, r->banker_player, err) < 0)
 		goto out;
 	if (accepted && banker_check_rotation(p, t, r, &rot, err) < 0)
@@ -69,7 +69,7 @@ do_offer(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 	pb_time_now(at);
 	ev = json_pack("{s:i,s:s}", "seat", r->banker_seat, "answer", accepted ? "accepted" : "declined");
 	if (ev == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	banker_identity_to_json(r, ev);

@@ -91,7 +91,7 @@ bank_offers_json(struct pit *p, const char *table_id, int limit, json_t **out, s
 	json_t *list = json_array();
 
 	if (list == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_bank_offers(p->store, table_id, limit, offer_row, list, err) < 0) {
 		json_decref(list);
 		return -1;
@@ -108,7 +108,7 @@ current_person(struct pit *p, const struct table_config *t, json_t *current, str
 	struct banker_turn *recent = calloc((size_t)max, sizeof(*recent));
 
 	if (recent == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_banker_recent(p->store, t->id, max, recent, &n, err) < 0) {
 		free(recent);
 		return -1;
@@ -143,7 +143,7 @@ pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id, in
 		return pb_fail(err, 400, "invalid_query", "limit: must be 1..%d", BANKER_HISTORY_MAX);
 	turns = calloc((size_t)limit, sizeof(*turns));
 	if (turns == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_banker_last(p->store, t->id, &last, &run, err) < 0 ||
 	    store_banker_turns(p->store, t->id, limit, turns, &n, err) < 0) {
 		free(turns);

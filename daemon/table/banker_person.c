@@ -158,7 +158,7 @@ banker_check_person(struct pit *p, const struct table_config *t, const struct ro
 	if (banker_player_known(p, r->banker_player, err) < 0)
 		return -1;
 	if ((recent = calloc((size_t)max, sizeof(*recent))) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_banker_recent(p->store, t->id, max, recent, &n, err) < 0)
 		goto out;
 	person_name(r, who, sizeof(who));

@@ -105,7 +105,7 @@ do_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	pb_time_now(t.at);
 	title31_gaming_day(&p->cfg->property.calendar, t.at, t.gaming_day);
 	if ((body = txn_body(&t)) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = store_txn_put(p->store, &t, err);
 	if (rc == 0)
 		rc = store_append_event(p->store, t.table_id, 0, &EVENT_TYPES[EVT_TABLE_TRANSACTION], t.at, a->name, body, err);

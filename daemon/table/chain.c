@@ -29,44 +29,53 @@ event_hash_of(const struct stored_event *e, char out[PB_SHA256_HEX_LEN])
  * The event's type is in the registry (store/event_types.h) and belongs to
  * the chain it stands in: a type pitboss never records is named, with the
  * table and the event, even when every hash around it was recomputed.
+ * -1 when the problem could not be recorded (out of memory).
  */
-static void
+static int
 check_event_type(const struct stored_event *e, json_t *problems)
 {
 	const struct event_type *t = event_type_named(e->type);
 	const char *wrong;
 
 	if (t == NULL)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq,
+		return audit_problem(problems, e->table_id, e->round_id, e->table_seq,
 		    "event %lld of table %s has the type \"%.64s\", which is no type of event pitboss records (pitboss "
 		    "event-types lists them)", (long long)e->table_seq, e->table_id, e->type);
-	else if ((wrong = event_chain_mismatch(t, e->table_id, e->round_id)) != NULL)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s) of table %s: %s",
+	if ((wrong = event_chain_mismatch(t, e->table_id, e->round_id)) != NULL)
+		return audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s) of table %s: %s",
 		    (long long)e->table_seq, e->type, e->table_id, wrong);
+	return 0;
 }
 
-void
-chain_check_event(const struct stored_event *e, bool canonical, json_t *problems)
+int
+chain_check_event(const struct stored_event *e, bool canonical, json_t *problems, struct pb_error *err)
 {
 	char h[PB_SHA256_HEX_LEN];
 	json_t *body;
-	char *canon;
+	char *canon = NULL;
+	bool oom = false;
+	int rc = 0;
 
 	event_hash_of(e, h);
-	if (strcmp(h, e->hash) != 0)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq,
-		    "event %lld (%s): its hash does not match its content; the event was altered after it was recorded",
-		    (long long)e->table_seq, e->type);
+	if (strcmp(h, e->hash) != 0 && audit_problem(problems, e->table_id, e->round_id, e->table_seq,
+	    "event %lld (%s): its hash does not match its content; the event was altered after it was recorded",
+	    (long long)e->table_seq, e->type) < 0)
+		return pb_oom(err);
 	if (!canonical)
-		return;
-	check_event_type(e, problems);
-	body = json_loads(e->body, 0, NULL);
-	canon = body ? canonical_text(body, NULL) : NULL;
-	if (canon == NULL || strcmp(canon, e->body) != 0)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s): its body is not canonical JSON",
-		    (long long)e->table_seq, e->type);
+		return 0;
+	if (check_event_type(e, problems) < 0)
+		return pb_oom(err);
+	body = json_parse_checked(e->body, &oom);
+	if (body != NULL)
+		canon = canonical_text_why(body, NULL, &oom);
+	if (oom)
+		rc = pb_oom(err);
+	else if ((canon == NULL || strcmp(canon, e->body) != 0) && audit_problem(problems, e->table_id, e->round_id,
+	    e->table_seq, "event %lld (%s): its body is not canonical JSON", (long long)e->table_seq, e->type) < 0)
+		rc = pb_oom(err);
 	free(canon);
 	json_decref(body);
+	return rc;
 }
 
 void
@@ -79,26 +88,28 @@ chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, const 
 	w->to = to;
 }
 
-/* Checks the events of one chunk, in chain order, against what the walk expects next. */
-static void
-chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *problems)
+/* Checks the events of one chunk, in chain order, against what the walk expects next.  -1: out of memory. */
+static int
+chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *problems, struct pb_error *err)
 {
 	for (int i = 0; i < evs->count; i++) {
 		const struct stored_event *e = &evs->events[i];
-		if (e->table_seq != w->next)
-			audit_problem(problems, w->table_id, e->round_id, e->table_seq, "events %lld to %lld are missing (deleted)",
-			    (long long)w->next, (long long)e->table_seq - 1);
-		if (strcmp(e->prev_hash, w->prev) != 0)
-			audit_problem(problems, w->table_id, e->round_id, e->table_seq,
-			    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or replaced)",
-			    (long long)e->table_seq);
-		chain_check_event(e, w->canonical, problems);
+		if (e->table_seq != w->next && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
+		    "events %lld to %lld are missing (deleted)", (long long)w->next, (long long)e->table_seq - 1) < 0)
+			return pb_oom(err);
+		if (strcmp(e->prev_hash, w->prev) != 0 && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
+		    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or "
+		    "replaced)", (long long)e->table_seq) < 0)
+			return pb_oom(err);
+		if (chain_check_event(e, w->canonical, problems, err) < 0)
+			return -1;
 		if (strcmp(e->type, "round_opened") == 0)
 			w->rounds_opened++;
 		snprintf(w->prev, sizeof(w->prev), "%s", e->hash);
 		w->next = e->table_seq + 1;
 		w->walked++;
 	}
+	return 0;
 }
 
 int
@@ -132,11 +143,16 @@ chain_walk_step(struct store *s, struct chain_walk *w, int max, json_t *problems
 			w->done = true;
 			return 0;
 		}
-		audit_problem(problems, w->table_id, 0, w->next, "events %lld to %lld are missing", (long long)w->next, (long long)hi);
+		if (audit_problem(problems, w->table_id, 0, w->next, "events %lld to %lld are missing", (long long)w->next,
+		    (long long)hi) < 0)
+			return pb_oom(err);
 		w->next = hi + 1;
 	} else {
-		chain_walk_events(w, &evs, problems);
+		int rc = chain_walk_events(w, &evs, problems, err);
+
 		event_list_free(&evs);
+		if (rc < 0)
+			return -1;
 	}
 	if (w->to > 0 && w->next > w->to)
 		w->done = true;
@@ -159,28 +175,32 @@ chain_walk_all(struct pit *p, const char *table_id, int64_t from, const char *pr
 	return w.walked;
 }
 
-void
-chain_check_checkpoint(struct pit *p, const struct checkpoint *c, const char *want_key, json_t *problems)
+int
+chain_check_checkpoint(struct pit *p, const struct checkpoint *c, const char *want_key, json_t *problems,
+    struct pb_error *err)
 {
 	struct event_list evs;
-	struct pb_error err;
+	int rc = 0;
 
-	if (checkpoint_verify_signature(c, NULL) < 0)
-		audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld (%s at event %lld): the signature does not verify",
-		    (long long)c->id, c->table_id, (long long)c->table_seq);
-	else if (want_key != NULL && strcmp(want_key, c->public_key) != 0)
-		audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: signed by key %.16s..., not the expected key %.16s...",
-		    (long long)c->id, c->public_key, want_key);
-	if (store_events_range(p->store, c->table_id, c->table_seq, c->table_seq, &evs, &err) < 0)
-		return;
+	if (checkpoint_verify_signature(c, NULL) < 0) {
+		rc = audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld (%s at event %lld): the signature "
+		    "does not verify", (long long)c->id, c->table_id, (long long)c->table_seq);
+	} else if (want_key != NULL && strcmp(want_key, c->public_key) != 0) {
+		rc = audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: signed by key %.16s..., not the "
+		    "expected key %.16s...", (long long)c->id, c->public_key, want_key);
+	}
+	if (rc < 0)
+		return pb_oom(err);
+	if (store_events_range(p->store, c->table_id, c->table_seq, c->table_seq, &evs, err) < 0)
+		return -1;
 	if (evs.count == 0)
-		audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: event %lld, signed as the chain head, is gone (the chain was truncated)",
-		    (long long)c->id, (long long)c->table_seq);
+		rc = audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: event %lld, signed as the chain "
+		    "head, is gone (the chain was truncated)", (long long)c->id, (long long)c->table_seq);
 	else if (strcmp(evs.events[0].hash, c->head_hash) != 0)
-		audit_problem(problems, c->table_id, 0, c->table_seq,
-		    "checkpoint %lld: event %lld no longer has the signed hash; the chain before the checkpoint was rewritten",
-		    (long long)c->id, (long long)c->table_seq);
+		rc = audit_problem(problems, c->table_id, 0, c->table_seq, "checkpoint %lld: event %lld no longer has the "
+		    "signed hash; the chain before the checkpoint was rewritten", (long long)c->id, (long long)c->table_seq);
 	event_list_free(&evs);
+	return rc < 0 ? pb_oom(err) : 0;
 }
 
 
@@ -211,7 +231,7 @@ audit_checkpoint_all(struct pit *p, struct pb_error *err)
 	int n = 0, rc = -1;
 
 	if (ids == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_begin(p->store, err) < 0)
 		goto out;
 	if (store_event_tables(p->store, ids, CHAIN_TABLES_MAX, &n, err) < 0)
@@ -241,18 +261,23 @@ pit_checkpoints(struct pit *p, const struct actor *a, const char *table_id, int6
 		return pb_fail(err, 400, "invalid_query", "limit: must be 1..1000");
 	cps = calloc((size_t)limit, sizeof(*cps));
 	if (cps == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_checkpoints(p->store, table_id, after, limit, cps, &n, err) < 0) {
 		free(cps);
 		return -1;
 	}
+	/* An auditor keeps these copies: a list short of one would look whole, so it is all or nothing. */
 	arr = json_array();
-	for (int i = 0; i < n; i++)
-		json_array_append_new(arr, json_pack("{s:I,s:s,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)cps[i].id,
+	for (int i = 0; arr != NULL && i < n; i++) {
+		if (json_array_append_new(arr, json_pack("{s:I,s:s,s:I,s:s,s:s,s:s,s:s}", "id", (json_int_t)cps[i].id,
 		    "table", cps[i].table_id, "table_seq", (json_int_t)cps[i].table_seq, "head_hash", cps[i].head_hash,
-		    "at", cps[i].at, "public_key", cps[i].public_key, "signature", cps[i].signature));
+		    "at", cps[i].at, "public_key", cps[i].public_key, "signature", cps[i].signature)) < 0) {
+			json_decref(arr);
+			arr = NULL;
+		}
+	}
 	free(cps);
-	*out = json_pack("{s:o,s:s,s:o}", "public_key", p->signer ? json_string(p->signer->public_hex) : json_null(),
-	    "message_format", "pitboss-checkpoint-v1\\n{table}\\n{table_seq}\\n{head_hash}\\n{at}", "checkpoints", arr);
-	return 0;
+	*out = arr == NULL ? NULL : json_pack("{s:o,s:s,s:o}", "public_key", p->signer ? json_string(p->signer->public_hex) :
+	    json_null(), "message_format", "pitboss-checkpoint-v1\\n{table}\\n{table_seq}\\n{head_hash}\\n{at}", "checkpoints", arr);
+	return *out != NULL ? 0 : pb_oom(err);
 }

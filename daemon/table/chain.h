@@ -25,9 +25,11 @@ extern const char CHAIN_GENESIS[PB_SHA256_HEX_LEN];
  * stands in (a round's event with a round, the players' in "_players"), and
  * that its body is in canonical form (the hash alone already covers every
  * byte of the body; the type and the canonical form are checked by verify,
- * not by the start-up walk).  Problems are appended.
+ * not by the start-up walk).  Problems are appended.  0, or -1 with err
+ * out_of_memory: the event could not be checked (a body that could not be
+ * parsed for want of memory is not called altered).
  */
-void chain_check_event(const struct stored_event *e, bool canonical, json_t *problems);
+int chain_check_event(const struct stored_event *e, bool canonical, json_t *problems, struct pb_error *err);
 
 /*
  * A walk along one table's chain in chunks: from event `next` (whose
@@ -54,7 +56,8 @@ void chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, c
 /*
  * Reads and checks the next chunk of at most max events (a gap counts as a
  * chunk) and appends the problems found.  Sets w->done once past `to`, or
- * at the head.  -1 only when the store cannot be read.
+ * at the head.  -1 when the store cannot be read (storage_error) or the
+ * chunk could not be checked (out_of_memory).
  */
 int chain_walk_step(struct store *s, struct chain_walk *w, int max, json_t *problems, struct pb_error *err);
 
@@ -62,7 +65,7 @@ int chain_walk_step(struct store *s, struct chain_walk *w, int max, json_t *prob
  * Walks a table's chain from event `from` (whose predecessor's hash is prev)
  * to the head in one go: contiguous numbering, links, hashes.  Returns the
  * count walked (adding the round_opened events seen to *rounds_seen when
- * not NULL), or -1 when the store cannot be read.
+ * not NULL), or -1 as chain_walk_step.
  */
 int64_t chain_walk_all(struct pit *p, const char *table_id, int64_t from, const char *prev, bool canonical,
     json_t *problems, int64_t *rounds_seen, struct pb_error *err);
@@ -70,9 +73,12 @@ int64_t chain_walk_all(struct pit *p, const char *table_id, int64_t from, const 
 /*
  * Checks one checkpoint: its signature (and, with want_key, the key that
  * made it), and that the event it signed is still there with the signed
- * hash.  Problems are appended.
+ * hash.  Problems are appended.  0, or -1 with err when the signed event
+ * cannot be read or a problem could not be recorded: the checkpoint is then
+ * not checked.
  */
-void chain_check_checkpoint(struct pit *p, const struct checkpoint *c, const char *want_key, json_t *problems);
+int chain_check_checkpoint(struct pit *p, const struct checkpoint *c, const char *want_key, json_t *problems,
+    struct pb_error *err);
 
 /* Signs the chain head of a table if it moved since its last checkpoint (in the caller's transaction). */
 int audit_checkpoint_table(struct pit *p, const char *table_id, struct pb_error *err);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "common/text.h"
 #include "engine/limits.h"
 #include "store/audit.h"
@@ -199,7 +200,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	int rc = -1;
 
 	if (r == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	memset(&want, 0, sizeof(want));
 	if (owed_line(p, a, c, r, &want.owed, err) < 0)
 		goto out;
@@ -222,7 +223,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	if (store_correction_next_id(p->store, &want.id, err) < 0)
 		goto out;
 	if ((body = correction_body(&want)) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (correction_from_body(want.table_id, want.at, a->name, body, &row, err) < 0 ||
@@ -231,7 +232,7 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 		goto out;
 	*status = 201;
 	*out = correction_json(&row);
-	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	rc = *out != NULL ? 0 : pb_oom(err);
 out:
 	json_decref(body);
 	free(r);
@@ -314,7 +315,7 @@ append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
 	    "reason", c->reason, "by", c->by, "witness", c->witness, "correction", (json_int_t)c->id,
 	    "supersedes", c->supersedes != 0 ? json_integer(c->supersedes) : json_null());
 	if (o == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_append_new(ctx, o);
 	return 0;
 }
@@ -330,7 +331,7 @@ corrections_exceptions(struct pit *p, const char *scope, const char *from, const
 	    store_corrections_total(p->store, scope, from, to, &count, &difference, err) < 0)
 		return -1;
 	*summary = json_pack("{s:I,s:I}", "count", (json_int_t)count, "difference", (json_int_t)difference);
-	return *summary != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *summary != NULL ? 0 : pb_oom(err);
 }
 
 /* ---- restore and verify ---- */
@@ -366,18 +367,19 @@ struct corr_check {
 	int named;
 };
 
-static void __attribute__((format(printf, 3, 4)))
-problem(struct corr_check *c, const struct stored_event *e, const char *fmt, ...)
+/* A problem named while fewer than CORR_PROBLEMS_MAX were, else counted; -1 (err out_of_memory) when not recorded. */
+static int __attribute__((format(printf, 4, 5)))
+problem(struct corr_check *c, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
 {
 	char text[256];
 	va_list ap;
 
 	if (c->named++ >= CORR_PROBLEMS_MAX)
-		return;
+		return 0;
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text);
+	return audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text) < 0 ? pb_oom(err) : 0;
 }
 
 /* The recorded fields of two corrections equal ("supersedes" is checked apart: the rows hold no column of it). */
@@ -401,24 +403,27 @@ check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 	struct corr_check *c = ctx;
 	struct correction want, got;
 	struct pb_error sub;
-	json_t *b = json_loads(e->body, 0, NULL);
-	bool found;
+	bool oom, found;
+	json_t *b = json_parse_checked(e->body, &oom);
 	int rc = 0;
 
 	c->events++;
+	if (oom)
+		return pb_oom(err);
 	if (b == NULL || correction_from_body(e->table_id, e->at, e->actor, b, &want, &sub) < 0)
-		problem(c, e, "a payout_corrected event that is not a correction");
+		rc = b != NULL && pb_is_oom(&sub) ? pb_oom(err) : problem(c, e, err, "a payout_corrected event that is not a "
+		    "correction");
 	else if ((rc = store_correction_get(c->p->store, want.id, &got, &found, err)) == 0) {
 		if (!found)
-			problem(c, e, "correction %lld of round %lld has no row: the round and the exceptions report do not "
-			    "show it", (long long)want.id, (long long)want.round_id);
+			rc = problem(c, e, err, "correction %lld of round %lld has no row: the round and the exceptions report do "
+			    "not show it", (long long)want.id, (long long)want.round_id);
 		else if (!corrections_equal(&want, &got))
-			problem(c, e, "correction %lld of round %lld: its row differs from its event", (long long)want.id,
+			rc = problem(c, e, err, "correction %lld of round %lld: its row differs from its event", (long long)want.id,
 			    (long long)want.round_id);
 		else if (want.supersedes != 0 && want.supersedes != got.supersedes)
-			problem(c, e, "correction %lld of round %lld replaces correction %lld, which the rows do not hold as "
-			    "the correction of seat %d %s before it: the reports may count another figure", (long long)want.id,
-			    (long long)want.round_id, (long long)want.supersedes, want.seat, want.wager);
+			rc = problem(c, e, err, "correction %lld of round %lld replaces correction %lld, which the rows do not "
+			    "hold as the correction of seat %d %s before it: the reports may count another figure",
+			    (long long)want.id, (long long)want.round_id, (long long)want.supersedes, want.seat, want.wager);
 	}
 	json_decref(b);
 	return rc;
@@ -432,10 +437,11 @@ corrections_verify(struct pit *p, json_t *problems, struct pb_error *err)
 
 	if (store_correction_events(p->store, check_event, &c, err) < 0 || store_corrections_count(p->store, &rows, err) < 0)
 		return -1;
-	if (c.named > CORR_PROBLEMS_MAX)
-		audit_problem(problems, "", 0, 0, "%d more correction rows differ from their events", c.named - CORR_PROBLEMS_MAX);
-	if (rows > c.events)
-		audit_problem(problems, "", 0, 0, "%lld correction rows have no event in any chain: the exceptions report "
-		    "shows mispays that were never recorded", (long long)(rows - c.events));
+	if (c.named > CORR_PROBLEMS_MAX && audit_problem(problems, "", 0, 0, "%d more correction rows differ from their "
+	    "events", c.named - CORR_PROBLEMS_MAX) < 0)
+		return pb_oom(err);
+	if (rows > c.events && audit_problem(problems, "", 0, 0, "%lld correction rows have no event in any chain: the "
+	    "exceptions report shows mispays that were never recorded", (long long)(rows - c.events)) < 0)
+		return pb_oom(err);
 	return 0;
 }

@@ -113,7 +113,7 @@ do_set_dealer(struct pit *p, const struct actor *a, void *arg, json_t **out, int
 	body = person[0] ? json_pack("{s:s,s:s}", "person", person, "name", who.name)
 	    : json_pack("{s:n,s:n}", "person", "name");
 	if (body == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = store_table_dealer_set(p->store, t->id, person, who.name, at, a->name, err);
 	if (rc == 0)
 		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
@@ -143,7 +143,7 @@ dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, co
 	if (store_tables_dealt_by(p->store, person, tables, 64, &n, err) < 0)
 		return -1;
 	if ((body = json_pack("{s:n,s:n}", "person", "name")) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	for (int i = 0; rc == 0 && i < n; i++) {
 		const char *table = tables[i];
 		rc = store_table_dealer_set(p->store, table, "", "", at, a->name, err);

@@ -20,7 +20,7 @@ audit_hold_table(struct store *s, const char *table_id, const json_t *problems, 
 
 	snprintf(reason, sizeof(reason), "start-up integrity check failed: %s", first ? first : "");
 	if (detail == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_begin(s, err) < 0)
 		goto fail;
 	if (store_table_hold_get(s, table_id, held_for, sizeof(held_for), &held, err) < 0 ||

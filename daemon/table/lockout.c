@@ -102,7 +102,7 @@ do_count(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 	f->locked_now = true;
 	detail = json_pack("{s:s,s:i,s:s}", "person", f->id, "failures", failures, "as", f->as);
 	rc = detail ? store_significant(p->store, a->name, "person_locked_out", NULL, detail, err)
-	    : pb_fail(err, 500, "out_of_memory", "out of memory");
+	    : pb_oom(err);
 	json_decref(detail);
 	return rc;
 }

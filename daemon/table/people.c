@@ -129,7 +129,7 @@ pit_people_list(struct pit *p, const struct actor *a, json_t **out, struct pb_er
 		json_array_append_new(arr, person_json(&all[i]));
 	free(all);
 	*out = json_pack("{s:o}", "people", arr);
-	return *out ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out ? 0 : pb_oom(err);
 }
 
 int
@@ -154,7 +154,7 @@ static int
 people_event(struct pit *p, const struct actor *a, const char *code, json_t *detail, struct pb_error *err)
 {
 	int rc = detail ? store_significant(p->store, a->name, code, NULL, detail, err)
-	    : pb_fail(err, 500, "out_of_memory", "out of memory");
+	    : pb_oom(err);
 
 	json_decref(detail);
 	return rc;

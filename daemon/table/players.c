@@ -124,7 +124,7 @@ record(struct pit *p, const struct actor *a, const struct event_type *type, json
 	int rc;
 
 	if (text == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = store_player_put(p->store, text_of(rec, "id"), text_of(rec, "card"), text_of(rec, "name"), text, at, err);
 	free(text);
 	if (rc == 0)
@@ -150,7 +150,7 @@ do_create(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 	int rc = -1;
 
 	if (rec == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (need_writer(a, err) < 0 || apply_fields(rec, body, err) < 0 || check_card(p, rec, "", err) < 0 ||
 	    store_player_count(p->store, &n, err) < 0)
 		goto out;
@@ -256,7 +256,7 @@ pit_player_get(struct pit *p, const struct actor *a, const char *id, json_t **ou
 	json_decref(rec);
 	if (*out == NULL || store_seat_changes_of_player(p->store, id, &seatings, err) < 0) {
 		json_decref(*out);
-		return *out == NULL ? pb_fail(err, 500, "out_of_memory", "out of memory") : -1;
+		return *out == NULL ? pb_oom(err) : -1;
 	}
 	json_object_set_new(*out, "seatings", seatings);
 	return 0;

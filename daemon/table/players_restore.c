@@ -2,6 +2,7 @@
  * players_restore.c - the rows of the players' events rebuilt from the
  * events by central restore (players.h), as the live paths wrote them.
  */
+#include "common/json_text.h"
 #include "table/players.h"
 
 #include <stdio.h>
@@ -45,6 +46,7 @@ players_restore_event(struct store *s, const char *table_id, const char *type, c
 	static const char *const TYPES[] = {"player_registered", "player_updated", "title31_acknowledged", "player_seated",
 	    "player_left", "table_transaction", NULL};
 	json_t *b;
+	bool oom;
 	int rc;
 
 	*handled = false;
@@ -52,11 +54,12 @@ players_restore_event(struct store *s, const char *table_id, const char *type, c
 		*handled = *handled || strcmp(type, TYPES[i]) == 0;
 	if (!*handled)
 		return 0;
-	if ((b = json_loads(body, 0, NULL)) == NULL)
-		return pb_fail(err, 422, "central_unreadable", "table %s: a %s event with an unreadable body", table_id, type);
+	if ((b = json_parse_checked(body, &oom)) == NULL)
+		return oom ? pb_oom(err) : pb_fail(err, 422, "central_unreadable", "table %s: a %s event with an unreadable body",
+		    table_id, type);
 	if (strcmp(type, "player_registered") == 0 || strcmp(type, "player_updated") == 0) {
 		char *rec = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
-		rc = rec == NULL ? pb_fail(err, 500, "out_of_memory", "out of memory")
+		rc = rec == NULL ? pb_oom(err)
 		    : store_player_put(s, text(b, "id"), text(b, "card"), text(b, "name"), rec, at, err);
 		free(rec);
 	} else if (strcmp(type, "title31_acknowledged") == 0) {

@@ -22,13 +22,20 @@ static const char *const NAMES[PLAYER_ROWS_COUNT] = {
 	[PLAYER_ROWS_TITLE31_ACKS] = "title31_acks",
 };
 
+/* At most this many events the rows cannot be rebuilt from are named one by one; the rest are counted. */
+#define REBUILD_PROBLEMS_MAX 20
+
 struct rebuild {
 	struct store *mem;
 	json_t *problems;
 	int unreadable;
 };
 
-/* One event into the rebuild; an event its restore cannot read is a problem of its own. */
+/*
+ * One event into the rebuild; an event its restore cannot read is a problem
+ * of its own.  Running out of memory is not the event's fault: the rebuild
+ * stops there, -1 with err, and the rows are not checked.
+ */
 static int
 rebuild_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 {
@@ -36,11 +43,13 @@ rebuild_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 	struct pb_error sub;
 	bool handled;
 
-	(void)err;
-	if (players_restore_event(r->mem, e->table_id, e->type, e->at, e->actor, e->body, &handled, &sub) < 0 &&
-	    r->unreadable++ < 20)
-		audit_problem(r->problems, e->table_id, 0, e->table_seq, "a %s event the players' rows cannot be rebuilt from: %s",
-		    e->type, sub.message);
+	if (players_restore_event(r->mem, e->table_id, e->type, e->at, e->actor, e->body, &handled, &sub) == 0)
+		return 0;
+	if (pb_is_oom(&sub))
+		return pb_oom(err);
+	if (r->unreadable++ < REBUILD_PROBLEMS_MAX && audit_problem(r->problems, e->table_id, 0, e->table_seq, "a %s event "
+	    "the players' rows cannot be rebuilt from: %s", e->type, sub.message) < 0)
+		return pb_oom(err);
 	return 0;
 }
 
@@ -53,10 +62,11 @@ compare(struct store *file, struct store *mem, enum player_rows which, json_t *p
 
 	if (store_player_rows(file, which, &have, err) < 0 || store_player_rows(mem, which, &want, err) < 0)
 		goto out;
-	if (strcmp(have != NULL ? have : "[]", want != NULL ? want : "[]") != 0)
-		audit_problem(problems, "", 0, 0, "the %s rows differ from what their events record: a row was altered, added "
-		    "or removed (the ratings, Title 31 log and seating read them)", NAMES[which]);
 	rc = 0;
+	if (strcmp(have != NULL ? have : "[]", want != NULL ? want : "[]") != 0 && audit_problem(problems, "", 0, 0,
+	    "the %s rows differ from what their events record: a row was altered, added or removed (the ratings, Title 31 "
+	    "log and seating read them)", NAMES[which]) < 0)
+		rc = pb_oom(err);
 out:
 	free(have);
 	free(want);
@@ -77,6 +87,11 @@ players_verify(struct pit *p, json_t *problems, struct pb_error *err)
 	for (int w = 0; w < PLAYER_ROWS_COUNT; w++)
 		if (compare(p->store, r.mem, (enum player_rows)w, problems, err) < 0)
 			goto out;
+	if (r.unreadable > REBUILD_PROBLEMS_MAX && audit_problem(problems, "", 0, 0, "%d more events the players' rows "
+	    "cannot be rebuilt from", r.unreadable - REBUILD_PROBLEMS_MAX) < 0) {
+		pb_oom(err);
+		goto out;
+	}
 	rc = 0;
 out:
 	store_free(r.mem);

@@ -1,27 +1,78 @@
 /*
- * problem.c - appending a problem to a list of problems.
+ * problem.c - appending a problem to a list of problems, and the parts of a
+ * check whose findings count only when they were completed.
  */
 #include "table/problem.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
-void
+#include "common/json_alloc.h"
+
+/* The problem object, appended; -1 when anything of it could not be allocated. */
+static int
+append(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, bool unchecked, const char *msg)
+{
+	json_t *o = json_pack("{s:s,s:s}", "table", table_id ? table_id : "", "problem", msg);
+
+	if (o == NULL)
+		return -1;
+	if ((round_id > 0 && json_object_set_new(o, "round", json_integer(round_id)) < 0) ||
+	    (table_seq > 0 && json_object_set_new(o, "event", json_integer(table_seq)) < 0) ||
+	    (unchecked && json_object_set_new(o, "unchecked", json_true()) < 0)) {
+		json_decref(o);
+		return -1;
+	}
+	return json_array_append_new(problems, o) < 0 ? -1 : 0;
+}
+
+int
 audit_problem(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
-	json_t *o;
 
 	if (problems == NULL)
-		return;
+		return 0;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	o = json_pack("{s:s,s:s}", "table", table_id ? table_id : "", "problem", msg);
-	if (round_id > 0)
-		json_object_set_new(o, "round", json_integer(round_id));
-	if (table_seq > 0)
-		json_object_set_new(o, "event", json_integer(table_seq));
-	json_array_append_new(problems, o);
+	return append(problems, table_id, round_id, table_seq, false, msg);
+}
+
+int
+audit_unchecked(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (problems == NULL)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return append(problems, table_id, round_id, table_seq, true, msg);
+}
+
+void
+check_part_begin(struct check_part *c, json_t *problems)
+{
+	c->problems = problems;
+	c->first = json_array_size(problems);
+	c->json_failures = json_alloc_failures();
+}
+
+int
+check_part_end(struct check_part *c, int rc, struct pb_error *err)
+{
+	if (rc == 0 && json_alloc_failures() == c->json_failures)
+		return 0;
+	if (rc == 0 || json_alloc_failures() != c->json_failures)
+		pb_oom(err);
+	if (!pb_is_oom(err))
+		return -1;
+	while (json_array_size(c->problems) > c->first)
+		json_array_remove(c->problems, json_array_size(c->problems) - 1);
+	return -1;
 }

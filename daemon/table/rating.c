@@ -206,7 +206,7 @@ rate(struct pit *p, const char *player, const char *from, const char *to, json_t
 	    "theoretical", (json_int_t)m.theoretical, "estimated_theoretical", (json_int_t)m.estimated, "seconds",
 	    (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps", (json_int_t)m.comps);
 	json_decref(seatings);
-	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out != NULL ? 0 : pb_oom(err);
 }
 
 /* A query time in the stored form, or the default; 400 when malformed. */

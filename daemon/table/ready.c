@@ -118,7 +118,7 @@ pit_ready(struct pit *p, const char *database, json_t **reasons_out, struct pb_e
 	int64_t since_ms = 0;
 
 	if (reasons == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (p->writer != NULL && probe_write(p->writer, &werr) < 0)
 		reason(reasons, "the database cannot be written: %s", werr.message);
 	if (p->writer != NULL && store_writer_fault(p->writer, fault, sizeof(fault), &since_ms)) {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json_text.h"
 #include "engine/collection.h"
 #include "table/players.h"
 #include "table/banker.h"
@@ -71,8 +72,11 @@ fees_from_json(const json_t *c, struct collection_fees *f)
 	f->total = json_integer_value(json_object_get(c, "total"));
 }
 
-/* round_opened: who opened it, when, the dealer, the banker, the rules, limits and collection in force. */
-static void
+/*
+ * round_opened: who opened it, when, the dealer, the banker, the rules,
+ * limits and collection in force.  -1 when a problem could not be recorded.
+ */
+static int
 replay_open(struct round_record *r, const struct stored_event *e, const json_t *b, json_t *problems)
 {
 	const json_t *banker = json_object_get(b, "banker"), *dealer = json_object_get(b, "dealer");
@@ -100,19 +104,26 @@ replay_open(struct round_record *r, const struct stored_event *e, const json_t *
 	COPY(r->opened_by, e->actor);
 	if (dealer != NULL) {
 		const char *id = json_string_value(json_object_get(dealer, "id")), *name = json_string_value(json_object_get(dealer, "name"));
-		if (id == NULL || name == NULL)
-			audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the dealer is unreadable");
+		if ((id == NULL || name == NULL) &&
+		    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the dealer is unreadable") < 0)
+			return -1;
 		COPY(r->dealer_id, id ? id : "");
 		COPY(r->dealer_name, name ? name : "");
 	}
-	if (round_players_from(r, json_object_get(b, "players")) < 0)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the players are unreadable");
-	if (rules_from_json(json_object_get(b, "rules"), &r->rules, &sub) < 0 ||
-	    limits_from_json(json_object_get(b, "limits"), "limits", &r->limits, &sub) < 0)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the rules or limits in force are unreadable");
+	if (round_players_from(r, json_object_get(b, "players")) < 0 &&
+	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the players are unreadable") < 0)
+		return -1;
+	if ((rules_from_json(json_object_get(b, "rules"), &r->rules, &sub) < 0 ||
+	    limits_from_json(json_object_get(b, "limits"), "limits", &r->limits, &sub) < 0) &&
+	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the rules or limits in force are "
+	    "unreadable") < 0)
+		return -1;
 	if (json_object_get(b, "collection") != NULL &&
-	    collection_from_json(json_object_get(b, "collection"), "collection", &r->collection, &sub) < 0)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the collection schedule is unreadable");
+	    collection_from_json(json_object_get(b, "collection"), "collection", &r->collection, &sub) < 0 &&
+	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the collection schedule is "
+	    "unreadable") < 0)
+		return -1;
+	return 0;
 }
 
 /* bet_placed and bet_removed: the seat's bet as the event gives it, and whether it stands. */
@@ -174,14 +185,16 @@ replay_decision(struct round_record *r, const struct stored_event *e, const json
 	}
 }
 
-/* round_settled and round_voided: the recorded payout lines, result and collection. */
-static void
+/* round_settled and round_voided: the recorded payout lines, result and collection.  -1 as replay_open. */
+static int
 replay_finish(struct round_record *r, const struct stored_event *e, const json_t *b, bool is_void, json_t *problems)
 {
 	const char *reason = json_string_value(json_object_get(b, "reason"));
 
-	if (lines_from_json(json_object_get(b, "payouts"), r->payouts, &r->payout_count) < 0)
-		audit_problem(problems, e->table_id, e->round_id, e->table_seq, "%s: the recorded payout lines are unreadable", e->type);
+	if (lines_from_json(json_object_get(b, "payouts"), r->payouts, &r->payout_count) < 0 &&
+	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "%s: the recorded payout lines are unreadable",
+	    e->type) < 0)
+		return -1;
 	COPY(r->settled_at, e->at);
 	if (is_void)
 		COPY(r->void_reason, reason ? reason : "");
@@ -189,23 +202,52 @@ replay_finish(struct round_record *r, const struct stored_event *e, const json_t
 	for (int l = 0; l < r->payout_count; l++)
 		r->players_net += r->payouts[l].net;
 	fees_from_json(json_object_get(b, "collections"), &r->fees);
+	return 0;
 }
 
-/* Applies one readable event of step's type to the record (the state is the caller's). */
-static void
+/* Applies one readable event of step's type to the record (the state is the caller's).  -1 as replay_open. */
+static int
 replay_apply(struct round_record *r, enum round_step step, const struct stored_event *e, const json_t *b, json_t *problems)
 {
 	switch (step) {
-	case STEP_OPEN: replay_open(r, e, b, problems); break;
+	case STEP_OPEN: return replay_open(r, e, b, problems);
 	case STEP_BET_PUT: replay_bet(r, e, b, true); break;
 	case STEP_BET_DELETE: replay_bet(r, e, b, false); break;
 	case STEP_CLOSE: COPY(r->closed_at, e->at); break;
 	case STEP_DEAL: replay_deal(r, e, b); break;
 	case STEP_DECIDE: replay_decision(r, e, b); break;
 	case STEP_REVEAL: replay_dealer(r, e, json_object_get(b, "dealer")); break;
-	case STEP_SETTLE: replay_finish(r, e, b, false, problems); break;
-	case STEP_VOID: replay_finish(r, e, b, true, problems); break;
+	case STEP_SETTLE: return replay_finish(r, e, b, false, problems);
+	case STEP_VOID: return replay_finish(r, e, b, true, problems);
 	}
+	return 0;
+}
+
+/* One event into the round being rebuilt; *opened when it opened it.  -1: out of memory (err). */
+static int
+replay_event(struct round_record *r, const struct stored_event *e, bool *opened, json_t *problems, struct pb_error *err)
+{
+	bool oom;
+	json_t *b = json_parse_checked(e->body, &oom);
+	int step = round_step_by_event(e->type), rc = 0;
+
+	if (oom)
+		return pb_oom(err);
+	if (b == NULL || step < 0) {
+		rc = audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld: unknown type \"%s\" or "
+		    "unreadable body", (long long)e->table_seq, e->type);
+		json_decref(b);
+		return rc < 0 ? pb_oom(err) : 0;
+	}
+	if (step == STEP_OPEN ? *opened : (!*opened || !round_step_allowed((enum round_step)step, r->state)))
+		rc = audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s) cannot follow a round that "
+		    "is %s", (long long)e->table_seq, e->type, *opened ? round_state_name(r->state) : "not opened");
+	if (rc == 0)
+		rc = replay_apply(r, (enum round_step)step, e, b, problems);
+	r->state = round_step_next((enum round_step)step, r->state);
+	*opened = *opened || step == STEP_OPEN;
+	json_decref(b);
+	return rc < 0 ? pb_oom(err) : 0;
 }
 
 int
@@ -216,25 +258,9 @@ audit_round_from_events(const struct event_list *evs, struct round_record *r, js
 	memset(r, 0, sizeof(*r));
 	if (evs->count == 0)
 		return pb_fail(err, 404, "round_not_found", "the round has no recorded events");
-	for (int i = 0; i < evs->count; i++) {
-		const struct stored_event *e = &evs->events[i];
-		json_t *b = json_loads(e->body, 0, NULL);
-		int step = round_step_by_event(e->type);
-
-		if (b == NULL || step < 0) {
-			audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld: unknown type \"%s\" or unreadable body",
-			    (long long)e->table_seq, e->type);
-			json_decref(b);
-			continue;
-		}
-		if (step == STEP_OPEN ? opened : (!opened || !round_step_allowed((enum round_step)step, r->state)))
-			audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s) cannot follow a round that is %s",
-			    (long long)e->table_seq, e->type, opened ? round_state_name(r->state) : "not opened");
-		replay_apply(r, (enum round_step)step, e, b, problems);
-		r->state = round_step_next((enum round_step)step, r->state);
-		opened = opened || step == STEP_OPEN;
-		json_decref(b);
-	}
+	for (int i = 0; i < evs->count; i++)
+		if (replay_event(r, &evs->events[i], &opened, problems, err) < 0)
+			return -1;
 	if (!opened)
 		return pb_fail(err, 422, "round_unreadable", "the round's events do not open it");
 	return 0;

@@ -17,7 +17,10 @@
  * Problems in the events themselves (an unknown type, a step out of order,
  * an unreadable body) are appended to problems when it is not NULL; the
  * event is still applied as far as it can be read.  Fails with 404 when
- * there are no events and 422 when none opens the round.
+ * there are no events, 422 when none opens the round, and 500
+ * out_of_memory when an event could not be parsed or a problem recorded for
+ * want of memory (the round is then not rebuilt, and nothing is called
+ * unreadable for it).
  */
 int audit_round_from_events(const struct event_list *evs, struct round_record *rec, json_t *problems,
     struct pb_error *err);

@@ -46,7 +46,7 @@ report_scope(struct pit *p, const struct actor *a, const struct report_query *q,
 	*scope = arr ? json_dumps(arr, JSON_COMPACT) : NULL;
 	json_decref(arr);
 	if (*scope == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	return 0;
 }
 

@@ -32,7 +32,7 @@ pit_report_dealers(struct pit *p, const struct actor *a, const struct report_que
 		return -1;
 	/* One more than the limit: "truncated" says whether there were more. */
 	if ((rows = calloc((size_t)q->limit + 1, sizeof(*rows))) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	pb_time_format_ms(q->from_ms, from);
@@ -44,7 +44,7 @@ pit_report_dealers(struct pit *p, const struct actor *a, const struct report_que
 		json_array_append_new(arr, change_json(&rows[i]));
 	*out = json_pack("{s:s,s:s,s:o,s:i,s:b,s:o}", "from", from, "to", to, "table", report_table_json(q),
 	    "limit", q->limit, "truncated", n > q->limit, "changes", arr);
-	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	rc = *out != NULL ? 0 : pb_oom(err);
 out:
 	free(rows);
 	free(scope);

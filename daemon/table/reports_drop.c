@@ -102,7 +102,7 @@ report_drops(struct pit *p, const struct actor *a, const struct report_query *q,
 		return 0;
 	}
 	if ((in_scope = calloc(p->cfg->table_count + 1, sizeof(*in_scope))) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	for (size_t t = 0; t < p->cfg->table_count; t++)
 		in_scope[t] = (q->table[0] == '\0' || strcmp(q->table, p->cfg->tables[t].id) == 0) &&
 		    (a->token == NULL || token_allows_table(a->token, p->cfg->tables[t].id));

@@ -60,7 +60,7 @@ report_game_figures(const struct rules *r, const char *sha256, struct game_figur
 		return 0;
 	an = malloc(sizeof(*an));
 	if (an == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (analyze_rules(r, an, err) < 0) {
 		free(an);
 		return -1;
@@ -123,7 +123,7 @@ game_figures_by_id(struct pit *p, struct game_list *gl, int64_t rules_id, const 
 		int cap = gl->cap ? gl->cap * 2 : 8;
 		void *n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]));
 		if (n == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		gl->items = n;
 		gl->cap = cap;
 	}
@@ -241,7 +241,7 @@ group_money_json(json_t *o, const struct group_acc *g, int64_t house_win, struct
 	    json_object_set_new(o, "win", json_integer(win)) < 0 ||
 	    json_object_set_new(o, "player_banked_rounds", json_integer(g->banked_rounds)) < 0 ||
 	    json_object_set_new(o, "house_banked_handle", json_integer(g->house_handle)) < 0)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	return 0;
 }
 
@@ -292,7 +292,7 @@ report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g
 	    "average_bet", g->hands > 0 ? json_integer((2 * handle + g->hands) / (2 * g->hands)) : json_null(),
 	    "play_seconds", (double)g->play_ms / 1000.0);
 	if (o == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	if (group_money_json(o, g, win, err) < 0) {
@@ -304,7 +304,7 @@ report_group_json(struct pit *p, struct game_list *gl, const struct group_acc *g
 		if (k == NULL || json_object_update(k, o) < 0) {
 			json_decref(k);
 			json_decref(o);
-			pb_fail(err, 500, "out_of_memory", "out of memory");
+			pb_oom(err);
 			return NULL;
 		}
 		json_decref(o);

@@ -76,7 +76,7 @@ pit_report_payouts(struct pit *p, const struct actor *a, const struct report_que
 		return -1;
 	rows = calloc((size_t)q->limit, sizeof(*rows));
 	if (rows == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	pb_time_format_ms(q->from_ms, from);
@@ -89,7 +89,7 @@ pit_report_payouts(struct pit *p, const struct actor *a, const struct report_que
 	*out = json_pack("{s:s,s:s,s:o,s:I,s:i,s:o}", "from", from, "to", to,
 	    "table", report_table_json(q), "min", (json_int_t)q->min_net, "limit", q->limit,
 	    "payouts", arr);
-	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	rc = *out != NULL ? 0 : pb_oom(err);
 out:
 	free(rows);
 	free(scope);
@@ -191,7 +191,7 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 	if (report_scope(p, a, q, &scope, err) < 0)
 		return -1;
 	if ((codes = exception_codes()) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	pb_time_format_ms(q->from_ms, from);
@@ -217,7 +217,7 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 	*out = arr == NULL ? NULL : json_pack("{s:s,s:s,s:o,s:i,s:b,s:o,s:O}", "from", from, "to", to,
 	    "table", report_table_json(q), "limit", q->limit,
 	    "truncated", list.count > q->limit || cut, "exceptions", arr, "mispays", mispays);
-	rc = *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	rc = *out != NULL ? 0 : pb_oom(err);
 out:
 	report_exception_list_free(&list);
 	json_decref(mispays);

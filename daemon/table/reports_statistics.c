@@ -65,7 +65,7 @@ st_game(struct stats *st, int64_t rules_id, struct pb_error *err)
 		if (st->games[i].rules_id == rules_id)
 			return &st->games[i];
 	if ((n = realloc(st->games, (st->game_count + 1) * sizeof(*n))) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	st->games = n;
@@ -85,7 +85,7 @@ st_row_init(struct stats *st, struct st_row *r, struct pb_error *err)
 	r->year = report_feed_new(&st->yq, err);
 	r->days = calloc((size_t)st->mdays, sizeof(r->days[0]));
 	if (r->days == NULL)
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 	return r->month && r->year && r->days ? 0 : -1;
 }
 
@@ -99,7 +99,7 @@ st_row(struct stats *st, size_t table, const char *game, struct pb_error *err)
 		if (st->rows[i].table == table && strcmp(st->rows[i].game, game) == 0)
 			return &st->rows[i];
 	if ((n = realloc(st->rows, (st->row_count + 1) * sizeof(*n))) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	st->rows = n;
@@ -294,7 +294,7 @@ st_row_json(struct stats *st, struct st_row *r, bool has_base, double base, bool
 	    "year_to_date", st_figures(ac, &r->ytd, json_object_get(year, "totals"), has_base, base, interval));
 out:
 	if (o == NULL && err->status == 0)
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 	json_decref(days);
 	json_decref(month);
 	json_decref(year);
@@ -342,12 +342,12 @@ st_json(struct stats *st, const struct report_query *q, json_t **out, struct pb_
 	    "to_day", last, "year_from_day", jan1, "table", report_table_json(q), "time_zone", cfg->property.time_zone,
 	    "win_per_drop_tolerance", cfg->accounting.win_per_drop_tolerance, "rows", rows, "total", o);
 	if (*out == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	return 0;
 fail:
 	json_decref(rows);
 	if (err->status == 0)
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 	return -1;
 }
 
@@ -404,7 +404,7 @@ pit_report_statistics(struct pit *p, const struct actor *a, const struct report_
 	st_setup(&st, q);
 	st.last_rules = calloc(p->cfg->table_count * (size_t)st.ydays + 1, sizeof(st.last_rules[0]));
 	if (st.last_rules == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (st_row_init(&st, &st.total, err) < 0 || store_snapshot_begin(p->store, err) < 0)

@@ -77,7 +77,7 @@ acc_part(struct group_acc *g, int64_t rules_id, struct pb_error *err)
 		if (g->parts[i].rules_id == rules_id)
 			return &g->parts[i];
 	if ((n = realloc(g->parts, (size_t)(g->part_count + 1) * sizeof(*n))) == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	g->parts = n;
@@ -146,7 +146,7 @@ group_get(struct summary *sm, const char *key, int64_t order, struct pb_error *e
 		size_t cap = sm->slot_cap ? sm->slot_cap * 2 : 256;
 		size_t *slots = calloc(cap, sizeof(*slots));
 		if (slots == NULL) {
-			pb_fail(err, 500, "out_of_memory", "out of memory");
+			pb_oom(err);
 			return NULL;
 		}
 		for (size_t g = 0; g < sm->count; g++) {
@@ -165,7 +165,7 @@ group_get(struct summary *sm, const char *key, int64_t order, struct pb_error *e
 		size_t cap = sm->cap ? sm->cap * 2 : 64;
 		struct group_acc *n = realloc(sm->groups, cap * sizeof(*n));
 		if (n == NULL) {
-			pb_fail(err, 500, "out_of_memory", "out of memory");
+			pb_oom(err);
 			return NULL;
 		}
 		sm->groups = n;
@@ -365,7 +365,7 @@ series_slot(struct summary *sm, const struct report_hour *row, struct pb_error *
 		size_t cap = sm->series_cap ? sm->series_cap * 2 : 256;
 		struct series *n = calloc(cap, sizeof(*n));
 		if (n == NULL) {
-			pb_fail(err, 500, "out_of_memory", "out of memory");
+			pb_oom(err);
 			return NULL;
 		}
 		for (size_t k = 0; k < sm->series_cap; k++) {
@@ -612,7 +612,7 @@ pit_report_summary(struct pit *p, const struct actor *a, const struct report_que
 	    "tz_offset", q->tz_offset, "groups", groups, "totals", o);
 	groups = o = NULL;
 	if (*out == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (q->cal != NULL)
@@ -646,7 +646,7 @@ report_feed_new(const struct report_query *q, struct pb_error *err)
 	struct report_feed *f = calloc(1, sizeof(*f));
 
 	if (f == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	f->q = *q;
@@ -687,7 +687,7 @@ report_feed_game(struct report_feed *f, int64_t rules_id, const struct rules *r,
 		int cap = gl->cap ? gl->cap * 2 : 8;
 		void *n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]));
 		if (n == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		gl->items = n;
 		gl->cap = cap;
 	}
@@ -755,7 +755,7 @@ report_feed_json(struct report_feed *f, struct pb_error *err)
 	json_t *groups = json_array(), *totals;
 
 	if (groups == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	if (f->sm.count > 0)

@@ -98,7 +98,7 @@ rows_add(void *arg, const struct report_hour *row, struct pb_error *err)
 		size_t cap = r->cap ? r->cap * 2 : 64;
 		struct report_hour *n = realloc(r->items, cap * sizeof(*n));
 		if (n == NULL)
-			return pb_fail(err, 500, "out_of_memory", "out of memory");
+			return pb_oom(err);
 		r->items = n;
 		r->cap = cap;
 	}
@@ -245,7 +245,7 @@ build_day(struct store *s, int64_t day, struct pb_error *err)
 	if (dealer_rows.count > 0) {
 		all_tables.items = malloc(dealer_rows.count * sizeof(dealer_rows.items[0]));
 		if (all_tables.items == NULL) {
-			pb_fail(err, 500, "out_of_memory", "out of memory");
+			pb_oom(err);
 			goto out;
 		}
 		memcpy(all_tables.items, dealer_rows.items, dealer_rows.count * sizeof(dealer_rows.items[0]));

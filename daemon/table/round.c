@@ -362,7 +362,7 @@ finish(struct pit *p, const struct actor *a, struct round_record *r, bool is_voi
 
 	set = malloc(sizeof(*set));
 	if (set == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	round_engine_input(r, &in);
 	in.is_void = is_void;
 	if (settle_round(&in, set, err) < 0)
@@ -521,7 +521,7 @@ do_step(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	int rc = -1;
 
 	if (r == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_round_load(p->store, sa->round_id, r, err) < 0)
 		goto out;
 	if (pit_check_table_access(a, r->table_id, true, err) < 0 || pit_check_hold(p, r->table_id, err) < 0)
@@ -556,7 +556,7 @@ void_witness(struct pit *p, const struct actor *a, int64_t round_id, const json_
 	if (!json_is_object(body) || (json_object_get(body, "witness") == NULL && !a->is_person))
 		return 0;
 	if ((r = malloc(sizeof(*r))) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_round_load(p->store, round_id, r, err) < 0 || pit_check_table_access(a, r->table_id, true, err) < 0 ||
 	    pit_check_hold(p, r->table_id, err) < 0 || authorize(a, OP_ROUND_VOID, NULL, err) < 0)
 		goto out;
@@ -712,7 +712,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return -1;
 	r = calloc(1, sizeof(*r));
 	if (r == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	snprintf(r->table_id, sizeof(r->table_id), "%s", t->id);
 	advance(r, STEP_OPEN);
 	r->rules = *t->rules;
@@ -753,7 +753,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		json_object_set_new(ev, "dealer", json_pack("{s:s,s:s}", "id", r->dealer_id, "name", r->dealer_name));
 	if (round_players_into(r, ev) < 0) {   /* only when a seat has a player: the bytes are as before otherwise */
 		json_decref(ev);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto out;
 	}
 	if (event(p, r, STEP_OPEN, at, a, ev, err) < 0)

@@ -119,7 +119,7 @@ do_seat(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		snprintf(player, sizeof(player), "%s", now);
 	body = json_pack("{s:i,s:s}", "seat", sa->seat, "player", player);
 	if (body == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	rc = store_seat_set(p->store, t->id, sa->seat, player, !sa->leave, at, a->name, err);
 	if (rc == 0)
 		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[sa->leave ? EVT_PLAYER_LEFT : EVT_PLAYER_SEATED], at, a->name,
@@ -153,7 +153,7 @@ pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json
 	if (pit_check_table_access(a, t->id, false, err) < 0 || store_seats_of_table(p->store, t->id, players, err) < 0)
 		return -1;
 	if ((list = json_array()) == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	for (int seat = 1; seat <= t->seats && seat <= MAX_SEATS; seat++) {
 		json_t *who = json_null();
 		if (players[seat][0]) {
@@ -168,7 +168,7 @@ pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json
 		json_array_append_new(list, json_pack("{s:i,s:o}", "seat", seat, "player", who ? who : json_null()));
 	}
 	*out = json_pack("{s:s,s:o}", "table", t->id, "seats", list);
-	return *out == NULL ? pb_fail(err, 500, "out_of_memory", "out of memory") : 0;
+	return *out == NULL ? pb_oom(err) : 0;
 }
 
 int

@@ -62,13 +62,13 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	rc = detail ? store_significant(p->store, a->name, "session_opened", NULL, detail, err) : -1;
 	json_decref(detail);
 	if (rc < 0)
-		return detail ? -1 : pb_fail(err, 500, "out_of_memory", "out of memory");
+		return detail ? -1 : pb_oom(err);
 	pb_time_format_ms(o->expires_ms, expires);
 	*out = json_pack("{s:s,s:s,s:i,s:b,s:{s:s,s:s,s:o}}", "token", o->token, "expires_at", expires, "idle_seconds",
 	    (int)o->idle_seconds, "must_change_password", o->who->must_change, "person", "id", o->who->id, "name",
 	    o->who->name, "roles", roles_json(o->who->roles));
 	*status = 201;
-	return *out ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out ? 0 : pb_oom(err);
 }
 
 /* The body of a sign-in: {"person": ID, "password": TEXT} and nothing else. */
@@ -236,7 +236,7 @@ do_close(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 		return pb_fail(err, 401, "session_expired", "this session has ended already");
 	detail = json_pack("{s:s,s:o}", "person", c->s->person_id, "session", session_ref(c->s->token_sha256));
 	rc = detail ? store_significant(p->store, a->name, "session_closed", NULL, detail, err)
-	    : pb_fail(err, 500, "out_of_memory", "out of memory");
+	    : pb_oom(err);
 	json_decref(detail);
 	if (rc < 0)
 		return -1;

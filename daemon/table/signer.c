@@ -19,7 +19,7 @@ signer_load(const char *path, struct pb_error *err)
 	FILE *f;
 
 	if (s == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	f = fopen(path, "r");

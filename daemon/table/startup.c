@@ -74,7 +74,8 @@ startup_check_table(struct pit *p, const char *table_id, bool from_genesis, json
 	if (store_checkpoint_last(p->store, table_id, &c, &found, err) < 0)
 		return -1;
 	if (found) {
-		chain_check_checkpoint(p, &c, p->signer ? p->signer->public_hex : NULL, problems);
+		if (chain_check_checkpoint(p, &c, p->signer ? p->signer->public_hex : NULL, problems, err) < 0)
+			return -1;
 		if (!from_genesis) {
 			from = c.table_seq + 1;
 			snprintf(prev, sizeof(prev), "%s", c.head_hash);
@@ -99,7 +100,7 @@ audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, 
 	memset(out, 0, sizeof(*out));
 	out->backlog = calloc(CHAIN_TABLES_MAX, sizeof(*out->backlog));
 	if (ids == NULL || out->backlog == NULL) {
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		goto fail;
 	}
 	if (store_event_tables(p->store, ids, CHAIN_TABLES_MAX, &n, err) < 0)
@@ -108,9 +109,13 @@ audit_startup_check(struct pit *p, bool defer_full, struct startup_result *out, 
 	for (int t = 0; t < n; t++) {
 		json_t *problems = json_array();
 		int64_t walked = 0, to = 0;
-
 		int recent = 0;
 
+		/* A table that could not be checked (out of memory included) fails the check: it is never taken as intact. */
+		if (problems == NULL) {
+			pb_oom(err);
+			goto fail;
+		}
 		if (startup_check_table(p, ids[t], full && !defer_full, problems, &walked, &to, err) < 0 ||
 		    audit_recent_rounds(p, ids[t], STARTUP_RECENT_ROUNDS, problems, &recent, err) < 0) {
 			json_decref(problems);
@@ -356,6 +361,10 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 	int rc = 0;
 
 	*held = false;
+	if (problems == NULL) {
+		log_error("start-up integrity check: the background walk cannot check table %s: out of memory", b->table_id);
+		return -1;
+	}
 	chain_walk_init(&cw, b->table_id, 1, CHAIN_GENESIS, b->to);
 	while (!cw.done) {
 		int64_t before = cw.walked;
@@ -365,12 +374,20 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 			break;
 		}
 		if (chain_walk_step(s, &cw, w->chunk, problems, &err) < 0) {
-			log_error("start-up integrity check: the background walk cannot read table %s at event %lld: %s",
-			    b->table_id, (long long)cw.next, err.message);
-			/* A chain that cannot be read cannot be vouched for: the table goes on hold, as for an altered one. */
-			audit_problem(problems, b->table_id, 0, cw.next, "events from %lld cannot be read (%s); the file is damaged "
-			    "or the disk fails: restore the last backup", (long long)cw.next, err.message);
+			log_error("start-up integrity check: the background walk cannot %s table %s at event %lld: %s",
+			    pb_is_oom(&err) ? "check" : "read", b->table_id, (long long)cw.next, err.message);
 			rc = -1;
+			/*
+			 * A chain that cannot be read cannot be vouched for: the table goes on hold, as for an
+			 * altered one.  Out of memory says nothing of the chain: the walk fails (its state says
+			 * so), and what it found is not taken, for it may be a misreading.
+			 */
+			if (pb_is_oom(&err)) {
+				json_decref(problems);
+				return -1;
+			}
+			audit_unchecked(problems, b->table_id, 0, cw.next, "events from %lld cannot be read (%s); the file is "
+			    "damaged or the disk fails: restore the last backup", (long long)cw.next, err.message);
 			break;
 		}
 		w->walked += cw.walked - before;
@@ -477,7 +494,7 @@ startup_walk_start(const struct startup_walk_options *o, struct startup_result *
 		return 0;
 	w = calloc(1, sizeof(*w));
 	if (w == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	snprintf(w->database, sizeof(w->database), "%s", o->database);
 	snprintf(w->synchronous, sizeof(w->synchronous), "%s", o->synchronous ? o->synchronous : "FULL");
 	w->pause_ms = o->pause_ms;

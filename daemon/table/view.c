@@ -175,7 +175,7 @@ correction_line(void *ctx, const struct correction *c, struct pb_error *err)
 	    "superseded_by", c->superseded_by != 0 ? json_integer(c->superseded_by) : json_null());
 
 	if (o == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	json_array_append_new(ctx, o);
 	return 0;
 }
@@ -191,7 +191,7 @@ add_corrections(struct pit *p, int64_t round_id, json_t *o, struct pb_error *err
 	json_t *arr = json_array();
 
 	if (arr == NULL || json_object_set_new(o, "corrections", arr) < 0)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	return store_corrections_of_round(p->store, round_id, correction_line, arr, err) == 0 ? 0 : -1;
 }
 
@@ -287,7 +287,7 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 	}
 	if (!ok) {
 		json_decref(o);
-		pb_fail(err, 500, "out_of_memory", "out of memory");
+		pb_oom(err);
 		return NULL;
 	}
 	json_object_set_new(o, "dealer", round_dealer_json(r));
@@ -337,7 +337,7 @@ pit_round_get(struct pit *p, const struct actor *a, int64_t round_id, json_t **o
 	int rc = -1;
 
 	if (r == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	if (store_round_load(p->store, round_id, r, err) < 0 || pit_check_table_access(a, r->table_id, false, err) < 0)
 		goto out;
 	if (store_round_events_raw(p->store, round_id, &evs, err) < 0)
@@ -373,7 +373,7 @@ pit_table_rounds(struct pit *p, const struct actor *a, const char *table_id, int
 		return -1;
 	r = malloc(sizeof(*r));
 	if (r == NULL)
-		return pb_fail(err, 500, "out_of_memory", "out of memory");
+		return pb_oom(err);
 	arr = json_array();
 	for (int i = 0; i < n; i++) {
 		json_t *one;
@@ -483,7 +483,7 @@ pit_tables_list(struct pit *p, const struct actor *a, json_t **out, struct pb_er
 		json_array_append_new(arr, o);
 	}
 	*out = json_pack("{s:o,s:o}", "tables", arr, "property", property_json(p->cfg));
-	return *out != NULL ? 0 : pb_fail(err, 500, "out_of_memory", "out of memory");
+	return *out != NULL ? 0 : pb_oom(err);
 }
 
 int

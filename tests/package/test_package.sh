@@ -68,6 +68,8 @@ deb=$(ls "$tmp"/pkg/package/pitboss_*.deb)
 # the packaged pitbossd has no test clock (docs/reliability.md): neither its code nor a word of it
 dpkg-deb --fsys-tarfile "$deb" | tar -xOf - ./usr/bin/pitbossd > "$tmp/pitbossd.packaged"
 grep -q "TEST CLOCK" "$tmp/pitbossd.packaged" && fail "the packaged pitbossd has the test clock"
+# nor the allocation failures on demand of the same builds (common/faults.h)
+grep -q "ALLOCATION FAILURES" "$tmp/pitbossd.packaged" && fail "the packaged pitbossd can make allocations fail"
 "$tmp/pkg/pitbossd" --version | grep -q "test clock" && fail "pitbossd --version of the package's tree names a test clock"
 # and a tree with the test clock (a developer's, the tests') is refused by cpack
 if "$build/pitbossd" --version | grep -q "test clock"; then
@@ -77,7 +79,7 @@ if "$build/pitbossd" --version | grep -q "test clock"; then
 	*) fail "cpack's refusal of a tree with the test clock does not say why: $out" ;;
 	esac
 fi
-checks=$((checks + 3))
+checks=$((checks + 4))
 dpkg-deb -c "$deb" | awk '{print $6}' | sed 's#^\./#/#' > "$tmp/contents"
 for f in /usr/bin/pitbossd /usr/bin/pitboss /usr/share/pitboss/web/index.html /lib/systemd/system/pitbossd.service \
 	/etc/pitboss/pitboss.json /etc/pitboss/games/standard.json /usr/share/man/man8/pitbossd.8.gz \
