@@ -46,7 +46,8 @@ record-routes: build
 	PB_BUILD_DIR=$(abspath $(BUILD)) PB_SOURCE_DIR=$(CURDIR) python3 tests/integration/record_routes.py
 
 # The Debian package (prefix /usr): build-package/package/pitboss_VERSION_ARCH.deb,
-# without the test clock (docs/reliability.md, "The test clock").
+# without the test clock and the allocation failures on demand (docs/reliability.md,
+# "The test clock", "Allocation failures").
 PACKAGE_BUILD ?= build-package
 package: deps
 	cmake -S . -B $(PACKAGE_BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr -DPITBOSS_TEST_CLOCK=OFF >/dev/null

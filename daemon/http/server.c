@@ -112,10 +112,18 @@ record_metrics(struct app *app, const struct http_answer *ans, int64_t us)
 	atomic_fetch_add(&app->metrics.latency_count, 1);
 }
 
-/* Queues the answer; close: with Connection: close (a refusal of the framing, a stop). */
+/* The answer sent when a JSON answer's text cannot be made: static, for it is wanted when memory is short. */
+static char OOM_ANSWER[] = "{\"error\":{\"code\":\"out_of_memory\",\"message\":\"out of memory\"}}\n";
+
+/*
+ * Queues the answer; close: with Connection: close (a refusal of the
+ * framing, a stop).  An answer whose text cannot be made is replaced by
+ * 500 out_of_memory, never by a shorter one or a closed connection.
+ */
 static enum MHD_Result
 send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer *ans, bool close)
 {
+	enum MHD_ResponseMemoryMode mode = MHD_RESPMEM_MUST_FREE;
 	struct MHD_Response *resp;
 	enum MHD_Result rc;
 	char *text;
@@ -125,8 +133,12 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 		pb_faults_scope(true);     /* the answer's text is the request's (common/faults.h) */
 		text = json_text_line(ans->json, &len);
 		pb_faults_scope(false);
-		if (text == NULL)
-			return MHD_NO;
+		if (text == NULL) {
+			ans->status = 500;
+			text = OOM_ANSWER;
+			len = sizeof(OOM_ANSWER) - 1;
+			mode = MHD_RESPMEM_PERSISTENT;
+		}
 		ans->content_type = "application/json";
 	} else {
 		text = ans->text;
@@ -137,9 +149,10 @@ send_answer(struct server *srv, struct MHD_Connection *conn, struct http_answer 
 			len = 0;
 		}
 	}
-	resp = MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+	resp = MHD_create_response_from_buffer(len, text, mode);
 	if (resp == NULL) {
-		free(text);
+		if (mode == MHD_RESPMEM_MUST_FREE)
+			free(text);
 		return MHD_NO;
 	}
 	/* Without its security headers nothing is sent: the connection is closed instead. */

@@ -366,8 +366,8 @@ integrity_rounds(struct integrity *in, struct pb_error *err)
 	if (store_round_ids(in->p->store, in->scope->table_id, in->scope->from_round, &ids, &count, err) < 0) {
 		if (!pb_is_oom(err))
 			return -1;
-		return audit_unchecked(in->problems, in->scope->table_id, 0, 0, "the rounds could not be listed (out of memory): "
-		    "none was checked; run the check again") < 0 ? pb_oom(err) : 0;
+		return audit_unchecked(in->problems, in->scope->table_id, 0, 0, "the rounds could not be checked (out of memory "
+		    "while they were listed); run the check again") < 0 ? pb_oom(err) : 0;
 	}
 	for (int i = 0; i < count && in->unread < UNREADABLE_ROUNDS_MAX && rc == 0; i++) {
 		struct check_part part;
