@@ -14,6 +14,7 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
+#include "cli/text_table.h"
 #include "store/event_types.h"
 
 static const char HELP[] =
@@ -28,9 +29,7 @@ static const char HELP[] =
     "\n"
     "exit status: 0 printed, 1 failed, 2 usage\n";
 
-/* The width of the type, chain and fields columns of the text table. */
-#define TYPE_W 24
-#define CHAIN_W 9
+/* The width of the fields column of the text table (the rows wrap the fields to it). */
 #define FIELDS_W 50
 
 /* The registry as API.md's JSON object; NULL when out of memory. */
@@ -56,18 +55,24 @@ types_json(void)
 	return out;
 }
 
+/* The text table's columns: type, chain, fields, description (the last not padded). */
+static const int WIDTHS[] = {23, 8, FIELDS_W};
+static const char *const HEADER[] = {"type", "chain", "fields (? optional)", "description"};
+
 /*
  * One type as rows of the text table: as many fields as fit the column on
  * each row ("key", "key?" when optional, "-" for none), the type, chain and
  * description on the first.
  */
 static void
-print_type(FILE *f, const struct event_type *t)
+print_type(const struct cli_table *table, const struct event_type *t)
 {
 	const struct event_field *fl = t->fields;
-	char line[FIELDS_W + 64];
+	char line[FIELDS_W + 64], description[512];
 	bool first = true;
 
+	snprintf(description, sizeof(description), "%s%s", t->description,
+	    t->flags & EVENT_PERSONAL ? " (personal data)" : "");
 	do {
 		size_t used = 0;
 
@@ -82,11 +87,13 @@ print_type(FILE *f, const struct event_type *t)
 		}
 		if (fl->key != NULL)
 			snprintf(line + used, sizeof(line) - used, ",");
-		if (first)
-			fprintf(f, "%-*s %-*s %-*s %s%s\n", TYPE_W - 1, t->name, CHAIN_W - 1, event_chain_name(t->chain), FIELDS_W,
-			    line[0] ? line : "-", t->description, t->flags & EVENT_PERSONAL ? " (personal data)" : "");
-		else
-			fprintf(f, "%*s %s\n", TYPE_W + CHAIN_W - 1, "", line);
+		if (first) {
+			const char *cells[] = {t->name, event_chain_name(t->chain), line[0] ? line : "-", description};
+			cli_table_row(table, 4, cells);
+		} else {
+			const char *cells[] = {"", "", line};      /* the fields that did not fit, under theirs */
+			cli_table_row(table, 3, cells);
+		}
 		first = false;
 	} while (fl->key != NULL);
 }
@@ -96,6 +103,7 @@ int
 cmd_event_types(int argc, char **argv)
 {
 	static const struct option LONG[] = {{"json", no_argument, NULL, 'j'}, {NULL, 0, NULL, 0}};
+	const struct cli_table table = {stdout, 4, WIDTHS, HEADER};
 	bool as_json = false;
 	int c;
 
@@ -121,10 +129,9 @@ cmd_event_types(int argc, char **argv)
 		free(text);
 		return 0;
 	}
-	printf("%-*s %-*s %-*s %s\n", TYPE_W - 1, "type", CHAIN_W - 1, "chain", FIELDS_W, "fields (? optional)",
-	    "description");
+	cli_table_header(&table);
 	for (int i = 0; i < EVT_COUNT; i++)
-		print_type(stdout, &EVENT_TYPES[i]);
+		print_type(&table, &EVENT_TYPES[i]);
 	return 0;
 usage:
 	fputs(HELP, stderr);

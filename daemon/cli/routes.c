@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "cli/commands.h"
+#include "cli/text_table.h"
 #include "config/config.h"
 #include "http/routes.h"
 #include "table/access.h"
@@ -68,34 +69,51 @@ routes_json(void)
 	return json_pack("{s:o}", "routes", list);
 }
 
+/* Who may call r, as the WHO column says it: "no token", "sign-in", "every role" or its roles. */
+static void
+who(const struct route *r, char *buf, size_t size)
+{
+	const unsigned every = ROLE_BIT(ROLE_KINDS) - 1u;
+	unsigned bits = route_roles(r);
+	size_t used = 0;
+
+	if (r->flags & RT_PUBLIC) {
+		snprintf(buf, size, "no token");
+		return;
+	}
+	if (r->flags & RT_SIGN_IN) {
+		snprintf(buf, size, "sign-in");
+		return;
+	}
+	if (bits == every) {
+		snprintf(buf, size, "every role");
+		return;
+	}
+	buf[0] = '\0';
+	for (int k = 0; k < ROLE_KINDS && used < size; k++) {
+		if (bits & ROLE_BIT(k)) {
+			snprintf(buf + used, size - used, "%s%s", used ? ", " : "", role_name((enum role)k));
+			used += strlen(buf + used);
+		}
+	}
+}
+
 static void
 print_table(void)
 {
-	const unsigned every = ROLE_BIT(ROLE_KINDS) - 1u;
+	static const int widths[] = {8, 44};
+	static const char *const header[] = {"METHOD", "PATH", "WHO"};
+	const struct cli_table table = {stdout, 3, widths, header};
 
-	printf("%-8s %-44s %s\n", "METHOD", "PATH", "WHO");
+	cli_table_header(&table);
 	for (size_t i = 0; i < api_route_count; i++) {
 		const struct route *r = &api_routes[i];
-		unsigned bits = route_roles(r);
-		char method[16];
+		char method[16], roles[256];
+		const char *cells[] = {method, r->pattern, roles};
+
 		snprintf(method, sizeof(method), "%s%s", r->method, (r->flags & RT_HEAD) ? ",HEAD" : "");
-		printf("%-8s %-44s ", method, r->pattern);
-		if (r->flags & RT_PUBLIC)
-			printf("no token\n");
-		else if (r->flags & RT_SIGN_IN)
-			printf("sign-in\n");
-		else if (bits == every)
-			printf("every role\n");
-		else {
-			const char *sep = "";
-			for (int k = 0; k < ROLE_KINDS; k++) {
-				if (bits & ROLE_BIT(k)) {
-					printf("%s%s", sep, role_name((enum role)k));
-					sep = ", ";
-				}
-			}
-			printf("\n");
-		}
+		who(r, roles, sizeof(roles));
+		cli_table_row(&table, 3, cells);
 	}
 }
 
