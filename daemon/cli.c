@@ -75,7 +75,7 @@ main(int argc, char **argv)
 	if (use_test_faults() < 0)
 		return 1;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
-		printf("pitboss %s\n", pb_version_long());
+		pb_version_print(stdout, "pitboss", false);
 		return 0;
 	}
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {

@@ -103,9 +103,7 @@ parse_args(int argc, char **argv, struct options *o)
 		case 'f': o->foreground = true; break;
 		case 'h': usage(stdout); exit(0);
 		case 'V':
-			printf("pitbossd %s\n", pb_version_long());
-			if (pb_test_clock_built())
-				printf("built with the test clock (%s): for tests, never for production\n", PB_TEST_CLOCK_ENV);
+			pb_version_print(stdout, "pitbossd", true);
 			exit(0);
 		default: usage(stderr); return -1;
 		}

@@ -5,6 +5,9 @@
 #ifndef PB_COMMON_VERSION_H
 #define PB_COMMON_VERSION_H
 
+#include <stdbool.h>
+#include <stdio.h>
+
 /* "0.1.0" */
 const char *pb_version(void);
 
@@ -13,5 +16,13 @@ const char *pb_version_long(void);
 
 /* The commit ("1a2b3c4"), or "" when it is not known. */
 const char *pb_version_commit(void);
+
+/*
+ * The --version text of program ("pitboss", "pitbossd") on f:
+ * "pitbossd 0.1.0 (git 1a2b3c4)", then, for a program that reads the test
+ * clock (reads_test_clock: pitbossd) in a build that has it, a line saying
+ * the build is for tests.
+ */
+void pb_version_print(FILE *f, const char *program, bool reads_test_clock);
 
 #endif
