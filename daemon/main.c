@@ -33,13 +33,13 @@
 #include "http/http.h"
 #include "store/audit.h"
 #include "store/writer.h"
-#include "table/audit.h"
-#include "table/authlog.h"
-#include "table/backup_schedule.h"
+#include "table/audit/audit.h"
+#include "table/people/authlog.h"
+#include "table/ops/backup_schedule.h"
 #include "central/central.h"
-#include "table/signer.h"
-#include "table/pit.h"
-#include "table/startup.h"
+#include "table/core/signer.h"
+#include "table/core/pit.h"
+#include "table/ops/startup.h"
 
 int config_parse_listen(const char *text, char *host, size_t hostsz, int *port);
 

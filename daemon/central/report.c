@@ -19,7 +19,7 @@
 #include "config/property.h"
 #include "engine/rules.h"
 #include "store/reports.h"
-#include "table/reports.h"
+#include "table/reports/reports.h"
 
 static const char PROPERTIES[] =
     "SELECT property, coalesce(nullif(name, ''), property), time_zone, gaming_day_start, shifts "

@@ -11,11 +11,11 @@
 #include "central/central_int.h"
 #include "common/timeutil.h"
 #include "engine/limits.h"
-#include "table/accounting.h"
-#include "table/players.h"
-#include "table/corrections.h"
-#include "table/replay.h"
-#include "table/rollup.h"
+#include "table/accounting/accounting.h"
+#include "table/players/players.h"
+#include "table/rounds/corrections.h"
+#include "table/rounds/replay.h"
+#include "table/rounds/rollup.h"
 
 /* The table's stored state after one of its own events (no round); other types change nothing. */
 int

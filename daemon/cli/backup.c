@@ -13,8 +13,8 @@
 
 #include "cli/commands.h"
 #include "store/audit.h"
-#include "table/backup.h"
-#include "table/signer.h"
+#include "table/ops/backup.h"
+#include "table/core/signer.h"
 
 static const char HELP[] =
     "usage: pitboss backup --database DB --to FILE [--key-to PATH] [--key-file KEY]\n"

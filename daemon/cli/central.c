@@ -10,7 +10,7 @@
 
 #include "central/central.h"
 #include "cli/commands.h"
-#include "table/reports.h"
+#include "table/reports/reports.h"
 
 static const char HELP[] =
     "usage: pitboss central init --conninfo C\n"

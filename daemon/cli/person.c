@@ -17,7 +17,7 @@
 #include "cli/commands.h"
 #include "common/password.h"
 #include "store/store.h"
-#include "table/people.h"
+#include "table/people/people.h"
 
 static const char HELP[] =
     "usage: pitboss person add --database DB --id ID --name NAME --roles R1,R2 [--password-stdin]\n"

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
-#include "table/audit.h"
+#include "table/audit/audit.h"
 
 static const char HELP[] =
     "usage: pitboss replay --database DB [--json] ROUND\n"

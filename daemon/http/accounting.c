@@ -6,7 +6,7 @@
  */
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/accounting.h"
+#include "table/accounting/accounting.h"
 
 /* POST /tables/{t}/inventory {"kind", "chips", "reason"?, "witness"} */
 void

@@ -9,10 +9,10 @@
 
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/audit.h"
-#include "table/backup.h"
-#include "table/context.h"
-#include "table/startup.h"
+#include "table/audit/audit.h"
+#include "table/ops/backup.h"
+#include "table/ops/context.h"
+#include "table/ops/startup.h"
 
 /* The id is read with strtoll, as it always was: "12abc" verifies round 12, "abc" round 0 (not found). */
 void

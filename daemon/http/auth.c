@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "table/authlog.h"
-#include "table/door.h"
-#include "table/context.h"
+#include "table/people/authlog.h"
+#include "table/people/door.h"
+#include "table/ops/context.h"
 
 static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;   /* the lockout log's minute */
 

@@ -10,7 +10,7 @@
 
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/reports.h"
+#include "table/reports/reports.h"
 
 static const char *const PARAMS[] = {"property", "group", "from", "to", "format", NULL};
 

@@ -7,7 +7,7 @@
 
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/players.h"
+#include "table/players/players.h"
 
 /* GET /players?card=&name= */
 void

@@ -17,8 +17,8 @@
 #include "http/report_cache.h"
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/context.h"
-#include "table/reports.h"
+#include "table/ops/context.h"
+#include "table/reports/reports.h"
 
 #define REPORT_KEY_MAX 4096
 

@@ -18,7 +18,7 @@
 
 #include "http/answer.h"
 #include "http/http.h"
-#include "table/access.h"
+#include "table/core/access.h"
 
 /* Route indexes for /metrics (their names: api_route_names). */
 enum route_metric {

@@ -8,9 +8,9 @@
 
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/bank_offer.h"
-#include "table/banker.h"
-#include "table/dealer.h"
+#include "table/rounds/bank_offer.h"
+#include "table/rounds/banker.h"
+#include "table/rounds/dealer.h"
 
 void
 handle_tables(const struct route_call *c, struct http_answer *ans)

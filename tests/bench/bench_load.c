@@ -45,10 +45,10 @@
 #include "bench_common.h"
 #include "cli/http_client.h"
 #include "store/store_int.h"
-#include "table/audit.h"
+#include "table/audit/audit.h"
 #include "config/config.h"
-#include "table/pit.h"
-#include "table/signer.h"
+#include "table/core/pit.h"
+#include "table/core/signer.h"
 #include "../common/fake_clock.h"
 
 #define BODY_MAX 2048

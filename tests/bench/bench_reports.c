@@ -46,10 +46,10 @@
 #include "common/hash.h"
 #include "engine/settle.h"
 #include "store/store_int.h"
-#include "table/pit.h"
-#include "table/input.h"
-#include "table/reports.h"
-#include "table/rollup.h"
+#include "table/core/pit.h"
+#include "table/core/input.h"
+#include "table/reports/reports.h"
+#include "table/rounds/rollup.h"
 #include "config/property.h"
 
 #ifndef PB_SOURCE_DIR

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "common/timeutil.h"
-#include "table/reports.h"
+#include "table/reports/reports.h"
 
 #define FUZZ_MAX_INPUT 1024
 #define NOW_MS 1795300000000LL   /* a fixed "now" (2026-11-21): the harness is deterministic */

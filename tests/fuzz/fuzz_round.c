@@ -41,8 +41,8 @@
 
 #include "store/store.h"
 #include "store/store_int.h"
-#include "table/audit.h"
-#include "table/pit.h"
+#include "table/audit/audit.h"
+#include "table/core/pit.h"
 
 #ifndef PB_SOURCE_DIR
 #error "PB_SOURCE_DIR must be defined"

@@ -12,7 +12,7 @@
 #include "common/password.h"
 #include "config/config.h"
 #include "store/store.h"
-#include "table/pit.h"
+#include "table/core/pit.h"
 #include "temp_db.h"
 
 #ifndef PB_SOURCE_DIR

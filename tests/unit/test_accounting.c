@@ -14,8 +14,8 @@
 #include <cmocka.h>
 
 #include "store/event_types.h"
-#include "table/acct_chips.h"
-#include "table/acct_private.h"
+#include "table/accounting/acct_chips.h"
+#include "table/accounting/acct_private.h"
 
 static struct config cfg;
 

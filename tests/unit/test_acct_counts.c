@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "table/accounting.h"
+#include "table/accounting/accounting.h"
 #include "store/accounting.h"
 
 static struct acct_document

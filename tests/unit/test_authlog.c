@@ -14,8 +14,8 @@
 
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/authlog.h"
-#include "table/pit.h"
+#include "table/people/authlog.h"
+#include "table/core/pit.h"
 #include "temp_db.h"
 
 #define T0 1800000000000LL   /* a fixed clock, in ms */

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "common/password.h"
-#include "table/dealer.h"
-#include "table/verify.h"
+#include "table/rounds/dealer.h"
+#include "table/audit/verify.h"
 #include "pit_fixture.h"
 
 struct fixture {

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 
-#include "table/door.h"
+#include "table/people/door.h"
 
 #define MIN 60000LL
 

@@ -30,8 +30,8 @@
 #include "common/hash.h"
 #include "engine/cards.h"
 #include "store/store.h"
-#include "table/pit.h"
-#include "table/reports.h"
+#include "table/core/pit.h"
+#include "table/reports/reports.h"
 
 #include "../common/fake_clock.h"
 

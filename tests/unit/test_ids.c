@@ -16,8 +16,8 @@
 
 #include "common/ids.h"
 #include "store/players.h"
-#include "table/people.h"
-#include "table/players.h"
+#include "table/people/people.h"
+#include "table/players/players.h"
 #include "pit_fixture.h"
 
 static char dbpath[256];

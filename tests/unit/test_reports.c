@@ -34,8 +34,8 @@
 #include "store/migrations.h"
 #include "store/reports.h"
 #include "store/store_int.h"
-#include "table/pit.h"
-#include "table/reports.h"
+#include "table/core/pit.h"
+#include "table/reports/reports.h"
 
 #ifndef PB_SOURCE_DIR
 #define PB_SOURCE_DIR "."

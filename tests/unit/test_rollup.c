@@ -26,9 +26,9 @@
 #include "common/hash.h"
 #include "store/reports.h"
 #include "store/store_int.h"
-#include "table/pit.h"
-#include "table/reports.h"
-#include "table/rollup.h"
+#include "table/core/pit.h"
+#include "table/reports/reports.h"
+#include "table/rounds/rollup.h"
 
 #ifndef PB_SOURCE_DIR
 #define PB_SOURCE_DIR "."

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "store/store.h"
-#include "table/pit.h"
+#include "table/core/pit.h"
 #include "pit_fixture.h"
 
 struct fixture {

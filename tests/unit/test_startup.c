@@ -18,9 +18,9 @@
 #include <sodium.h>
 
 #include "store/audit.h"
-#include "table/audit.h"
-#include "table/signer.h"
-#include "table/startup.h"
+#include "table/audit/audit.h"
+#include "table/core/signer.h"
+#include "table/ops/startup.h"
 #include "temp_db.h"
 
 #define AT "2026-01-01T00:00:00.000Z"

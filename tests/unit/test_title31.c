@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "table/players.h"
+#include "table/players/players.h"
 
 static struct tz *ny;
 static const struct title31_limits LIM = {300000, 800000, 1000000};

@@ -19,9 +19,9 @@
 
 #include "common/password.h"
 #include "common/timeutil.h"
-#include "table/door.h"
+#include "table/people/door.h"
 #include "store/store.h"
-#include "table/witness.h"
+#include "table/people/witness.h"
 #include "pit_fixture.h"
 
 #define FLOOR_PASSWORD "green felt 4 ever"

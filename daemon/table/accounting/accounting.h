@@ -27,8 +27,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "table/pit.h"
-#include "table/reports.h"
+#include "table/core/pit.h"
+#include "table/reports/reports.h"
 
 struct store;
 struct acct_document;

@@ -10,7 +10,7 @@
 
 #include "common/gaming_day.h"
 #include "store/accounting.h"
-#include "table/accounting.h"
+#include "table/accounting/accounting.h"
 
 void
 acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked)

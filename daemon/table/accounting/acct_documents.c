@@ -9,8 +9,8 @@
 #include "common/gaming_day.h"
 #include "common/timeutil.h"
 #include "config/config.h"
-#include "table/access.h"
-#include "table/acct_private.h"
+#include "table/core/access.h"
+#include "table/accounting/acct_private.h"
 
 /* One document appended to the array; a void also marks the slip it voids ("voided"). */
 static int

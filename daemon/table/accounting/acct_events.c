@@ -10,7 +10,7 @@
 
 #include "common/gaming_day.h"
 #include "store/store.h"
-#include "table/acct_private.h"
+#include "table/accounting/acct_private.h"
 
 const struct event_type *
 acct_event_type(const char *kind)

@@ -10,7 +10,7 @@
 #include <jansson.h>
 
 #include "store/accounting.h"
-#include "table/accounting.h"
+#include "table/accounting/accounting.h"
 
 /* The registry's row of a document's table event: inventory for an opener or closer, else its kind's; NULL for no kind. */
 const struct event_type *acct_event_type(const char *kind);

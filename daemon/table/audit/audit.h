@@ -12,10 +12,10 @@
 #ifndef PB_TABLE_AUDIT_H
 #define PB_TABLE_AUDIT_H
 
-#include "table/chain.h"
-#include "table/hold.h"
-#include "table/replay.h"
-#include "table/startup.h"
-#include "table/verify.h"
+#include "table/audit/chain.h"
+#include "table/audit/hold.h"
+#include "table/rounds/replay.h"
+#include "table/ops/startup.h"
+#include "table/audit/verify.h"
 
 #endif

@@ -4,13 +4,13 @@
  */
 #include "common/json_text.h"
 #include "store/store.h"
-#include "table/chain.h"
+#include "table/audit/chain.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "table/problem.h"
+#include "table/core/problem.h"
 
 #define CHAIN_BATCH 5000
 

@@ -10,8 +10,8 @@
 #include <stdint.h>
 
 #include "store/audit.h"
-#include "table/pit.h"
-#include "table/signer.h"
+#include "table/core/pit.h"
+#include "table/core/signer.h"
 
 /* The prev_hash of a table's first event. */
 extern const char CHAIN_GENESIS[PB_SHA256_HEX_LEN];

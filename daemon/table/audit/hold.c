@@ -1,9 +1,9 @@
 /*
  * hold.c - putting a table on integrity hold, and lifting it.
  */
-#include "table/access.h"
-#include "table/hold.h"
-#include "table/input.h"
+#include "table/core/access.h"
+#include "table/audit/hold.h"
+#include "table/core/input.h"
 
 #include <stdio.h>
 

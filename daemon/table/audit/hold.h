@@ -7,7 +7,7 @@
 
 #include <jansson.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 /*
  * Puts a table on integrity hold and records the significant event

@@ -8,7 +8,7 @@
  * memory) is a problem marked "unchecked", never a part found intact.
  */
 #include "store/store.h"
-#include "table/verify.h"
+#include "table/audit/verify.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,16 +17,16 @@
 #include "common/log.h"
 #include "engine/collection.h"
 #include "store/audit.h"
-#include "table/accounting.h"
-#include "table/banker.h"
-#include "table/chain.h"
-#include "table/corrections.h"
-#include "table/hold.h"
-#include "table/players.h"
-#include "table/problem.h"
-#include "table/replay.h"
-#include "table/txn.h"
-#include "table/verify_private.h"
+#include "table/accounting/accounting.h"
+#include "table/rounds/banker.h"
+#include "table/audit/chain.h"
+#include "table/rounds/corrections.h"
+#include "table/audit/hold.h"
+#include "table/players/players.h"
+#include "table/core/problem.h"
+#include "table/rounds/replay.h"
+#include "table/core/txn.h"
+#include "table/audit/verify_private.h"
 
 /* A round with no events: its rows were put there by someone else than pitboss. */
 static int

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 /* Verifies one round: its events' chain links and hashes, the replay, the derived rows. Appends problems. */
 int audit_round(struct pit *p, int64_t round_id, json_t *problems, struct pb_error *err);

@@ -8,7 +8,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 /*
  * Payout lines got against the lines wanted, line by line; a problem (named

@@ -9,7 +9,7 @@
  * a comparison never passes for want of being made.
  */
 #include "store/store.h"
-#include "table/verify_private.h"
+#include "table/audit/verify_private.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,8 +17,8 @@
 #include <string.h>
 
 #include "store/audit.h"
-#include "table/banker.h"
-#include "table/problem.h"
+#include "table/rounds/banker.h"
+#include "table/core/problem.h"
 
 /* Everything a comparison needs to name a problem of the round. */
 struct rows_check {

@@ -1,4 +1,4 @@
-#include "table/input.h"
+#include "table/core/input.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -2,7 +2,7 @@
  * problem.c - appending a problem to a list of problems, and the parts of a
  * check whose findings count only when they were completed.
  */
-#include "table/problem.h"
+#include "table/core/problem.h"
 
 #include <stdarg.h>
 #include <stdbool.h>

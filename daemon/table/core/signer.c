@@ -1,4 +1,4 @@
-#include "table/signer.h"
+#include "table/core/signer.h"
 
 #include <errno.h>
 #include <fcntl.h>

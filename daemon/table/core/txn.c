@@ -1,4 +1,4 @@
-#include "table/txn.h"
+#include "table/core/txn.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,8 +12,8 @@
 #ifndef PB_TABLE_TXN_H
 #define PB_TABLE_TXN_H
 
-#include "table/access.h"
-#include "table/pit.h"
+#include "table/core/access.h"
+#include "table/core/pit.h"
 
 typedef int (*pit_write_fn)(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status,
     struct pb_error *err);

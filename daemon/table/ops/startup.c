@@ -7,7 +7,7 @@
  */
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/startup.h"
+#include "table/ops/startup.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,10 +21,10 @@
 
 #include "common/log.h"
 #include "common/priority.h"
-#include "table/chain.h"
-#include "table/hold.h"
-#include "table/problem.h"
-#include "table/verify.h"
+#include "table/audit/chain.h"
+#include "table/audit/hold.h"
+#include "table/core/problem.h"
+#include "table/audit/verify.h"
 
 struct startup_walk {
 	pthread_t thread;

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 /* Events read and checked per chunk of the background walk (about 10 ms of work). */
 #define STARTUP_WALK_CHUNK 2000

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 struct person;
 

@@ -17,7 +17,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 struct person;
 

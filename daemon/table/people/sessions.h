@@ -19,7 +19,7 @@
 
 #include "common/hash.h"
 #include "common/ids.h"
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 #define SESSION_TOKEN_PREFIX "pbs_"
 #define SESSION_TOKEN_LEN 68          /* the prefix and 64 hex digits */

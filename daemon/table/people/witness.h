@@ -12,7 +12,7 @@
 
 #include "common/error.h"
 #include "common/ids.h"
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 /*
  * Checks body's "witness" for an operation (what: "voiding a round after the

@@ -21,7 +21,7 @@
 #include "common/gaming_day.h"
 #include "engine/round.h"
 #include "store/event_types.h"
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 struct store;
 

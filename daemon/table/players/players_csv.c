@@ -3,7 +3,7 @@
  * columns in docs/api.md): RFC 4180, CRLF, a header row.  Every cell
  * goes through common/csv.h.
  */
-#include "table/players.h"
+#include "table/players/players.h"
 
 #include "common/csv.h"
 

@@ -3,7 +3,7 @@
  * events by central restore (players.h), as the live paths wrote them.
  */
 #include "common/json_text.h"
-#include "table/players.h"
+#include "table/players/players.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -12,11 +12,11 @@
 #include "common/gaming_day.h"
 #include "common/text.h"
 #include "store/store.h"
-#include "table/acct_private.h"
-#include "table/input.h"
-#include "table/reports_private.h"
-#include "table/rollup.h"
-#include "table/txn.h"
+#include "table/accounting/acct_private.h"
+#include "table/core/input.h"
+#include "table/reports/reports_private.h"
+#include "table/rounds/rollup.h"
+#include "table/core/txn.h"
 
 /* The most gaming days whose count variances one exceptions report computes (the latest ones of its range). */
 #define VARIANCE_DAYS_MAX 93

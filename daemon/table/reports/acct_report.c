@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "common/gaming_day.h"
-#include "table/acct_private.h"
-#include "table/reports_private.h"
+#include "table/accounting/acct_private.h"
+#include "table/reports/reports_private.h"
 
 /* One table's sums over the window. */
 struct mg_table {

@@ -8,7 +8,7 @@
  * rounded once to the cent.  No money here passes through a double; the
  * one double is the coverage's share of hands, a ratio.
  */
-#include "table/players.h"
+#include "table/players/players.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,7 +20,7 @@
 #include "store/players.h"
 #include "store/reports.h"
 #include "store/store.h"
-#include "table/reports.h"
+#include "table/reports/reports.h"
 
 #define GAMES_MAX 16
 #define TIME_MIN "0000-00-00T00:00:00.000Z"

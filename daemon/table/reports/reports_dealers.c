@@ -6,7 +6,7 @@
 #include <stdlib.h>
 
 #include "store/store.h"
-#include "table/reports_private.h"
+#include "table/reports/reports_private.h"
 
 /* One change as the report lists it: {"table", "person", "name", "at", "until", "by"}; null for what is not. */
 static json_t *

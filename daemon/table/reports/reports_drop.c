@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table/accounting.h"
-#include "table/reports_private.h"
+#include "table/accounting/accounting.h"
+#include "table/reports/reports_private.h"
 
 /* A drop's sum and how many drop documents it holds. */
 struct drop_sum {

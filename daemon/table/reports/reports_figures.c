@@ -17,7 +17,7 @@
 #include "engine/analyze.h"
 #include "engine/theo.h"
 #include "store/store.h"
-#include "table/reports_private.h"
+#include "table/reports/reports_private.h"
 
 #define HOLD_Z 1.96                     /* two-sided 95% */
 

@@ -2,8 +2,8 @@
  * reports_kind.c - the report of a kind (table/reports.h pit_report): the
  * one place that knows every report, above them all.
  */
-#include "table/accounting.h"
-#include "table/reports_private.h"
+#include "table/accounting/accounting.h"
+#include "table/reports/reports_private.h"
 
 int
 pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out, struct pb_error *err)

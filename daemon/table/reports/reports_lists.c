@@ -10,9 +10,9 @@
 #include "engine/hand3.h"
 #include "engine/hand6.h"
 #include "store/store.h"
-#include "table/accounting.h"
-#include "table/corrections.h"
-#include "table/reports_private.h"
+#include "table/accounting/accounting.h"
+#include "table/rounds/corrections.h"
+#include "table/reports/reports_private.h"
 
 /*
  * Significant-event codes (schema 003) that the exceptions report lists,

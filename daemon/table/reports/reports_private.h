@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "store/reports.h"
-#include "table/reports.h"
+#include "table/reports/reports.h"
 
 #define HOUR_MS 3600000LL
 #define DAY_MS 86400000LL

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "table/reports_private.h"
-#include "table/rollup.h"
+#include "table/reports/reports_private.h"
+#include "table/rounds/rollup.h"
 
 #define TZ_OFFSET_MAX 1080              /* minutes: +-18 h, as ISO 8601 allows */
 #define REPORT_GROUPS 5

@@ -18,8 +18,8 @@
 #include <string.h>
 
 #include "store/store.h"
-#include "table/accounting.h"
-#include "table/reports_private.h"
+#include "table/accounting/accounting.h"
+#include "table/reports/reports_private.h"
 
 #define DAY_LEN 11                      /* YYYY-MM-DD */
 

@@ -11,8 +11,8 @@
 #include <time.h>
 
 #include "store/store.h"
-#include "table/reports_private.h"
-#include "table/rollup.h"
+#include "table/reports/reports_private.h"
+#include "table/rounds/rollup.h"
 
 /* A series: one table, dealer and game; its latest row waits for the next hour's to know if play went on. */
 struct series {

@@ -7,8 +7,8 @@
 #ifndef PB_TABLE_BANK_OFFER_H
 #define PB_TABLE_BANK_OFFER_H
 
-#include "table/pit.h"
-#include "table/txn.h"
+#include "table/core/pit.h"
+#include "table/core/txn.h"
 
 /*
  * POST /api/v1/tables/{t}/bank-offers {"seat": S, "answer": "accepted" |

@@ -1,11 +1,11 @@
-#include "table/banker.h"
+#include "table/rounds/banker.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store.h"
-#include "table/reports.h"
-#include "table/txn.h"
+#include "table/reports/reports.h"
+#include "table/core/txn.h"
 
 #define BANKER_HISTORY_MAX 500
 

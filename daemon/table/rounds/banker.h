@@ -6,7 +6,7 @@
 #ifndef PB_TABLE_BANKER_H
 #define PB_TABLE_BANKER_H
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 struct rotation {
 	int consecutive;               /* rounds in a row this seat will have banked, with this one */

@@ -5,7 +5,7 @@
  * person (a seat change does not reset it) and the rule of one authorized
  * player of a provider company at a table (docs/players.md, "The banker").
  */
-#include "table/banker.h"
+#include "table/rounds/banker.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,7 @@
 #include "common/text.h"
 #include "store/players.h"
 #include "store/store.h"
-#include "table/input.h"
+#include "table/core/input.h"
 
 /* "provider": {"badge": ID, "company": TEXT}: both required, the company free text that is not blank. */
 static int

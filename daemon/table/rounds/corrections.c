@@ -9,7 +9,7 @@
  * the line's latest in "supersedes", checked inside the write so that of
  * two requests for one line only one is recorded.
  */
-#include "table/corrections.h"
+#include "table/rounds/corrections.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,11 +22,11 @@
 #include "store/audit.h"
 #include "store/corrections.h"
 #include "store/store.h"
-#include "table/input.h"
-#include "table/problem.h"
-#include "table/replay.h"
-#include "table/txn.h"
-#include "table/witness.h"
+#include "table/core/input.h"
+#include "table/core/problem.h"
+#include "table/rounds/replay.h"
+#include "table/core/txn.h"
+#include "table/people/witness.h"
 
 /* A correction being recorded: what the request said, checked before the write. */
 struct correct_call {

@@ -29,7 +29,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 struct store;
 

@@ -1,14 +1,14 @@
 /*
  * dealer.c - the person dealing at each table (dealer.h).
  */
-#include "table/dealer.h"
+#include "table/rounds/dealer.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "store/store.h"
-#include "table/input.h"
-#include "table/txn.h"
+#include "table/core/input.h"
+#include "table/core/txn.h"
 
 /* The roles that set any dealer; a dealer's session without one of them sets only himself. */
 #define SUPERVISOR_ROLES (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))

@@ -12,7 +12,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 struct table_state;
 

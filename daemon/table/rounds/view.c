@@ -15,12 +15,12 @@
 #include "store/audit.h"
 #include "store/corrections.h"
 #include "store/store.h"
-#include "table/players.h"
-#include "table/banker.h"
-#include "table/replay.h"
-#include "table/rollup.h"
-#include "table/txn.h"
-#include "table/view.h"
+#include "table/players/players.h"
+#include "table/rounds/banker.h"
+#include "table/rounds/replay.h"
+#include "table/rounds/rollup.h"
+#include "table/core/txn.h"
+#include "table/rounds/view.h"
 
 #define RECALL_MAX 200
 

@@ -9,7 +9,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "table/pit.h"
+#include "table/core/pit.h"
 
 /* Payout lines as the API shows them, with bank_after and short on player-banked rounds. */
 json_t *payout_lines_json(const struct payout_line *lines, int n);
