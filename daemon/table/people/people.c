@@ -17,7 +17,6 @@
 #include "store/audit.h"
 #include "store/store.h"
 #include "table/core/access.h"
-#include "table/rounds/dealer.h"
 #include "table/people/lockout.h"
 #include "table/core/txn.h"
 
@@ -251,6 +250,36 @@ static json_t *
 person_fields(const struct person *who)
 {
 	return json_pack("{s:s,s:o,s:b}", "name", who->name, "roles", roles_json(who->roles), "active", who->active);
+}
+
+/*
+ * A person disabled deals nowhere any more: every table where they are the
+ * dealer gets no dealer, recorded as at PUT /tables/{t}/dealer {"person":
+ * null} (the state, the history row, dealer_changed in its chain), in the
+ * caller's transaction.  The ids of those tables are appended to left.
+ */
+static int
+dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, const char *at, json_t *left,
+    struct pb_error *err)
+{
+	char tables[64][PB_ID_MAX];
+	json_t *body;
+	int n, rc = 0;
+
+	if (store_tables_dealt_by(p->store, person, tables, 64, &n, err) < 0)
+		return -1;
+	if ((body = json_pack("{s:n,s:n}", "person", "name")) == NULL)
+		return pb_oom(err);
+	for (int i = 0; rc == 0 && i < n; i++) {
+		const char *table = tables[i];
+		rc = store_table_dealer_set(p->store, table, "", "", at, a->name, err);
+		if (rc == 0)
+			rc = store_append_event(p->store, table, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
+		if (rc == 0)
+			json_array_append_new(left, json_string(table));
+	}
+	json_decref(body);
+	return rc;
 }
 
 static int

@@ -133,30 +133,6 @@ pit_table_set_dealer(struct pit *p, const struct actor *a, const struct idempote
 }
 
 int
-dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, const char *at, json_t *left,
-    struct pb_error *err)
-{
-	char tables[64][PB_ID_MAX];
-	json_t *body;
-	int n, rc = 0;
-
-	if (store_tables_dealt_by(p->store, person, tables, 64, &n, err) < 0)
-		return -1;
-	if ((body = json_pack("{s:n,s:n}", "person", "name")) == NULL)
-		return pb_oom(err);
-	for (int i = 0; rc == 0 && i < n; i++) {
-		const char *table = tables[i];
-		rc = store_table_dealer_set(p->store, table, "", "", at, a->name, err);
-		if (rc == 0)
-			rc = store_append_event(p->store, table, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
-		if (rc == 0)
-			json_array_append_new(left, json_string(table));
-	}
-	json_decref(body);
-	return rc;
-}
-
-int
 dealer_of_new_round(struct pit *p, const struct table_state *ts, struct round_record *r, struct pb_error *err)
 {
 	struct person who;

@@ -32,15 +32,6 @@ int pit_table_set_dealer(struct pit *p, const struct actor *a, const struct idem
     const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 /*
- * A person disabled deals nowhere any more: every table where they are the
- * dealer gets no dealer, recorded as at PUT /tables/{t}/dealer {"person":
- * null} (the state, the history row, dealer_changed in its chain), in the
- * caller's transaction.  The ids of those tables are appended to left.
- */
-int dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, const char *at, json_t *left,
-    struct pb_error *err);
-
-/*
  * A round being opened at a table whose state is ts takes the table's
  * dealer: r->dealer_id and r->dealer_name (the person's name now; their id
  * when the person is no longer found).  Nothing when the table has none.
