@@ -33,13 +33,10 @@
 #include "http/http.h"
 #include "store/audit.h"
 #include "store/writer.h"
-#include "table/audit/audit.h"
-#include "table/people/authlog.h"
-#include "table/ops/backup_schedule.h"
+#include "table/people/people.h"
+#include "table/ops/ops.h"
+#include "table/rounds/rounds.h"
 #include "central/central.h"
-#include "table/core/signer.h"
-#include "table/core/pit.h"
-#include "table/ops/startup.h"
 
 int config_parse_listen(const char *text, char *host, size_t hostsz, int *port);
 

@@ -15,7 +15,7 @@
 #include <jansson.h>
 
 #include "common/error.h"
-#include "table/ops/shipping.h"
+#include "table/ops/ops.h"
 
 struct store_writer;
 struct property_config;

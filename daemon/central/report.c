@@ -20,6 +20,7 @@
 #include "engine/rules.h"
 #include "store/reports.h"
 #include "table/reports/reports.h"
+#include "table/ops/ops.h"
 
 static const char PROPERTIES[] =
     "SELECT property, coalesce(nullif(name, ''), property), time_zone, gaming_day_start, shifts "

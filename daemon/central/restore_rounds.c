@@ -13,9 +13,7 @@
 #include "engine/limits.h"
 #include "table/accounting/accounting.h"
 #include "table/players/players.h"
-#include "table/rounds/corrections.h"
-#include "table/rounds/replay.h"
-#include "table/rounds/rollup.h"
+#include "table/rounds/rounds.h"
 
 /* The table's stored state after one of its own events (no round); other types change nothing. */
 int

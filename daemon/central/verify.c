@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "central/central_int.h"
-#include "table/core/signer.h"
+#include "table/core/core.h"
 
 #define FETCH "FETCH 5000 FROM pitboss_verify"
 

@@ -17,7 +17,7 @@
 
 #include "central/central_int.h"
 #include "store/reports.h"
-#include "table/rounds/replay.h"
+#include "table/rounds/rounds.h"
 
 #define FACTS_FETCH "FETCH 1000 FROM pitboss_facts"
 

@@ -13,8 +13,7 @@
 
 #include "cli/commands.h"
 #include "store/audit.h"
-#include "table/ops/backup.h"
-#include "table/core/signer.h"
+#include "table/ops/ops.h"
 
 static const char HELP[] =
     "usage: pitboss backup --database DB --to FILE [--key-to PATH] [--key-file KEY]\n"

@@ -11,6 +11,7 @@
 #include "central/central.h"
 #include "cli/commands.h"
 #include "table/reports/reports.h"
+#include "table/ops/ops.h"
 
 static const char HELP[] =
     "usage: pitboss central init --conninfo C\n"

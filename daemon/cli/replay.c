@@ -10,6 +10,7 @@
 
 #include "cli/commands.h"
 #include "table/audit/audit.h"
+#include "table/rounds/rounds.h"
 
 static const char HELP[] =
     "usage: pitboss replay --database DB [--json] ROUND\n"

@@ -16,7 +16,7 @@
 #include "cli/text_table.h"
 #include "config/config.h"
 #include "http/routes.h"
-#include "table/core/access.h"
+#include "table/core/core.h"
 
 static const char HELP[] =
     "usage: pitboss routes [--json]\n"

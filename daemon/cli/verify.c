@@ -12,7 +12,6 @@
 #include "cli/commands.h"
 #include "store/audit.h"
 #include "table/audit/audit.h"
-#include "table/audit/chain.h"
 
 static const char HELP[] =
     "usage: pitboss verify --database DB [--table T] [--from ROUND] [--public-key HEX] [--json]\n"

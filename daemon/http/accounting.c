@@ -7,6 +7,7 @@
 #include "http/request.h"
 #include "http/routes.h"
 #include "table/accounting/accounting.h"
+#include "table/reports/reports.h"
 
 /* POST /tables/{t}/inventory {"kind", "chips", "reason"?, "witness"} */
 void

@@ -2,7 +2,7 @@
 
 #include "common/timeutil.h"
 #include "http/report_cache.h"
-#include "table/ops/context.h"
+#include "table/ops/ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -13,7 +13,7 @@
 
 #include "common/error.h"
 #include "config/config.h"
-#include "table/ops/shipping.h"
+#include "table/ops/ops.h"
 
 struct signer;
 struct store;

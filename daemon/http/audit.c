@@ -10,9 +10,7 @@
 #include "http/request.h"
 #include "http/routes.h"
 #include "table/audit/audit.h"
-#include "table/ops/backup.h"
-#include "table/ops/context.h"
-#include "table/ops/startup.h"
+#include "table/ops/ops.h"
 
 /* The id is read with strtoll, as it always was: "12abc" verifies round 12, "abc" round 0 (not found). */
 void

@@ -6,9 +6,7 @@
 #include <string.h>
 
 #include "common/log.h"
-#include "table/people/authlog.h"
-#include "table/people/door.h"
-#include "table/ops/context.h"
+#include "table/people/people.h"
 
 static pthread_mutex_t auth_lock = PTHREAD_MUTEX_INITIALIZER;   /* the lockout log's minute */
 

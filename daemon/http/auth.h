@@ -13,7 +13,7 @@
 
 #include <netinet/in.h>
 
-#include "table/people/sessions.h"
+#include "table/people/people.h"
 
 /*
  * Fills a from the Authorization header: a configured token, else a

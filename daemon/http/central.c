@@ -11,6 +11,7 @@
 #include "http/request.h"
 #include "http/routes.h"
 #include "table/reports/reports.h"
+#include "table/ops/ops.h"
 
 static const char *const PARAMS[] = {"property", "group", "from", "to", "format", NULL};
 

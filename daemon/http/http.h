@@ -11,7 +11,6 @@
 #include <stddef.h>
 
 #include "http/app.h"
-#include "table/core/pit.h"
 
 /* One request as the handlers see it: the whole body is in memory. */
 struct http_request {

@@ -14,8 +14,7 @@
 #include "http/report_cache.h"
 #include "http/routes.h"
 #include "http/watchdog.h"
-#include "table/ops/context.h"
-#include "table/ops/startup.h"
+#include "table/ops/ops.h"
 
 const char *const api_route_names[METRIC_ROUTES] = {
 	[ROUTE_OTHER] = "other", [ROUTE_HEALTH] = "health", [ROUTE_METRICS] = "metrics",

@@ -10,7 +10,6 @@
 #include "http/request.h"
 #include "http/routes.h"
 #include "table/people/people.h"
-#include "table/people/sessions.h"
 
 void
 handle_people(const struct route_call *c, struct http_answer *ans)

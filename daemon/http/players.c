@@ -8,6 +8,7 @@
 #include "http/request.h"
 #include "http/routes.h"
 #include "table/players/players.h"
+#include "table/reports/reports.h"
 
 /* GET /players?card=&name= */
 void

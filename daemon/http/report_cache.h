@@ -26,7 +26,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
-#include "table/ops/context.h"
+#include "table/ops/ops.h"
 
 #define REPORT_CACHE_ENTRIES 32
 #define REPORT_CACHE_BYTES ((size_t)4 << 20)          /* per thread */

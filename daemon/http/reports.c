@@ -17,7 +17,7 @@
 #include "http/report_cache.h"
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/ops/context.h"
+#include "table/ops/ops.h"
 #include "table/reports/reports.h"
 
 #define REPORT_KEY_MAX 4096

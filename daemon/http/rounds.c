@@ -3,7 +3,7 @@
  * (a bet put or taken back, close, deal, decisions, reveal, settle, void).
  */
 #include "http/routes.h"
-#include "table/rounds/corrections.h"
+#include "table/rounds/rounds.h"
 
 void
 handle_round(const struct route_call *c, struct http_answer *ans)

@@ -19,9 +19,8 @@
 #include "http/auth.h"
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/people/lockout.h"
+#include "table/people/people.h"
 #include "table/reports/reports.h"
-#include "table/people/sessions.h"
 
 #define V1 "/api/v1"
 #define WRITE (RT_BODY | RT_IDEMPOTENT)

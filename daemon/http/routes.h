@@ -18,7 +18,7 @@
 
 #include "http/answer.h"
 #include "http/http.h"
-#include "table/core/access.h"
+#include "table/people/people.h"
 
 /* Route indexes for /metrics (their names: api_route_names). */
 enum route_metric {

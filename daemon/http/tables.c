@@ -8,9 +8,7 @@
 
 #include "http/request.h"
 #include "http/routes.h"
-#include "table/rounds/bank_offer.h"
-#include "table/rounds/banker.h"
-#include "table/rounds/dealer.h"
+#include "table/rounds/rounds.h"
 
 void
 handle_tables(const struct route_call *c, struct http_answer *ans)

@@ -45,11 +45,9 @@
 #include "bench_common.h"
 #include "cli/http_client.h"
 #include "store/store_int.h"
-#include "table/audit/audit.h"
 #include "config/config.h"
-#include "table/core/pit.h"
-#include "table/core/signer.h"
 #include "../common/fake_clock.h"
+#include "table/rounds/rounds.h"
 
 #define BODY_MAX 2048
 #define MINUTE_MS 60000LL

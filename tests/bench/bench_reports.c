@@ -46,10 +46,8 @@
 #include "common/hash.h"
 #include "engine/settle.h"
 #include "store/store_int.h"
-#include "table/core/pit.h"
-#include "table/core/input.h"
 #include "table/reports/reports.h"
-#include "table/rounds/rollup.h"
+#include "table/rounds/rounds.h"
 #include "config/property.h"
 
 #ifndef PB_SOURCE_DIR

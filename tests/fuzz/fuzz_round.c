@@ -42,7 +42,7 @@
 #include "store/store.h"
 #include "store/store_int.h"
 #include "table/audit/audit.h"
-#include "table/core/pit.h"
+#include "table/rounds/rounds.h"
 
 #ifndef PB_SOURCE_DIR
 #error "PB_SOURCE_DIR must be defined"

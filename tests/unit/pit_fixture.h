@@ -12,8 +12,8 @@
 #include "common/password.h"
 #include "config/config.h"
 #include "store/store.h"
-#include "table/core/pit.h"
 #include "temp_db.h"
+#include "table/rounds/rounds.h"
 
 #ifndef PB_SOURCE_DIR
 #error "PB_SOURCE_DIR must be defined by the build"

@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
+#include "store/accounting.h"
 #include "store/event_types.h"
-#include "table/accounting/acct_chips.h"
-#include "table/accounting/acct_private.h"
+#include "table/accounting/accounting.h"
 
 static struct config cfg;
 

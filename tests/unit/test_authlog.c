@@ -14,8 +14,7 @@
 
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/people/authlog.h"
-#include "table/core/pit.h"
+#include "table/people/people.h"
 #include "temp_db.h"
 
 #define T0 1800000000000LL   /* a fixed clock, in ms */

@@ -21,7 +21,7 @@
 
 #include "store/migrations.h"
 #include "store/store.h"
-#include "table/ops/backup.h"
+#include "table/ops/ops.h"
 #include "temp_db.h"
 
 static char dbpath[256], copypath[300];

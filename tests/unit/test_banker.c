@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "store/players.h"
-#include "table/rounds/banker.h"
+#include "table/rounds/rounds.h"
 #include "pit_fixture.h"
 
 struct fixture {

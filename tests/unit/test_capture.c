@@ -19,8 +19,7 @@
 
 #include "store/capture.h"
 #include "store/store.h"
-#include "table/core/pit.h"
-#include "table/rounds/view.h"
+#include "table/rounds/rounds.h"
 #include "pit_fixture.h"
 
 #define DUMP_FLAGS (JSON_COMPACT | JSON_ENSURE_ASCII)   /* as the HTTP layer writes answers */

@@ -16,8 +16,8 @@
 #include <string.h>
 
 #include "common/password.h"
-#include "table/rounds/dealer.h"
-#include "table/audit/verify.h"
+#include "table/rounds/rounds.h"
+#include "table/audit/audit.h"
 #include "pit_fixture.h"
 
 struct fixture {

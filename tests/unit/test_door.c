@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <stdio.h>
 
-#include "table/people/door.h"
+#include "table/people/people.h"
 
 #define MIN 60000LL
 

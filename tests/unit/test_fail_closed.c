@@ -33,7 +33,7 @@
 #include "common/faults.h"
 #include "common/json_alloc.h"
 #include "common/json_text.h"
-#include "table/core/problem.h"
+#include "table/core/core.h"
 
 /* The control block (common/faults.h), mapped here too: [0] fail_at, [1] flags, [2] counted, [3] failed. */
 static volatile int64_t *ctl;

@@ -14,7 +14,7 @@
 
 #include "common/instance_lock.h"
 #include "store/store.h"
-#include "table/core/signer.h"
+#include "table/core/core.h"
 #include "temp_db.h"
 
 static unsigned

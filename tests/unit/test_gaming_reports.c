@@ -30,8 +30,8 @@
 #include "common/hash.h"
 #include "engine/cards.h"
 #include "store/store.h"
-#include "table/core/pit.h"
 #include "table/reports/reports.h"
+#include "table/rounds/rounds.h"
 
 #include "../common/fake_clock.h"
 

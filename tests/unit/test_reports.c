@@ -34,8 +34,8 @@
 #include "store/migrations.h"
 #include "store/reports.h"
 #include "store/store_int.h"
-#include "table/core/pit.h"
 #include "table/reports/reports.h"
+#include "table/rounds/rounds.h"
 
 #ifndef PB_SOURCE_DIR
 #define PB_SOURCE_DIR "."

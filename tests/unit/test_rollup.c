@@ -26,9 +26,8 @@
 #include "common/hash.h"
 #include "store/reports.h"
 #include "store/store_int.h"
-#include "table/core/pit.h"
 #include "table/reports/reports.h"
-#include "table/rounds/rollup.h"
+#include "table/rounds/rounds.h"
 
 #ifndef PB_SOURCE_DIR
 #define PB_SOURCE_DIR "."

@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "store/store.h"
-#include "table/core/pit.h"
 #include "pit_fixture.h"
+#include "table/rounds/rounds.h"
 
 struct fixture {
 	char db[256];

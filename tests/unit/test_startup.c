@@ -19,8 +19,7 @@
 
 #include "store/audit.h"
 #include "table/audit/audit.h"
-#include "table/core/signer.h"
-#include "table/ops/startup.h"
+#include "table/ops/ops.h"
 #include "temp_db.h"
 
 #define AT "2026-01-01T00:00:00.000Z"

@@ -19,9 +19,8 @@
 
 #include "common/password.h"
 #include "common/timeutil.h"
-#include "table/people/door.h"
+#include "table/people/people.h"
 #include "store/store.h"
-#include "table/people/witness.h"
 #include "pit_fixture.h"
 
 #define FLOOR_PASSWORD "green felt 4 ever"

@@ -3,7 +3,7 @@
  * (accounting.h): the signers, the body's checks, then in one write the
  * table's checks, the row and the table event (acct_events.c).
  */
-#include "table/accounting/accounting.h"
+#include "table/accounting/acct_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,11 +13,7 @@
 #include "common/text.h"
 #include "engine/limits.h"
 #include "store/store.h"
-#include "table/accounting/acct_chips.h"
-#include "table/accounting/acct_private.h"
-#include "table/core/input.h"
-#include "table/core/txn.h"
-#include "table/people/witness.h"
+#include "table/people/people.h"
 
 /* One document being recorded: what the request said, checked before the write. */
 struct doc_call {

@@ -1,9 +1,12 @@
 /*
- * accounting.h - a table's accounting documents (API.md "Table
+ * accounting.h - the accounting domain of the pit (docs/architecture.md,
+ * "The pit's domains"), its only header another folder includes;
+ * acct_private.h is its own.  A table's accounting documents (API.md "Table
  * accounting", docs/accounting.md): the opener and closer (the tray's
  * inventory), fills and credits with their serials and their voids, the
- * drop as the count team counted it, the acknowledgments of accounting
- * exceptions, and the master game report over them.
+ * drop as the count team counted it.  The master game report over them,
+ * the accounting exceptions and their acknowledgments are reports
+ * (table/reports/acct_report.c, acct_exceptions.c).
  *
  * Every document is a table event in the table's chain (inventory, fill,
  * credit, fill_void, credit_void, drop) whose body holds everything its row
@@ -25,13 +28,16 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#include "table/core/pit.h"
-#include "table/reports/reports.h"
+#include "common/error.h"
+#include "config/config.h"
+#include "table/core/core.h"
 
-struct store;
 struct acct_document;
+struct event_type;
+struct store;
 
 /* The witness roles of each document (the session's are the operation's, table/access.c). */
 #define ACCT_INVENTORY_WITNESS (ROLE_BIT(ROLE_DEALER) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))
@@ -87,15 +93,6 @@ int pit_acct_documents(struct pit *p, const struct actor *a, const char *table_i
     json_t **out, struct pb_error *err);
 
 /*
- * POST /exceptions/acknowledgments {"kind", "table", "ref", "note"} by the
- * pitboss role: the exception (an opener's discrepancy, ref its document
- * id; a flagged count variance, ref "YYYY-MM-DD" or "YYYY-MM-DD/SHIFT") is
- * acknowledged, recorded as the table event exception_acknowledged.
- */
-int pit_acct_acknowledge(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
-    json_t **out, int *status, struct pb_error *err);
-
-/*
  * With accounting.require_opener, a round at a table needs an opener of
  * the current gaming day (409 opener_required); 0 otherwise.  Called in the
  * round's write transaction.
@@ -141,36 +138,66 @@ bool acct_count_any(const struct acct_count *c);
 int acct_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_count **cells, struct pb_error *err);
 
 /*
- * GET /reports/master-game?gaming_day=D[&shift=S] (q->kind
- * REPORT_MASTER_GAME): per table in scope and in total, opener, closer,
- * fills, credits, drop, win, win_per_drop, hand_win, variance,
- * variance_percent, flagged (docs/accounting.md).
- */
-int pit_report_master_game(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
-    struct pb_error *err);
-
-/*
- * The accounting exceptions in [q->from_ms, q->to_ms) for the exceptions
- * report, appended to arr (each {"at", "table", "round": null, "kind",
- * "detail", ..., "acknowledged"}): openers' discrepancies with their level
- * and the flagged count variances of the gaming days starting in the range.
- */
-int acct_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
-    struct pb_error *err);
-
-/*
- * The exceptions report's list arr (oldest first) with the accounting
- * exceptions merged in by time (acct_exceptions) and cut to q->limit;
- * *cut true when something was left out.
- */
-int acct_exceptions_merge(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr, bool *cut,
-    struct pb_error *err);
-
-/*
  * pitboss verify's check of the accounting rows (acct_verify.c): each
  * document and acknowledgment row equal to what its event says, and no row
  * without an event; each difference appended to problems.
  */
 int acct_verify(struct pit *p, json_t *problems, struct pb_error *err);
+
+/*
+ * acct_chips.c - a count of chips per denomination (API.md "Table
+ * accounting": {"2500": 40, ...}) checked against the property's
+ * denominations and totalled exactly in cents, and the differences of two
+ * counts (an opener against the table's last closer).
+ */
+
+/* The most chips of one denomination a document may count: far above any tray, fill or credit. */
+#define ACCT_CHIP_COUNT_MAX 100000
+
+/* A count: count[i] chips of the property's denomination chips[i]; given[i] when the body named it. */
+struct acct_chips {
+	int64_t count[CONFIG_CHIPS_MAX];
+	bool given[CONFIG_CHIPS_MAX];
+	int64_t total;                  /* cents */
+};
+
+/*
+ * Reads v, {"DENOMINATION": COUNT, ...}, against the denominations of cfg
+ * (what: "chips", for the messages).  Refusals (400, naming what to fix):
+ * not an object or empty (empty_chips), a denomination the property does not
+ * have (unknown_denomination, listing the property's), a count that is not an
+ * integer, negative or over ACCT_CHIP_COUNT_MAX (invalid_count), a total over
+ * PB_MONEY_MAX (total_overflow).
+ */
+int acct_chips_read(const json_t *v, const struct config *cfg, const char *what, struct acct_chips *out,
+    struct pb_error *err);
+
+/* The count as the record writes it: every denomination given, ascending (new reference; NULL: no memory). */
+json_t *acct_chips_json(const struct config *cfg, const struct acct_chips *c);
+
+/* True when the two counts have the same number of each denomination (one not given counts 0). */
+bool acct_chips_equal(const struct acct_chips *a, const struct acct_chips *b);
+
+/*
+ * "2500 x 38 (was 40), 500 x 12 (was 10)": the denominations where a
+ * differs from was, for a message (truncated to n).
+ */
+void acct_chips_differences(const struct config *cfg, const struct acct_chips *a, const struct acct_chips *was,
+    char *out, size_t n);
+
+/*
+ * acct_events.c - a document's table event: its body, and the document read
+ * back from it (what central restore and verify rebuild).
+ */
+
+/* The registry's row of a document's table event: inventory for an opener or closer, else its kind's; NULL for no kind. */
+const struct event_type *acct_event_type(const char *kind);
+
+/* The document's event body: every field its row and the reports need (new reference; NULL: no memory). */
+json_t *acct_body(const struct acct_document *d);
+
+/* A document from its event (the inverse of acct_body); 422 central_unreadable when the body is not one. */
+int acct_from_body(const char *table_id, const char *type, const char *at, const json_t *b, struct acct_document *d,
+    struct pb_error *err);
 
 #endif

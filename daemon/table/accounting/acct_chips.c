@@ -2,7 +2,7 @@
  * acct_chips.c - counts of chips per denomination, checked and totalled
  * (acct_chips.h).
  */
-#include "table/accounting/acct_chips.h"
+#include "table/accounting/acct_private.h"
 
 #include <errno.h>
 #include <stdio.h>

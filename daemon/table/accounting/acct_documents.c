@@ -9,7 +9,6 @@
 #include "common/gaming_day.h"
 #include "common/timeutil.h"
 #include "config/config.h"
-#include "table/core/access.h"
 #include "table/accounting/acct_private.h"
 
 /* One document appended to the array; a void also marks the slip it voids ("voided"). */

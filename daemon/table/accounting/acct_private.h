@@ -1,8 +1,8 @@
 /*
- * acct_private.h - what the files of the accounting documents share
- * (accounting.c, acct_events.c, acct_report.c) and nothing else includes:
- * a document's event body and back, its recording, its gaming day.  The
- * public interface is table/accounting.h.
+ * acct_private.h - what the files of accounting/ share and no other folder
+ * includes: a document's recording, its gaming day, its JSON, and the
+ * denominations for messages.  The public interface is
+ * table/accounting/accounting.h.
  */
 #ifndef PB_TABLE_ACCT_PRIVATE_H
 #define PB_TABLE_ACCT_PRIVATE_H
@@ -11,16 +11,6 @@
 
 #include "store/accounting.h"
 #include "table/accounting/accounting.h"
-
-/* The registry's row of a document's table event: inventory for an opener or closer, else its kind's; NULL for no kind. */
-const struct event_type *acct_event_type(const char *kind);
-
-/* The document's event body: every field its row and the reports need (new reference; NULL: no memory). */
-json_t *acct_body(const struct acct_document *d);
-
-/* A document from its event (the inverse of acct_body); 422 central_unreadable when the body is not one. */
-int acct_from_body(const char *table_id, const char *type, const char *at, const json_t *b, struct acct_document *d,
-    struct pb_error *err);
 
 /*
  * Records d in the caller's transaction: its row and its table event
@@ -36,14 +26,7 @@ void acct_now(const struct config *cfg, struct acct_document *d);
 /* The document as the API shows it (new reference). */
 json_t *acct_document_json(const struct acct_document *d);
 
-/*
- * The master game figures of gaming day `day` (shift: an index of the
- * property's shifts, or -1 for the whole day) for one table (table_id) or
- * every table the actor may read (NULL): the report's {"tables", "total"}
- * (new reference in *out).  only_documented: leave out the tables without a
- * document that day (the exceptions).
- */
-int acct_master_game(struct pit *p, const struct actor *a, const char *table_id, int64_t day, int shift,
-    bool only_documented, json_t **out, struct pb_error *err);
+/* The denominations of the property, "100, 500, 2500", for messages. */
+void acct_chips_denominations(const struct config *cfg, char *out, size_t n);
 
 #endif

@@ -13,7 +13,6 @@
 #include "common/json_text.h"
 #include "store/audit.h"
 #include "table/accounting/acct_private.h"
-#include "table/core/problem.h"
 
 /* At most this many rows named one by one; the rest are counted. */
 #define ACCT_PROBLEMS_MAX 20

@@ -4,13 +4,11 @@
  */
 #include "common/json_text.h"
 #include "store/store.h"
-#include "table/audit/chain.h"
+#include "table/audit/audit.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "table/core/problem.h"
 
 #define CHAIN_BATCH 5000
 

@@ -1,9 +1,7 @@
 /*
  * hold.c - putting a table on integrity hold, and lifting it.
  */
-#include "table/core/access.h"
-#include "table/audit/hold.h"
-#include "table/core/input.h"
+#include "table/audit/audit.h"
 
 #include <stdio.h>
 

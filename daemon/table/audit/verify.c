@@ -8,7 +8,7 @@
  * memory) is a problem marked "unchecked", never a part found intact.
  */
 #include "store/store.h"
-#include "table/audit/verify.h"
+#include "table/audit/verify_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +18,8 @@
 #include "engine/collection.h"
 #include "store/audit.h"
 #include "table/accounting/accounting.h"
-#include "table/rounds/banker.h"
-#include "table/audit/chain.h"
-#include "table/rounds/corrections.h"
-#include "table/audit/hold.h"
+#include "table/rounds/rounds.h"
 #include "table/players/players.h"
-#include "table/core/problem.h"
-#include "table/rounds/replay.h"
-#include "table/core/txn.h"
-#include "table/audit/verify_private.h"
 
 /* A round with no events: its rows were put there by someone else than pitboss. */
 static int

@@ -8,7 +8,8 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "table/core/pit.h"
+#include "engine/round.h"
+#include "table/audit/audit.h"
 
 /*
  * Payout lines got against the lines wanted, line by line; a problem (named

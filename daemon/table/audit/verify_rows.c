@@ -17,8 +17,7 @@
 #include <string.h>
 
 #include "store/audit.h"
-#include "table/rounds/banker.h"
-#include "table/core/problem.h"
+#include "table/rounds/rounds.h"
 
 /* Everything a comparison needs to name a problem of the round. */
 struct rows_check {

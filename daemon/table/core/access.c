@@ -2,10 +2,9 @@
  * access.c - the roles of each operation, a token's table scope, the
  * integrity hold (access.h).
  */
-#include "table/core/access.h"
+#include "table/core/core.h"
 
 #include "store/audit.h"
-#include "table/core/pit.h"
 
 #define R(role) ROLE_BIT(role)
 

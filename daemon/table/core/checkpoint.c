@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "store/store.h"
-#include "table/audit/chain.h"
+#include "table/core/signer.h"
 
 int
 audit_checkpoint_table(struct pit *p, const char *table_id, struct pb_error *err)

@@ -1,4 +1,4 @@
-#include "table/core/input.h"
+#include "table/core/core.h"
 
 #include <stdlib.h>
 #include <string.h>

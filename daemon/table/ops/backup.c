@@ -2,7 +2,7 @@
  * backup.c - a copy of the database on demand, its key files and its
  * rotation (backup.h).
  */
-#include "table/ops/backup.h"
+#include "table/ops/ops_private.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -21,10 +21,6 @@
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "store/audit.h"
-#include "table/audit/chain.h"
-#include "table/ops/context.h"
-#include "table/core/signer.h"
-#include "table/core/txn.h"
 
 /* The Unix time of the daemon's last successful backup (0: none since start), for /metrics. */
 static _Atomic int64_t last_backup_unix;

@@ -1,7 +1,7 @@
 /*
  * backup_schedule.c - the daemon's scheduled backups (backup_schedule.h).
  */
-#include "table/ops/backup_schedule.h"
+#include "table/ops/ops_private.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -14,8 +14,6 @@
 #include "common/log.h"
 #include "config/config.h"
 #include "store/store.h"
-#include "table/ops/backup.h"
-#include "table/core/pit.h"
 
 struct backup_schedule {
 	pthread_t thread;

@@ -1,13 +1,11 @@
 /*
  * context.c - the front end's window on the store (context.h).
  */
-#include "table/ops/context.h"
+#include "table/ops/ops.h"
 
 #include "store/audit.h"
 #include "store/state.h"
 #include "store/writer.h"
-#include "table/core/access.h"
-#include "table/core/pit.h"
 
 struct store *
 pit_connect(const char *database, const char *synchronous, struct pb_error *err)

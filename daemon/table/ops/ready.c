@@ -29,8 +29,7 @@
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/writer.h"
-#include "table/ops/context.h"
-#include "table/core/pit.h"
+#include "table/ops/ops.h"
 
 /* The write probe's result is reused this long: a flood of /ready (it needs no token) adds one write job a second at most. */
 #define READY_PROBE_REUSE_MS 1000

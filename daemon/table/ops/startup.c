@@ -7,7 +7,7 @@
  */
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/ops/startup.h"
+#include "table/ops/ops.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -21,10 +21,7 @@
 
 #include "common/log.h"
 #include "common/priority.h"
-#include "table/audit/chain.h"
-#include "table/audit/hold.h"
-#include "table/core/problem.h"
-#include "table/audit/verify.h"
+#include "table/audit/audit.h"
 
 struct startup_walk {
 	pthread_t thread;

@@ -2,7 +2,7 @@
  * authlog.c - failed sign-ins counted in memory, written as bounded
  * significant events (authlog.h).
  */
-#include "table/people/authlog.h"
+#include "table/people/people.h"
 
 #include <inttypes.h>
 #include <pthread.h>
@@ -15,7 +15,6 @@
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/core/pit.h"
 
 #define ADDR_LEN 46 /* INET6_ADDRSTRLEN */
 

@@ -1,7 +1,7 @@
 /*
  * door.c - address and unknown-id lockouts in memory (door.h).
  */
-#include "table/people/door.h"
+#include "table/people/people.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,15 +1,13 @@
 /*
  * lockout.c - whether a password may be tried, and how it went (lockout.h).
  */
-#include "table/people/lockout.h"
+#include "table/people/people_private.h"
 
 #include <stdio.h>
 
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/people/door.h"
-#include "table/core/txn.h"
 
 #define LOCKED_WORDS "too many wrong passwords for this id: it is locked out for %s more, except at an address it " \
 	"signed in from in the last 12 hours; an admin can set a new password"

@@ -4,7 +4,7 @@
  * verified on the caller's thread, before pit_write, never inside the
  * write group where it would hold up every other write.
  */
-#include "table/people/people.h"
+#include "table/people/people_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +16,6 @@
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/core/access.h"
-#include "table/people/lockout.h"
-#include "table/core/txn.h"
 
 json_t *
 roles_json(unsigned roles)

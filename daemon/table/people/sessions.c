@@ -2,7 +2,7 @@
  * sessions.c - signing in and out, and the session behind a bearer token
  * (sessions.h).
  */
-#include "table/people/sessions.h"
+#include "table/people/people_private.h"
 
 #include <ctype.h>
 #include <sodium.h>
@@ -13,10 +13,6 @@
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/core/access.h"
-#include "table/people/lockout.h"
-#include "table/people/people.h"
-#include "table/core/txn.h"
 
 #define TOUCH_EVERY_MS 60000
 

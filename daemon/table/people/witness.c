@@ -1,7 +1,7 @@
 /*
  * witness.c - two-person sign-off (witness.h).
  */
-#include "table/people/witness.h"
+#include "table/people/people_private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +11,6 @@
 #include "common/timeutil.h"
 #include "store/audit.h"
 #include "store/store.h"
-#include "table/people/lockout.h"
-#include "table/core/txn.h"
 
 void
 roles_text(unsigned roles, char *out, size_t n)

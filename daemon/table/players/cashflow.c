@@ -3,7 +3,7 @@
  * (players.h): the table event table_transaction and its row.  Cash in at
  * a table goes into the drop box (docs/players.md ties it to the drop).
  */
-#include "table/players/players.h"
+#include "table/players/players_private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -12,9 +12,6 @@
 #include "common/timeutil.h"
 #include "store/players.h"
 #include "store/store.h"
-#include "table/core/access.h"
-#include "table/core/input.h"
-#include "table/core/txn.h"
 
 struct txn_args {
 	const char *table_id;

@@ -4,7 +4,7 @@
  * chain PLAYERS_CHAIN whose body is the whole record as it then stands,
  * and the players row is made from that body, live and in a restore.
  */
-#include "table/players/players.h"
+#include "table/players/players_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,8 +16,6 @@
 #include "common/timeutil.h"
 #include "store/players.h"
 #include "store/store.h"
-#include "table/core/access.h"
-#include "table/core/txn.h"
 
 #define FIELD_MAX 200
 

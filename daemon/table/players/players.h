@@ -1,7 +1,10 @@
 /*
- * players.h - the people at the table (docs/players.md): players and their
+ * players.h - the players domain of the pit (docs/architecture.md, "The
+ * pit's domains"), its only header another folder includes; players_private.h
+ * is its own.  The people at the table (docs/players.md): players and their
  * records, who sits at each seat, the cash and chips that change hands at a
- * table, rated play and Title 31.
+ * table and Title 31.  Rated play (a player's rating and the ratings
+ * report) is a report: table/reports/rating.c.
  *
  * A player's record is a chain of its own: the events player_registered,
  * player_updated and title31_acknowledged are recorded in the chain of the
@@ -20,20 +23,14 @@
 
 #include "common/gaming_day.h"
 #include "engine/round.h"
-#include "store/event_types.h"
-#include "table/core/pit.h"
+#include "table/core/core.h"
 
 struct store;
-
-#define PLAYERS_CHAIN EVENT_PLAYERS_TABLE    /* "_players" (store/event_types.h) */
 
 /* The roles that read a player's personal data (name, identification, address, description). */
 #define PLAYER_PERSONAL_ROLES \
 	(ROLE_BIT(ROLE_CAGE) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN) | \
 	 ROLE_BIT(ROLE_SURVEILLANCE) | ROLE_BIT(ROLE_AUDITOR))
-
-/* The roles that register players and change their records. */
-#define PLAYER_WRITE_ROLES (ROLE_BIT(ROLE_CAGE) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))
 
 /*
  * POST /players: a player with a card and a name (and the identification
@@ -54,9 +51,6 @@ int pit_player_get(struct pit *p, const struct actor *a, const char *id, json_t 
 int pit_player_search(struct pit *p, const struct actor *a, const char *card, const char *name, json_t **out,
     struct pb_error *err);
 
-/* The record as a reader without the personal roles sees it: id, card, anonymous, display (new reference). */
-json_t *player_public_json(const json_t *record, const struct actor *a);
-
 /*
  * PUT /tables/{t}/seats/{s}/player {"player": ID}: the player sits at the
  * seat (player_seated); DELETE: the seat's player leaves (player_left).  A
@@ -75,9 +69,6 @@ int pit_seat_player(struct pit *p, const struct actor *a, const struct idempoten
  * [{"seat", "player": the record as the actor may read it, or null}]}.
  */
 int pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json_t **out, struct pb_error *err);
-
-/* The dealer's own table, or a supervisor: 403 saying who may otherwise. */
-int players_check_table_actor(struct pit *p, const struct actor *a, const char *table_id, struct pb_error *err);
 
 /* r->players from the table's seats now, for a round being opened. */
 int players_of_new_round(struct pit *p, struct round_record *r, struct pb_error *err);
@@ -99,13 +90,6 @@ json_t *round_players_json(const struct round_record *r);
  */
 int pit_table_transaction(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const json_t *body, json_t **out, int *status, struct pb_error *err);
-
-/* GET /players/{id}/rating?from&to (times; absent: all). */
-int pit_player_rating(struct pit *p, const struct actor *a, const char *id, const char *from, const char *to,
-    json_t **out, struct pb_error *err);
-
-/* GET /reports/ratings?gaming_day=D: every rated player of the day and the coverage. */
-int pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
 
 /* GET /reports/title31?gaming_day=D. */
 int pit_title31_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
@@ -137,9 +121,6 @@ json_t *title31_aggregate(const json_t *txns, const struct title31_limits *lim);
 
 /* The gaming day (YYYY-MM-DD) of the instant at, a stored time, by the property's calendar. */
 void title31_gaming_day(const struct gaming_calendar *cal, const char *at, char out[11]);
-
-/* The configured limits (title31.* keys, their defaults otherwise). */
-void title31_limits_of(const struct pit *p, struct title31_limits *lim);
 
 /* Central restore: the rows of a player, seating, transaction or Title 31 event; *handled false for other types. */
 int players_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,

@@ -14,7 +14,6 @@
 #include "store/audit.h"
 #include "store/store.h"
 #include "table/players/players.h"
-#include "table/core/problem.h"
 
 static const char *const NAMES[PLAYER_ROWS_COUNT] = {
 	[PLAYER_ROWS_PLAYERS] = "players", [PLAYER_ROWS_SEATS] = "seat_players",

@@ -4,7 +4,7 @@
  * opens (round_opened's "players", the round_players rows).  A player
  * sits at one seat at a time.
  */
-#include "table/players/players.h"
+#include "table/players/players_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,8 +13,6 @@
 #include "common/timeutil.h"
 #include "store/players.h"
 #include "store/store.h"
-#include "table/core/access.h"
-#include "table/core/txn.h"
 
 #define SUPERVISOR_ROLES (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))
 

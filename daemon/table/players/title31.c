@@ -5,7 +5,7 @@
  * the CTR limit, CTR work items, and their acknowledgments (the event
  * title31_acknowledged in the chain of PLAYERS_CHAIN).
  */
-#include "table/players/players.h"
+#include "table/players/players_private.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -15,9 +15,6 @@
 #include "common/timeutil.h"
 #include "store/players.h"
 #include "store/store.h"
-#include "table/core/access.h"
-#include "table/core/input.h"
-#include "table/core/txn.h"
 
 void
 title31_gaming_day(const struct gaming_calendar *cal, const char *at, char out[11])

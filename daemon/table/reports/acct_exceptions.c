@@ -11,12 +11,10 @@
 
 #include "common/gaming_day.h"
 #include "common/text.h"
+#include "store/accounting.h"
 #include "store/store.h"
-#include "table/accounting/acct_private.h"
-#include "table/core/input.h"
 #include "table/reports/reports_private.h"
-#include "table/rounds/rollup.h"
-#include "table/core/txn.h"
+#include "table/rounds/rounds.h"
 
 /* The most gaming days whose count variances one exceptions report computes (the latest ones of its range). */
 #define VARIANCE_DAYS_MAX 93

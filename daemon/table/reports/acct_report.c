@@ -13,7 +13,8 @@
 #include <string.h>
 
 #include "common/gaming_day.h"
-#include "table/accounting/acct_private.h"
+#include "store/accounting.h"
+#include "table/accounting/accounting.h"
 #include "table/reports/reports_private.h"
 
 /* One table's sums over the window. */

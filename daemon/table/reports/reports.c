@@ -16,7 +16,6 @@
 #include <stdlib.h>
 
 #include "table/reports/reports_private.h"
-#include "table/core/txn.h"
 
 /*
  * Checks the role and the table, and builds the scope: a JSON array of the

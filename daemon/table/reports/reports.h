@@ -1,6 +1,8 @@
 /*
- * reports.h - the reports of API.md "Reports" (docs/reports.md): the
- * summary (handle, house win, hold, theoretical win and its interval,
+ * reports.h - the reports domain of the pit (docs/architecture.md, "The
+ * pit's domains"), its only header another folder includes;
+ * reports_private.h is its own.  The reports of API.md "Reports"
+ * (docs/reports.md): the summary (handle, house win, hold, theoretical win and its interval,
  * hands per hour, grouped by hour, day, shift, table or dealer), the largest
  * payouts and the exceptions, as JSON and as CSV.
  *
@@ -17,7 +19,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "table/core/pit.h"
+#include "common/ids.h"
+#include "engine/round.h"
+#include "table/core/core.h"
 
 enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
 
@@ -143,6 +147,24 @@ struct game_figures {
 
 /* The figures of these rules; sha256 is the canonical rules' hash (the cache key). */
 int report_game_figures(const struct rules *r, const char *sha256, struct game_figures *out, struct pb_error *err);
+
+/* ---- the accounting exceptions' acknowledgments (acct_exceptions.c) and rated play (rating.c) ---- */
+
+/*
+ * POST /exceptions/acknowledgments {"kind", "table", "ref", "note"} by the
+ * pitboss role: the exception (an opener's discrepancy, ref its document
+ * id; a flagged count variance, ref "YYYY-MM-DD" or "YYYY-MM-DD/SHIFT") is
+ * acknowledged, recorded as the table event exception_acknowledged.
+ */
+int pit_acct_acknowledge(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/* GET /players/{id}/rating?from&to (times; absent: all). */
+int pit_player_rating(struct pit *p, const struct actor *a, const char *id, const char *from, const char *to,
+    json_t **out, struct pb_error *err);
+
+/* GET /reports/ratings?gaming_day=D: every rated player of the day and the coverage. */
+int pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
 
 /* ---- a summary of hour rows read elsewhere: the central copy's (reports_summary.c) ---- */
 

@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "store/store.h"
-#include "table/core/access.h"
 #include "table/reports/reports.h"
-#include "table/rounds/banker.h"
+#include "table/rounds/rounds.h"
 
 /* One banker row (or a table's total) as the banker report shows it. */
 static json_t *

@@ -5,7 +5,7 @@
  */
 
 #include "common/csv.h"
-#include "table/reports/reports_private.h"
+#include "table/reports/reports.h"
 
 /* Cents as a decimal amount: 123456 -> "1234.56", -5 -> "-0.05"; empty for null. */
 static void

@@ -2,7 +2,6 @@
  * reports_kind.c - the report of a kind (table/reports.h pit_report): the
  * one place that knows every report, above them all.
  */
-#include "table/accounting/accounting.h"
 #include "table/reports/reports_private.h"
 
 int

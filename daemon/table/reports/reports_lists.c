@@ -10,8 +10,7 @@
 #include "engine/hand3.h"
 #include "engine/hand6.h"
 #include "store/store.h"
-#include "table/accounting/accounting.h"
-#include "table/rounds/corrections.h"
+#include "table/rounds/rounds.h"
 #include "table/reports/reports_private.h"
 
 /*

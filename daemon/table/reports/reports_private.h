@@ -1,9 +1,11 @@
 /*
- * reports_private.h - what the pieces of the reports share, and nothing
- * else includes: the scope check (reports.c), the names of the groups
+ * reports_private.h - what the pieces of the reports share, and no other
+ * folder includes: the scope check (reports.c), the names of the groups
  * (reports_query.c), the sums of one group and their figures
- * (reports_figures.c), which the summary (reports_summary.c) fills.
- * The public interface is table/reports.h.
+ * (reports_figures.c), which the summary (reports_summary.c) fills, and the
+ * master game report and the accounting exceptions (acct_report.c,
+ * acct_exceptions.c) the exceptions report merges.  The public interface is
+ * table/reports/reports.h.
  */
 #ifndef PB_TABLE_REPORTS_PRIVATE_H
 #define PB_TABLE_REPORTS_PRIVATE_H
@@ -94,5 +96,41 @@ json_t *report_group_json(struct pit *p, struct game_list *gl, const struct grou
  */
 int report_drops(struct pit *p, const struct actor *a, const struct report_query *q, json_t *groups, json_t *totals,
     struct pb_error *err);
+
+/*
+ * GET /reports/master-game?gaming_day=D[&shift=S] (q->kind
+ * REPORT_MASTER_GAME): per table in scope and in total, opener, closer,
+ * fills, credits, drop, win, win_per_drop, hand_win, variance,
+ * variance_percent, flagged (docs/accounting.md).
+ */
+int pit_report_master_game(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/*
+ * The accounting exceptions in [q->from_ms, q->to_ms) for the exceptions
+ * report, appended to arr (each {"at", "table", "round": null, "kind",
+ * "detail", ..., "acknowledged"}): openers' discrepancies with their level
+ * and the flagged count variances of the gaming days starting in the range.
+ */
+int acct_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
+    struct pb_error *err);
+
+/*
+ * The exceptions report's list arr (oldest first) with the accounting
+ * exceptions merged in by time (acct_exceptions) and cut to q->limit;
+ * *cut true when something was left out.
+ */
+int acct_exceptions_merge(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr, bool *cut,
+    struct pb_error *err);
+
+/*
+ * The master game figures of gaming day `day` (shift: an index of the
+ * property's shifts, or -1 for the whole day) for one table (table_id) or
+ * every table the actor may read (NULL): the report's {"tables", "total"}
+ * (new reference in *out).  only_documented: leave out the tables without a
+ * document that day (the exceptions).
+ */
+int acct_master_game(struct pit *p, const struct actor *a, const char *table_id, int64_t day, int shift,
+    bool only_documented, json_t **out, struct pb_error *err);
 
 #endif

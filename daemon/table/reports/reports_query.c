@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "table/reports/reports_private.h"
-#include "table/rounds/rollup.h"
+#include "table/rounds/rounds.h"
 
 #define TZ_OFFSET_MAX 1080              /* minutes: +-18 h, as ISO 8601 allows */
 #define REPORT_GROUPS 5

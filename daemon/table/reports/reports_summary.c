@@ -12,7 +12,7 @@
 
 #include "store/store.h"
 #include "table/reports/reports_private.h"
-#include "table/rounds/rollup.h"
+#include "table/rounds/rounds.h"
 
 /* A series: one table, dealer and game; its latest row waits for the next hour's to know if play went on. */
 struct series {

@@ -2,15 +2,13 @@
  * bank_offer.c - the offers of the bank and their answers (bank_offer.h).
  * The events are the only record: the list reads them back.
  */
-#include "table/rounds/bank_offer.h"
+#include "table/rounds/rounds_private.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store.h"
-#include "table/rounds/banker.h"
-#include "table/core/input.h"
 
 struct offer_args {
 	const char *table_id;

@@ -4,13 +4,12 @@
  * rotation as GET /tables/{t}/bankers shows it.  The banker report is
  * reports/reports_bankers.c.
  */
-#include "table/rounds/banker.h"
+#include "table/rounds/rounds_private.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "store/store.h"
-#include "table/core/txn.h"
 
 #define BANKER_HISTORY_MAX 500
 

@@ -5,7 +5,7 @@
  * person (a seat change does not reset it) and the rule of one authorized
  * player of a provider company at a table (docs/players.md, "The banker").
  */
-#include "table/rounds/banker.h"
+#include "table/rounds/rounds_private.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,7 +13,6 @@
 #include "common/text.h"
 #include "store/players.h"
 #include "store/store.h"
-#include "table/core/input.h"
 
 /* "provider": {"badge": ID, "company": TEXT}: both required, the company free text that is not blank. */
 static int

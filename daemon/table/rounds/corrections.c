@@ -9,7 +9,7 @@
  * the line's latest in "supersedes", checked inside the write so that of
  * two requests for one line only one is recorded.
  */
-#include "table/rounds/corrections.h"
+#include "table/rounds/rounds.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -22,11 +22,7 @@
 #include "store/audit.h"
 #include "store/corrections.h"
 #include "store/store.h"
-#include "table/core/input.h"
-#include "table/core/problem.h"
-#include "table/rounds/replay.h"
-#include "table/core/txn.h"
-#include "table/people/witness.h"
+#include "table/people/people.h"
 
 /* A correction being recorded: what the request said, checked before the write. */
 struct correct_call {

@@ -1,14 +1,12 @@
 /*
  * dealer.c - the person dealing at each table (dealer.h).
  */
-#include "table/rounds/dealer.h"
+#include "table/rounds/rounds_private.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "store/store.h"
-#include "table/core/input.h"
-#include "table/core/txn.h"
 
 /* The roles that set any dealer; a dealer's session without one of them sets only himself. */
 #define SUPERVISOR_ROLES (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))

@@ -3,7 +3,7 @@
  * one step of the state machine (engine/round.h), checked against it and
  * applied by one small function of its own.
  */
-#include "table/rounds/replay.h"
+#include "table/rounds/rounds.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,8 +12,6 @@
 #include "common/json_text.h"
 #include "engine/collection.h"
 #include "table/players/players.h"
-#include "table/rounds/banker.h"
-#include "table/core/problem.h"
 
 /* Copies a recorded text field (an at, an actor) into a record's buffer. */
 #define COPY(dst, src) snprintf((dst), sizeof(dst), "%s", (src))

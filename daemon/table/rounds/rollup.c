@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "store/store.h"
-#include "table/rounds/rollup.h"
+#include "table/rounds/rounds_private.h"
 
 #define DAY_S 86400LL
 

@@ -18,18 +18,10 @@
 #include "engine/limits.h"
 #include "engine/settle.h"
 #include "store/audit.h"
-#include "table/rounds/banker.h"
-#include "table/audit/chain.h"
-#include "table/rounds/dealer.h"
-#include "table/core/input.h"
-#include "table/core/pit.h"
+#include "table/rounds/rounds_private.h"
 #include "table/players/players.h"
-#include "table/rounds/replay.h"
-#include "table/rounds/rollup.h"
-#include "table/core/txn.h"
-#include "table/rounds/view.h"
 #include "table/accounting/accounting.h"
-#include "table/people/witness.h"
+#include "table/people/people.h"
 
 static const char *const BET_KEYS[] = {"ante", "play", "pair_plus", "six_card", NULL};
 

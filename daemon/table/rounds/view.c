@@ -16,11 +16,7 @@
 #include "store/corrections.h"
 #include "store/store.h"
 #include "table/players/players.h"
-#include "table/rounds/banker.h"
-#include "table/rounds/replay.h"
-#include "table/rounds/rollup.h"
-#include "table/core/txn.h"
-#include "table/rounds/view.h"
+#include "table/rounds/rounds_private.h"
 
 #define RECALL_MAX 200
 

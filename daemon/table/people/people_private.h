@@ -1,5 +1,31 @@
 /*
- * lockout.h - the policy that decides whether a password may be tried, and
+ * people_private.h - what the files of people/ share and no other folder
+ * includes: a person and their roles as JSON, the roles' names for
+ * messages, and the lockout policy that sign-ins, witnesses and password
+ * changes go through.  The public interface is table/people/people.h.
+ */
+#ifndef PB_TABLE_PEOPLE_PRIVATE_H
+#define PB_TABLE_PEOPLE_PRIVATE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "table/people/people.h"
+
+struct person;
+
+/* A person as the API shows them: {"id", "name", "roles", "active", "must_change_password", "locked_out", ...}. */
+json_t *person_json(const struct person *who);
+
+/* The roles of a set as a JSON array of names, in the order of enum role. */
+json_t *roles_json(unsigned roles);
+
+/* The names of the roles in a set, "floor or pitboss", for messages (witness.c). */
+void roles_text(unsigned roles, char *out, size_t n);
+
+/*
+ * lockout.c - the policy that decides whether a password may be tried, and
  * counts how it went (docs/security.md, "The lockout").  Sign-ins, witness
  * signatures and changes of one's own password all go through it:
  *
@@ -14,19 +40,6 @@
  *     memory, so that neither the answers nor their times tell which ids
  *     exist.
  */
-#ifndef PB_TABLE_LOCKOUT_H
-#define PB_TABLE_LOCKOUT_H
-
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "common/error.h"
-#include "table/core/pit.h"
-
-struct person;
-
-/* 429 locked_out (err->guess: a failed attempt) when the client's address (p->client) is locked out; 0 otherwise. */
-int pit_lockout_address(struct pit *p, struct pb_error *err);
 
 /*
  * Whether id may try a password from p->client now: who is the person
