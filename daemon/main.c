@@ -2,12 +2,12 @@
  * main.c - pitbossd: reads the configuration, opens and migrates the
  * database, brings the tables in line with the config, checks the chains
  * since their last checkpoints (the rest, with startup_check "full", in the
- * background once listening: table/startup.h), serves HTTP, and
+ * background once listening: table/ops/ops.h), serves HTTP, and
  * waits for signals: SIGHUP reloads tables, limits and tokens; SIGTERM and
  * SIGINT stop accepting, let in-flight requests finish and close the
  * database cleanly.  Between signals it signs checkpoints, deletes
  * the stored Idempotency-Key answers older than their retention and writes
- * the failed sign-ins' bounded events (table/authlog.h).
+ * the failed sign-ins' bounded events (table/people/people.h).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -74,7 +74,7 @@ struct shipper;
 /* Starts the shipper's thread. */
 int shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_error *err);
 
-/* What /metrics shows (table/shipping.h); s may be NULL (not configured). */
+/* What /metrics shows (table/ops/ops.h); s may be NULL (not configured). */
 void shipper_status(struct shipper *s, struct shipping_status *out);
 
 /* Stops the thread (a batch under way is finished or failed first), joins and frees; NULL does nothing. */

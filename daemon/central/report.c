@@ -3,7 +3,7 @@
  * (docs/central.md, "Reports").  PostgreSQL sums each property's finished
  * rounds per table, UTC hour, dealer and game (pitboss.report_hours, kept
  * by a trigger from pitboss.round_facts); here each property's rows go
- * through the property's own summary code (table/reports.h, report_feed)
+ * through the property's own summary code (table/reports/reports.h, report_feed)
  * with its own calendar and range, and the properties' groups are merged:
  * the same figures, and the same JSON, as each property's summary.
  */

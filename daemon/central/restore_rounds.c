@@ -1,9 +1,9 @@
 /*
  * restore_rounds.c - the derived rows of a restored database: each round
- * rebuilt from its events by the table layer's replay (table/replay.c) and
+ * rebuilt from its events by the table layer's replay (table/rounds/replay.c) and
  * written through the store's own functions, as the live path writes them
- * (table/round.c); the table events give each table's stored state and its
- * dealer changes (table/view.c, table/dealer.c).
+ * (table/rounds/round.c); the table events give each table's stored state and its
+ * dealer changes (table/rounds/view.c, table/rounds/dealer.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,17 +26,17 @@ restore_table_event(struct store *s, const struct stored_event *e, struct pb_err
 
 	if (strcmp(e->type, "rules_changed") == 0)
 		return 0;
-	/* the accounting documents and acknowledgments: their rows, as table/accounting.c wrote them */
+	/* the accounting documents and acknowledgments: their rows, as table/accounting/accounting.c wrote them */
 	if (acct_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
 		return -1;
 	if (handled)
 		return 0;
-	/* the players, seatings, transactions and Title 31 acknowledgments (table/players.h) */
+	/* the players, seatings, transactions and Title 31 acknowledgments (table/players/players.h) */
 	if (players_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
 		return -1;
 	if (handled)
 		return 0;
-	/* the payout corrections: their rows, as table/corrections.c wrote them */
+	/* the payout corrections: their rows, as table/rounds/corrections.c wrote them */
 	if (correction_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
 		return -1;
 	if (handled)
@@ -71,7 +71,7 @@ restore_table_event(struct store *s, const struct stored_event *e, struct pb_err
 	return rc;
 }
 
-/* The bank's turn and the seats that declined it, as the round's opening recorded them (table/banker.c). */
+/* The bank's turn and the seats that declined it, as the round's opening recorded them (table/rounds/banker.c). */
 static int
 banker_turns(struct store *s, const struct round_record *r, struct pb_error *err)
 {

@@ -4,7 +4,7 @@
  * table) the chain starts at 1 with the genesis prev_hash and has no gap,
  * each prev_hash is the previous hash, each hash is recomputed from the
  * canonical form (store/chain.c); each checkpoint's signature verifies
- * (table/signer.c), its head is the central chain's hash at its seq, and a
+ * (table/core/signer.c), its head is the central chain's hash at its seq, and a
  * property's checkpoints carry one key; each report row is the sum of its
  * rounds' facts, and no fact names a round the copy never saw finish.
  * Read through a cursor, in one

@@ -1,6 +1,6 @@
 /*
  * person.c - `pitboss person add|passwd|disable --database DB --id ID ...`:
- * the people of table/people.h offline, for the first admin before anyone
+ * the people of table/people/people.h offline, for the first admin before anyone
  * can sign in (and for an admin locked out).  The same checks and events
  * as the API's, recorded with "pitboss-cli" as their source.  A password
  * is read from stdin (--password-stdin, its first line) or made at random

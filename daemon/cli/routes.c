@@ -2,7 +2,7 @@
  * routes.c - `pitboss routes [--json]`: the API's routes as pitbossd's route
  * table has them (http/routes.c): each method and path pattern, how a
  * caller authenticates, and the roles its operation is for
- * (table/access.c).  The same binary's table, so it is never out of date;
+ * (table/core/access.c).  The same binary's table, so it is never out of date;
  * tests/integration/test_routes.py walks the paths it lists.
  */
 #include <getopt.h>

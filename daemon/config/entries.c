@@ -232,7 +232,7 @@ check_table(const struct cfg_at *at, struct pb_error *err)
 
 	if (t->name[0] == '\0')
 		snprintf(t->name, sizeof(t->name), "%s", t->id);
-	if (strcmp(t->id, "_players") == 0)   /* the players' own chain (table/players.h) */
+	if (strcmp(t->id, "_players") == 0)   /* the players' own chain (table/players/players.h) */
 		return pb_fail(err, 400, "invalid_config", "%s.id: \"_players\" is the players' record; name the table otherwise",
 		    at->path);
 	if (check_player_banked(t, at, err) < 0)

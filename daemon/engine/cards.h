@@ -44,7 +44,7 @@ json_t *cards_to_json(const card_t c[3]);
  * Reads three cards from a JSON array of three card strings (what
  * cards_to_json writes; the input forms card_parse accepts).  -1, with out
  * partly written, when v is anything else; it says nothing of why (the
- * callers that answer a request use table/input.c's input_three_cards).
+ * callers that answer a request use table/core/input.c's input_three_cards).
  */
 int cards_from_json(const json_t *v, card_t out[3]);
 

@@ -6,8 +6,8 @@
  *   dealt or revealed -settle-> settled;  any state before settled -void-> void
  *
  * Bets come and go while betting, decisions are taken while dealt; neither
- * moves the round.  table/round.c asks the table before each live step and
- * table/replay.c before applying each recorded event, so the two cannot
+ * moves the round.  table/rounds/round.c asks the table before each live step and
+ * table/rounds/replay.c before applying each recorded event, so the two cannot
  * drift apart.
  */
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * accounting.c - the routes of the table's accounting documents
- * (table/accounting.h): the opener and closer, fills and credits and their
+ * (table/accounting/accounting.h): the opener and closer, fills and credits and their
  * voids, the drop, and the acknowledgment of an accounting exception.  Each
  * hands the body to the pit and answers what it says.
  */

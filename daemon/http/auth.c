@@ -94,7 +94,7 @@ client_address(const struct config *cfg, const struct http_request *req, char *o
  * A lockout is logged, at most LOCKOUT_LOG_BURST lines a minute (many
  * addresses locked out at once would flood the log); the lines left out are
  * counted in the next one.  The significant events are bounded apart
- * (table/authlog.h).
+ * (table/people/people.h).
  */
 #define LOCKOUT_LOG_BURST 10
 
@@ -137,8 +137,8 @@ known_token(const struct config *cfg, const char *h)
 
 /*
  * A failed sign-in from addr at now: counted towards the address's lockout
- * unless it is locked out already (table/door.h); noted for the summary
- * (table/authlog.h) and the metrics; the lockout itself logged.  Returns
+ * unless it is locked out already (table/people/people.h); noted for the summary
+ * (table/people/people.h) and the metrics; the lockout itself logged.  Returns
  * the refusal: 429 locked_out while locked, else 401 unauthorized.
  */
 static int
@@ -166,7 +166,7 @@ failed(struct app *app, const char *addr, int64_t now, struct pb_error *err)
 /*
  * A bearer token of a session's shape: the session's person as the actor
  * (*found), or 401 session_expired.  Read only: the session's last use is
- * written at most once a minute (table/sessions.h).
+ * written at most once a minute (table/people/people.h).
  */
 static int
 session_actor(struct pit *pit, const char *h, struct actor *a, struct pit_session *s, bool *found,
@@ -194,8 +194,8 @@ session_actor(struct pit *pit, const char *h, struct actor *a, struct pit_sessio
  * towards another lockout; a good token does not clear the failures (a
  * holder of one token could otherwise guess without end).  No failure
  * writes to the database here: failures and lockouts are noted in memory
- * and written in bounded form by the main loop (table/authlog.h); a
- * session's use is noted at most once a minute (table/sessions.h).
+ * and written in bounded form by the main loop (table/people/people.h); a
+ * session's use is noted at most once a minute (table/people/people.h).
  */
 int
 auth_authenticate(struct app *app, struct pit *pit, const struct http_request *req, struct actor *a,

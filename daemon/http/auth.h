@@ -3,7 +3,7 @@
  * auth.max_failures (at most 5, Florida's rule) the address is locked out for
  * auth.lockout_seconds, for failing attempts only: a good token is served
  * from any address.  Failures and lockouts are written to the significant
- * events in bounded form (table/authlog.h).  A person's sign-in with a
+ * events in bounded form (table/people/people.h).  A person's sign-in with a
  * password (POST /sessions) counts towards the same lockout.
  */
 #ifndef PB_HTTP_AUTH_H
@@ -17,7 +17,7 @@
 
 /*
  * Fills a from the Authorization header: a configured token, else a
- * person's session (table/sessions.h; session is filled, and a's name
+ * person's session (table/people/people.h; session is filled, and a's name
  * points into it; session->person_id is "" for a token).  401, 401
  * session_expired (a session that has ended: not counted), or 429
  * locked_out (a failing attempt from a locked-out address).

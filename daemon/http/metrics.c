@@ -85,7 +85,7 @@ file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-/* The start-up integrity check's progress (table/startup.h): cheap to read while its background walk runs. */
+/* The start-up integrity check's progress (table/ops/ops.h): cheap to read while its background walk runs. */
 /*
  * The shipper to the central tier (docs/central.md), when configured: its
  * lag in events and seconds, its failures, and the last error as a label.
@@ -160,7 +160,7 @@ handle_health(const struct route_call *c, struct http_answer *ans)
 /*
  * GET /api/v1/ready, no token: 200 {"status": "ready"} when a round sent
  * now would be recorded, else 503 {"status": "not_ready", "reasons": [...]}
- * (table/context.h pit_ready says what is checked).  Health stays liveness.
+ * (table/ops/ops.h pit_ready says what is checked).  Health stays liveness.
  */
 void
 handle_ready(const struct route_call *c, struct http_answer *ans)

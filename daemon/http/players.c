@@ -1,5 +1,5 @@
 /*
- * players.c - the routes of the players (table/players.h): their records,
+ * players.c - the routes of the players (table/players/players.h): their records,
  * seating, the cash and chips at a table, ratings and Title 31.  Each hands
  * the request to the pit and answers what it says.
  */

@@ -7,7 +7,7 @@
  * Each libmicrohttpd pool thread has its own SQLite connection and its own
  * cache, in thread-specific data: no locks.  An answer is valid while its
  * stamp holds: the same connection, the same data state of that connection
- * (table/context.h: nothing committed since, by anyone) and the same
+ * (table/ops/ops.h: nothing committed since, by anyone) and the same
  * configuration file.  A different stamp empties the whole cache.  The
  * cache is an LRU bounded by a number of entries and a total of bytes;
  * answers larger than a per-answer limit, and answers that are not 2xx,

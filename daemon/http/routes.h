@@ -1,7 +1,7 @@
 /*
  * routes.h - the API's routes as one table (routes.c): each a method, a
  * path pattern, the /metrics route it counts under, the operation it is
- * (table/access.h), flags and its handler.  Handlers live with their
+ * (table/core/core.h), flags and its handler.  Handlers live with their
  * subject: tables.c, rounds.c, audit.c, reports.c, metrics.c, people.c.
  *
  * A pattern's segments are literals or parameters: {table} (any id; the

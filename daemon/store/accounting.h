@@ -2,7 +2,7 @@
  * accounting.h - the table's accounting documents as rows (acct_documents,
  * schema 012) and the acknowledgments of accounting exceptions
  * (acct_acknowledgments).  What a document means, who signs it and the
- * checks it meets are the table layer's (table/accounting.h); the store
+ * checks it meets are the table layer's (table/accounting/accounting.h); the store
  * records the row in the caller's transaction, beside the document's table
  * event, and reads rows back for the master game report and the exceptions.
  */

@@ -1,7 +1,7 @@
 /*
  * corrections.h - the corrections of settled rounds' payouts as rows
  * (corrections, schema 016).  What a correction means, who signs it and
- * the checks it meets are the table layer's (table/corrections.h); the
+ * the checks it meets are the table layer's (table/rounds/rounds.h); the
  * store records the row in the caller's transaction, beside the
  * correction's table event, and reads rows back for the round and the
  * exceptions report.  A payout line (a round's seat and wager) counts at

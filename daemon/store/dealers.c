@@ -2,7 +2,7 @@
  * dealers.c - the person dealing at each table (table_state.dealer_id) and
  * the history of who dealt where (dealer_changes, append-only), for the
  * dealer rotation report.  The change itself is a table event
- * (dealer_changed) that table/dealer.c records in the same transaction.
+ * (dealer_changed) that table/rounds/dealer.c records in the same transaction.
  */
 #include <string.h>
 

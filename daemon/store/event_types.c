@@ -32,14 +32,14 @@
 #define DOC_TOTAL REQ("total", EF_INTEGER)
 #define DOC_WITNESS REQ("witness", EF_STRING)
 
-/* A player's record (table/players.c): the whole record as it stands after the change. */
+/* A player's record (table/players/players.c): the whole record as it stands after the change. */
 #define PLAYER_RECORD FIELDS( \
 	OPT("address", EF_STRING), REQ("anonymous", EF_BOOLEAN), OPT("card", EF_STRING), \
 	OPT("date_of_birth", EF_STRING), OPT("description", EF_STRING), REQ("id", EF_STRING), \
 	OPT("id_expiry", EF_STRING), OPT("id_issuer", EF_STRING), OPT("id_number", EF_STRING), \
 	OPT("id_type", EF_STRING), OPT("name", EF_STRING))
 
-/* A fill's or a credit's slip (table/acct_events.c acct_body). */
+/* A fill's or a credit's slip (table/accounting/acct_events.c acct_body). */
 #define TRANSFER_SLIP FIELDS( \
 	REQ("chips", EF_OBJECT), DOC_GAMING_DAY, DOC_ID, REQ("requester", EF_STRING | EF_NULL), \
 	REQ("runner", EF_STRING | EF_NULL), REQ("serial", EF_STRING), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS, \
@@ -50,11 +50,11 @@
 	DOC_GAMING_DAY, DOC_ID, REQ("reason", EF_STRING), REQ("serial", EF_STRING), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, \
 	REQ("voids", EF_INTEGER), DOC_WITNESS, REQ("year", EF_INTEGER))
 
-/* A seating or a leaving (table/seating.c). */
+/* A seating or a leaving (table/players/seating.c). */
 #define SEAT_CHANGE FIELDS(REQ("player", EF_STRING), REQ("seat", EF_INTEGER))
 
 const struct event_type EVENT_TYPES[EVT_COUNT] = {
-	/* ---- the steps of a round: table/round.c, in the state machine's order (engine/round.c) ---- */
+	/* ---- the steps of a round: table/rounds/round.c, in the state machine's order (engine/round.c) ---- */
 	[EVT_ROUND_OPENED] = {"round_opened", EVENT_CHAIN_ROUND, STEP_OPEN,
 	    FIELDS(OPT("banker", EF_OBJECT), REQ("banking", EF_STRING), OPT("collection", EF_OBJECT),
 	        OPT("dealer", EF_OBJECT), REQ("limits", EF_OBJECT), OPT("players", EF_OBJECT), REQ("round_no", EF_INTEGER),
@@ -115,7 +115,7 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	    FIELDS(REQ("answer", EF_STRING), OPT("player", EF_STRING), OPT("provider", EF_OBJECT), REQ("seat", EF_INTEGER)),
 	    0, NULL, "the bank offered to a seat of a player-banked table, accepted or declined (its only record)"},
 
-	/* ---- the accounting documents (table/acct_events.c), table events ---- */
+	/* ---- the accounting documents (table/accounting/acct_events.c), table events ---- */
 	[EVT_INVENTORY] = {"inventory", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("chips", EF_OBJECT), REQ("discrepancy", EF_INTEGER | EF_NULL), DOC_GAMING_DAY, DOC_ID,
 	        REQ("kind", EF_STRING), REQ("reason", EF_STRING | EF_NULL), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS),
@@ -151,7 +151,7 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("wager", EF_STRING), REQ("witness", EF_STRING)),
 	    0, "corrections", "a settled round's payout line corrected after a mispay, witnessed"},
 
-	/* ---- the players' chain (table/players.c, table/title31.c) ---- */
+	/* ---- the players' chain (table/players/players.c, table/players/title31.c) ---- */
 	[EVT_PLAYER_REGISTERED] = {"player_registered", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP, PLAYER_RECORD,
 	    EVENT_PERSONAL, "players", "a player's record as registered"},
 	[EVT_PLAYER_UPDATED] = {"player_updated", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP, PLAYER_RECORD,

@@ -10,12 +10,12 @@
  * store_append_event takes a row and refuses a row that is not one of
  * these, a body that does not match it, or a chain the type does not
  * belong to (event_check.c): a wrong event is a programming error, 500.
- * Verify reports a stored event whose type is not here (table/chain.c).
+ * Verify reports a stored event whose type is not here (table/audit/chain.c).
  *
  * The rows are data only.  The next step of the one event model gives each
  * row its `apply` (event -> derived rows: live, replay, central restore) and
  * `check` (derived rows against the event: verify), so that the hand-written
- * dispatches on the type's name (table/replay.c, acct_events.c,
+ * dispatches on the type's name (table/rounds/replay.c, acct_events.c,
  * players_restore.c, corrections.c, central/restore_rounds.c) and the
  * engine's own list of step events (engine/round.c STEP_RULES) go; the
  * fields of nested values (a payout line, the rules) are not described yet.

@@ -1,6 +1,6 @@
 /*
  * people.c - employees and their sessions (schema/009_people.sql): the rows
- * behind table/people.c.  Passwords and session tokens are never stored in
+ * behind table/people/people.c.  Passwords and session tokens are never stored in
  * clear: a password as its Argon2id string, a token as its SHA-256.
  */
 #include <stdlib.h>

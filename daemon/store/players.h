@@ -2,7 +2,7 @@
  * players.h - the rows derived from the players' events (schema 014): the
  * player records, who sits at each seat, the players of each round, the
  * cash and chips at the tables and the Title 31 acknowledgments.  The store
- * records; table/players.c, seating.c, cashflow.c and title31.c decide.
+ * records; table/players/players.c, seating.c, cashflow.c and title31.c decide.
  * Every write is in the caller's transaction, beside its event.
  */
 #ifndef PB_STORE_PLAYERS_H

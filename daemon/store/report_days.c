@@ -3,7 +3,7 @@
  * (report_spans and report_rollup, schema/006_report_days.sql): reading,
  * writing, the roll-up mark, and a read snapshot for reports that read
  * both hours and roll-ups.  What goes into a row is decided in
- * daemon/table/rollup.c.
+ * daemon/table/rounds/rollup.c.
  */
 #include <string.h>
 

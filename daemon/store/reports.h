@@ -2,7 +2,7 @@
  * reports.h - the store's side of the reports: the per-hour aggregates
  * (report_hours, schema/004_reports.sql), the largest payouts, and the
  * exceptions (void rounds, coverage shortfalls, significant events).
- * Rows only; grouping, hold and theoretical win are in table/reports.c,
+ * Rows only; grouping, hold and theoretical win are in table/reports/reports.c,
  * what a round adds to handle and win in engine/tally.h.
  *
  * Table scopes are passed as a JSON array of table ids (bound as one

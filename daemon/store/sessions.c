@@ -1,6 +1,6 @@
 /*
  * sessions.c - the sessions of people (schema/009_people.sql): the rows
- * behind table/sessions.c.  A token is known here only by its SHA-256.
+ * behind table/people/sessions.c.  A token is known here only by its SHA-256.
  */
 #include <string.h>
 

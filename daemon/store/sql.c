@@ -188,7 +188,7 @@ static const char *const SQL[STMT_COUNT] = {
 	    "WHERE b.kind = 'bank' AND r.table_id = ?1 AND r.state = 'settled' AND r.banking = 'player' "
 	    "AND r.settled_at >= ?2 AND r.settled_at < ?3 AND (b.banker_player IS NOT NULL OR b.provider_badge IS NOT NULL) "
 	    "GROUP BY b.banker_player, b.provider_badge ORDER BY 1, 2",
-	/* the offers of the bank at a table, newest first (events only: table/bank_offer.c) */
+	/* the offers of the bank at a table, newest first (events only: table/rounds/bank_offer.c) */
 	[STMT_BANK_OFFERS] = "SELECT table_seq, at, actor, body FROM events WHERE table_id = ? AND round_id IS NULL "
 	    "AND type = 'bank_offered' "
 	    "ORDER BY table_seq DESC LIMIT ?",

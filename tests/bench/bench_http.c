@@ -313,7 +313,7 @@ cards_json(const card_t c[3])
 	return json_pack("[s,s,s]", a, b, d);
 }
 
-/* The events of a whole round, with bodies shaped as the daemon's (table/round.c). */
+/* The events of a whole round, with bodies shaped as the daemon's (table/rounds/round.c). */
 static void
 raw_events(struct raw_round *rr, const struct rules *rules, const struct table_limits *limits)
 {

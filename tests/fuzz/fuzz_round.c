@@ -1,5 +1,5 @@
 /*
- * fuzz_round.c - rounds through the real pit code path (table/round.c and
+ * fuzz_round.c - rounds through the real pit code path (table/rounds/round.c and
  * everything under it: input checks, limits, engine settlement, the store,
  * the hash chain, idempotency) against a fresh in-memory SQLite database
  * migrated by store_open, with the tables of config/pitboss.json.

@@ -48,7 +48,7 @@ G = {}      # the record every test starts from: "daemon", "db", "key"
 
 def build_record():
     """Whole rounds at T1 and T3, then a clean stop, which signs a checkpoint of every chain.  T1 gets more rounds
-    than the start-up check compares with their events before listening (the newest 100, table/verify.h): its
+    than the start-up check compares with their events before listening (the newest 100, table/audit/audit.h): its
     first round, which the tests alter, is then the background walk's to find."""
     d = pbtest.Daemon()
     G["daemon"] = d

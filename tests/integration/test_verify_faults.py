@@ -51,7 +51,7 @@ PEOPLE = (("FL1", "Flo Floor", "floor"), ("PB1", "Pat Boss", "pitboss"), ("DL1",
           ("CG1", "Cy Cage", "cage"))
 G = {}     # "dir", "intact", "altered", "rounds"
 
-# The words that say a part could not be checked (table/verify.c), as the CLI prints them.
+# The words that say a part could not be checked (table/audit/verify.c), as the CLI prints them.
 UNCHECKED = ("could not be checked", "cannot be read")
 
 

@@ -1,9 +1,9 @@
 /*
  * test_accounting.c - the chip counts of the accounting documents
- * (table/acct_chips.h): totals to the cent, each refusal, overflow, the
- * differences an opener's refusal names; and a document's event body read
- * back into the same document (table/acct_private.h), which is what central
- * restore relies on.
+ * (table/accounting/accounting.h): totals to the cent, each refusal,
+ * overflow, the differences an opener's refusal names; and a document's
+ * event body read back into the same document (acct_events.c), which is
+ * what central restore relies on.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /*
  * test_acct_counts.c - the counted figures of the accounting documents
- * (table/accounting.h acct_count): which document adds to what (the first
+ * (table/accounting/accounting.h acct_count): which document adds to what (the first
  * opener, the last closer, fills, credits, drops; a player-banked table's
  * drop is its counted collections), the count win to the cent and its
  * overflow refused.

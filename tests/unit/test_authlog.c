@@ -1,6 +1,6 @@
 /*
  * test_authlog.c - failed sign-ins counted in memory and written as bounded
- * significant events (table/authlog.h): lockouts at most ten a minute, the
+ * significant events (table/people/people.h): lockouts at most ten a minute, the
  * rest counted; one summary a minute at most, with exact counts and the
  * addresses that failed most; memory bounded beyond AUTHLOG_ADDRS addresses.
  */

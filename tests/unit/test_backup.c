@@ -5,7 +5,7 @@
  * read-write connection sets journal_size_limit; a read-only open creates
  * nothing, refuses an empty file, and reads every older schema through a
  * private copy without changing a byte of the file, or (as_is) as it is;
- * table/backup.c's rotation keeps the newest N.
+ * table/ops/backup.c's rotation keeps the newest N.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /*
- * test_banker.c - the banker as a person (table/banker.h) through the table
+ * test_banker.c - the banker as a person (table/rounds/rounds.h) through the table
  * layer on a real temporary database, table P1 of the example configuration
  * (8 seats, max_consecutive 2): the rotation counted per person whatever
  * seat he banks from, broken by another banker and by nothing else (not by a

@@ -1,6 +1,6 @@
 /*
  * test_door.c - the address and unknown-id lockouts in memory
- * (table/door.c): the count within the lockout time, the lockout and its
+ * (table/people/door.c): the count within the lockout time, the lockout and its
  * end, failures while locked not counted, the lockout growing with each
  * lockout of the day up to eight times, ids compared without regard to
  * case, and a newcomer finding every record locked never locked out with

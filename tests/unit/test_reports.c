@@ -525,7 +525,7 @@ floordiv(int64_t a, int64_t b)
 	return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* The group key of a round, written independently of table/reports.c. */
+/* The group key of a round, written independently of table/reports/reports.c. */
 static void
 expected_key(const struct round_sum *s, const char *group, int tz, const int *shifts, int nshifts, char *key, size_t keysz)
 {

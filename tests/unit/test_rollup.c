@@ -1,6 +1,6 @@
 /*
  * test_rollup.c - the day and month roll-ups of the report aggregates (report_spans,
- * daemon/table/rollup.c) against the hours they sum.
+ * daemon/table/rounds/rollup.c) against the hours they sum.
  *
  * Random report_hours rows (several tables, dealers and games, play that
  * runs across hours and across midnight, breaks longer and shorter than the

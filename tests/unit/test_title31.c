@@ -1,5 +1,5 @@
 /*
- * test_title31.c - the Title 31 aggregation (table/title31.c) with explicit
+ * test_title31.c - the Title 31 aggregation (table/players/title31.c) with explicit
  * times: each cash transaction's gaming day by the property's calendar
  * (New York, the day starting 06:00) on both sides of the boundary, and a
  * day's cash in and cash out summed apart, at, below and above the MTL

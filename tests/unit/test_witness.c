@@ -1,5 +1,5 @@
 /*
- * test_witness.c - two-person sign-off (table/witness.c) against a
+ * test_witness.c - two-person sign-off (table/people/witness.c) against a
  * temporary database with people rows: every failed witness answers alike
  * (403 witness_refused, the same words, about the same time, counted as a
  * guess), the wrong password counted and locking the witness out at

@@ -14,7 +14,7 @@
  * the row; central restore rebuilds the rows from the events alone
  * (acct_restore_event).  A document is signed by two people: the session of
  * a person holding the session's role (a terminal token signs nothing) and
- * a witness (table/witness.h) holding the witness's role:
+ * a witness (table/people/people.h) holding the witness's role:
  *
  *   opener, closer   floor|pitboss        with dealer|floor|pitboss
  *   fill, credit     cage                 with floor|pitboss
@@ -39,7 +39,7 @@ struct acct_document;
 struct event_type;
 struct store;
 
-/* The witness roles of each document (the session's are the operation's, table/access.c). */
+/* The witness roles of each document (the session's are the operation's, table/core/access.c). */
 #define ACCT_INVENTORY_WITNESS (ROLE_BIT(ROLE_DEALER) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))
 #define ACCT_TRANSFER_WITNESS (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))
 #define ACCT_VOID_WITNESS (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))

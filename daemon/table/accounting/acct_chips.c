@@ -1,6 +1,6 @@
 /*
  * acct_chips.c - counts of chips per denomination, checked and totalled
- * (acct_chips.h).
+ * (accounting.h).
  */
 #include "table/accounting/acct_private.h"
 

@@ -90,7 +90,7 @@ int chain_check_checkpoint(struct pit *p, const struct checkpoint *c, const char
     struct pb_error *err);
 
 /*
- * verify.c - verification: a round rebuilt from its events (table/replay.h),
+ * verify.c - verification: a round rebuilt from its events (table/rounds/rounds.h),
  * replayed through the engine with the rules that were in force and compared
  * with what was recorded; the whole record's chains, checkpoints, rounds and
  * significant events checked at once.

@@ -1,6 +1,6 @@
 /*
  * access.c - the roles of each operation, a token's table scope, the
- * integrity hold (access.h).
+ * integrity hold (core.h).
  */
 #include "table/core/core.h"
 
@@ -38,17 +38,17 @@ static const struct {
 	[OP_PEOPLE_CHANGE] = {R(ROLE_ADMIN), true, "managing people is the admin role's"},
 	[OP_PASSWORD] = {ALL_ROLES, true, NULL},
 	[OP_SESSION] = {ALL_ROLES, false, NULL},
-	/* a dealer sets only himself, and only from his own session: table/dealer.c checks that */
+	/* a dealer sets only himself, and only from his own session: table/rounds/dealer.c checks that */
 	[OP_DEALER_SET] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
 	    "the dealer at a table is set by the dealer's own session, a floor supervisor or a pit boss"},
-	/* the accounting documents: the session's signer (table/accounting.h names the witnesses) */
+	/* the accounting documents: the session's signer (table/accounting/accounting.h names the witnesses) */
 	[OP_INVENTORY] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "an opener or closer is signed by a floor supervisor or pit boss"},
 	[OP_TRANSFER] = {R(ROLE_CAGE), true, "fills and credits are signed by the cage"},
 	[OP_TRANSFER_VOID] = {R(ROLE_CAGE) | R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
 	    "a fill or credit is voided by the cage, a floor supervisor or a pit boss"},
 	[OP_DROP] = {R(ROLE_COUNT), true, "the drop is signed by the count team"},
 	[OP_EXCEPTION_ACK] = {R(ROLE_PITBOSS), true, "acknowledging an exception is the pitboss role's"},
-	/* the players (table/players.h): what a role reads of a record is decided there */
+	/* the players (table/players/players.h): what a role reads of a record is decided there */
 	[OP_PLAYER_READ] = {ALL_ROLES, false, NULL},
 	[OP_PLAYER_CHANGE] = {R(ROLE_CAGE) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
 	    "players are registered and changed by the cage, floor, pitboss and admin roles"},

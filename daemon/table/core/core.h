@@ -84,21 +84,21 @@ enum pit_operation {
 	OP_ROUND_VOID,      /* voiding a round */
 	OP_PEOPLE_READ,     /* the people: who an id is */
 	OP_PEOPLE_CHANGE,   /* adding people, changing their name, roles, whether they are active */
-	OP_PASSWORD,        /* a password: one's own (any person), another's (admin; table/people.c decides) */
+	OP_PASSWORD,        /* a password: one's own (any person), another's (admin; table/people/people.c decides) */
 	OP_SESSION,         /* signing in and out */
-	OP_DEALER_SET,      /* the dealer at a table: a dealer's own session, or floor and pitboss (table/dealer.h) */
-	OP_INVENTORY,       /* an opener or closer (table/accounting.h) */
+	OP_DEALER_SET,      /* the dealer at a table: a dealer's own session, or floor and pitboss (table/rounds/rounds.h) */
+	OP_INVENTORY,       /* an opener or closer (table/accounting/accounting.h) */
 	OP_TRANSFER,        /* a fill or credit */
 	OP_TRANSFER_VOID,   /* voiding a fill or credit */
 	OP_DROP,            /* the drop as counted */
 	OP_EXCEPTION_ACK,   /* acknowledging an accounting exception */
-	OP_PLAYER_READ,     /* a player's record: every role, personal data only for some (table/players.h) */
+	OP_PLAYER_READ,     /* a player's record: every role, personal data only for some (table/players/players.h) */
 	OP_PLAYER_CHANGE,   /* registering players, changing their records */
 	OP_PLAYER_PERSONAL, /* ratings and the Title 31 log: the roles that read personal data */
 	OP_SEATING,         /* seating players, the cash and chips at a table: dealer (own table), floor, pitboss */
 	OP_TITLE31_ACK,     /* acknowledging a Title 31 alert or CTR item */
-	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/bank_offer.h) */
-	OP_CORRECTION,      /* correcting a settled round's payout (table/corrections.h) */
+	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/rounds/rounds.h) */
+	OP_CORRECTION,      /* correcting a settled round's payout (table/rounds/rounds.h) */
 	OP_COUNT
 };
 

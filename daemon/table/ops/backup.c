@@ -1,6 +1,6 @@
 /*
  * backup.c - a copy of the database on demand, its key files and its
- * rotation (backup.h).
+ * rotation (ops.h).
  */
 #include "table/ops/ops_private.h"
 

@@ -1,5 +1,5 @@
 /*
- * backup_schedule.c - the daemon's scheduled backups (backup_schedule.h).
+ * backup_schedule.c - the daemon's scheduled backups (ops.h).
  */
 #include "table/ops/ops_private.h"
 

@@ -1,5 +1,5 @@
 /*
- * context.c - the front end's window on the store (context.h).
+ * context.c - the front end's window on the store (ops.h).
  */
 #include "table/ops/ops.h"
 

@@ -63,7 +63,7 @@ struct pit_writer_stats {
 
 void pit_writer_stats(struct store_writer *w, struct pit_writer_stats *out);
 
-/* The Unix time of the last backup made through POST /api/v1/backups since start, 0 when none (table/backup.c). */
+/* The Unix time of the last backup made through POST /api/v1/backups since start, 0 when none (table/ops/backup.c). */
 int64_t pit_last_backup_unix(void);
 
 /* Stored Idempotency-Key answers deleted after their retention since start. */
@@ -128,7 +128,7 @@ void startup_result_free(struct startup_result *r);
  * head.  With startup_check "full" the chain before the checkpoint is walked
  * too: here when defer_full is false; when it is true it is left in
  * out->backlog for the background walk.  A table that fails is put on hold
- * and a significant event recorded (audit_hold_table, table/hold.h).
+ * and a significant event recorded (audit_hold_table, table/audit/audit.h).
  * Returns the number of tables put on hold, or -1 (out emptied) when the
  * store could not be read or a hold could not be recorded.
  */
@@ -208,7 +208,7 @@ void startup_progress_reset(void);
  * Copies the database to <backup_dir>/pitboss-<UTC time>.db (the directory
  * made 0700 when missing), writes the signing key's public half beside it
  * (<copy>.public-key), records a "backup" significant event through the
- * write path of every write (txn.h), then removes the oldest copies beyond
+ * write path of every write (table/core/core.h), then removes the oldest copies beyond
  * backup_keep; the admin role's.  *out is {"path", "at", "public_key",
  * "removed": [...]}; the answer's status is 201.  A copy that was made
  * stays made even when its event could not be recorded.
@@ -240,7 +240,7 @@ int backup_rotate(const char *dir, int64_t keep, json_t *removed, struct pb_erro
  * a thread of its own with its own read-only connection, so that a copy
  * (about 1 s per 600 MB) never holds a request worker or the main loop; the
  * copy, its public key, its "backup" significant event and the rotation are
- * those of POST /api/v1/backups (table/backup.h).
+ * those of POST /api/v1/backups (backup.c, above).
  */
 
 /* What the schedule works with, copied at start (a reload does not change it). */

@@ -13,7 +13,7 @@
 
 /*
  * The copy of pit_backup into dir, keeping keep copies, without the role
- * check: for callers that are the daemon itself (backup_schedule.h).
+ * check: for callers that are the daemon itself (backup_schedule.c).
  * p->cfg is not read.
  */
 int backup_into_dir(struct pit *p, const struct actor *a, const char *dir, int64_t keep, json_t **out,

@@ -1,5 +1,5 @@
 /*
- * ready.c - GET /api/v1/ready (context.h pit_ready): can this pitbossd
+ * ready.c - GET /api/v1/ready (ops.h pit_ready): can this pitbossd
  * record a round now?  Health says the process answers; readiness says a
  * dealer terminal sent here would get its rounds recorded.
  *

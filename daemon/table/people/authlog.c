@@ -1,6 +1,6 @@
 /*
  * authlog.c - failed sign-ins counted in memory, written as bounded
- * significant events (authlog.h).
+ * significant events (people.h).
  */
 #include "table/people/people.h"
 

@@ -1,5 +1,5 @@
 /*
- * door.c - address and unknown-id lockouts in memory (door.h).
+ * door.c - address and unknown-id lockouts in memory (people.h).
  */
 #include "table/people/people.h"
 
@@ -29,7 +29,7 @@ static struct record nobodies[DOOR_NOBODIES];
  * The record of key in recs (n of them), or (create) a new one: an empty
  * slot, else the unlocked one whose count began longest ago.  NULL when key
  * has none and !create, or when every slot holds an active lockout (the
- * newcomer is then counted nowhere: door.h).  Keys compare without regard
+ * newcomer is then counted nowhere: people.h).  Keys compare without regard
  * to case when fold.  Call with door_lock held.
  */
 static struct record *

@@ -1,5 +1,5 @@
 /*
- * lockout.c - whether a password may be tried, and how it went (lockout.h).
+ * lockout.c - whether a password may be tried, and how it went (people_private.h).
  */
 #include "table/people/people_private.h"
 

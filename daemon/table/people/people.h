@@ -101,7 +101,7 @@ bool pit_session_token_shaped(const char *token);
  * "expires_at", "idle_seconds", "must_change_password", "person": {"id",
  * "name", "roles"}}.  Refusals: 400 for the body; 429 locked_out, before
  * any hashing, when the client's address (p->client) is locked out or the
- * id is locked out at this address (table/lockout.h); 401 unauthorized for
+ * id is locked out at this address (table/people/people_private.h); 401 unauthorized for
  * an unknown or inactive person, one without a password, or a wrong
  * password; 429 locked_out when this wrong password locked the id out.
  * The answers, their words and their times are the same whether the id

@@ -29,7 +29,7 @@ void roles_text(unsigned roles, char *out, size_t n);
  * counts how it went (docs/security.md, "The lockout").  Sign-ins, witness
  * signatures and changes of one's own password all go through it:
  *
- *   - A client address locked out for failures (table/door.h) may try no
+ *   - A client address locked out for failures (table/people/people.h) may try no
  *     password at all: refused before any hashing, and it adds to nobody's
  *     count.
  *   - A person locked out after auth.max_failures wrong passwords in a row

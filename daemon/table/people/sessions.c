@@ -1,6 +1,6 @@
 /*
  * sessions.c - signing in and out, and the session behind a bearer token
- * (sessions.h).
+ * (people.h).
  */
 #include "table/people/people_private.h"
 

@@ -1,5 +1,5 @@
 /*
- * witness.c - two-person sign-off (witness.h).
+ * witness.c - two-person sign-off (people.h).
  */
 #include "table/people/people_private.h"
 

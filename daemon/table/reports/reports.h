@@ -101,7 +101,7 @@ int pit_report_exceptions(struct pit *p, const struct actor *a, const struct rep
     struct pb_error *err);
 
 /*
- * Player-banked tables (table/banker.c): per table and per banker seat, the
+ * Player-banked tables (table/reports/reports_bankers.c): per table and per banker seat, the
  * banker's result, how often the bank ran out, wagers returned for lack of
  * coverage, unpaid shorts and the house's collections.  Every player-banked
  * table in scope, or q->table (404 not_player_banked for a house table).
@@ -110,7 +110,7 @@ int pit_report_bankers(struct pit *p, const struct actor *a, const struct report
     struct pb_error *err);
 
 /*
- * The dealer rotation (table/reports_dealers.c): the dealer changes made in
+ * The dealer rotation (table/reports/reports_dealers.c): the dealer changes made in
  * the range at the tables in scope, oldest first, each with the time the
  * table's next change ended that dealer's stint.
  */
@@ -118,7 +118,7 @@ int pit_report_dealers(struct pit *p, const struct actor *a, const struct report
     struct pb_error *err);
 
 /*
- * GET /reports/statistics?month=YYYY-MM (table/reports_statistics.c): per
+ * GET /reports/statistics?month=YYYY-MM (table/reports/reports_statistics.c): per
  * table and game, each gaming day of the month up to today, the month to
  * date and the year to date: drop, count win, win per drop, hand win,
  * handle, theoretical win and win per handle, and their flags; the totals

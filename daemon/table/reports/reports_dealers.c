@@ -1,6 +1,6 @@
 /*
  * reports_dealers.c - the dealer rotation report: who dealt at which table
- * from when until when, from the dealer changes (table/dealer.h) made in
+ * from when until when, from the dealer changes (table/rounds/rounds.h) made in
  * the range, oldest first.
  */
 #include <stdlib.h>

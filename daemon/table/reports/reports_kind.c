@@ -1,5 +1,5 @@
 /*
- * reports_kind.c - the report of a kind (table/reports.h pit_report): the
+ * reports_kind.c - the report of a kind (table/reports/reports.h pit_report): the
  * one place that knows every report, above them all.
  */
 #include "table/reports/reports_private.h"

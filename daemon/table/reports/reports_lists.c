@@ -203,12 +203,12 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 	if (list.count > 0)
 		qsort(list.items, (size_t)list.count, sizeof(list.items[0]), cmp_exception);
 	arr = exceptions_json(&list, list.count < q->limit ? list.count : q->limit);
-	/* the mispays (table/corrections.c) and their total */
+	/* the mispays (table/rounds/corrections.c) and their total */
 	if (arr != NULL && corrections_exceptions(p, scope, from, to, q->limit + 1, arr, &mispays, err) < 0) {
 		json_decref(arr);
 		goto out;
 	}
-	/* the accounting exceptions (table/acct_exceptions.c) merged in by time */
+	/* the accounting exceptions (table/reports/acct_exceptions.c) merged in by time */
 	if (arr != NULL && acct_exceptions_merge(p, a, q, arr, &cut, err) < 0) {
 		json_decref(arr);
 		goto out;

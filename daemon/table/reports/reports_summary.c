@@ -1,6 +1,6 @@
 /*
  * reports_summary.c - the summary: the per-hour aggregates (and their day
- * and month roll-ups, rollup.h) read in one snapshot, each row's play time
+ * and month roll-ups, table/rounds/rounds.h) read in one snapshot, each row's play time
  * decided by its series, the rows summed into their groups (hour, day,
  * shift, table or dealer) and the totals; reports_figures.c turns each
  * group's sums into the figures the API shows.

@@ -1,5 +1,5 @@
 /*
- * bank_offer.c - the offers of the bank and their answers (bank_offer.h).
+ * bank_offer.c - the offers of the bank and their answers (rounds.h).
  * The events are the only record: the list reads them back.
  */
 #include "table/rounds/rounds_private.h"

@@ -1,5 +1,5 @@
 /*
- * banker.c - the rotation of the bank on player-banked tables (banker.h):
+ * banker.c - the rotation of the bank on player-banked tables (rounds.h):
  * the check of a round's banker, the turn it records, and the table's
  * rotation as GET /tables/{t}/bankers shows it.  The banker report is
  * reports/reports_bankers.c.

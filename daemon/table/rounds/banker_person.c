@@ -1,5 +1,5 @@
 /*
- * banker_person.c - who banks a round on a player-banked table (banker.h):
+ * banker_person.c - who banks a round on a player-banked table (rounds.h):
  * a player, named by his id, or a third-party proposition player, named by
  * his badge and the provider company he banks for; the rotation counted per
  * person (a seat change does not reset it) and the rule of one authorized

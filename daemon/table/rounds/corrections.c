@@ -1,6 +1,6 @@
 /*
  * corrections.c - corrections of a settled round's payouts
- * (corrections.h): the signers and the body's checks, then in one write the
+ * (rounds.h): the signers and the body's checks, then in one write the
  * round's state and payout line, the row and the table event; the row
  * rebuilt from the event by central restore and checked against it by
  * pitboss verify; the mispays of the exceptions report.  The row is always

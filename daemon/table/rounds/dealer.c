@@ -1,5 +1,5 @@
 /*
- * dealer.c - the person dealing at each table (dealer.h).
+ * dealer.c - the person dealing at each table (rounds.h).
  */
 #include "table/rounds/rounds_private.h"
 

@@ -1,6 +1,6 @@
 /*
  * rollup.c - play time of the report aggregates, and their roll-ups by UTC
- * day and month (report_spans); see rollup.h and schema/006_report_days.sql.
+ * day and month (report_spans); see rounds.h and schema/006_report_days.sql.
  * tests/unit/test_rollup.c checks, on random aggregates, that a summary
  * read through the roll-ups equals the same summary read from the hours.
  */

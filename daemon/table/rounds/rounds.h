@@ -33,7 +33,7 @@ struct store;
  * a table seen for the first time, or whose config entry changed, takes its
  * settings from the config (recorded as an event); otherwise the settings
  * changed through the API stay.  Also rolls up the report aggregates of the
- * days before today not rolled up yet (table/rollup.h).
+ * days before today not rolled up yet (rollup.c, below).
  */
 int pit_sync_tables(struct pit *p, struct pb_error *err);
 
@@ -98,7 +98,7 @@ void round_engine_input(const struct round_record *r, struct round_input *in);
  * (dealer_changed) in the table's chain; every round opened afterwards
  * carries that dealer in its round_opened event and its row.  And the rule
  * a dealer's session meets when voiding a round after the deal: a floor
- * supervisor's or pit boss's witness (table/witness.h).
+ * supervisor's or pit boss's witness (table/people/people.h).
  */
 
 /* The roles a witness of a dealer's void after the deal may hold. */
@@ -159,7 +159,7 @@ int pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id
  * bank_offer.c - the offers of the bank on player-banked tables: each time
  * the dealer offers the bank to a seat, whether its player accepted or
  * declined it, recorded as a table event (bank_offered) and listed from the
- * events (GET /api/v1/tables/{t}/bankers, "offers": table/banker.c).
+ * events (GET /api/v1/tables/{t}/bankers, "offers": table/rounds/banker.c).
  */
 
 /*
@@ -207,7 +207,7 @@ int pit_bank_offer(struct pit *p, const struct actor *a, const struct idempotenc
  * "seat", "wager", "owed", "paid", "difference", "reason", "by", "witness",
  * "at", "supersedes"}.  Refusals: 403 forbidden (the role), 403
  * person_required (a terminal's token), 400 invalid_body / unknown_field,
- * 422 reason_required, the witness's refusals (table/witness.h), 404
+ * 422 reason_required, the witness's refusals (table/people/people.h), 404
  * round_not_found, 409 round_not_settled, 422 unknown_payout_line (the seat
  * and wager are not a line of the round's payouts), 422 paid_equals_owed,
  * 409 already_corrected (the line has a correction and none is named), 422

@@ -177,7 +177,7 @@ correction_line(void *ctx, const struct correction *c, struct pb_error *err)
 }
 
 /*
- * The round's payout corrections (table/corrections.h), oldest first, into
+ * The round's payout corrections (table/rounds/rounds.h), oldest first, into
  * the round as the API shows it ([] when none): table events of their own, so they are read from their
  * rows, not replayed with the round.
  */
