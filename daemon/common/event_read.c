@@ -24,6 +24,13 @@ type_words(json_type t)
 	return "a value of no JSON type";
 }
 
+/* "a" or "an" before a type's name: "an inventory event". */
+static const char *
+article(const char *type)
+{
+	return type != NULL && type[0] != '\0' && strchr("aeiou", type[0]) != NULL ? "an" : "a";
+}
+
 /* Whether v is of type want; JSON_TRUE stands for either boolean. */
 static bool
 is_type(const json_t *v, json_type want)
@@ -41,16 +48,16 @@ event_value(const json_t *body, const char *type, const char *key, unsigned how,
 
 	*out = NULL;
 	if (!json_is_object(body))
-		return pb_fail(err, 422, "unreadable_event", "a %s event's body is %s, not an object", type,
+		return pb_fail(err, 422, "unreadable_event", "%s %s event's body is %s, not an object", article(type), type,
 		    body != NULL ? type_words(json_typeof(body)) : "missing");
 	v = json_object_get(body, key);
 	if (v == NULL || (json_is_null(v) && (how & EV_NULLABLE))) {
 		if (v == NULL && (how & EV_REQUIRED))
-			return pb_fail(err, 422, "unreadable_event", "a %s event has no \"%s\"", type, key);
+			return pb_fail(err, 422, "unreadable_event", "%s %s event has no \"%s\"", article(type), type, key);
 		return 0;
 	}
 	if (!is_type(v, want))
-		return pb_fail(err, 422, "unreadable_event", "a %s event's \"%s\" is %s, not %s", type, key,
+		return pb_fail(err, 422, "unreadable_event", "%s %s event's \"%s\" is %s, not %s", article(type), type, key,
 		    type_words(json_typeof(v)), type_words(want));
 	*out = v;
 	return 0;
@@ -71,10 +78,11 @@ event_text(const json_t *body, const char *type, const char *key, unsigned how, 
 		return 0;
 	len = json_string_length(v);
 	if (len >= n)
-		return pb_fail(err, 422, "unreadable_event", "a %s event's \"%s\" is %zu bytes long, more than the %zu it may be",
-		    type, key, len, n > 0 ? n - 1 : 0);
+		return pb_fail(err, 422, "unreadable_event", "%s %s event's \"%s\" is %zu bytes long, more than the %zu "
+		    "it may be", article(type), type, key, len, n > 0 ? n - 1 : 0);
 	if (memchr(json_string_value(v), '\0', len) != NULL)
-		return pb_fail(err, 422, "unreadable_event", "a %s event's \"%s\" holds a NUL byte", type, key);
+		return pb_fail(err, 422, "unreadable_event", "%s %s event's \"%s\" holds a NUL byte", article(type), type,
+		    key);
 	memcpy(dst, json_string_value(v), len + 1);
 	return 0;
 }

@@ -8,8 +8,9 @@
  * Every document is a table event in the table's chain (inventory, fill,
  * credit, fill_void, credit_void, drop) whose body holds everything its row
  * (store/accounting.h) and the report need, written in one transaction with
- * the row; central restore rebuilds the rows from the events alone
- * (acct_restore_event).  A document is signed by two people: the session of
+ * the row; central restore rebuilds the rows from the events alone and
+ * verify compares them (the apply and check functions of their rows of the
+ * registry, table/event_types.h).  A document is signed by two people: the session of
  * a person holding the session's role (a terminal token signs nothing) and
  * a witness (table/witness.h) holding the witness's role:
  *
@@ -103,14 +104,6 @@ int pit_acct_acknowledge(struct pit *p, const struct actor *a, const struct idem
 int acct_check_opener(struct pit *p, const char *table_id, struct pb_error *err);
 
 /*
- * Central restore: the row of a table event of accounting (the documents
- * and exception_acknowledged) rebuilt from its body, as the live path
- * wrote it.  *handled false (and nothing done) for any other type.
- */
-int acct_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
-    const char *body, bool *handled, struct pb_error *err);
-
-/*
  * The counted figures of one table over a window (a gaming day, a shift),
  * docs/accounting.md "The formulas": the window's first opener and last
  * closer, its fills, credits and drops (on a player-banked table the
@@ -165,12 +158,5 @@ int acct_exceptions(struct pit *p, const struct actor *a, const struct report_qu
  */
 int acct_exceptions_merge(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr, bool *cut,
     struct pb_error *err);
-
-/*
- * pitboss verify's check of the accounting rows (acct_verify.c): each
- * document and acknowledgment row equal to what its event says, and no row
- * without an event; each difference appended to problems.
- */
-int acct_verify(struct pit *p, json_t *problems, struct pb_error *err);
 
 #endif

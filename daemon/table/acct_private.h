@@ -1,8 +1,9 @@
 /*
  * acct_private.h - what the files of the accounting documents share
- * (accounting.c, acct_events.c, acct_report.c) and nothing else includes:
- * a document's event body and back, its recording, its gaming day.  The
- * public interface is table/accounting.h.
+ * (accounting.c, acct_events.c, acct_exceptions.c, acct_report.c,
+ * acct_verify.c) and nothing else includes: a document's event body and
+ * back, its recording, its gaming day.  The public interface is
+ * table/accounting.h.
  */
 #ifndef PB_TABLE_ACCT_PRIVATE_H
 #define PB_TABLE_ACCT_PRIVATE_H
@@ -11,6 +12,13 @@
 
 #include "store/accounting.h"
 #include "table/accounting.h"
+#include "table/event_types.h"
+
+struct stored_event;
+
+/* An acknowledgment's kind ("inventory_discrepancy", "count_variance") and the ref of its exception, with their NUL. */
+#define ACCT_ACK_KIND_MAX 32
+#define ACCT_ACK_REF_MAX 64
 
 /* The registry's row of a document's table event: inventory for an opener or closer, else its kind's; NULL for no kind. */
 const struct event_type *acct_event_type(const char *kind);
@@ -18,9 +26,17 @@ const struct event_type *acct_event_type(const char *kind);
 /* The document's event body: every field its row and the reports need (new reference; NULL: no memory). */
 json_t *acct_body(const struct acct_document *d);
 
-/* A document from its event (the inverse of acct_body); 422 central_unreadable when the body is not one. */
-int acct_from_body(const char *table_id, const char *type, const char *at, const json_t *b, struct acct_document *d,
-    struct pb_error *err);
+/*
+ * A document from its event of type t (the inverse of acct_body), every
+ * field read by common/event_read.h; 422 unreadable_event naming the type
+ * and the field when the body is not one.
+ */
+int acct_from_body(const char *table_id, const char *at, const struct event_type *t, const json_t *b,
+    struct acct_document *d, struct pb_error *err);
+
+/* An acknowledgment from its event e (exception_acknowledged): its kind, ref and row; 422 unreadable_event as above. */
+int acct_ack_from_body(const struct event_type *t, const struct stored_event *e, const json_t *body,
+    char kind[ACCT_ACK_KIND_MAX], char ref[ACCT_ACK_REF_MAX], struct acct_ack *ack, struct pb_error *err);
 
 /*
  * Records d in the caller's transaction: its row and its table event

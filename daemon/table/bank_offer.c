@@ -10,6 +10,7 @@
 
 #include "store/store.h"
 #include "table/banker.h"
+#include "table/event_types.h"
 #include "table/input.h"
 
 struct offer_args {

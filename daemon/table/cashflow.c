@@ -13,6 +13,7 @@
 #include "store/players.h"
 #include "store/store.h"
 #include "table/access.h"
+#include "table/event_types.h"
 #include "table/input.h"
 #include "table/txn.h"
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "table/event_types.h"
 #include "table/problem.h"
 
 #define CHAIN_BATCH 5000

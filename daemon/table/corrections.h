@@ -12,8 +12,8 @@
  * naming the round in its body, so the round's own events, its payouts and
  * its verify are unchanged; a row (schema 016) is written from the event's
  * body in the same transaction; central restore rebuilds the rows from the
- * events (correction_restore_event) and pitboss verify checks them
- * (corrections_verify).  A mispay is an exception of the exceptions
+ * events and pitboss verify checks them (the type's apply and check,
+ * table/event_types.h).  A mispay is an exception of the exceptions
  * report, with its difference (paid - owed), and the report gives their
  * count and total.
  *
@@ -63,19 +63,5 @@ int pit_round_correct(struct pit *p, const struct actor *a, const struct idempot
  */
 int corrections_exceptions(struct pit *p, const char *scope, const char *from, const char *to, int max, json_t *arr,
     json_t **summary, struct pb_error *err);
-
-/*
- * Central restore: the row of a payout_corrected event rebuilt from its
- * body, as the live path wrote it; *handled false (and nothing done) for
- * any other type.
- */
-int correction_restore_event(struct store *s, const char *table_id, const char *type, const char *at,
-    const char *actor, const char *body, bool *handled, struct pb_error *err);
-
-/*
- * pitboss verify: each correction row equal to what its event says, and no
- * row without its event; each difference appended to problems.
- */
-int corrections_verify(struct pit *p, json_t *problems, struct pb_error *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store/store.h"
+#include "table/event_types.h"
 #include "table/input.h"
 #include "table/txn.h"
 

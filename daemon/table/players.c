@@ -17,9 +17,10 @@
 #include "store/players.h"
 #include "store/store.h"
 #include "table/access.h"
+#include "table/event_types.h"
 #include "table/txn.h"
 
-#define FIELD_MAX 200
+#define FIELD_MAX PLAYER_FIELD_MAX
 
 /* The record's fields besides its id: every one is a string or absent. */
 static const char *const FIELDS[] = {"card", "name", "date_of_birth", "id_type", "id_number", "id_issuer", "id_expiry",

@@ -9,8 +9,9 @@
  * by verify and shipped and restored with the tables' chains.  Seatings
  * (player_seated, player_left) and transactions (table_transaction) are
  * events of the table's own chain.  The rows of schema 014 are derived from
- * these events in the same transaction, and rebuilt from them by central
- * restore (players_restore_event).
+ * these events in the same transaction, rebuilt from them by central
+ * restore and compared with a rebuild by verify (their types' apply and
+ * check, table/event_types.h; players_restore.c, players_verify.c).
  */
 #ifndef PB_TABLE_PLAYERS_H
 #define PB_TABLE_PLAYERS_H
@@ -26,6 +27,12 @@
 struct store;
 
 #define PLAYERS_CHAIN EVENT_PLAYERS_TABLE    /* "_players" (store/event_types.h) */
+
+/* The longest field of a player's record (card, name, date_of_birth, ...), in bytes. */
+#define PLAYER_FIELD_MAX 200
+
+/* The longest note of a Title 31 acknowledgment, in bytes. */
+#define TITLE31_NOTE_MAX 500
 
 /* The roles that read a player's personal data (name, identification, address, description). */
 #define PLAYER_PERSONAL_ROLES \
@@ -141,16 +148,12 @@ void title31_gaming_day(const struct gaming_calendar *cal, const char *at, char 
 /* The configured limits (title31.* keys, their defaults otherwise). */
 void title31_limits_of(const struct pit *p, struct title31_limits *lim);
 
-/* Central restore: the rows of a player, seating, transaction or Title 31 event; *handled false for other types. */
-int players_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
-    const char *body, bool *handled, struct pb_error *err);
-
 /*
- * pitboss verify's check of the players' rows (players_verify.c): the
- * players, seats, seat changes, table transactions and Title 31
- * acknowledgments rebuilt from their events in memory and compared whole
- * with the file's; each difference appended to problems.
+ * The players row of record rec at `at`, as the body of a type's event
+ * (player_registered, player_updated) holds it: live (players.c) and by the
+ * types' apply (players_restore.c), so that the two cannot differ.  422
+ * unreadable_event naming type and field when rec is not a record.
  */
-int players_verify(struct pit *p, json_t *problems, struct pb_error *err);
+int player_record_put(struct store *s, const char *type, const json_t *rec, const char *at, struct pb_error *err);
 
 #endif

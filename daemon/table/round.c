@@ -21,6 +21,7 @@
 #include "table/banker.h"
 #include "table/chain.h"
 #include "table/dealer.h"
+#include "table/event_types.h"
 #include "table/input.h"
 #include "table/pit.h"
 #include "table/players.h"

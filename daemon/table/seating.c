@@ -14,6 +14,7 @@
 #include "store/players.h"
 #include "store/store.h"
 #include "table/access.h"
+#include "table/event_types.h"
 #include "table/txn.h"
 
 #define SUPERVISOR_ROLES (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))

@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "table/players.h"
 #include "table/banker.h"
+#include "table/event_types.h"
 #include "table/replay.h"
 #include "table/rollup.h"
 #include "table/txn.h"

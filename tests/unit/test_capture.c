@@ -19,6 +19,7 @@
 
 #include "store/capture.h"
 #include "store/store.h"
+#include "table/event_types.h"
 #include "table/pit.h"
 #include "table/view.h"
 #include "pit_fixture.h"
