@@ -21,7 +21,7 @@ extern const char CHAIN_GENESIS[PB_SHA256_HEX_LEN];
 
 /*
  * Checks one event's own hash and, with canonical, that its type is in the
- * registry of event types (store/event_types.h) and fits the chain it
+ * registry of event types (table/event_types.h) and fits the chain it
  * stands in (a round's event with a round, the players' in "_players"), and
  * that its body is in canonical form (the hash alone already covers every
  * byte of the body; the type and the canonical form are checked by verify,

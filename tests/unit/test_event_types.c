@@ -477,7 +477,7 @@ test_docs_list_every_type(void **state)
 	}
 	for (size_t j = 0; j < n; j++)
 		if (!rows[j].matched && event_type_named(rows[j].name) == NULL) {
-			print_error("docs/audit.md: `%s` is no type of the registry (store/event_types.c)\n", rows[j].name);
+			print_error("docs/audit.md: `%s` is no type of the registry (table/event_types.c)\n", rows[j].name);
 			failures++;
 		}
 	assert_int_equal(failures, 0);
