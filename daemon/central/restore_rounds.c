@@ -24,6 +24,7 @@ unreadable(const struct stored_event *e, struct pb_error *err, const char *what)
 	    e->type, what);
 }
 
+/* One copied event dispatched by its row: applied now, left to its round, or refused (central_int.h). */
 int
 restore_event(struct store *s, const struct stored_event *e, int64_t *round_id, struct pb_error *err)
 {

@@ -161,6 +161,7 @@ type_fields(const struct event_type *t, const json_t *b, struct acct_document *d
 	}
 }
 
+/* Every field of a document's body into d, by its type's row: the inverse of acct_body (acct_private.h). */
 int
 acct_from_body(const char *table_id, const char *at, const struct event_type *t, const json_t *b,
     struct acct_document *d, struct pb_error *err)
@@ -230,6 +231,7 @@ acct_now(const struct config *cfg, struct acct_document *d)
 		snprintf(d->shift, sizeof(d->shift), "%s", cal->shifts[shift].name);
 }
 
+/* The document's row from its event alone, as acct_record writes it. */
 int
 acct_document_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
@@ -241,6 +243,7 @@ acct_document_apply(struct store *s, const struct event_type *t, const struct st
 	return store_acct_put(s, &d, err);
 }
 
+/* kind, ref and the row of an acknowledgment, its by and at the event's (acct_private.h). */
 int
 acct_ack_from_body(const struct event_type *t, const struct stored_event *e, const json_t *body,
     char kind[ACCT_ACK_KIND_MAX], char ref[ACCT_ACK_REF_MAX], struct acct_ack *ack, struct pb_error *err)
@@ -255,6 +258,7 @@ acct_ack_from_body(const struct event_type *t, const struct stored_event *e, con
 	return 0;
 }
 
+/* The acknowledgment's row from its event alone, as the live acknowledgment writes it (acct_exceptions.c). */
 int
 acct_ack_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)

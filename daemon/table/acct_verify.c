@@ -40,6 +40,7 @@ document_differs(const struct acct_document *a, const struct acct_document *b)
 	return NULL;
 }
 
+/* An acknowledgment's row, found by its kind and ref, against its event: the note, who and when. */
 int
 acct_ack_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
@@ -62,6 +63,7 @@ acct_ack_check(struct event_verify *v, const struct event_type *t, const struct 
 	return 0;
 }
 
+/* A document's row, found by its id, against its event: every field (document_differs). */
 int
 acct_document_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err)
@@ -85,6 +87,7 @@ acct_document_check(struct event_verify *v, const struct event_type *t, const st
 	return 0;
 }
 
+/* The rows beyond the events of their types the walk counted: rows no event recorded. */
 int
 acct_verify_end(struct event_verify *v, struct pb_error *err)
 {

@@ -324,6 +324,7 @@ corrections_exceptions(struct pit *p, const char *scope, const char *from, const
 
 /* ---- restore and verify: the row's apply and check (table/event_types.h) ---- */
 
+/* The correction's row from its event alone, as do_correct writes it. */
 int
 correction_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
@@ -378,6 +379,7 @@ correction_check(struct event_verify *v, const struct event_type *t, const struc
 	return 0;
 }
 
+/* The correction rows beyond the payout_corrected events the walk counted: rows no event recorded. */
 int
 corrections_verify_end(struct event_verify *v, struct pb_error *err)
 {

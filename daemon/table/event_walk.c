@@ -37,6 +37,7 @@ walk_event(void *ctx, const struct stored_event *e, struct pb_error *err)
 	return rc;
 }
 
+/* The walk over every event of no round, then the parts' ends (event_walk.h). */
 int
 event_walk_verify(struct pit *p, json_t *problems, struct pb_error *err)
 {

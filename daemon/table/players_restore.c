@@ -17,6 +17,7 @@
 #include "store/players.h"
 #include "table/event_types.h"
 
+/* The players row of a record: its id, card and name read from it, the whole record kept as its text. */
 int
 player_record_put(struct store *s, const char *type, const json_t *rec, const char *at, struct pb_error *err)
 {
@@ -43,6 +44,7 @@ players_record_apply(struct store *s, const struct event_type *t, const struct s
 	return player_record_put(s, t->name, body, e->at, err);
 }
 
+/* The Title 31 acknowledgment's row: the item named in the body, who and when the event's. */
 int
 players_title31_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err)
@@ -78,6 +80,7 @@ seat_of(const json_t *body, const char *type, unsigned how, int *seat, struct pb
 	return 0;
 }
 
+/* The seat's player sits down (player_seated) or leaves (player_left), and a seat_changes row. */
 int
 players_seat_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
@@ -91,6 +94,7 @@ players_seat_apply(struct store *s, const struct event_type *t, const struct sto
 	return store_seat_set(s, e->table_id, seat, player, event_type_id(t) == EVT_PLAYER_SEATED, e->at, e->actor, err);
 }
 
+/* The transaction's row: its id, seat (null: none), player, direction, kind, amount and gaming day. */
 int
 players_txn_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)

@@ -21,6 +21,7 @@ static const char *const NAMES[PLAYER_ROWS_COUNT] = {
 	[PLAYER_ROWS_TITLE31_ACKS] = "title31_acks",
 };
 
+/* The database in memory the walk rebuilds the players' rows into. */
 int
 players_verify_begin(struct event_verify *v, struct pb_error *err)
 {
@@ -76,6 +77,7 @@ out:
 	return rc;
 }
 
+/* Each of the players' tables of the file against its rebuild, whole. */
 int
 players_verify_end(struct event_verify *v, struct pb_error *err)
 {

@@ -16,6 +16,12 @@
 #include "store/store.h"
 #include "table/event_types.h"
 
+/*
+ * The table's stored state as it was, changed as the event says: opened or
+ * closed, its entry's open flag and hash, its limits (table_configured and
+ * limits_changed always carry them).  The row is written even for a table
+ * with no state yet, as the live path would have.
+ */
 int
 table_state_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
@@ -41,6 +47,7 @@ table_state_apply(struct store *s, const struct event_type *t, const struct stor
 	return store_table_state_put(s, e->table_id, &ts, e->at, err);
 }
 
+/* The table's dealer as the event names it (null: none), and its dealer_changes row; 422 before any state. */
 int
 table_dealer_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
