@@ -99,8 +99,17 @@ void pg_array_free(struct pg_array *a);
 
 /* ---- restore (restore.c, restore_rounds.c) ---- */
 
-/* A table's stored state and dealer changes after one of its own events (no round). */
-int restore_table_event(struct store *s, const struct stored_event *e, struct pb_error *err);
+/*
+ * A copied event e dispatched by its row of the registry (table/core/event_types.h):
+ * a table's or the players' event applied to the derived rows now by its
+ * row's apply (nothing for EVENT_NO_ROWS); a round's step
+ * (EVENT_WITH_ROUND) left to its round: *round_id gets the round, whose rows
+ * restore_round writes once all its events are in (*round_id 0 otherwise).
+ * A type the registry lacks, one in a chain it does not belong to, and a
+ * body its apply cannot read are refused: 422 central_unreadable naming the
+ * table, the event and the type.
+ */
+int restore_event(struct store *s, const struct stored_event *e, int64_t *round_id, struct pb_error *err);
 
 /* One round's rows rebuilt from its events, already in the database, by the replay. */
 int restore_round(struct store *s, int64_t round_id, struct pb_error *err);

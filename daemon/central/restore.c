@@ -3,9 +3,9 @@
  * from the central copy (docs/central.md, "Restore").  The events are read
  * in chain order through a cursor, in one read-only snapshot, each link and
  * hash checked, and inserted as they are (same table_seq, body and hashes);
- * then the checkpoints; the table events set each table's stored state;
- * each round is replayed from its events into its derived rows
- * (restore_rounds.c).  Written as path.partial-PID, renamed at the end; an
+ * then the checkpoints; each event of no round is applied to the derived
+ * rows by its type's apply; each round is replayed from its events into
+ * its derived rows (restore_rounds.c).  Written as path.partial-PID, renamed at the end; an
  * existing path is never touched.
  */
 #include <errno.h>
@@ -102,13 +102,14 @@ static int
 insert_batch(struct walk *w, PGresult *r, struct pb_error *err)
 {
 	struct stored_event e;
+	int64_t round_id;
 
 	if (store_begin(w->s, err) < 0)
 		return -1;
 	for (int i = 0; i < PQntuples(r); i++) {
 		event_of_row(r, i, &e);
 		if (check_link(w, &e, err) < 0 || store_event_insert_raw(w->s, &e, err) < 0 ||
-		    (e.round_id > 0 ? remember_round(w, e.round_id, err) : restore_table_event(w->s, &e, err)) < 0) {
+		    restore_event(w->s, &e, &round_id, err) < 0 || (round_id > 0 && remember_round(w, round_id, err) < 0)) {
 			store_rollback(w->s);
 			return -1;
 		}

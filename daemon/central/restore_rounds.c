@@ -1,74 +1,60 @@
 /*
- * restore_rounds.c - the derived rows of a restored database: each round
- * rebuilt from its events by the table layer's replay (table/rounds/replay.c) and
- * written through the store's own functions, as the live path writes them
- * (table/rounds/round.c); the table events give each table's stored state and its
- * dealer changes (table/rounds/view.c, table/rounds/dealer.c).
+ * restore_rounds.c - the derived rows of a restored database: every event
+ * dispatched by its row of the registry of event types
+ * (table/core/event_types.h), the table's and the players' events through
+ * their row's apply as they are copied, and each round rebuilt from its
+ * events by the table layer's replay (table/rounds/replay.c) and written
+ * through the store's own functions, as the live path writes them
+ * (table/rounds/round.c).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "central/central_int.h"
+#include "common/json_text.h"
 #include "common/timeutil.h"
-#include "engine/limits.h"
-#include "table/accounting/accounting.h"
-#include "table/players/players.h"
 #include "table/rounds/rounds.h"
 
-/* The table's stored state after one of its own events (no round); other types change nothing. */
-int
-restore_table_event(struct store *s, const struct stored_event *e, struct pb_error *err)
+/* A refusal of the restore naming the event: 422 central_unreadable. */
+static int
+unreadable(const struct stored_event *e, struct pb_error *err, const char *what)
 {
-	struct table_state ts;
-	json_t *b;
-	bool handled;
-	int rc = 0;
+	return pb_fail(err, 422, "central_unreadable", "table %s event %lld (%.64s): %s", e->table_id, (long long)e->table_seq,
+	    e->type, what);
+}
 
-	if (strcmp(e->type, "rules_changed") == 0)
+/* One copied event dispatched by its row: applied now, left to its round, or refused (central_int.h). */
+int
+restore_event(struct store *s, const struct stored_event *e, int64_t *round_id, struct pb_error *err)
+{
+	const struct event_type *t = event_type_named(e->type);
+	const char *wrong;
+	struct pb_error sub;
+	json_t *body;
+	bool oom;
+	int rc;
+
+	*round_id = 0;
+	if (t == NULL)
+		return unreadable(e, err, "no type of event pitboss records (pitboss event-types lists them)");
+	if ((wrong = event_chain_mismatch(t, e->table_id, e->round_id)) != NULL)
+		return unreadable(e, err, wrong);
+	if (t->flags & EVENT_WITH_ROUND) {
+		*round_id = e->round_id;       /* its rows are written with its round's (restore_round) */
 		return 0;
-	/* the accounting documents and acknowledgments: their rows, as table/accounting/accounting.c wrote them */
-	if (acct_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
-		return -1;
-	if (handled)
-		return 0;
-	/* the players, seatings, transactions and Title 31 acknowledgments (table/players/players.h) */
-	if (players_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
-		return -1;
-	if (handled)
-		return 0;
-	/* the payout corrections: their rows, as table/rounds/corrections.c wrote them */
-	if (correction_restore_event(s, e->table_id, e->type, e->at, e->actor, e->body, &handled, err) < 0)
-		return -1;
-	if (handled)
-		return 0;
-	if (store_table_state_get(s, e->table_id, &ts, err) < 0)
-		return -1;
-	if ((b = json_loads(e->body, 0, NULL)) == NULL)
-		return pb_fail(err, 422, "central_unreadable", "table %s event %lld: unreadable body", e->table_id, (long long)e->table_seq);
-	if (strcmp(e->type, "dealer_changed") == 0) {
-		const char *person = json_string_value(json_object_get(b, "person")), *name = json_string_value(json_object_get(b, "name"));
-		if (!ts.found)
-			rc = pb_fail(err, 422, "central_unreadable", "table %s event %lld: a dealer change before the table was configured",
-			    e->table_id, (long long)e->table_seq);
-		else
-			rc = store_table_dealer_set(s, e->table_id, person ? person : "", name ? name : "", e->at, e->actor, err);
-		json_decref(b);
-		return rc;
 	}
-	if (strcmp(e->type, "table_configured") == 0) {
-		const char *sha = json_string_value(json_object_get(b, "config_sha256"));
-		ts.open = json_is_true(json_object_get(b, "open"));
-		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", sha ? sha : "");
-	} else if (strcmp(e->type, "table_opened") == 0 || strcmp(e->type, "table_closed") == 0) {
-		ts.open = strcmp(e->type, "table_opened") == 0;
-	}
-	if (json_object_get(b, "limits") != NULL && limits_from_json(json_object_get(b, "limits"), "limits", &ts.limits, err) < 0)
-		rc = -1;
-	else if (strcmp(e->type, "table_configured") == 0 || strcmp(e->type, "table_opened") == 0 ||
-	    strcmp(e->type, "table_closed") == 0 || strcmp(e->type, "limits_changed") == 0)
-		rc = store_table_state_put(s, e->table_id, &ts, e->at, err);
-	json_decref(b);
-	return rc;
+	if (t->apply == NULL)
+		return 0;                      /* EVENT_NO_ROWS: its events change no derived row */
+	if ((body = json_parse_checked(e->body, &oom)) == NULL)
+		return oom ? pb_oom(err) : unreadable(e, err, "its body is not JSON");
+	rc = t->apply(s, t, e, body, &sub);
+	json_decref(body);
+	if (rc == 0)
+		return 0;
+	if (sub.status == 422)
+		return unreadable(e, err, sub.message);
+	*err = sub;
+	return -1;
 }
 
 /* The bank's turn and the seats that declined it, as the round's opening recorded them (table/rounds/banker.c). */

@@ -188,6 +188,9 @@ int
 facts_walk_event(struct facts_walk *w, const char *property, const struct stored_event *e, facts_problem_fn problem,
     void *arg, struct pb_error *err)
 {
+	const struct event_type *t;
+	int step, rc;
+
 	if (strcmp(property, w->property) != 0 || strcmp(e->table_id, w->table) != 0) {
 		if (end_table(w, err) < 0)
 			return -1;
@@ -196,13 +199,15 @@ facts_walk_event(struct facts_walk *w, const char *property, const struct stored
 	}
 	if (w->stopped || e->round_id <= 0)
 		return 0;
-	if (strcmp(e->type, "round_opened") == 0)
+	t = event_type_named(e->type);
+	step = t != NULL ? t->step : EVENT_NO_STEP;
+	if (step == STEP_OPEN)
 		event_list_free(&w->round);
 	if (keep_event(w, e, err) < 0)
 		return -1;
-	if (strcmp(e->type, "round_settled") != 0 && strcmp(e->type, "round_voided") != 0)
+	if (step != STEP_SETTLE && step != STEP_VOID)
 		return 0;
-	int rc = check_round(w, e, problem, arg, err);
+	rc = check_round(w, e, problem, arg, err);
 	event_list_free(&w->round);
 	return rc;
 }

@@ -1,7 +1,7 @@
 /*
  * event_types.c - `pitboss event-types [--json]`: every type of event the
  * record can hold, from the registry pitbossd checks each event against
- * (store/event_types.h).  The text is a table (type, chain, fields with `?`
+ * (table/core/event_types.h).  The text is a table (type, chain, fields with `?`
  * after an optional one, description, "(personal data)" after that of a
  * type whose body is); --json is API.md's shape:
  * {"types": [{"type", "chain", "fields": [{"key", "type", "required"}], "description"}]}.
@@ -15,7 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/text_table.h"
-#include "store/event_types.h"
+#include "table/core/core.h"
 
 static const char HELP[] =
     "usage: pitboss event-types [--json]\n"

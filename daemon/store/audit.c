@@ -554,15 +554,9 @@ walk_events(struct store *s, enum stmt_id stmt, const char *what, stored_event_f
 }
 
 int
-store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
+store_table_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
 {
-	return walk_events(s, STMT_ACCT_EVENTS, "reading the accounting events", fn, ctx, err);
-}
-
-int
-store_player_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
-{
-	return walk_events(s, STMT_PLAYER_EVENTS, "reading the players' events", fn, ctx, err);
+	return walk_events(s, STMT_TABLE_EVENTS, "reading the tables' and the players' events", fn, ctx, err);
 }
 
 int
@@ -590,10 +584,4 @@ store_player_rows(struct store *s, enum player_rows which, char **text, struct p
 		return -1;
 	}
 	return 0;
-}
-
-int
-store_correction_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
-{
-	return walk_events(s, STMT_CORR_EVENTS, "reading the payout corrections' events", fn, ctx, err);
 }

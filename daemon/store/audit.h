@@ -50,11 +50,8 @@ int store_events_after(struct store *s, int64_t after_id, int max, struct event_
 /* Called for each event of a walk; a non-zero return stops it and is returned. */
 typedef int (*stored_event_fn)(void *ctx, const struct stored_event *e, struct pb_error *err);
 
-/* Walks the accounting events (documents, voids, acknowledgments) of every chain, oldest first. */
-int store_acct_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
-
-/* Walks the players' events (registrations, changes, seatings, transactions, Title 31 acknowledgments), oldest first. */
-int store_player_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
+/* Walks every event of no round (the tables' own events and the players'), of every chain, oldest first. */
+int store_table_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
 
 /* The players' derived tables, for pitboss verify's comparison with a rebuild from the events. */
 enum player_rows {
@@ -68,8 +65,6 @@ enum player_rows {
 
 /* Every row of one of them as one JSON text, in a fixed order (malloc'd into *text). */
 int store_player_rows(struct store *s, enum player_rows which, char **text, struct pb_error *err);
-/* Walks the payout corrections' events (payout_corrected) of every chain, oldest first. */
-int store_correction_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
 
 /* Events of one round, in chain order. */
 int store_round_events_raw(struct store *s, int64_t round_id, struct event_list *out, struct pb_error *err);

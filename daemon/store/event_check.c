@@ -1,9 +1,11 @@
 /*
  * event_check.c - an event checked against its row of the registry before
  * store_append_event writes it (event_types.h).  It runs on every append,
- * on the round's hot path, so it is a pointer comparison for the row, a
- * hash lookup per field of the row and a count; the slow part, finding the
- * key to name, runs only when the body is wrong.
+ * on the round's hot path, so it is a few comparisons for the row's shape,
+ * a hash lookup per field of the row and a count; the slow part, finding
+ * the key to name, runs only when the body is wrong.  The store cannot
+ * tell the registry's rows by their address (they are the pit layer's,
+ * above it): it checks that the row has their shape.
  */
 #include "store/event_types.h"
 
@@ -24,6 +26,31 @@ json_bits(const json_t *v)
 	case JSON_REAL: break;       /* never in a body: the canonical form has no reals */
 	}
 	return 0;
+}
+
+const char *
+event_type_malformed(const struct event_type *t)
+{
+	const unsigned reasons = EVENT_WITH_ROUND | EVENT_NO_ROWS | EVENT_UNCHECKED, why = t->flags & reasons;
+	bool round = t->chain == EVENT_CHAIN_ROUND;
+
+	if (t->name == NULL || t->name[0] == '\0')
+		return "it has no name";
+	if (t->description == NULL || t->description[0] == '\0' || t->fields == NULL)
+		return "it has no description or no list of fields";
+	if ((unsigned)t->chain > EVENT_CHAIN_PLAYERS || round != (t->step >= 0) || (!round && t->step != EVENT_NO_STEP))
+		return "its chain and its round step disagree";
+	if ((why & (why - 1)) != 0)
+		return "its flags give more than one reason for a missing apply or check";
+	if (round != (why == EVENT_WITH_ROUND))
+		return "a round's step, and only one, is applied and checked with its round (EVENT_WITH_ROUND)";
+	if ((t->apply == NULL) != (why == EVENT_WITH_ROUND || why == EVENT_NO_ROWS))
+		return "it has no apply and no flag that says why (EVENT_WITH_ROUND, EVENT_NO_ROWS), or both";
+	if ((t->check == NULL) != (why != 0))
+		return "it has no check and no flag that says why (EVENT_WITH_ROUND, EVENT_NO_ROWS, EVENT_UNCHECKED), or both";
+	if ((why == EVENT_NO_ROWS) != (t->derived == NULL))
+		return "it feeds derived tables exactly when it does not say EVENT_NO_ROWS";
+	return NULL;
 }
 
 const char *
@@ -69,9 +96,9 @@ event_check(const struct event_type *t, const char *table_id, int64_t round_id, 
 
 	if (t == NULL)
 		return pb_fail(err, 500, "internal_error", "an event without a type");
-	if (!event_type_registered(t))
-		return pb_fail(err, 500, "internal_error", "event type \"%.64s\" is not in the registry (store/event_types.c)",
-		    t->name ? t->name : "");
+	if ((wrong = event_type_malformed(t)) != NULL)
+		return pb_fail(err, 500, "internal_error", "event type \"%.64s\" is not a row of the registry "
+		    "(table/core/event_types.c): %s", t->name ? t->name : "", wrong);
 	if ((wrong = event_chain_mismatch(t, table_id, round_id)) != NULL)
 		return pb_fail(err, 500, "internal_error", "a %s event in table %.32s's chain, round %lld: %s", t->name,
 		    table_id, (long long)round_id, wrong);

@@ -1,24 +1,32 @@
 /*
- * event_types.h - the registry of event types: every type of event the
- * record can hold, one row each, in one const table (event_types.c), read
- * the way Redis reads its command table.  A row says the type's name, the
- * chain it belongs to, the round step it is (or none), the fields of its
- * body (key, JSON types, required), its flags, the derived tables it feeds
- * and a one-line description (printed by `pitboss event-types`, listed in
+ * event_types.h - the shape of the registry of event types: one row per
+ * type of event the record can hold, in one const table, read the way
+ * Redis reads its command table.  A row says the type's name, the chain it
+ * belongs to, the round step it is (or none), the fields of its body (key,
+ * JSON types, required), the function that applies an event of the type to
+ * the derived rows (`apply`: central restore, verify's rebuild of the
+ * players' rows), the function that checks the derived rows against the
+ * event (`check`: verify), its flags, the derived tables it feeds and a
+ * one-line description (printed by `pitboss event-types`, listed in
  * docs/audit.md; tests/unit/test_event_types.c checks the two agree).
  *
- * store_append_event takes a row and refuses a row that is not one of
- * these, a body that does not match it, or a chain the type does not
- * belong to (event_check.c): a wrong event is a programming error, 500.
- * Verify reports a stored event whose type is not here (table/audit/chain.c).
+ * The rows themselves are the pit layer's (table/core/event_types.h, .c): their
+ * apply and check functions are table/ code, and the store is below it.
+ * Here is what the store needs of a row to append an event of it: its
+ * shape, and the check of a body against it.  store_append_event refuses a
+ * row that is not well formed, a body that does not match it, or a chain
+ * the type does not belong to (event_check.c): a wrong event is a
+ * programming error, 500.  Verify reports a stored event whose type is not
+ * in the registry (table/audit/chain.c), and central restore refuses it.
  *
- * The rows are data only.  The next step of the one event model gives each
- * row its `apply` (event -> derived rows: live, replay, central restore) and
- * `check` (derived rows against the event: verify), so that the hand-written
- * dispatches on the type's name (table/rounds/replay.c, acct_events.c,
- * players_restore.c, corrections.c, central/restore_rounds.c) and the
- * engine's own list of step events (engine/round.c STEP_RULES) go; the
- * fields of nested values (a payout line, the rules) are not described yet.
+ * A row without apply or check says why in its flags, never by silence: a
+ * round's step is applied and checked with its round (EVENT_WITH_ROUND:
+ * table/rounds/replay.c rebuilds the round from all its events, verify compares
+ * the rebuilt round with its rows, restore writes them), a type whose
+ * events change no derived row has nothing to apply or check
+ * (EVENT_NO_ROWS), and a type whose rows verify does not compare says so
+ * (EVENT_UNCHECKED).  The fields of nested values (a payout line, the
+ * rules) are not described yet.
  */
 #ifndef PB_STORE_EVENT_TYPES_H
 #define PB_STORE_EVENT_TYPES_H
@@ -48,6 +56,28 @@ enum event_chain {
 #define EF_ARRAY   0x10u
 #define EF_NULL    0x20u
 
+struct store;
+struct stored_event;    /* store/audit.h */
+struct event_type;
+struct event_verify;    /* the state of verify's walk over the events: table/core/event_walk.h */
+
+/*
+ * Applies event e of type t, its body parsed (an object), to the derived
+ * rows of store s: the rows the live path wrote for it, from the body
+ * alone.  0, or -1 with err: 422 unreadable_event (common/event_read.h)
+ * or another 422 naming what the body lacks, out of memory, a storage error.
+ */
+typedef int (*event_apply_fn)(struct store *s, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+
+/*
+ * Checks the derived rows against event e of type t, its body parsed:
+ * each difference is a problem of v's sink.  0 when the check was made;
+ * -1 with err when it could not be (out of memory, a read error).
+ */
+typedef int (*event_check_fn)(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+
 /* One top-level key of a body. */
 struct event_field {
 	const char *key;
@@ -57,6 +87,9 @@ struct event_field {
 
 /* Flags of a type. */
 #define EVENT_PERSONAL 0x01u    /* the body is personal data: a player's record, a Title 31 note about a player */
+#define EVENT_WITH_ROUND 0x02u  /* a round's step: applied and checked with its round (no apply, no check) */
+#define EVENT_NO_ROWS 0x04u     /* changes no derived row: nothing to apply or check (no apply, no check) */
+#define EVENT_UNCHECKED 0x08u   /* its derived rows are not compared by verify (an apply, no check) */
 
 /* The step field of a type that is no step of a round. */
 #define EVENT_NO_STEP (-1)
@@ -67,33 +100,12 @@ struct event_type {
 	enum event_chain chain;
 	int step;                           /* enum round_step (engine/round.h), or EVENT_NO_STEP */
 	const struct event_field *fields;   /* in key order, ended by a NULL key */
+	event_apply_fn apply;               /* NULL: EVENT_WITH_ROUND or EVENT_NO_ROWS says why */
+	event_check_fn check;               /* NULL: EVENT_WITH_ROUND, EVENT_NO_ROWS or EVENT_UNCHECKED says why */
 	unsigned flags;                     /* EVENT_* bits */
 	const char *derived;                /* the derived tables it feeds ("bets"), NULL for none */
 	const char *description;            /* one line */
 };
-
-/* The rows, by index; EVENT_TYPES[EVT_BET_PLACED] is bet_placed's. */
-enum event_type_id {
-	EVT_ROUND_OPENED, EVT_BET_PLACED, EVT_BET_REMOVED, EVT_BETTING_CLOSED, EVT_CARDS_DEALT, EVT_DECISION,
-	EVT_DEALER_REVEALED, EVT_ROUND_SETTLED, EVT_ROUND_VOIDED,
-	EVT_TABLE_CONFIGURED, EVT_RULES_CHANGED, EVT_TABLE_OPENED, EVT_TABLE_CLOSED, EVT_LIMITS_CHANGED,
-	EVT_DEALER_CHANGED, EVT_BANK_OFFERED,
-	EVT_INVENTORY, EVT_FILL, EVT_CREDIT, EVT_FILL_VOID, EVT_CREDIT_VOID, EVT_DROP, EVT_EXCEPTION_ACKNOWLEDGED,
-	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
-	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
-	EVT_COUNT
-};
-
-extern const struct event_type EVENT_TYPES[EVT_COUNT];
-
-/* The row of type name, or NULL when the record holds no such type.  A search: not for the hot path. */
-const struct event_type *event_type_named(const char *name);
-
-/* The row of a round step (enum round_step), or NULL for a value that is no step. */
-const struct event_type *event_type_of_step(int step);
-
-/* Whether t is one of the registry's rows (not NULL, not a copy made elsewhere). */
-bool event_type_registered(const struct event_type *t);
 
 /* "round", "table" or "players". */
 const char *event_chain_name(enum event_chain c);
@@ -104,6 +116,13 @@ const char *event_field_types(unsigned bits, char *buf, size_t n);
 /* ---- the check of an event before it is appended (event_check.c) ---- */
 
 /*
+ * NULL when t has the shape of a row of the registry, else what it lacks:
+ * a name, a description, its fields, a step exactly when it is a round's,
+ * and an apply and a check or the flags that say why not (above).
+ */
+const char *event_type_malformed(const struct event_type *t);
+
+/*
  * Whether an event of type t may stand in table_id's chain with round_id:
  * a round's event has a round, a table's or the players' none, and only the
  * players' types are in EVENT_PLAYERS_TABLE's chain.  NULL when it may,
@@ -112,8 +131,8 @@ const char *event_field_types(unsigned bits, char *buf, size_t n);
 const char *event_chain_mismatch(const struct event_type *t, const char *table_id, int64_t round_id);
 
 /*
- * Checks an event about to be appended against its row: t is a registered
- * row, the chain fits (event_chain_mismatch), the body is an object whose
+ * Checks an event about to be appended against its row: t is well formed
+ * (event_type_malformed), the chain fits (event_chain_mismatch), the body is an object whose
  * every key is a field of the row, with a value of the field's types, and
  * which has every required field.  0, or -1 with 500 internal_error naming
  * the type and the key: a body that does not match is a programming error.

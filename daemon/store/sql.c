@@ -402,12 +402,8 @@ static const char *const SQL[STMT_COUNT] = {
 	[STMT_RULES_TEXT] = "SELECT sha256, rules_json FROM rules_sets WHERE id = ?",
 
 	/* accounting.c */
-	/* the accounting events of every chain, for pitboss verify (a scan: verify reads everything anyway) */
-	[STMT_ACCT_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type IN ('inventory', 'fill', "
-	    "'credit', 'fill_void', 'credit_void', 'drop', 'exception_acknowledged') ORDER BY id",
-	/* the players' events of every chain (the "_players" chain and the tables'), for pitboss verify */
-	[STMT_PLAYER_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type IN ('player_registered', "
-	    "'player_updated', 'title31_acknowledged', 'player_seated', 'player_left', 'table_transaction') ORDER BY id",
+	/* the events of no round of every chain (the tables' own, the players'), for pitboss verify (a scan) */
+	[STMT_TABLE_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL ORDER BY id",
 	/* the players' derived rows as one JSON text each, in a fixed order: pitboss verify compares them with a rebuild */
 	[STMT_ROWS_PLAYERS] = "SELECT json_group_array(json_array(id, card, name, record_json, created_at, updated_at)) "
 	    "FROM (SELECT * FROM players ORDER BY id)",
@@ -480,9 +476,6 @@ static const char *const SQL[STMT_COUNT] = {
 	    "WHERE r.state = 'settled' AND r.settled_at >= ?1 AND r.settled_at < ?2 ORDER BY rp.player_id",
 
 	/* corrections.c */
-	/* the payout corrections' events of every chain, for pitboss verify (a scan, as the accounting events') */
-	[STMT_CORR_EVENTS] = "SELECT " EVENT_COLUMNS " FROM events WHERE round_id IS NULL AND type = 'payout_corrected' "
-	    "ORDER BY id",
 	[STMT_CORR_COUNT] = "SELECT count(*) FROM corrections",
 	[STMT_CORR_NEXT_ID] = "SELECT coalesce(max(id), 0) + 1 FROM corrections",
 	[STMT_CORR_INSERT] = "INSERT INTO corrections (" CORR_COLUMNS ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",

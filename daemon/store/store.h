@@ -15,8 +15,9 @@
  *   state.h       "has the database changed" for answer caches (state.c)
  *   writer.h      the process's write connection and group commit (writer.c)
  *   migrations.h  the schema compiled in (schema/NNN_*.sql)
- *   event_types.h the registry of event types, one row each, and the check
- *                 of an event against its row (event_types.c, event_check.c)
+ *   event_types.h the shape of a row of the registry of event types (the
+ *                 rows are table/core/event_types.c), and the check of an event
+ *                 against its row (event_types.c, event_check.c)
  * and, for daemon/store/ only: store_int.h (SQLite, the step helpers,
  * the per-connection caches: store.c, query.c), sql.h (every statement's
  * name; their text in sql.c), capture.h (capture.c).
@@ -120,8 +121,9 @@ int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
  * Appends one event to the table's chain in the current transaction:
  * table_seq = previous + 1, hash = SHA-256(prev_hash || canonical event).
  * round_id 0 means a table event.  body is stored as canonical JSON.  type
- * is a row of the registry (store/event_types.h: &EVENT_TYPES[EVT_...]);
- * a type that is not one of its rows, a body that does not match the row
+ * is a row of the registry (table/core/event_types.h: &EVENT_TYPES[EVT_...]);
+ * a row that is not well formed (event_type_malformed), a body that does
+ * not match the row
  * (a missing required key, an unknown key, a value of another JSON type)
  * or a chain the type does not belong to is refused with 500
  * internal_error naming the type: a programming error, nothing written.

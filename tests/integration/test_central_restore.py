@@ -9,6 +9,7 @@ daemon's public key; the events are the original's byte for byte and the
 derived rows the same; a path that exists is refused; and pitbossd starts
 on the restored file and deals a round.
 """
+import hashlib
 import os
 import sqlite3
 import tempfile
@@ -240,6 +241,53 @@ class RestoreTest(pgserver.CentralServerCase):
         rc, out, err = run("verify", "--database", self.restored.db_path, "--public-key", pub)
         self.assertEqual(rc, 0, out + err)
 
+
+class RefusalTest(pgserver.CentralServerCase):
+    """A central copy that restore refuses (a server of its own: the property's events differ from RestoreTest's)."""
+    setUp = RestoreTest.setUp
+    tearDown = RestoreTest.tearDown
+    ok = RestoreTest.ok
+    wait_shipped = RestoreTest.wait_shipped
+
+    def forge_last_event(self, table, type_=None, body=None):
+        """Rewrites the last event of table in the central copy (its type, its body) with its hash recomputed, as a
+        forger would: the chain still links, so restore meets what the event says."""
+        row = self.pg.psql("SELECT table_seq, coalesce(round_id, 0), type, at, actor, prev_hash FROM pitboss.events "
+                           "WHERE property = 'R-1' AND table_id = '%s' ORDER BY table_seq DESC LIMIT 1" % table)
+        seq, rid, old_type, at, actor, prev = row.strip().split("|")
+        old_body = self.pg.psql("SELECT body FROM pitboss.events WHERE property = 'R-1' AND table_id = '%s' AND "
+                                "table_seq = %s" % (table, seq)).rstrip("\n")
+        type_, body = type_ or old_type, body or old_body
+        h = hashlib.sha256(prev.encode() + pbtest.event_canonical(table, int(seq), int(rid), type_, at, actor,
+                                                                   body)).hexdigest()
+        self.pg.psql("SET session_replication_role = replica; UPDATE pitboss.events SET type = '%s', body = '%s', "
+                     "hash = '%s' WHERE property = 'R-1' AND table_id = '%s' AND table_seq = %s"
+                     % (type_, body.replace("'", "''"), h, table, seq))
+        return int(seq)
+
+    def test_refused_type_and_body(self):
+        """Restore dispatches by the registry: a type it lacks, or a body its apply cannot read, is refused."""
+        cage = acct.sign_in(self.d, "CG1")
+        self.ok(self.d, "POST", "/api/v1/players", {"card": "100001", "name": "Ana Lopez"}, status=201, token=cage)
+        self.ok(self.d, "PUT", "/api/v1/tables/T2/seats/3/player", {"player": "P1"})
+        self.ok(self.d, "POST", "/api/v1/tables/T3/close", None, token=PITBOSS_TOKEN)
+        self.wait_shipped()
+        self.d.stop()
+        target = os.path.join(self.tmp, "restored.db")
+        # the copy is read in (table, event) order: T3's forged type first, then T2's forged body before it
+        seq = self.forge_last_event("T3", type_="table_reopened")
+        rc, out, err = run("central", "restore", "--conninfo", self.pg.conninfo, "--property", "R-1", "--database",
+                           target)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("table T3 event %d (table_reopened): no type of event pitboss records" % seq, err)
+        self.assertEqual(os.listdir(self.tmp), [], "no file left")
+        seq = self.forge_last_event("T2", body='{"player":"P1","seat":"3"}')
+        rc, out, err = run("central", "restore", "--conninfo", self.pg.conninfo, "--property", "R-1", "--database",
+                           target)
+        self.assertEqual(rc, 1, out + err)
+        self.assertIn("table T2 event %d (player_seated): a player_seated event's \"seat\" is a string, not an "
+                      "integer" % seq, err)
+        self.assertEqual(os.listdir(self.tmp), [], "no file left")
 
 if __name__ == "__main__":
     pbtest.main()

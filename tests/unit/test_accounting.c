@@ -176,17 +176,19 @@ test_body_round_trip(void **state)
 		}
 		b = acct_body(&d);
 		assert_non_null(b);
-		assert_int_equal(acct_from_body("T1", acct_event_type(d.kind)->name, d.at, b, &back, &err), 0);
+		assert_int_equal(acct_from_body("T1", d.at, acct_event_type(d.kind), b, &back, &err), 0);
 		/* the body is what the registry's row of its type says */
 		assert_int_equal(event_check(acct_event_type(d.kind), "T1", 0, b, &err), 0);
 		assert_memory_equal(&d, &back, sizeof(d));
 		json_decref(b);
 	}
-	/* a body that is no document is refused */
+	/* a body that is no document is refused, naming its type and the field */
 	{
 		json_t *b = json_pack("{s:s}", "kind", "opener");
-		assert_int_equal(acct_from_body("T1", "inventory", "2026-11-26T03:50:04.123Z", b, &back, &err), -1);
-		assert_string_equal(err.code, "central_unreadable");
+		assert_int_equal(acct_from_body("T1", "2026-11-26T03:50:04.123Z", &EVENT_TYPES[EVT_INVENTORY], b, &back, &err),
+		    -1);
+		assert_string_equal(err.code, "unreadable_event");
+		assert_string_equal(err.message, "an inventory event has no \"id\"");
 		json_decref(b);
 	}
 }

@@ -1,11 +1,13 @@
 /*
- * test_event_types.c - the registry of event types (store/event_types.h):
+ * test_event_types.c - the registry of event types (table/core/event_types.h):
  * its rows are well formed and agree with the round's state machine
- * (engine/round.c); the check of an event refuses a type that is not a row,
- * a body that does not match its row and a chain the type does not belong
- * to, and store_append_event writes nothing then; docs/audit.md's list of
- * types ("The event types") holds exactly the registry's types, each in its
- * chain, both ways.
+ * (engine/round.c); every row has an apply and a check, or the flag that
+ * says why not, and its apply reads what the live path records and refuses
+ * a wrong body naming the type and the field; the check of an event
+ * refuses a row that is not well formed, a body that does not match its row
+ * and a chain the type does not belong to, and store_append_event writes
+ * nothing then; docs/audit.md's list of types ("The event types") holds
+ * exactly the registry's types, each in its chain, both ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,8 +20,8 @@
 
 #include "engine/round.h"
 #include "store/audit.h"
-#include "store/event_types.h"
 #include "store/store.h"
+#include "table/core/core.h"
 #include "temp_db.h"
 
 #define DOC_PATH PB_SOURCE_DIR "/docs/audit.md"
@@ -143,8 +145,8 @@ static void
 test_check(void **state)
 {
 	const struct event_type *bet = &EVENT_TYPES[EVT_BET_PLACED], *dealer = &EVENT_TYPES[EVT_DEALER_CHANGED];
-	struct event_type bogus = {"bogus", EVENT_CHAIN_TABLE, EVENT_NO_STEP, EVENT_TYPES[EVT_TABLE_OPENED].fields, 0, NULL,
-	    "not one of the registry's"};
+	struct event_type bogus = {"bogus", EVENT_CHAIN_TABLE, EVENT_NO_STEP, EVENT_TYPES[EVT_TABLE_OPENED].fields, NULL, NULL,
+	    0, NULL, "no apply and no reason why"};
 	const char *bet_ok = "{\"ante\": 1000, \"pair_plus\": 0, \"seat\": 2, \"six_card\": 0}";
 
 	(void)state;
@@ -158,7 +160,7 @@ test_check(void **state)
 	    "\"id\": \"P2\"}");
 	/* a type that is no row of the registry, named */
 	refused(NULL, "T1", 0, "{}", "without a type", NULL);
-	refused(&bogus, "T1", 0, "{}", "\"bogus\"", "not in the registry");
+	refused(&bogus, "T1", 0, "{}", "\"bogus\" is not a row of the registry", "no apply");
 	/* the body against the row, the type and the key named */
 	refused(bet, "T1", 7, "{\"ante\": 1000, \"pair_plus\": 0, \"seat\": 2}", "bet_placed", "\"six_card\"");
 	refused(bet, "T1", 7, "{\"ante\": 1000, \"pair_plus\": 0, \"seat\": 2, \"six_card\": 0, \"tip\": 5}", "bet_placed",
@@ -186,7 +188,7 @@ test_append_refuses_and_writes_nothing(void **state)
 	struct store_options o = {0};
 	struct pb_error err;
 	struct store *s;
-	struct event_type bogus = EVENT_TYPES[EVT_TABLE_OPENED];
+	struct event_type bogus = EVENT_TYPES[EVT_TABLE_OPENED];    /* made a round's step in the table's chain */
 	json_t *empty = json_object(), *wrong = json_pack("{s:s}", "note", "x");
 	struct event_list evs;
 
@@ -196,11 +198,12 @@ test_append_refuses_and_writes_nothing(void **state)
 	s = store_open(&o, &err);
 	assert_non_null(s);
 	bogus.name = "table_reopened";
+	bogus.step = 3;
 	assert_int_equal(store_begin(s, &err), 0);
 	assert_int_equal(store_append_event(s, "T1", 0, &bogus, AT, "pb", empty, &err), -1);
 	assert_int_equal(err.status, 500);
 	assert_string_equal(err.code, "internal_error");
-	assert_non_null(strstr(err.message, "\"table_reopened\" is not in the registry"));
+	assert_non_null(strstr(err.message, "\"table_reopened\" is not a row of the registry"));
 	assert_int_equal(store_append_event(s, "T1", 0, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "pb", wrong, &err), -1);
 	assert_non_null(strstr(err.message, "\"note\""));
 	assert_int_equal(store_append_event(s, "T1", 3, &EVENT_TYPES[EVT_TABLE_OPENED], AT, "pb", empty, &err), -1);
@@ -216,6 +219,163 @@ test_append_refuses_and_writes_nothing(void **state)
 	json_decref(wrong);
 	store_free(s);
 	temp_db_remove(path);
+}
+
+/* ---- the dispatch: apply and check ---- */
+
+/*
+ * Every row has an apply and a check, or the one flag that says why not: a
+ * round's step is applied and checked with its round, a type that changes no
+ * derived row has nothing to apply or check, a type whose rows verify does
+ * not compare says so; and a row that breaks this is no row for the store.
+ */
+static void
+test_every_row_dispatches(void **state)
+{
+	const unsigned reasons = EVENT_WITH_ROUND | EVENT_NO_ROWS | EVENT_UNCHECKED;
+	struct event_type bad;
+
+	(void)state;
+	for (int i = 0; i < EVT_COUNT; i++) {
+		const struct event_type *t = &EVENT_TYPES[i];
+		unsigned why = t->flags & reasons;
+		const char *wrong = event_type_malformed(t);
+
+		if (wrong != NULL)
+			fail_msg("%s: %s", t->name, wrong);
+		assert_int_equal(event_type_id(t), i);
+		if (t->chain == EVENT_CHAIN_ROUND) {
+			assert_int_equal(why, EVENT_WITH_ROUND);
+			assert_null(t->apply);
+			assert_null(t->check);
+		} else if (why == EVENT_NO_ROWS) {
+			assert_null(t->apply);
+			assert_null(t->check);
+			assert_null(t->derived);
+		} else if (why == EVENT_UNCHECKED) {
+			assert_non_null(t->apply);
+			assert_null(t->check);
+		} else {
+			assert_int_equal(why, 0);
+			assert_non_null(t->apply);
+			assert_non_null(t->check);
+		}
+	}
+	assert_int_equal(EVENT_TYPES[EVT_RULES_CHANGED].flags & reasons, EVENT_NO_ROWS);
+	assert_int_equal(EVENT_TYPES[EVT_BANK_OFFERED].flags & reasons, EVENT_NO_ROWS);
+	assert_ptr_equal(EVENT_TYPES[EVT_FILL].apply, EVENT_TYPES[EVT_DROP].apply);
+	assert_ptr_equal(EVENT_TYPES[EVT_PLAYER_SEATED].check, EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED].check);
+	assert_int_equal(event_type_id(NULL), EVT_COUNT);
+	/* each way of breaking the rule is caught */
+	bad = EVENT_TYPES[EVT_FILL];
+	bad.apply = NULL;
+	assert_non_null(strstr(event_type_malformed(&bad), "no apply"));
+	bad = EVENT_TYPES[EVT_FILL];
+	bad.check = NULL;
+	assert_non_null(strstr(event_type_malformed(&bad), "no check"));
+	bad = EVENT_TYPES[EVT_DEALER_CHANGED];
+	bad.flags = 0;
+	assert_non_null(strstr(event_type_malformed(&bad), "no check"));
+	bad = EVENT_TYPES[EVT_RULES_CHANGED];
+	bad.flags |= EVENT_UNCHECKED;
+	assert_non_null(strstr(event_type_malformed(&bad), "more than one reason"));
+	bad = EVENT_TYPES[EVT_BET_PLACED];
+	bad.flags = 0;
+	assert_non_null(strstr(event_type_malformed(&bad), "EVENT_WITH_ROUND"));
+	bad = EVENT_TYPES[EVT_TABLE_OPENED];
+	bad.step = 2;
+	assert_non_null(strstr(event_type_malformed(&bad), "round step"));
+	bad = EVENT_TYPES[EVT_RULES_CHANGED];
+	bad.derived = "table_state";
+	assert_non_null(strstr(event_type_malformed(&bad), "derived"));
+	bad = EVENT_TYPES[EVT_TABLE_CLOSED];
+	bad.name = "";
+	assert_non_null(strstr(event_type_malformed(&bad), "no name"));
+}
+
+/* The event of type id at T1 (event 5), its body from text, applied to s: the apply's result, err filled. */
+static int
+apply_text(struct store *s, enum event_type_id id, const char *text, struct pb_error *err)
+{
+	const struct event_type *t = &EVENT_TYPES[id];
+	struct stored_event e;
+	json_t *body = json_loads(text, 0, NULL);
+	int rc;
+
+	assert_non_null(body);
+	memset(&e, 0, sizeof(e));
+	snprintf(e.table_id, sizeof(e.table_id), "%s", t->chain == EVENT_CHAIN_PLAYERS ? EVENT_PLAYERS_TABLE : "T1");
+	e.table_seq = 5;
+	snprintf(e.type, sizeof(e.type), "%s", t->name);
+	snprintf(e.at, sizeof(e.at), "%s", AT);
+	snprintf(e.actor, sizeof(e.actor), "FL1");
+	memset(err, 0, sizeof(*err));
+	rc = t->apply(s, t, &e, body, err);
+	json_decref(body);
+	return rc;
+}
+
+/* apply_text refused with 422 and code, the message holding both fragments. */
+static void
+apply_refused(struct store *s, enum event_type_id id, const char *text, const char *code, const char *f1, const char *f2)
+{
+	struct pb_error err;
+
+	assert_int_equal(apply_text(s, id, text, &err), -1);
+	assert_int_equal(err.status, 422);
+	assert_string_equal(err.code, code);
+	if (strstr(err.message, f1) == NULL || (f2 != NULL && strstr(err.message, f2) == NULL))
+		fail_msg("\"%s\" lacks \"%s\" or \"%s\"", err.message, f1, f2 ? f2 : "");
+}
+
+/* The applies read what the live path records, and refuse a wrong body naming the type and the field. */
+static void
+test_apply_reads_bodies(void **state)
+{
+	struct store_options o = {.path = ":memory:"};
+	struct pb_error err;
+	struct store *s = store_open(&o, &err);
+	const char *txn = "{\"amount\": 50000, \"direction\": \"in\", \"gaming_day\": \"2026-01-01\", \"id\": 1, "
+	    "\"kind\": \"cash\", \"player\": \"P1\", \"seat\": %s}";
+	char text[256];
+
+	(void)state;
+	assert_non_null(s);
+	assert_int_equal(store_begin(s, &err), 0);
+	/* the "3" that a restore used to take for seat 0 */
+	snprintf(text, sizeof(text), txn, "\"3\"");
+	apply_refused(s, EVT_TABLE_TRANSACTION, text, "unreadable_event", "a table_transaction event's \"seat\"",
+	    "is a string, not an integer");
+	apply_refused(s, EVT_PLAYER_SEATED, "{\"player\": \"P1\", \"seat\": \"3\"}", "unreadable_event",
+	    "a player_seated event's \"seat\" is a string", NULL);
+	apply_refused(s, EVT_PLAYER_SEATED, "{\"player\": \"P1\", \"seat\": 12}", "unreadable_event", "player_seated",
+	    "not a seat");
+	apply_refused(s, EVT_PLAYER_REGISTERED, "{\"anonymous\": true, \"description\": \"red cap\"}", "unreadable_event",
+	    "a player_registered event has no \"id\"", NULL);
+	apply_refused(s, EVT_PAYOUT_CORRECTED, "{\"difference\": -500, \"id\": 3, \"owed\": 1000, \"paid\": 500, "
+	    "\"reason\": \"r\", \"round\": 9, \"seat\": 1, \"witness\": \"FL2\"}", "unreadable_event",
+	    "a payout_corrected event has no \"wager\"", NULL);
+	apply_refused(s, EVT_FILL, "{\"id\": 1}", "unreadable_event", "a fill event has no \"gaming_day\"", NULL);
+	apply_refused(s, EVT_EXCEPTION_ACKNOWLEDGED, "{\"kind\": \"count_variance\", \"note\": 7, \"ref\": \"x\"}",
+	    "unreadable_event", "an exception_acknowledged event's \"note\" is an integer, not a string", NULL);
+	apply_refused(s, EVT_DEALER_CHANGED, "{\"name\": null, \"person\": null}", "event_out_of_order",
+	    "before the table was configured", NULL);
+	apply_refused(s, EVT_LIMITS_CHANGED, "{\"previous\": {}}", "unreadable_event", "a limits_changed event has no "
+	    "\"limits\"", NULL);
+	/* what the live path records is applied */
+	snprintf(text, sizeof(text), txn, "null");
+	assert_int_equal(apply_text(s, EVT_TABLE_TRANSACTION, text, &err), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM table_transactions WHERE id = 1 AND seat IS NULL"), 1);
+	assert_int_equal(apply_text(s, EVT_PLAYER_REGISTERED, "{\"anonymous\": false, \"card\": \"100001\", \"id\": "
+	    "\"P1\", \"name\": \"Ana Lopez\"}", &err), 0);
+	assert_int_equal(apply_text(s, EVT_PLAYER_SEATED, "{\"player\": \"P1\", \"seat\": 3}", &err), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM seat_players WHERE table_id = 'T1' AND seat = 3 AND "
+	    "player_id = 'P1'"), 1);
+	assert_int_equal(apply_text(s, EVT_PLAYER_LEFT, "{\"player\": \"P1\", \"seat\": 3}", &err), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM seat_players"), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM seat_changes WHERE by = 'FL1'"), 2);
+	assert_int_equal(store_commit(s, &err), 0);
+	store_free(s);
 }
 
 /* ---- docs/audit.md's list ---- */
@@ -317,7 +477,7 @@ test_docs_list_every_type(void **state)
 	}
 	for (size_t j = 0; j < n; j++)
 		if (!rows[j].matched && event_type_named(rows[j].name) == NULL) {
-			print_error("docs/audit.md: `%s` is no type of the registry (store/event_types.c)\n", rows[j].name);
+			print_error("docs/audit.md: `%s` is no type of the registry (table/core/event_types.c)\n", rows[j].name);
 			failures++;
 		}
 	assert_int_equal(failures, 0);
@@ -333,6 +493,8 @@ main(void)
 		cmocka_unit_test(test_lookups),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_append_refuses_and_writes_nothing),
+		cmocka_unit_test(test_every_row_dispatches),
+		cmocka_unit_test(test_apply_reads_bodies),
 		cmocka_unit_test(test_docs_list_every_type),
 	};
 

@@ -12,6 +12,8 @@
  * - canonical_text_why: out of memory told from a body with no canonical form;
  * - audit_problem and audit_unchecked: -1, and nothing appended, when the
  *   problem cannot be; "unchecked": true on the second;
+ * - the problem sink: its cap named, the rest counted in one last problem,
+ *   and out of memory when a problem cannot be recorded;
  * - check_part: a part that ran out of memory (or during which jansson
  *   failed an allocation) has what it appended taken back and fails
  *   out_of_memory; a read error keeps it and stays a read error.
@@ -33,6 +35,7 @@
 #include "common/faults.h"
 #include "common/json_alloc.h"
 #include "common/json_text.h"
+#include "store/audit.h"
 #include "table/core/core.h"
 
 /* The control block (common/faults.h), mapped here too: [0] fail_at, [1] flags, [2] counted, [3] failed. */
@@ -199,6 +202,41 @@ test_problem_not_recorded(void **state)
 	json_decref(problems);
 }
 
+/* The sink names cap problems with their event, counts the rest, says how many in one last problem. */
+static void
+test_problem_sink(void **state)
+{
+	json_t *problems = json_array();
+	struct stored_event e = {.table_id = "T1", .table_seq = 12};
+	struct problem_sink k;
+	struct pb_error err;
+
+	(void)state;
+	arm(0);
+	problem_sink_init(&k, problems, 2, "problems of the rows (not named)");
+	assert_int_equal(problem_sink_end(&k, &err), 0);
+	assert_int_equal(json_array_size(problems), 0);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(problem_sink_event(&k, &e, &err, "row %d differs", i), 0);
+	assert_int_equal(json_array_size(problems), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(problems, 1), "problem")), "row 1 differs");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(problems, 1), "event")), 12);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(problems, 1), "table")), "T1");
+	assert_null(json_object_get(json_array_get(problems, 1), "round"));
+	assert_int_equal(problem_sink_end(&k, &err), 0);
+	assert_int_equal(json_array_size(problems), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(problems, 2), "problem")),
+	    "3 more problems of the rows (not named)");
+	/* a problem that cannot be recorded is out of memory, and nothing half of it is left */
+	problem_sink_init(&k, problems, 10, "more");
+	arm(1);
+	assert_int_equal(problem_sink_event(&k, &e, &err, "lost"), -1);
+	assert_true(pb_is_oom(&err));
+	arm(0);
+	assert_int_equal(json_array_size(problems), 3);
+	json_decref(problems);
+}
+
 static void
 test_check_part(void **state)
 {
@@ -277,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_parse_not_json),
 		cmocka_unit_test(test_canonical_why),
 		cmocka_unit_test(test_problem_not_recorded),
+		cmocka_unit_test(test_problem_sink),
 		cmocka_unit_test(test_check_part),
 	};
 

@@ -16,6 +16,7 @@
 #include "store/audit.h"
 #include "store/migrations.h"
 #include "store/store.h"
+#include "table/core/core.h"
 #include "temp_db.h"
 
 static char dbpath[256];

@@ -20,6 +20,7 @@
 #include "store/audit.h"
 #include "store/migrations.h"
 #include "store/store.h"
+#include "table/core/core.h"
 #include "temp_db.h"
 
 #define AT "2026-01-01T00:00:00.000Z"

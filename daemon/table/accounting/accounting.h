@@ -11,8 +11,9 @@
  * Every document is a table event in the table's chain (inventory, fill,
  * credit, fill_void, credit_void, drop) whose body holds everything its row
  * (store/accounting.h) and the report need, written in one transaction with
- * the row; central restore rebuilds the rows from the events alone
- * (acct_restore_event).  A document is signed by two people: the session of
+ * the row; central restore rebuilds the rows from the events alone and
+ * verify compares them (the apply and check functions of their rows of the
+ * registry, table/core/event_types.h).  A document is signed by two people: the session of
  * a person holding the session's role (a terminal token signs nothing) and
  * a witness (table/people/people.h) holding the witness's role:
  *
@@ -100,14 +101,6 @@ int pit_acct_documents(struct pit *p, const struct actor *a, const char *table_i
 int acct_check_opener(struct pit *p, const char *table_id, struct pb_error *err);
 
 /*
- * Central restore: the row of a table event of accounting (the documents
- * and exception_acknowledged) rebuilt from its body, as the live path
- * wrote it.  *handled false (and nothing done) for any other type.
- */
-int acct_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
-    const char *body, bool *handled, struct pb_error *err);
-
-/*
  * The counted figures of one table over a window (a gaming day, a shift),
  * docs/accounting.md "The formulas": the window's first opener and last
  * closer, its fills, credits and drops (on a player-banked table the
@@ -137,12 +130,9 @@ bool acct_count_any(const struct acct_count *c);
  */
 int acct_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_count **cells, struct pb_error *err);
 
-/*
- * pitboss verify's check of the accounting rows (acct_verify.c): each
- * document and acknowledgment row equal to what its event says, and no row
- * without an event; each difference appended to problems.
- */
-int acct_verify(struct pit *p, json_t *problems, struct pb_error *err);
+/* An acknowledgment's kind ("inventory_discrepancy", "count_variance") and the ref of its exception, with their NUL. */
+#define ACCT_ACK_KIND_MAX 32
+#define ACCT_ACK_REF_MAX 64
 
 /*
  * acct_chips.c - a count of chips per denomination (API.md "Table
@@ -196,8 +186,12 @@ const struct event_type *acct_event_type(const char *kind);
 /* The document's event body: every field its row and the reports need (new reference; NULL: no memory). */
 json_t *acct_body(const struct acct_document *d);
 
-/* A document from its event (the inverse of acct_body); 422 central_unreadable when the body is not one. */
-int acct_from_body(const char *table_id, const char *type, const char *at, const json_t *b, struct acct_document *d,
-    struct pb_error *err);
+/*
+ * A document from its event of type t (the inverse of acct_body), every
+ * field read by common/event_read.h; 422 unreadable_event naming the type
+ * and the field when the body is not one.
+ */
+int acct_from_body(const char *table_id, const char *at, const struct event_type *t, const json_t *b,
+    struct acct_document *d, struct pb_error *err);
 
 #endif

@@ -1,14 +1,17 @@
 /*
  * acct_events.c - an accounting document as its table event's body and
- * back, its recording (row and event in one transaction), and its rebuilding
- * by central restore (acct_private.h, accounting.h).  The row is always made
- * from the body, live and in a restore, so the two cannot differ.
+ * back, its recording (row and event in one transaction), and the apply
+ * functions of its types (table/core/event_types.h: central restore).  The row
+ * is always made from the body, live and in a restore, so the two cannot
+ * differ.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/event_read.h"
 #include "common/gaming_day.h"
+#include "store/audit.h"
 #include "store/store.h"
 #include "table/accounting/acct_private.h"
 
@@ -72,75 +75,106 @@ acct_body(const struct acct_document *d)
 	return b;
 }
 
-/* Copies the string field key of b into dst ("" when absent or null); -1 when it is something else or too long. */
+/* The fields every document's body has (docs/audit.md, "Accounting events"), into d. */
 static int
-get_text(const json_t *b, const char *key, char *dst, size_t n)
+common_fields(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
 {
-	const json_t *v = json_object_get(b, key);
-
-	dst[0] = '\0';
-	if (v == NULL || json_is_null(v))
-		return 0;
-	if (!json_is_string(v) || json_string_length(v) >= n)
+	if (event_int(b, t->name, "id", EV_REQUIRED, &d->id, err) < 0 ||
+	    event_text(b, t->name, "gaming_day", EV_REQUIRED, d->gaming_day, sizeof(d->gaming_day), err) < 0 ||
+	    event_text(b, t->name, "shift", EV_REQUIRED | EV_NULLABLE, d->shift, sizeof(d->shift), err) < 0 ||
+	    event_int(b, t->name, "total", EV_REQUIRED, &d->total, err) < 0 ||
+	    event_text(b, t->name, "signer", EV_REQUIRED, d->signer, sizeof(d->signer), err) < 0 ||
+	    event_text(b, t->name, "witness", EV_REQUIRED, d->witness, sizeof(d->witness), err) < 0)
 		return -1;
-	memcpy(dst, json_string_value(v), json_string_length(v) + 1);
 	return 0;
 }
 
-/* The integer field key of b into dst (0 when absent or null); -1 when it is something else. */
+/* The chips counted, {"2500": 40, ...}, as the row keeps them: compact text, keys sorted. */
 static int
-get_int(const json_t *b, const char *key, int64_t *dst)
+chips_field(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
 {
-	const json_t *v = json_object_get(b, key);
+	const json_t *chips;
+	char *text;
+	int rc = 0;
 
-	*dst = 0;
-	if (v == NULL || json_is_null(v))
-		return 0;
-	if (!json_is_integer(v))
+	if (event_object(b, t->name, "chips", EV_REQUIRED, &chips, err) < 0)
 		return -1;
-	*dst = json_integer_value(v);
+	if ((text = json_dumps(chips, JSON_COMPACT | JSON_SORT_KEYS)) == NULL)   /* a parsed object has a text: out of memory */
+		return pb_oom(err);
+	if (strlen(text) >= sizeof(d->chips_json))
+		rc = pb_fail(err, 422, "unreadable_event", "a %s event's \"chips\" are longer than a document holds", t->name);
+	else
+		snprintf(d->chips_json, sizeof(d->chips_json), "%s", text);
+	free(text);
+	return rc;
+}
+
+/* A slip's serial and year (a fill, a credit, and their voids). */
+static int
+slip_fields(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
+{
+	if (event_text(b, t->name, "serial", EV_REQUIRED, d->serial, sizeof(d->serial), err) < 0 ||
+	    event_int(b, t->name, "year", EV_REQUIRED, &d->year, err) < 0)
+		return -1;
 	return 0;
 }
 
+/* The fields of d's own type: an opener's or closer's, a slip's, a void's, a drop's. */
+static int
+type_fields(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
+{
+	const char *n = t->name;
+	const json_t *discrepancy;
+	unsigned nullable = EV_REQUIRED | EV_NULLABLE;
+
+	switch (event_type_id(t)) {
+	case EVT_INVENTORY:
+		if (event_text(b, n, "kind", EV_REQUIRED, d->kind, sizeof(d->kind), err) < 0 ||
+		    event_value(b, n, "discrepancy", nullable, JSON_INTEGER, &discrepancy, err) < 0 ||
+		    event_text(b, n, "reason", nullable, d->reason, sizeof(d->reason), err) < 0)
+			return -1;
+		d->has_discrepancy = discrepancy != NULL;
+		d->discrepancy = d->has_discrepancy ? json_integer_value(discrepancy) : 0;
+		return chips_field(t, b, d, err);
+	case EVT_FILL:
+	case EVT_CREDIT:
+		if (slip_fields(t, b, d, err) < 0 ||
+		    event_text(b, n, "runner", nullable, d->runner, sizeof(d->runner), err) < 0 ||
+		    event_text(b, n, "requester", nullable, d->requester, sizeof(d->requester), err) < 0)
+			return -1;
+		return chips_field(t, b, d, err);
+	case EVT_FILL_VOID:
+	case EVT_CREDIT_VOID:
+		if (slip_fields(t, b, d, err) < 0 || event_int(b, n, "voids", EV_REQUIRED, &d->voids, err) < 0)
+			return -1;
+		return event_text(b, n, "reason", EV_REQUIRED, d->reason, sizeof(d->reason), err);
+	case EVT_DROP:
+		if (event_text(b, n, "box", EV_REQUIRED, d->serial, sizeof(d->serial), err) < 0 ||
+		    event_int(b, n, "cash", EV_REQUIRED, &d->cash, err) < 0 ||
+		    event_int(b, n, "chips", EV_REQUIRED, &d->chip_value, err) < 0 ||
+		    event_int(b, n, "markers", EV_REQUIRED, &d->markers, err) < 0)
+			return -1;
+		return event_int(b, n, "collections", EV_REQUIRED, &d->collections, err);
+	default:
+		return pb_fail(err, 500, "internal_error", "a %s event is no accounting document", n);
+	}
+}
+
+/* Every field of a document's body into d, by its type's row: the inverse of acct_body (acct_private.h). */
 int
-acct_from_body(const char *table_id, const char *type, const char *at, const json_t *b, struct acct_document *d,
-    struct pb_error *err)
+acct_from_body(const char *table_id, const char *at, const struct event_type *t, const json_t *b,
+    struct acct_document *d, struct pb_error *err)
 {
-	const json_t *chips = json_object_get(b, "chips");
-	bool drop = strcmp(type, "drop") == 0;
-	int bad = 0;
-
 	memset(d, 0, sizeof(*d));
 	snprintf(d->table_id, sizeof(d->table_id), "%s", table_id);
 	snprintf(d->at, sizeof(d->at), "%s", at);
-	if (strcmp(type, "inventory") == 0)
-		bad |= get_text(b, "kind", d->kind, sizeof(d->kind));
-	else
-		snprintf(d->kind, sizeof(d->kind), "%s", type);
-	bad |= get_int(b, "id", &d->id) | get_int(b, "total", &d->total) | get_int(b, "year", &d->year);
-	bad |= get_text(b, "gaming_day", d->gaming_day, sizeof(d->gaming_day)) | get_text(b, "shift", d->shift, sizeof(d->shift));
-	bad |= get_text(b, "signer", d->signer, sizeof(d->signer)) | get_text(b, "witness", d->witness, sizeof(d->witness));
-	bad |= get_text(b, "reason", d->reason, sizeof(d->reason)) | get_int(b, "voids", &d->voids);
-	bad |= get_text(b, "runner", d->runner, sizeof(d->runner)) | get_text(b, "requester", d->requester, sizeof(d->requester));
-	bad |= get_text(b, drop ? "box" : "serial", d->serial, sizeof(d->serial));
-	if (drop) {
-		bad |= get_int(b, "cash", &d->cash) | get_int(b, "chips", &d->chip_value) | get_int(b, "markers", &d->markers);
-		bad |= get_int(b, "collections", &d->collections);
-	} else if (json_is_object(chips)) {
-		char *text = json_dumps(chips, JSON_COMPACT | JSON_SORT_KEYS);
-		if (text == NULL)       /* a parsed object always has a text: out of memory, not a bad body */
-			return pb_oom(err);
-		if (strlen(text) >= sizeof(d->chips_json))
-			bad = -1;
-		else
-			snprintf(d->chips_json, sizeof(d->chips_json), "%s", text);
-		free(text);
-	}
-	d->has_discrepancy = json_is_integer(json_object_get(b, "discrepancy"));
-	d->discrepancy = d->has_discrepancy ? json_integer_value(json_object_get(b, "discrepancy")) : 0;
-	if (bad || d->id <= 0 || d->kind[0] == '\0' || d->gaming_day[0] == '\0' || d->signer[0] == '\0')
-		return pb_fail(err, 422, "central_unreadable", "table %s: a %s event whose body is not an accounting document",
-		    table_id, type);
+	if (event_type_id(t) != EVT_INVENTORY)
+		snprintf(d->kind, sizeof(d->kind), "%s", t->name);     /* the other types are named as their documents' kind */
+	if (common_fields(t, b, d, err) < 0 || type_fields(t, b, d, err) < 0)
+		return -1;
+	if (d->id <= 0 || d->kind[0] == '\0' || d->gaming_day[0] == '\0' || d->signer[0] == '\0')
+		return pb_fail(err, 422, "unreadable_event", "table %s: a %s event whose id, kind, gaming day or signer is "
+		    "empty", table_id, t->name);
 	return 0;
 }
 
@@ -169,7 +203,7 @@ acct_record(struct pit *p, const struct actor *a, const struct acct_document *d,
 		return pb_fail(err, 500, "internal_error", "a document of no known kind (\"%s\")", d->kind);
 	if ((body = acct_body(d)) == NULL)
 		return pb_oom(err);
-	if (acct_from_body(d->table_id, type->name, d->at, body, &row, err) == 0 && store_acct_put(p->store, &row, err) == 0 &&
+	if (acct_from_body(d->table_id, d->at, type, body, &row, err) == 0 && store_acct_put(p->store, &row, err) == 0 &&
 	    store_append_event(p->store, row.table_id, 0, type, row.at, a->name, body, err) == 0) {
 		*out = acct_document_json(&row);
 		rc = *out != NULL ? 0 : pb_oom(err);
@@ -196,37 +230,42 @@ acct_now(const struct config *cfg, struct acct_document *d)
 		snprintf(d->shift, sizeof(d->shift), "%s", cal->shifts[shift].name);
 }
 
+/* The document's row from its event alone, as acct_record writes it. */
 int
-acct_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
-    const char *body, bool *handled, struct pb_error *err)
+acct_document_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
 {
-	static const char *const TYPES[] = {"inventory", "fill", "credit", "fill_void", "credit_void", "drop", NULL};
 	struct acct_document d;
-	json_t *b;
-	int rc;
 
-	*handled = strcmp(type, "exception_acknowledged") == 0;
-	for (int i = 0; TYPES[i] != NULL; i++)
-		*handled = *handled || strcmp(type, TYPES[i]) == 0;
-	if (!*handled)
-		return 0;
-	if ((b = json_loads(body, 0, NULL)) == NULL)
-		return pb_fail(err, 422, "central_unreadable", "table %s: a %s event with an unreadable body", table_id, type);
-	if (strcmp(type, "exception_acknowledged") == 0) {
-		struct acct_ack ack;
-		char kind[32] = "", ref[64] = "";
-		memset(&ack, 0, sizeof(ack));
-		snprintf(ack.by, sizeof(ack.by), "%s", actor);
-		snprintf(ack.at, sizeof(ack.at), "%s", at);
-		rc = get_text(b, "kind", kind, sizeof(kind)) | get_text(b, "ref", ref, sizeof(ref)) |
-		    get_text(b, "note", ack.note, sizeof(ack.note));
-		rc = rc == 0 ? store_acct_ack_put(s, table_id, kind, ref, &ack, err)
-		    : pb_fail(err, 422, "central_unreadable", "table %s: an unreadable acknowledgment", table_id);
-	} else {
-		rc = acct_from_body(table_id, type, at, b, &d, err);
-		if (rc == 0)
-			rc = store_acct_put(s, &d, err);
-	}
-	json_decref(b);
-	return rc;
+	if (acct_from_body(e->table_id, e->at, t, body, &d, err) < 0)
+		return -1;
+	return store_acct_put(s, &d, err);
+}
+
+/* kind, ref and the row of an acknowledgment, its by and at the event's (acct_private.h). */
+int
+acct_ack_from_body(const struct event_type *t, const struct stored_event *e, const json_t *body,
+    char kind[ACCT_ACK_KIND_MAX], char ref[ACCT_ACK_REF_MAX], struct acct_ack *ack, struct pb_error *err)
+{
+	memset(ack, 0, sizeof(*ack));
+	snprintf(ack->by, sizeof(ack->by), "%s", e->actor);
+	snprintf(ack->at, sizeof(ack->at), "%s", e->at);
+	if (event_text(body, t->name, "kind", EV_REQUIRED, kind, ACCT_ACK_KIND_MAX, err) < 0 ||
+	    event_text(body, t->name, "ref", EV_REQUIRED, ref, ACCT_ACK_REF_MAX, err) < 0 ||
+	    event_text(body, t->name, "note", EV_REQUIRED, ack->note, sizeof(ack->note), err) < 0)
+		return -1;
+	return 0;
+}
+
+/* The acknowledgment's row from its event alone, as the live acknowledgment writes it (acct_exceptions.c). */
+int
+acct_ack_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	char kind[ACCT_ACK_KIND_MAX], ref[ACCT_ACK_REF_MAX];
+	struct acct_ack ack;
+
+	if (acct_ack_from_body(t, e, body, kind, ref, &ack, err) < 0)
+		return -1;
+	return store_acct_ack_put(s, e->table_id, kind, ref, &ack, err);
 }

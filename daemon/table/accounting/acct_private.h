@@ -1,7 +1,8 @@
 /*
  * acct_private.h - what the files of accounting/ share and no other folder
- * includes: a document's recording, its gaming day, its JSON, and the
- * denominations for messages.  The public interface is
+ * includes: a document's recording, its gaming day, its JSON, an
+ * acknowledgment read back from its event, and the denominations for
+ * messages.  The public interface is
  * table/accounting/accounting.h.
  */
 #ifndef PB_TABLE_ACCT_PRIVATE_H
@@ -11,6 +12,12 @@
 
 #include "store/accounting.h"
 #include "table/accounting/accounting.h"
+
+struct stored_event;
+
+/* An acknowledgment from its event e (exception_acknowledged): its kind, ref and row; 422 unreadable_event as above. */
+int acct_ack_from_body(const struct event_type *t, const struct stored_event *e, const json_t *body,
+    char kind[ACCT_ACK_KIND_MAX], char ref[ACCT_ACK_REF_MAX], struct acct_ack *ack, struct pb_error *err);
 
 /*
  * Records d in the caller's transaction: its row and its table event

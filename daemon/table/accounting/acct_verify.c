@@ -1,28 +1,16 @@
 /*
- * acct_verify.c - the full check's look at the accounting rows (pitboss
- * verify, GET /integrity): the master game report reads acct_documents and
- * the exceptions acct_acknowledgments, so each row must be exactly what its
- * event in the chain says (read back by acct_from_body, as a restore does),
- * and no row may be without its event.  An altered count, fill or drop
- * then shows even though the chain itself is intact.
+ * acct_verify.c - the check functions of the accounting events (pitboss
+ * verify, GET /integrity: table/core/event_walk.h): the master game report reads
+ * acct_documents and the exceptions acct_acknowledgments, so each row must
+ * be exactly what its event in the chain says (read back by acct_from_body,
+ * as a restore does), and no row may be without its event.  An altered
+ * count, fill or drop then shows even though the chain itself is intact.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "common/json_text.h"
 #include "store/audit.h"
 #include "table/accounting/acct_private.h"
-
-/* At most this many rows named one by one; the rest are counted. */
-#define ACCT_PROBLEMS_MAX 20
-
-struct acct_check {
-	struct pit *p;
-	json_t *problems;
-	int64_t documents, acknowledgments;   /* events seen */
-	int named;
-};
 
 /* The first field in which two documents differ, or NULL. */
 static const char *
@@ -51,97 +39,69 @@ document_differs(const struct acct_document *a, const struct acct_document *b)
 	return NULL;
 }
 
-/*
- * A problem with the event's row, named while there are fewer than
- * ACCT_PROBLEMS_MAX, else counted.  0, or -1 (err out_of_memory) when it
- * could not be recorded.
- */
-static int __attribute__((format(printf, 4, 5)))
-problem(struct acct_check *c, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
+/* An acknowledgment's row, found by its kind and ref, against its event: the note, who and when. */
+int
+acct_ack_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
 {
-	char text[256];
-	va_list ap;
-
-	if (c->named++ >= ACCT_PROBLEMS_MAX)
-		return 0;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text) < 0 ? pb_oom(err) : 0;
-}
-
-/* An acknowledgment's row against its event. */
-static int
-check_acknowledgment(struct acct_check *c, const struct stored_event *e, const json_t *b, struct pb_error *err)
-{
-	const char *kind = json_string_value(json_object_get(b, "kind"));
-	const char *ref = json_string_value(json_object_get(b, "ref"));
-	const char *note = json_string_value(json_object_get(b, "note"));
-	struct acct_ack ack;
+	char kind[ACCT_ACK_KIND_MAX], ref[ACCT_ACK_REF_MAX];
+	struct acct_ack want, got;
+	struct pb_error sub;
 	bool found;
 
-	c->acknowledgments++;
-	if (kind == NULL || ref == NULL || note == NULL)
-		return problem(c, e, err, "an acknowledgment event that names no exception");
-	if (store_acct_ack_get(c->p->store, e->table_id, kind, ref, &ack, &found, err) < 0)
+	if (acct_ack_from_body(t, e, body, kind, ref, &want, &sub) < 0)
+		return problem_sink_event(&v->sink, e, err, "an acknowledgment event that names no exception: %s", sub.message);
+	if (store_acct_ack_get(v->p->store, e->table_id, kind, ref, &got, &found, err) < 0)
 		return -1;
 	if (!found)
-		return problem(c, e, err, "the acknowledgment of %s has no row: the exceptions report does not show it", ref);
-	if (strcmp(ack.note, note) != 0 || strcmp(ack.by, e->actor) != 0 || strcmp(ack.at, e->at) != 0)
-		return problem(c, e, err, "the acknowledgment of %s: its row differs from its event (note, who or when)", ref);
+		return problem_sink_event(&v->sink, e, err, "the acknowledgment of %s has no row: the exceptions report does "
+		    "not show it", ref);
+	if (strcmp(got.note, want.note) != 0 || strcmp(got.by, want.by) != 0 || strcmp(got.at, want.at) != 0)
+		return problem_sink_event(&v->sink, e, err, "the acknowledgment of %s: its row differs from its event (note, "
+		    "who or when)", ref);
 	return 0;
 }
 
-/* One accounting event against its row.  0, or -1 with err when it could not be checked. */
-static int
-check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
+/* A document's row, found by its id, against its event: every field (document_differs). */
+int
+acct_document_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	struct acct_check *c = ctx;
 	struct acct_document want, got;
 	struct pb_error sub;
-	bool oom;
-	json_t *b = json_parse_checked(e->body, &oom);
 	const char *field;
 	bool found;
-	int rc = 0;
 
-	if (oom)
-		return pb_oom(err);
-	if (b == NULL)
-		return problem(c, e, err, "a %s event whose body is not JSON", e->type);
-	if (strcmp(e->type, "exception_acknowledged") == 0) {
-		rc = check_acknowledgment(c, e, b, err);
-	} else if (c->documents++, acct_from_body(e->table_id, e->type, e->at, b, &want, &sub) < 0) {
-		rc = pb_is_oom(&sub) ? pb_oom(err) : problem(c, e, err, "a %s event that is not an accounting document", e->type);
-	} else if ((rc = store_acct_get(c->p->store, want.id, &got, &found, err)) == 0) {
-		if (!found)
-			rc = problem(c, e, err, "accounting document %lld has no row: the master game report does not count it",
-			    (long long)want.id);
-		else if ((field = document_differs(&want, &got)) != NULL)
-			rc = problem(c, e, err, "accounting document %lld: its row's %s differs from its event", (long long)want.id,
-			    field);
-	}
-	json_decref(b);
-	return rc;
+	if (acct_from_body(e->table_id, e->at, t, body, &want, &sub) < 0)
+		return pb_is_oom(&sub) ? pb_oom(err) : problem_sink_event(&v->sink, e, err, "a %s event that is not an "
+		    "accounting document: %s", e->type, sub.message);
+	if (store_acct_get(v->p->store, want.id, &got, &found, err) < 0)
+		return -1;
+	if (!found)
+		return problem_sink_event(&v->sink, e, err, "accounting document %lld has no row: the master game report does "
+		    "not count it", (long long)want.id);
+	if ((field = document_differs(&want, &got)) != NULL)
+		return problem_sink_event(&v->sink, e, err, "accounting document %lld: its row's %s differs from its event",
+		    (long long)want.id, field);
+	return 0;
 }
 
+/* The rows beyond the events of their types the walk counted: rows no event recorded. */
 int
-acct_verify(struct pit *p, json_t *problems, struct pb_error *err)
+acct_verify_end(struct event_verify *v, struct pb_error *err)
 {
-	struct acct_check c = {.p = p, .problems = problems};
-	int64_t documents, acknowledgments;
+	int64_t documents, acknowledgments, seen = 0;
 
-	if (store_acct_events(p->store, check_event, &c, err) < 0 ||
-	    store_acct_counts(p->store, &documents, &acknowledgments, err) < 0)
+	if (store_acct_counts(v->p->store, &documents, &acknowledgments, err) < 0)
 		return -1;
-	if (c.named > ACCT_PROBLEMS_MAX && audit_problem(problems, "", 0, 0, "%d more accounting rows differ from their "
-	    "events", c.named - ACCT_PROBLEMS_MAX) < 0)
+	for (int i = EVT_INVENTORY; i <= EVT_DROP; i++)
+		seen += v->seen[i];
+	if (documents > seen && audit_problem(v->sink.problems, "", 0, 0, "%lld accounting document rows have no event in "
+	    "any chain: the master game report counts what was never recorded", (long long)(documents - seen)) < 0)
 		return pb_oom(err);
-	if (documents > c.documents && audit_problem(problems, "", 0, 0, "%lld accounting document rows have no event in "
-	    "any chain: the master game report counts what was never recorded", (long long)(documents - c.documents)) < 0)
-		return pb_oom(err);
-	if (acknowledgments > c.acknowledgments && audit_problem(problems, "", 0, 0, "%lld acknowledgment rows have no "
-	    "event in any chain", (long long)(acknowledgments - c.acknowledgments)) < 0)
+	if (acknowledgments > v->seen[EVT_EXCEPTION_ACKNOWLEDGED] && audit_problem(v->sink.problems, "", 0, 0, "%lld "
+	    "acknowledgment rows have no event in any chain",
+	    (long long)(acknowledgments - v->seen[EVT_EXCEPTION_ACKNOWLEDGED])) < 0)
 		return pb_oom(err);
 	return 0;
 }

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/round.h"
+
 #define CHAIN_BATCH 5000
 
 const char CHAIN_GENESIS[PB_SHA256_HEX_LEN] =
@@ -24,15 +26,15 @@ event_hash_of(const struct stored_event *e, char out[PB_SHA256_HEX_LEN])
 }
 
 /*
- * The event's type is in the registry (store/event_types.h) and belongs to
- * the chain it stands in: a type pitboss never records is named, with the
- * table and the event, even when every hash around it was recomputed.
- * -1 when the problem could not be recorded (out of memory).
+ * The event's type t (NULL: not in the registry, table/core/event_types.h)
+ * belongs to the chain it stands in: a type pitboss never records is named,
+ * with the table and the event, even when every hash around it was
+ * recomputed.  This is the one place verify names an unknown type.  -1 when
+ * the problem could not be recorded (out of memory).
  */
 static int
-check_event_type(const struct stored_event *e, json_t *problems)
+check_event_type(const struct stored_event *e, const struct event_type *t, json_t *problems)
 {
-	const struct event_type *t = event_type_named(e->type);
 	const char *wrong;
 
 	if (t == NULL)
@@ -45,8 +47,10 @@ check_event_type(const struct stored_event *e, json_t *problems)
 	return 0;
 }
 
-int
-chain_check_event(const struct stored_event *e, bool canonical, json_t *problems, struct pb_error *err)
+/* chain_check_event with the event's row already looked up (t, NULL for an unknown type). */
+static int
+check_event(const struct stored_event *e, const struct event_type *t, bool canonical, json_t *problems,
+    struct pb_error *err)
 {
 	char h[PB_SHA256_HEX_LEN];
 	json_t *body;
@@ -61,7 +65,7 @@ chain_check_event(const struct stored_event *e, bool canonical, json_t *problems
 		return pb_oom(err);
 	if (!canonical)
 		return 0;
-	if (check_event_type(e, problems) < 0)
+	if (check_event_type(e, t, problems) < 0)
 		return pb_oom(err);
 	body = json_parse_checked(e->body, &oom);
 	if (body != NULL)
@@ -74,6 +78,12 @@ chain_check_event(const struct stored_event *e, bool canonical, json_t *problems
 	free(canon);
 	json_decref(body);
 	return rc;
+}
+
+int
+chain_check_event(const struct stored_event *e, bool canonical, json_t *problems, struct pb_error *err)
+{
+	return check_event(e, canonical ? event_type_named(e->type) : NULL, canonical, problems, err);
 }
 
 void
@@ -92,6 +102,8 @@ chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *pr
 {
 	for (int i = 0; i < evs->count; i++) {
 		const struct stored_event *e = &evs->events[i];
+		const struct event_type *t = event_type_named(e->type);
+
 		if (e->table_seq != w->next && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
 		    "events %lld to %lld are missing (deleted)", (long long)w->next, (long long)e->table_seq - 1) < 0)
 			return pb_oom(err);
@@ -99,9 +111,9 @@ chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *pr
 		    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or "
 		    "replaced)", (long long)e->table_seq) < 0)
 			return pb_oom(err);
-		if (chain_check_event(e, w->canonical, problems, err) < 0)
+		if (check_event(e, t, w->canonical, problems, err) < 0)
 			return -1;
-		if (strcmp(e->type, "round_opened") == 0)
+		if (t != NULL && t->step == STEP_OPEN)
 			w->rounds_opened++;
 		snprintf(w->prev, sizeof(w->prev), "%s", e->hash);
 		w->next = e->table_seq + 1;

@@ -1,7 +1,8 @@
 /*
  * verify.c - verifying rounds (chain links around their events, the replay
  * through the engine, the derived rows against the events: verify_rows.c)
- * and the whole record (audit_integrity).
+ * and the whole record (audit_integrity): the chains, the checkpoints, the
+ * rounds, and every other event once, by its row's check (event_walk.c).
  *
  * Verification fails closed (docs/audit.md): every check returns a status,
  * and a part of the record that could not be checked (a read error, out of
@@ -436,22 +437,11 @@ significant_log(struct integrity *in, struct pb_error *err)
 	return 0;
 }
 
+/* Every event of no round checked by its row's check: the accounting, players' and corrections' rows (event_walk.c). */
 static int
-accounting_rows(struct integrity *in, struct pb_error *err)
+event_rows(struct integrity *in, struct pb_error *err)
 {
-	return acct_verify(in->p, in->problems, err);
-}
-
-static int
-players_rows(struct integrity *in, struct pb_error *err)
-{
-	return players_verify(in->p, in->problems, err);
-}
-
-static int
-correction_rows(struct integrity *in, struct pb_error *err)
-{
-	return corrections_verify(in->p, in->problems, err);
+	return event_walk_verify(in->p, in->problems, err);
 }
 
 /* The parts of a full check (no table, no from_round), then the significant-events log; each a part of its own. */
@@ -464,9 +454,7 @@ integrity_rest(struct integrity *in, struct pb_error *err)
 		int (*run)(struct integrity *, struct pb_error *);
 	} PARTS[] = {
 		{"report aggregates", true, report_hours},
-		{"accounting rows", true, accounting_rows},
-		{"players' rows", true, players_rows},
-		{"payout corrections", true, correction_rows},
+		{"rows of the tables' and the players' events (accounting, players, payout corrections)", true, event_rows},
 		{"significant-events log", false, significant_log},
 	};
 	bool full = in->scope->table_id == NULL && in->scope->from_round == 0;

@@ -9,6 +9,9 @@
  *   the checks of a request body's fields       input.c
  *   the one shape of a problem a check finds    problem.c (problem.h, included here)
  *   the signing key and the checkpoints         signer.c, checkpoint.c
+ *   the registry of event types                 event_types.c (event_types.h, included here)
+ *   what verify's walk of the events asks of    event_walk.h (included here; the walk is
+ *     each domain                                 audit/event_walk.c)
  */
 #ifndef PB_TABLE_CORE_H
 #define PB_TABLE_CORE_H
@@ -21,6 +24,7 @@
 #include "common/hash.h"
 #include "config/config.h"
 #include "engine/cards.h"
+#include "table/core/event_types.h"
 #include "table/core/problem.h"
 
 struct checkpoint;
@@ -190,5 +194,7 @@ int audit_checkpoint_all(struct pit *p, struct pb_error *err);
 /* GET /api/v1/checkpoints: {"public_key", "checkpoints": [...]}. */
 int pit_checkpoints(struct pit *p, const struct actor *a, const char *table_id, int64_t after, int limit, json_t **out,
     struct pb_error *err);
+
+#include "table/core/event_walk.h"
 
 #endif

@@ -1,6 +1,7 @@
 /*
  * problem.c - appending a problem to a list of problems, and the parts of a
- * check whose findings count only when they were completed.
+ * check whose findings count only when they were completed, and the sink
+ * that names the first problems of a walk and counts the rest.
  */
 #include "table/core/problem.h"
 
@@ -9,6 +10,7 @@
 #include <stdio.h>
 
 #include "common/json_alloc.h"
+#include "store/audit.h"
 
 /* The problem object, appended; -1 when anything of it could not be allocated. */
 static int
@@ -75,4 +77,35 @@ check_part_end(struct check_part *c, int rc, struct pb_error *err)
 	while (json_array_size(c->problems) > c->first)
 		json_array_remove(c->problems, json_array_size(c->problems) - 1);
 	return -1;
+}
+
+void
+problem_sink_init(struct problem_sink *k, json_t *problems, int cap, const char *more)
+{
+	k->problems = problems;
+	k->cap = cap;
+	k->found = 0;
+	k->more = more;
+}
+
+int
+problem_sink_event(struct problem_sink *k, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (k->found++ >= k->cap || k->problems == NULL)
+		return 0;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return append(k->problems, e->table_id, e->round_id, e->table_seq, false, msg) < 0 ? pb_oom(err) : 0;
+}
+
+int
+problem_sink_end(struct problem_sink *k, struct pb_error *err)
+{
+	if (k->found <= k->cap)
+		return 0;
+	return audit_problem(k->problems, "", 0, 0, "%d more %s", k->found - k->cap, k->more) < 0 ? pb_oom(err) : 0;
 }

@@ -17,6 +17,8 @@
 
 #include "common/error.h"
 
+struct stored_event;
+
 /*
  * Appends {"table", "problem"} to problems, with "round" when round_id > 0
  * and "event" when table_seq > 0; the sentence is printf-formatted and cut
@@ -54,5 +56,33 @@ void check_part_begin(struct check_part *c, json_t *problems);
  * err out_of_memory, and its problems taken back, when it ran out of memory.
  */
 int check_part_end(struct check_part *c, int rc, struct pb_error *err);
+
+/*
+ * Where a check of many events puts what it finds (the walk of table/
+ * event_walk.c and the check functions of the registry): the first cap
+ * problems are named one by one, the rest only counted, and
+ * problem_sink_end says how many more there were, in one problem, so that
+ * a damaged file is not reported a million times.
+ */
+struct problem_sink {
+	json_t *problems;
+	int cap;                       /* problems named */
+	int found;                     /* problems found, named or not */
+	const char *more;              /* what the rest are: "%d more <more>" */
+};
+
+/* A sink into problems naming at most cap problems; more: the words of the final count ("problems of ..."). */
+void problem_sink_init(struct problem_sink *k, json_t *problems, int cap, const char *more);
+
+/*
+ * A problem of event e (its table and table_seq named; its round when it
+ * has one), named while fewer than the sink's cap were, else counted.  0,
+ * or -1 with err out_of_memory when it could not be recorded.
+ */
+int problem_sink_event(struct problem_sink *k, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Appends "N more ..." when problems went unnamed.  0, or -1 with err out_of_memory. */
+int problem_sink_end(struct problem_sink *k, struct pb_error *err);
 
 #endif

@@ -10,14 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/event_read.h"
 #include "common/gaming_day.h"
 #include "common/ids.h"
 #include "common/text.h"
 #include "common/timeutil.h"
 #include "store/players.h"
 #include "store/store.h"
-
-#define FIELD_MAX 200
 
 /* The record's fields besides its id: every one is a string or absent. */
 static const char *const FIELDS[] = {"card", "name", "date_of_birth", "id_type", "id_number", "id_issuer", "id_expiry",
@@ -36,8 +35,8 @@ check_field(const char *k, const json_t *v, struct pb_error *err)
 		return pb_fail(err, 400, "invalid_body", "%s: a string, or null to remove it", k);
 	s = json_string_value(v);
 	n = json_string_length(v);
-	if (n == 0 || n > FIELD_MAX || pb_text_blank(s, n))
-		return pb_fail(err, 400, "invalid_body", "%s: 1 to %d characters, not blank", k, FIELD_MAX);
+	if (n == 0 || n > PLAYER_FIELD_MAX || pb_text_blank(s, n))
+		return pb_fail(err, 400, "invalid_body", "%s: 1 to %d characters, not blank", k, PLAYER_FIELD_MAX);
 	if (pb_text_check_controls(k, s, n, err) < 0)
 		return -1;
 	if (strcmp(k, "card") == 0) {
@@ -86,13 +85,6 @@ apply_fields(json_t *rec, const json_t *body, struct pb_error *err)
 	return 0;
 }
 
-static const char *
-text_of(const json_t *rec, const char *k)
-{
-	const char *s = json_string_value(json_object_get(rec, k));
-	return s != NULL ? s : "";
-}
-
 /*
  * The record's card is no other player's, without regard to case (self:
  * the player changed, "" for a new one).  Run inside the write transaction,
@@ -101,9 +93,10 @@ text_of(const json_t *rec, const char *k)
 static int
 check_card(struct pit *p, const json_t *rec, const char *self, struct pb_error *err)
 {
-	char holder[PB_ID_MAX];
-	const char *card = text_of(rec, "card");
+	char holder[PB_ID_MAX], card[PLAYER_FIELD_MAX + 1];
 
+	if (event_text(rec, EVENT_TYPES[EVT_PLAYER_UPDATED].name, "card", EV_OPTIONAL, card, sizeof(card), err) < 0)
+		return -1;
 	if (card[0] == '\0')
 		return 0;
 	if (store_player_card_holder(p->store, card, self, holder, err) < 0)
@@ -118,16 +111,9 @@ check_card(struct pit *p, const json_t *rec, const char *self, struct pb_error *
 static int
 record(struct pit *p, const struct actor *a, const struct event_type *type, json_t *rec, const char *at, struct pb_error *err)
 {
-	char *text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS);
-	int rc;
-
-	if (text == NULL)
-		return pb_oom(err);
-	rc = store_player_put(p->store, text_of(rec, "id"), text_of(rec, "card"), text_of(rec, "name"), text, at, err);
-	free(text);
-	if (rc == 0)
-		rc = store_append_event(p->store, PLAYERS_CHAIN, 0, type, at, a->name, rec, err);
-	return rc;
+	if (player_record_put(p->store, type->name, rec, at, err) < 0)
+		return -1;
+	return store_append_event(p->store, PLAYERS_CHAIN, 0, type, at, a->name, rec, err);
 }
 
 static int
@@ -181,7 +167,8 @@ do_update(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 {
 	const struct update_args *ua = arg;
 	json_t *rec = NULL;
-	char at[PB_TIME_LEN], was_card[FIELD_MAX + 1];
+	const char *type = EVENT_TYPES[EVT_PLAYER_UPDATED].name;
+	char at[PB_TIME_LEN], was_card[PLAYER_FIELD_MAX + 1], card[PLAYER_FIELD_MAX + 1];
 	int rc = -1;
 
 	if (need_writer(a, err) < 0 || store_player_get(p->store, ua->id, &rec, err) < 0)
@@ -190,14 +177,15 @@ do_update(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 		return pb_fail(err, 404, "player_not_found", "there is no player \"%.32s\"", ua->id);
 	json_object_del(rec, "created_at");
 	json_object_del(rec, "updated_at");
-	snprintf(was_card, sizeof(was_card), "%s", text_of(rec, "card"));
+	if (event_text(rec, type, "card", EV_OPTIONAL, was_card, sizeof(was_card), err) < 0)
+		goto out;
 	if (json_object_get(ua->body, "card") == NULL && json_object_size(ua->body) == 0) {
 		pb_fail(err, 400, "invalid_body", "give at least one of %s", TAKES);
 		goto out;
 	}
 	/* a card kept as it was is not checked again: an older database may hold two that differ in case */
-	if (apply_fields(rec, ua->body, err) < 0 ||
-	    (strcmp(was_card, text_of(rec, "card")) != 0 && check_card(p, rec, ua->id, err) < 0))
+	if (apply_fields(rec, ua->body, err) < 0 || event_text(rec, type, "card", EV_OPTIONAL, card, sizeof(card), err) < 0 ||
+	    (strcmp(was_card, card) != 0 && check_card(p, rec, ua->id, err) < 0))
 		goto out;
 	pb_time_now(at);
 	if (record(p, a, &EVENT_TYPES[EVT_PLAYER_UPDATED], rec, at, err) < 0)
@@ -221,12 +209,16 @@ pit_player_update(struct pit *p, const struct actor *a, const struct idempotency
 json_t *
 player_public_json(const json_t *rec, const struct actor *a)
 {
-	const char *name = text_of(rec, "name");
-	char display[FIELD_MAX + 4];
+	const char *type = EVENT_TYPES[EVT_PLAYER_UPDATED].name;
+	char name[PLAYER_FIELD_MAX + 1], description[PLAYER_FIELD_MAX + 1], display[PLAYER_FIELD_MAX + 4];
 	const char *last;
+	struct pb_error ignored;
 
 	if ((a->roles & PLAYER_PERSONAL_ROLES) != 0)
 		return json_deep_copy(rec);
+	/* the record was checked when it was written: a field it could not hold shows as none */
+	(void)event_text(rec, type, "name", EV_OPTIONAL, name, sizeof(name), &ignored);
+	(void)event_text(rec, type, "description", EV_OPTIONAL, description, sizeof(description), &ignored);
 	/* a dealer's display: the first name and the initial of the last ("Ana M."), or the description */
 	if (name[0]) {
 		size_t first = strcspn(name, " ");
@@ -234,7 +226,7 @@ player_public_json(const json_t *rec, const struct actor *a)
 		snprintf(display, sizeof(display), "%.*s%s%.1s%s", (int)first, name, last ? " " : "", last ? last + 1 : "",
 		    last ? "." : "");
 	} else {
-		snprintf(display, sizeof(display), "%s", text_of(rec, "description"));
+		snprintf(display, sizeof(display), "%s", description);
 	}
 	return json_pack("{s:O,s:O,s:O,s:s}", "id", json_object_get(rec, "id"), "card",
 	    json_object_get(rec, "card") ? json_object_get(rec, "card") : json_null(), "anonymous",

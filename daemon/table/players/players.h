@@ -12,8 +12,9 @@
  * by verify and shipped and restored with the tables' chains.  Seatings
  * (player_seated, player_left) and transactions (table_transaction) are
  * events of the table's own chain.  The rows of schema 014 are derived from
- * these events in the same transaction, and rebuilt from them by central
- * restore (players_restore_event).
+ * these events in the same transaction, rebuilt from them by central
+ * restore and compared with a rebuild by verify (their types' apply and
+ * check, table/core/event_types.h; players_restore.c, players_verify.c).
  */
 #ifndef PB_TABLE_PLAYERS_H
 #define PB_TABLE_PLAYERS_H
@@ -122,16 +123,5 @@ json_t *title31_aggregate(const json_t *txns, const struct title31_limits *lim);
 /* The gaming day (YYYY-MM-DD) of the instant at, a stored time, by the property's calendar. */
 void title31_gaming_day(const struct gaming_calendar *cal, const char *at, char out[11]);
 
-/* Central restore: the rows of a player, seating, transaction or Title 31 event; *handled false for other types. */
-int players_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
-    const char *body, bool *handled, struct pb_error *err);
-
-/*
- * pitboss verify's check of the players' rows (players_verify.c): the
- * players, seats, seat changes, table transactions and Title 31
- * acknowledgments rebuilt from their events in memory and compared whole
- * with the file's; each difference appended to problems.
- */
-int players_verify(struct pit *p, json_t *problems, struct pb_error *err);
 
 #endif

@@ -15,6 +15,12 @@
 
 #define PLAYERS_CHAIN EVENT_PLAYERS_TABLE    /* "_players" (store/event_types.h) */
 
+/* The longest field of a player's record (card, name, date_of_birth, ...), in bytes. */
+#define PLAYER_FIELD_MAX 200
+
+/* The longest note of a Title 31 acknowledgment, in bytes. */
+#define TITLE31_NOTE_MAX 500
+
 /* The roles that register players and change their records. */
 #define PLAYER_WRITE_ROLES (ROLE_BIT(ROLE_CAGE) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))
 
@@ -26,5 +32,13 @@ int players_check_table_actor(struct pit *p, const struct actor *a, const char *
 
 /* The configured limits (title31.* keys, their defaults otherwise). */
 void title31_limits_of(const struct pit *p, struct title31_limits *lim);
+
+/*
+ * The players row of record rec at `at`, as the body of a type's event
+ * (player_registered, player_updated) holds it: live (players.c) and by the
+ * types' apply (players_restore.c), so that the two cannot differ.  422
+ * unreadable_event naming type and field when rec is not a record.
+ */
+int player_record_put(struct store *s, const char *type, const json_t *rec, const char *at, struct pb_error *err);
 
 #endif

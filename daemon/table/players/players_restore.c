@@ -1,76 +1,118 @@
 /*
- * players_restore.c - the rows of the players' events rebuilt from the
- * events by central restore (players.h), as the live paths wrote them.
+ * players_restore.c - the apply functions of the players' events
+ * (table/core/event_types.h): the rows of players, seat_players, seat_changes,
+ * table_transactions and title31_acks made from the events' bodies alone,
+ * as the live paths wrote them.  Central restore applies them to the
+ * restored file, verify to a database in memory that it compares with the
+ * file's (players_verify.c).  Every field is read by common/event_read.h.
  */
-#include "common/json_text.h"
-#include "table/players/players.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/event_read.h"
+#include "common/json_text.h"
+#include "store/audit.h"
 #include "store/players.h"
+#include "table/players/players_private.h"
 
-static const char *
-text(const json_t *b, const char *k)
+/* The players row of a record: its id, card and name read from it, the whole record kept as its text. */
+int
+player_record_put(struct store *s, const char *type, const json_t *rec, const char *at, struct pb_error *err)
 {
-	const char *s = json_string_value(json_object_get(b, k));
-	return s != NULL ? s : "";
-}
+	char id[PB_ID_MAX], card[PLAYER_FIELD_MAX + 1], name[PLAYER_FIELD_MAX + 1], *text;
+	int rc;
 
-static int
-restore_txn(struct store *s, const char *table_id, const char *at, const char *actor, const json_t *b, struct pb_error *err)
-{
-	struct table_txn t;
-
-	memset(&t, 0, sizeof(t));
-	t.id = json_integer_value(json_object_get(b, "id"));
-	snprintf(t.table_id, sizeof(t.table_id), "%s", table_id);
-	t.seat = (int)json_integer_value(json_object_get(b, "seat"));
-	snprintf(t.player, sizeof(t.player), "%s", text(b, "player"));
-	snprintf(t.direction, sizeof(t.direction), "%s", text(b, "direction"));
-	snprintf(t.kind, sizeof(t.kind), "%s", text(b, "kind"));
-	t.amount = json_integer_value(json_object_get(b, "amount"));
-	snprintf(t.at, sizeof(t.at), "%s", at);
-	snprintf(t.gaming_day, sizeof(t.gaming_day), "%s", text(b, "gaming_day"));
-	snprintf(t.by, sizeof(t.by), "%s", actor);
-	if (t.id <= 0 || t.player[0] == '\0' || t.gaming_day[0] == '\0')
-		return pb_fail(err, 422, "central_unreadable", "table %s: an unreadable table_transaction", table_id);
-	return store_txn_put(s, &t, err);
+	if (event_text(rec, type, "id", EV_REQUIRED, id, sizeof(id), err) < 0 ||
+	    event_text(rec, type, "card", EV_OPTIONAL, card, sizeof(card), err) < 0 ||
+	    event_text(rec, type, "name", EV_OPTIONAL, name, sizeof(name), err) < 0)
+		return -1;
+	if (id[0] == '\0')
+		return pb_fail(err, 422, "unreadable_event", "a %s event whose player has no id", type);
+	if ((text = json_dumps(rec, JSON_COMPACT | JSON_SORT_KEYS)) == NULL)
+		return pb_oom(err);
+	rc = store_player_put(s, id, card, name, text, at, err);
+	free(text);
+	return rc;
 }
 
 int
-players_restore_event(struct store *s, const char *table_id, const char *type, const char *at, const char *actor,
-    const char *body, bool *handled, struct pb_error *err)
+players_record_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
 {
-	static const char *const TYPES[] = {"player_registered", "player_updated", "title31_acknowledged", "player_seated",
-	    "player_left", "table_transaction", NULL};
-	json_t *b;
-	bool oom;
-	int rc;
+	return player_record_put(s, t->name, body, e->at, err);
+}
 
-	*handled = false;
-	for (int i = 0; TYPES[i] != NULL; i++)
-		*handled = *handled || strcmp(type, TYPES[i]) == 0;
-	if (!*handled)
+/* The Title 31 acknowledgment's row: the item named in the body, who and when the event's. */
+int
+players_title31_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
+{
+	char day[11], player[PB_ID_MAX], direction[4], kind[8], note[TITLE31_NOTE_MAX + 1];
+
+	if (event_text(body, t->name, "gaming_day", EV_REQUIRED, day, sizeof(day), err) < 0 ||
+	    event_text(body, t->name, "player", EV_REQUIRED, player, sizeof(player), err) < 0 ||
+	    event_text(body, t->name, "direction", EV_REQUIRED, direction, sizeof(direction), err) < 0 ||
+	    event_text(body, t->name, "kind", EV_REQUIRED, kind, sizeof(kind), err) < 0 ||
+	    event_text(body, t->name, "note", EV_REQUIRED, note, sizeof(note), err) < 0)
+		return -1;
+	return store_t31_ack_put(s, day, player, direction, kind, note, e->actor, e->at, err);
+}
+
+/* The body's "seat": 1..MAX_SEATS, or 0 when null and how allows it; else 422 naming the event's type. */
+static int
+seat_of(const json_t *body, const char *type, unsigned how, int *seat, struct pb_error *err)
+{
+	const json_t *v;
+	int64_t n;
+
+	*seat = 0;
+	if (event_value(body, type, "seat", how, JSON_INTEGER, &v, err) < 0)
+		return -1;
+	if (v == NULL)
 		return 0;
-	if ((b = json_parse_checked(body, &oom)) == NULL)
-		return oom ? pb_oom(err) : pb_fail(err, 422, "central_unreadable", "table %s: a %s event with an unreadable body",
-		    table_id, type);
-	if (strcmp(type, "player_registered") == 0 || strcmp(type, "player_updated") == 0) {
-		char *rec = json_dumps(b, JSON_COMPACT | JSON_SORT_KEYS);
-		rc = rec == NULL ? pb_oom(err)
-		    : store_player_put(s, text(b, "id"), text(b, "card"), text(b, "name"), rec, at, err);
-		free(rec);
-	} else if (strcmp(type, "title31_acknowledged") == 0) {
-		rc = store_t31_ack_put(s, text(b, "gaming_day"), text(b, "player"), text(b, "direction"), text(b, "kind"),
-		    text(b, "note"), actor, at, err);
-	} else if (strcmp(type, "table_transaction") == 0) {
-		rc = restore_txn(s, table_id, at, actor, b, err);
-	} else {
-		rc = store_seat_set(s, table_id, (int)json_integer_value(json_object_get(b, "seat")), text(b, "player"),
-		    strcmp(type, "player_seated") == 0, at, actor, err);
-	}
-	json_decref(b);
-	return rc;
+	n = json_integer_value(v);
+	if (n < 1 || n > MAX_SEATS)
+		return pb_fail(err, 422, "unreadable_event", "a %s event's \"seat\" is %lld, not a seat (1..%d)", type,
+		    (long long)n, MAX_SEATS);
+	*seat = (int)n;
+	return 0;
+}
+
+/* The seat's player sits down (player_seated) or leaves (player_left), and a seat_changes row. */
+int
+players_seat_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	char player[PB_ID_MAX];
+	int seat;
+
+	if (seat_of(body, t->name, EV_REQUIRED, &seat, err) < 0 ||
+	    event_text(body, t->name, "player", EV_REQUIRED, player, sizeof(player), err) < 0)
+		return -1;
+	return store_seat_set(s, e->table_id, seat, player, event_type_id(t) == EVT_PLAYER_SEATED, e->at, e->actor, err);
+}
+
+/* The transaction's row: its id, seat (null: none), player, direction, kind, amount and gaming day. */
+int
+players_txn_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	struct table_txn x;
+
+	memset(&x, 0, sizeof(x));
+	snprintf(x.table_id, sizeof(x.table_id), "%s", e->table_id);
+	snprintf(x.at, sizeof(x.at), "%s", e->at);
+	snprintf(x.by, sizeof(x.by), "%s", e->actor);
+	if (event_int(body, t->name, "id", EV_REQUIRED, &x.id, err) < 0 ||
+	    seat_of(body, t->name, EV_REQUIRED | EV_NULLABLE, &x.seat, err) < 0 ||
+	    event_text(body, t->name, "player", EV_REQUIRED, x.player, sizeof(x.player), err) < 0 ||
+	    event_text(body, t->name, "direction", EV_REQUIRED, x.direction, sizeof(x.direction), err) < 0 ||
+	    event_text(body, t->name, "kind", EV_REQUIRED, x.kind, sizeof(x.kind), err) < 0 ||
+	    event_int(body, t->name, "amount", EV_REQUIRED, &x.amount, err) < 0 ||
+	    event_text(body, t->name, "gaming_day", EV_REQUIRED, x.gaming_day, sizeof(x.gaming_day), err) < 0)
+		return -1;
+	if (x.id <= 0 || x.player[0] == '\0' || x.gaming_day[0] == '\0')
+		return pb_fail(err, 422, "unreadable_event", "a %s event whose id, player or gaming day is empty", t->name);
+	return store_txn_put(s, &x, err);
 }

@@ -1,12 +1,12 @@
 /*
- * players_verify.c - the full check's look at the players' rows (pitboss
- * verify, GET /integrity): the ratings, the Title 31 log and the seating
- * read players, seat_players, seat_changes, table_transactions and
- * title31_acks, so those rows must be exactly what their events say.  They
- * are rebuilt from the events into a database in memory by the function
- * central restore uses (players_restore_event), and each table compared
- * whole with the file's: a row altered, added or removed shows, even
- * though the chain itself is intact.
+ * players_verify.c - the check of the players' events (pitboss verify,
+ * GET /integrity: table/core/event_walk.h): the ratings, the Title 31 log and
+ * the seating read players, seat_players, seat_changes, table_transactions
+ * and title31_acks, so those rows must be exactly what their events say.
+ * As the walk meets each players' event, its row's apply (the function
+ * central restore uses) writes it into a database in memory; at the walk's
+ * end each table of the file is compared whole with its rebuild: a row
+ * altered, added or removed shows, even though the chain itself is intact.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -21,35 +21,40 @@ static const char *const NAMES[PLAYER_ROWS_COUNT] = {
 	[PLAYER_ROWS_TITLE31_ACKS] = "title31_acks",
 };
 
-/* At most this many events the rows cannot be rebuilt from are named one by one; the rest are counted. */
-#define REBUILD_PROBLEMS_MAX 20
+/* The database in memory the walk rebuilds the players' rows into. */
+int
+players_verify_begin(struct event_verify *v, struct pb_error *err)
+{
+	struct store_options so = {.path = ":memory:"};
 
-struct rebuild {
-	struct store *mem;
-	json_t *problems;
-	int unreadable;
-};
+	v->players = store_open(&so, err);
+	return v->players != NULL ? 0 : -1;
+}
+
+void
+players_verify_free(struct event_verify *v)
+{
+	store_free(v->players);
+	v->players = NULL;
+}
 
 /*
- * One event into the rebuild; an event its restore cannot read is a problem
- * of its own.  Running out of memory is not the event's fault: the rebuild
+ * One event into the rebuild; an event its apply cannot read is a problem
+ * of its own.  Running out of memory is not the event's fault: the walk
  * stops there, -1 with err, and the rows are not checked.
  */
-static int
-rebuild_event(void *ctx, const struct stored_event *e, struct pb_error *err)
+int
+players_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
 {
-	struct rebuild *r = ctx;
 	struct pb_error sub;
-	bool handled;
 
-	if (players_restore_event(r->mem, e->table_id, e->type, e->at, e->actor, e->body, &handled, &sub) == 0)
+	if (t->apply(v->players, t, e, body, &sub) == 0)
 		return 0;
 	if (pb_is_oom(&sub))
 		return pb_oom(err);
-	if (r->unreadable++ < REBUILD_PROBLEMS_MAX && audit_problem(r->problems, e->table_id, 0, e->table_seq, "a %s event "
-	    "the players' rows cannot be rebuilt from: %s", e->type, sub.message) < 0)
-		return pb_oom(err);
-	return 0;
+	return problem_sink_event(&v->sink, e, err, "a %s event the players' rows cannot be rebuilt from: %s", e->type,
+	    sub.message);
 }
 
 /* Compares one derived table of the file with its rebuild. */
@@ -72,27 +77,12 @@ out:
 	return rc;
 }
 
+/* Each of the players' tables of the file against its rebuild, whole. */
 int
-players_verify(struct pit *p, json_t *problems, struct pb_error *err)
+players_verify_end(struct event_verify *v, struct pb_error *err)
 {
-	struct store_options so = {.path = ":memory:"};
-	struct rebuild r = {.problems = problems};
-	int rc = -1;
-
-	if ((r.mem = store_open(&so, err)) == NULL)
-		return -1;
-	if (store_player_events(p->store, rebuild_event, &r, err) < 0)
-		goto out;
 	for (int w = 0; w < PLAYER_ROWS_COUNT; w++)
-		if (compare(p->store, r.mem, (enum player_rows)w, problems, err) < 0)
-			goto out;
-	if (r.unreadable > REBUILD_PROBLEMS_MAX && audit_problem(problems, "", 0, 0, "%d more events the players' rows "
-	    "cannot be rebuilt from", r.unreadable - REBUILD_PROBLEMS_MAX) < 0) {
-		pb_oom(err);
-		goto out;
-	}
-	rc = 0;
-out:
-	store_free(r.mem);
-	return rc;
+		if (compare(v->p->store, v->players, (enum player_rows)w, v->sink.problems, err) < 0)
+			return -1;
+	return 0;
 }

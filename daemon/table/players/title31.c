@@ -236,7 +236,8 @@ do_ack(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	if (!json_is_object(body) || input_known_keys(body, "acknowledgment", KEYS, err) < 0)
 		return json_is_object(body) ? -1 : pb_fail(err, 400, "invalid_body", "the body is a JSON object");
 	if (player == NULL || dir == NULL || kind == NULL || note == NULL || (strcmp(dir, "in") != 0 && strcmp(dir, "out") != 0) ||
-	    (strcmp(kind, "alert") != 0 && strcmp(kind, "ctr") != 0) || pb_text_blank(note, strlen(note)) || strlen(note) > 500)
+	    (strcmp(kind, "alert") != 0 && strcmp(kind, "ctr") != 0) || pb_text_blank(note, strlen(note)) ||
+	    strlen(note) > TITLE31_NOTE_MAX)
 		return pb_fail(err, 400, "invalid_body", "the body is {\"gaming_day\": \"YYYY-MM-DD\", \"player\", \"direction\": "
 		    "\"in\"|\"out\", \"kind\": \"alert\"|\"ctr\", \"note\": 1 to 500 characters}");
 	if (pb_text_check_controls("note", note, strlen(note), err) < 0 || day_aggregate(p, day, &agg, NULL, err) < 0)

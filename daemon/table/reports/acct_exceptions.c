@@ -13,6 +13,7 @@
 #include "common/text.h"
 #include "store/accounting.h"
 #include "store/store.h"
+#include "table/accounting/accounting.h"
 #include "table/reports/reports_private.h"
 #include "table/rounds/rounds.h"
 
@@ -190,8 +191,8 @@ acct_exceptions_merge(struct pit *p, const struct actor *a, const struct report_
 
 struct ack_call {
 	char table[PB_ID_MAX];
-	char kind[32];
-	char ref[64];
+	char kind[ACCT_ACK_KIND_MAX];
+	char ref[ACCT_ACK_REF_MAX];
 	struct acct_ack ack;
 };
 

@@ -3,7 +3,7 @@
  * (rounds.h): the signers and the body's checks, then in one write the
  * round's state and payout line, the row and the table event; the row
  * rebuilt from the event by central restore and checked against it by
- * pitboss verify; the mispays of the exceptions report.  The row is always
+ * pitboss verify (the row's apply and check, table/core/event_types.h); the mispays of the exceptions report.  The row is always
  * made from the event's body, live and in a restore, so the two cannot
  * differ.  A payout line is corrected once; a later correction of it names
  * the line's latest in "supersedes", checked inside the write so that of
@@ -11,12 +11,11 @@
  */
 #include "table/rounds/rounds.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/json_text.h"
+#include "common/event_read.h"
 #include "common/text.h"
 #include "engine/limits.h"
 #include "store/audit.h"
@@ -54,57 +53,46 @@ correction_body(const struct correction *c)
 	return b;
 }
 
-/* Copies the string field key of b into dst; -1 when it is absent, not a string or too long. */
-static int
-get_text(const json_t *b, const char *key, char *dst, size_t n)
-{
-	const json_t *v = json_object_get(b, key);
-
-	if (!json_is_string(v) || json_string_length(v) >= n)
-		return -1;
-	memcpy(dst, json_string_value(v), json_string_length(v) + 1);
-	return 0;
-}
-
-/* The integer field key of b; -1 when it is not an integer. */
-static int
-get_int(const json_t *b, const char *key, int64_t *dst)
-{
-	const json_t *v = json_object_get(b, key);
-
-	if (!json_is_integer(v))
-		return -1;
-	*dst = json_integer_value(v);
-	return 0;
-}
-
 /*
- * A correction from its event (the inverse of correction_body); 422
- * central_unreadable when the body is not one.  "supersedes", absent from
- * the first correction of a line (and from every event before it existed),
- * names an earlier correction.
+ * A correction from its event (the inverse of correction_body), every field
+ * read by common/event_read.h; 422 naming the field when the body is not
+ * one.  "supersedes", absent from the first correction of a line (and from
+ * every event before it existed), names an earlier correction.
  */
 static int
 correction_from_body(const char *table_id, const char *at, const char *actor, const json_t *b, struct correction *c,
     struct pb_error *err)
 {
-	int64_t seat = 0, difference = 0;
-	int bad;
+	const char *type = EVENT_TYPES[EVT_PAYOUT_CORRECTED].name;
+	const json_t *supersedes;
+	int64_t seat, difference;
 
 	memset(c, 0, sizeof(*c));
 	snprintf(c->table_id, sizeof(c->table_id), "%s", table_id);
 	snprintf(c->at, sizeof(c->at), "%s", at);
 	snprintf(c->by, sizeof(c->by), "%s", actor);
-	bad = get_int(b, "id", &c->id) | get_int(b, "round", &c->round_id) | get_int(b, "seat", &seat);
-	bad |= get_text(b, "wager", c->wager, sizeof(c->wager)) | get_int(b, "owed", &c->owed) | get_int(b, "paid", &c->paid);
-	bad |= get_int(b, "difference", &difference) | get_text(b, "reason", c->reason, sizeof(c->reason));
-	bad |= get_text(b, "witness", c->witness, sizeof(c->witness));
-	if (json_object_get(b, "supersedes") != NULL)
-		bad |= get_int(b, "supersedes", &c->supersedes) | (c->supersedes <= 0 || c->supersedes >= c->id);
+	if (event_int(b, type, "id", EV_REQUIRED, &c->id, err) < 0 ||
+	    event_int(b, type, "round", EV_REQUIRED, &c->round_id, err) < 0 ||
+	    event_int(b, type, "seat", EV_REQUIRED, &seat, err) < 0 ||
+	    event_text(b, type, "wager", EV_REQUIRED, c->wager, sizeof(c->wager), err) < 0 ||
+	    event_int(b, type, "owed", EV_REQUIRED, &c->owed, err) < 0 ||
+	    event_int(b, type, "paid", EV_REQUIRED, &c->paid, err) < 0 ||
+	    event_int(b, type, "difference", EV_REQUIRED, &difference, err) < 0 ||
+	    event_text(b, type, "reason", EV_REQUIRED, c->reason, sizeof(c->reason), err) < 0 ||
+	    event_text(b, type, "witness", EV_REQUIRED, c->witness, sizeof(c->witness), err) < 0 ||
+	    event_value(b, type, "supersedes", EV_OPTIONAL, JSON_INTEGER, &supersedes, err) < 0)
+		return -1;
+	c->supersedes = supersedes != NULL ? json_integer_value(supersedes) : 0;
+	if (c->id <= 0 || c->round_id <= 0 || seat < 1 || seat > MAX_SEATS)
+		return pb_fail(err, 422, "unreadable_event", "table %s: a %s event whose id, round or seat is out of range",
+		    table_id, type);
+	if (difference != c->paid - c->owed)
+		return pb_fail(err, 422, "unreadable_event", "table %s: a %s event whose difference is not paid - owed",
+		    table_id, type);
+	if (supersedes != NULL && (c->supersedes <= 0 || c->supersedes >= c->id))
+		return pb_fail(err, 422, "unreadable_event", "table %s: a %s event that supersedes no earlier correction",
+		    table_id, type);
 	c->seat = (int)seat;
-	if (bad || c->id <= 0 || c->round_id <= 0 || seat < 1 || seat > MAX_SEATS || difference != c->paid - c->owed)
-		return pb_fail(err, 422, "central_unreadable", "table %s: a payout_corrected event whose body is not a correction",
-		    table_id);
 	return 0;
 }
 
@@ -330,52 +318,19 @@ corrections_exceptions(struct pit *p, const char *scope, const char *from, const
 	return *summary != NULL ? 0 : pb_oom(err);
 }
 
-/* ---- restore and verify ---- */
+/* ---- restore and verify: the row's apply and check (table/core/event_types.h) ---- */
 
+/* The correction's row from its event alone, as do_correct writes it. */
 int
-correction_restore_event(struct store *s, const char *table_id, const char *type, const char *at,
-    const char *actor, const char *body, bool *handled, struct pb_error *err)
+correction_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
 {
 	struct correction c;
-	json_t *b;
-	int rc;
 
-	*handled = strcmp(type, "payout_corrected") == 0;
-	if (!*handled)
-		return 0;
-	if ((b = json_loads(body, 0, NULL)) == NULL)
-		return pb_fail(err, 422, "central_unreadable", "table %s: a payout_corrected event with an unreadable body",
-		    table_id);
-	rc = correction_from_body(table_id, at, actor, b, &c, err);
-	if (rc == 0)
-		rc = store_correction_put(s, &c, err);
-	json_decref(b);
-	return rc;
-}
-
-/* At most this many rows named one by one; the rest are counted. */
-#define CORR_PROBLEMS_MAX 20
-
-struct corr_check {
-	struct pit *p;
-	json_t *problems;
-	int64_t events;
-	int named;
-};
-
-/* A problem named while fewer than CORR_PROBLEMS_MAX were, else counted; -1 (err out_of_memory) when not recorded. */
-static int __attribute__((format(printf, 4, 5)))
-problem(struct corr_check *c, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
-{
-	char text[256];
-	va_list ap;
-
-	if (c->named++ >= CORR_PROBLEMS_MAX)
-		return 0;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	return audit_problem(c->problems, e->table_id, 0, e->table_seq, "%s", text) < 0 ? pb_oom(err) : 0;
+	(void)t;
+	if (correction_from_body(e->table_id, e->at, e->actor, body, &c, err) < 0)
+		return -1;
+	return store_correction_put(s, &c, err);
 }
 
 /* The recorded fields of two corrections equal ("supersedes" is checked apart: the rows hold no column of it). */
@@ -393,51 +348,43 @@ corrections_equal(const struct correction *a, const struct correction *b)
  * correction it names in "supersedes" the line's previous one in the rows
  * (which correction of a line counts is read from them).
  */
-static int
-check_event(void *ctx, const struct stored_event *e, struct pb_error *err)
+int
+correction_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	struct corr_check *c = ctx;
 	struct correction want, got;
 	struct pb_error sub;
-	bool oom, found;
-	json_t *b = json_parse_checked(e->body, &oom);
-	int rc = 0;
+	bool found;
 
-	c->events++;
-	if (oom)
-		return pb_oom(err);
-	if (b == NULL || correction_from_body(e->table_id, e->at, e->actor, b, &want, &sub) < 0)
-		rc = b != NULL && pb_is_oom(&sub) ? pb_oom(err) : problem(c, e, err, "a payout_corrected event that is not a "
-		    "correction");
-	else if ((rc = store_correction_get(c->p->store, want.id, &got, &found, err)) == 0) {
-		if (!found)
-			rc = problem(c, e, err, "correction %lld of round %lld has no row: the round and the exceptions report do "
-			    "not show it", (long long)want.id, (long long)want.round_id);
-		else if (!corrections_equal(&want, &got))
-			rc = problem(c, e, err, "correction %lld of round %lld: its row differs from its event", (long long)want.id,
-			    (long long)want.round_id);
-		else if (want.supersedes != 0 && want.supersedes != got.supersedes)
-			rc = problem(c, e, err, "correction %lld of round %lld replaces correction %lld, which the rows do not "
-			    "hold as the correction of seat %d %s before it: the reports may count another figure",
-			    (long long)want.id, (long long)want.round_id, (long long)want.supersedes, want.seat, want.wager);
-	}
-	json_decref(b);
-	return rc;
+	(void)t;
+	if (correction_from_body(e->table_id, e->at, e->actor, body, &want, &sub) < 0)
+		return problem_sink_event(&v->sink, e, err, "a payout_corrected event that is not a correction: %s",
+		    sub.message);
+	if (store_correction_get(v->p->store, want.id, &got, &found, err) < 0)
+		return -1;
+	if (!found)
+		return problem_sink_event(&v->sink, e, err, "correction %lld of round %lld has no row: the round and the "
+		    "exceptions report do not show it", (long long)want.id, (long long)want.round_id);
+	if (!corrections_equal(&want, &got))
+		return problem_sink_event(&v->sink, e, err, "correction %lld of round %lld: its row differs from its event",
+		    (long long)want.id, (long long)want.round_id);
+	if (want.supersedes != 0 && want.supersedes != got.supersedes)
+		return problem_sink_event(&v->sink, e, err, "correction %lld of round %lld replaces correction %lld, which the "
+		    "rows do not hold as the correction of seat %d %s before it: the reports may count another figure",
+		    (long long)want.id, (long long)want.round_id, (long long)want.supersedes, want.seat, want.wager);
+	return 0;
 }
 
+/* The correction rows beyond the payout_corrected events the walk counted: rows no event recorded. */
 int
-corrections_verify(struct pit *p, json_t *problems, struct pb_error *err)
+corrections_verify_end(struct event_verify *v, struct pb_error *err)
 {
-	struct corr_check c = {.p = p, .problems = problems};
-	int64_t rows;
+	int64_t rows, events = v->seen[EVT_PAYOUT_CORRECTED];
 
-	if (store_correction_events(p->store, check_event, &c, err) < 0 || store_corrections_count(p->store, &rows, err) < 0)
+	if (store_corrections_count(v->p->store, &rows, err) < 0)
 		return -1;
-	if (c.named > CORR_PROBLEMS_MAX && audit_problem(problems, "", 0, 0, "%d more correction rows differ from their "
-	    "events", c.named - CORR_PROBLEMS_MAX) < 0)
-		return pb_oom(err);
-	if (rows > c.events && audit_problem(problems, "", 0, 0, "%lld correction rows have no event in any chain: the "
-	    "exceptions report shows mispays that were never recorded", (long long)(rows - c.events)) < 0)
+	if (rows > events && audit_problem(v->sink.problems, "", 0, 0, "%lld correction rows have no event in any chain: "
+	    "the exceptions report shows mispays that were never recorded", (long long)(rows - events)) < 0)
 		return pb_oom(err);
 	return 0;
 }

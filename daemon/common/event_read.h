@@ -1,0 +1,56 @@
+/*
+ * event_read.h - the one reader of the fields of a recorded event's body,
+ * used wherever a stored body is read back into rows or compared with them
+ * (central restore, verify: the apply and check functions of the registry
+ * of event types, table/core/event_types.h).
+ *
+ * Each function refuses what a body of the type must not hold there: a
+ * value of another JSON type, a required field absent, a text too long for
+ * its buffer or holding a NUL byte.  The error, 422 unreadable_event, names
+ * the type, the key and what was found ("a table_transaction event's
+ * \"seat\" is a string, not an integer"), so that a wrong stored body is a
+ * refusal of the restore or a problem of verify, never a silent 0 or "".
+ */
+#ifndef PB_COMMON_EVENT_READ_H
+#define PB_COMMON_EVENT_READ_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/error.h"
+
+/* How a field is read (bits of `how`). */
+#define EV_OPTIONAL 0x0u        /* absent: read as "", 0, false or NULL */
+#define EV_REQUIRED 0x1u        /* absent: refused */
+#define EV_NULLABLE 0x2u        /* null: read as absent (the field's types include null); otherwise null is refused */
+
+/*
+ * The value of key in body, which must be a JSON object, into *out when it
+ * is of type want (JSON_TRUE stands for either boolean); *out NULL when it
+ * is absent, or null and how has EV_NULLABLE.  0, or -1 with 422
+ * unreadable_event naming type, key and what was found.
+ */
+int event_value(const json_t *body, const char *type, const char *key, unsigned how, json_type want, const json_t **out,
+    struct pb_error *err);
+
+/* A string field into dst of n bytes ("" when absent or null); refused when it does not fit or holds a NUL byte. */
+int event_text(const json_t *body, const char *type, const char *key, unsigned how, char *dst, size_t n,
+    struct pb_error *err);
+
+/* An integer field into *dst (0 when absent or null); a real is refused as any other type. */
+int event_int(const json_t *body, const char *type, const char *key, unsigned how, int64_t *dst, struct pb_error *err);
+
+/* A boolean field into *dst (false when absent or null). */
+int event_bool(const json_t *body, const char *type, const char *key, unsigned how, bool *dst, struct pb_error *err);
+
+/* An object field (borrowed) into *dst (NULL when absent or null). */
+int event_object(const json_t *body, const char *type, const char *key, unsigned how, const json_t **dst,
+    struct pb_error *err);
+
+/* An array field (borrowed) into *dst (NULL when absent or null). */
+int event_array(const json_t *body, const char *type, const char *key, unsigned how, const json_t **dst,
+    struct pb_error *err);
+
+#endif
