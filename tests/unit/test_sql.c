@@ -1,0 +1,95 @@
+/*
+ * test_sql.c - the store's column lists (daemon/store/sql/<domain>.h) against the
+ * statements that use them: each statement read by named columns gives as
+ * many columns as its list names, and each one bound by named parameters
+ * takes as many as its list names.  (test_store.c prepares every
+ * statement.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+
+#include "store/sql/accounting.h"
+#include "temp_db.h"
+
+/* A statement, the columns it gives and the parameters it takes, as its lists say. */
+struct shape {
+	enum stmt_id id;
+	const char *name;
+	int columns;
+	int params;
+};
+
+#define SHAPE(id, columns, params) {id, #id, columns, params}
+
+static const struct shape SHAPES[] = {
+	/* accounting.def */
+	SHAPE(STMT_ACCT_INSERT, 0, ACCT_COL_COUNT),
+	SHAPE(STMT_ACCT_GET, ACCT_COL_COUNT, 1),
+	SHAPE(STMT_ACCT_BY_SERIAL, ACCT_COL_COUNT, 3),
+	SHAPE(STMT_ACCT_LAST, ACCT_COL_COUNT, 2),
+	SHAPE(STMT_ACCT_DAY, ACCT_COL_COUNT, 1),
+	SHAPE(STMT_ACCT_TABLE_DAY, ACCT_COL_COUNT, 2),
+	SHAPE(STMT_ACCT_DAYS, ACCT_COL_COUNT, 2),
+	SHAPE(STMT_ACCT_DISCREPANCIES, ACCT_COL_COUNT, 2),
+	SHAPE(STMT_ACCT_ACK_INSERT, 0, ACK_COL_COUNT),
+};
+
+static char dbpath[256];
+
+static int
+setup(void **state)
+{
+	(void)state;
+	temp_db_path(dbpath, sizeof(dbpath), "sql");
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	(void)state;
+	temp_db_remove(dbpath);
+	return 0;
+}
+
+/* Each statement of SHAPES, prepared against the newest schema, gives the columns and takes the parameters its lists name. */
+static void
+test_statements_match_their_lists(void **state)
+{
+	struct store_options o = {0};
+	struct pb_error err;
+	struct store *s;
+	int bad = 0;
+
+	(void)state;
+	o.path = dbpath;
+	s = store_open(&o, &err);
+	assert_non_null(s);
+	for (size_t i = 0; i < sizeof(SHAPES) / sizeof(SHAPES[0]); i++) {
+		const struct shape *w = &SHAPES[i];
+		sqlite3_stmt *st = store_stmt(s, w->id, &err);
+
+		if (st == NULL)
+			fail_msg("%s: %s", w->name, err.message);
+		if (sqlite3_column_count(st) != w->columns || sqlite3_bind_parameter_count(st) != w->params) {
+			print_error("%s gives %d columns and takes %d parameters; its lists name %d and %d\n", w->name,
+			    sqlite3_column_count(st), sqlite3_bind_parameter_count(st), w->columns, w->params);
+			bad++;
+		}
+	}
+	store_free(s);
+	assert_int_equal(bad, 0);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_statements_match_their_lists, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
