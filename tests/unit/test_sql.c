@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "store/sql/accounting.h"
+#include "store/sql/corrections.h"
 #include "temp_db.h"
 
 /* A statement, the columns it gives and the parameters it takes, as its lists say. */
@@ -36,6 +37,13 @@ static const struct shape SHAPES[] = {
 	SHAPE(STMT_ACCT_DAYS, ACCT_COL_COUNT, 2),
 	SHAPE(STMT_ACCT_DISCREPANCIES, ACCT_COL_COUNT, 2),
 	SHAPE(STMT_ACCT_ACK_INSERT, 0, ACK_COL_COUNT),
+	/* corrections.def */
+	SHAPE(STMT_CORR_INSERT, 0, CORR_COL_AT + 1),
+	SHAPE(STMT_CORR_GET, CORR_COL_COUNT, 1),
+	SHAPE(STMT_CORR_OF_ROUND, CORR_COL_COUNT, 1),
+	SHAPE(STMT_CORR_LATEST, CORR_COL_COUNT, 3),
+	SHAPE(STMT_CORR_RANGE, CORR_COL_COUNT, RANGE_P_LIMIT),
+	SHAPE(STMT_CORR_TOTAL, 2, RANGE_P_TABLES),
 };
 
 static char dbpath[256];
