@@ -4,6 +4,7 @@
  */
 #include "store/audit.h"
 #include "store/sql/chain.h"
+#include "store/sql/reports.h"
 #include "store/store_int.h"
 
 #include "common/json_text.h"
@@ -511,7 +512,7 @@ store_table_hold_get(struct store *s, const char *table_id, char *reason, size_t
 
 /* ---- report aggregates ---- */
 
-/* Lists the table-hours whose stored sums differ from those recomputed from the rounds (sql.c). */
+/* Lists the table-hours whose stored sums differ from those recomputed from the rounds (sql/reports.h). */
 int
 store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count, struct pb_error *err)
 {
@@ -523,10 +524,10 @@ store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count
 	sqlite3_bind_int(q.st, 1, max);
 	while (store_query_next(&q) && *count < max) {
 		char hour[PB_TIME_LEN];
-		pb_time_format_ms(sqlite3_column_int64(q.st, 2) * 1000, hour);
+		pb_time_format_ms(sqlite3_column_int64(q.st, HOURS_DIFF_COL_HOUR) * 1000, hour);
 		snprintf(out[(*count)++], 200, "report aggregates of table %s, hour %.16sZ, dealer %s differ from the rounds "
-		    "recorded (a report figure was altered, or rounds removed)", store_column_str(q.st, 1), hour,
-		    store_column_str(q.st, 3));
+		    "recorded (a report figure was altered, or rounds removed)", store_column_str(q.st, HOURS_DIFF_COL_TABLE_ID),
+		    hour, store_column_str(q.st, HOURS_DIFF_COL_DEALER));
 	}
 	return store_query_end(&q);
 }
