@@ -5,6 +5,7 @@
 #include "store/audit.h"
 #include "store/sql/chain.h"
 #include "store/sql/reports.h"
+#include "store/sql/rounds.h"
 #include "store/store_int.h"
 
 #include "common/json_text.h"
@@ -236,11 +237,11 @@ store_round_counts(struct store *s, int64_t round_id, struct derived_counts *out
 		return -1;
 	sqlite3_bind_int64(q.st, 1, round_id);
 	if ((row = store_query_next(&q))) {
-		out->bets = sqlite3_column_int(q.st, 0);
-		out->hands = sqlite3_column_int(q.st, 1);
-		out->decisions = sqlite3_column_int(q.st, 2);
-		out->payouts = sqlite3_column_int(q.st, 3);
-		out->collections = sqlite3_column_int(q.st, 4);
+		out->bets = sqlite3_column_int(q.st, ROUND_COUNT_COL_BETS);
+		out->hands = sqlite3_column_int(q.st, ROUND_COUNT_COL_HANDS);
+		out->decisions = sqlite3_column_int(q.st, ROUND_COUNT_COL_DECISIONS);
+		out->payouts = sqlite3_column_int(q.st, ROUND_COUNT_COL_PAYOUTS);
+		out->collections = sqlite3_column_int(q.st, ROUND_COUNT_COL_COLLECTIONS);
 	}
 	if (store_query_end(&q) < 0)
 		return -1;

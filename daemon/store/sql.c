@@ -11,6 +11,7 @@
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
 #include "store/sql/reports.h"
+#include "store/sql/rounds.h"
 
 static const char *const SQL[STMT_COUNT] = {
 #define STMT(name, text) [name] = text,

@@ -13,7 +13,8 @@
  *	sqlite3_bind_int64(st, SQL_PARAM(TXN_COL_ID), id)   parameter 1
  *
  * SQL_PARAM binds an INSERT whose VALUES follow its column list, one "?"
- * (or "?N" in order) each.  A statement whose parameters mean something
+ * (or "?N" in order) each, or an UPDATE whose SET is SQL_SETS of the list
+ * (the parameters after it follow the list's enum).  A statement whose parameters mean something
  * else names them in an enum from 1 (…_P_…) beside its list.
  * tests/unit/test_store.c checks each list against the statements that
  * use it: as many columns read, as many parameters bound.
