@@ -10,6 +10,7 @@
 #include "store/sql/accounting.h"
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
+#include "store/sql/players.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
 
