@@ -8,11 +8,13 @@
 #include <stddef.h>
 
 #include "store/sql/accounting.h"
+#include "store/sql/bankers.h"
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
 #include "store/sql/players.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
+#include "store/sql/tables.h"
 
 static const char *const SQL[STMT_COUNT] = {
 #define STMT(name, text) [name] = text,

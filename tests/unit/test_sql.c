@@ -13,11 +13,13 @@
 #include <stdio.h>
 
 #include "store/sql/accounting.h"
+#include "store/sql/bankers.h"
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
 #include "store/sql/players.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
+#include "store/sql/tables.h"
 #include "temp_db.h"
 
 /* A statement, the columns it gives and the parameters it takes, as its lists say. */
@@ -75,6 +77,18 @@ static const struct shape SHAPES[] = {
 	SHAPE(STMT_T31_ACK_INSERT, 0, T31_IN_COUNT),
 	SHAPE(STMT_T31_ACKS_DAY, T31_COL_COUNT, 1),
 	SHAPE(STMT_PLAYER_LINES, PLAYER_LINE_COL_COUNT, 3),
+	/* bankers.def */
+	SHAPE(STMT_BANKER_TURN_INSERT, 0, BANKER_TURN_IN_COUNT),
+	SHAPE(STMT_BANKER_TURNS, BANKER_TURN_COL_COUNT, 2),
+	SHAPE(STMT_BANKER_RECENT, BANKER_RECENT_COL_COUNT, 2),
+	SHAPE(STMT_BANK_OFFERS, BANK_OFFER_COL_COUNT, 2),
+	SHAPE(STMT_BANKER_REPORT, BANKER_REPORT_COL_COUNT, 3),
+	SHAPE(STMT_BANKER_REPORT_PEOPLE, BANKER_PERSON_COL_COUNT, 3),
+	/* tables.def */
+	SHAPE(STMT_TABLE_STATE_GET, TABLE_STATE_COL_COUNT, 1),
+	SHAPE(STMT_TABLE_STATE_PUT, 0, TABLE_STATE_IN_COUNT),
+	SHAPE(STMT_DEALER_CHANGE_INSERT, 0, DEALER_CHANGE_IN_COUNT),
+	SHAPE(STMT_DEALER_CHANGES, DEALER_CHANGE_COL_COUNT, RANGE_P_LIMIT),
 	/* reports.def */
 	SHAPE(STMT_REPORT_HOUR_ADD, 0, HOUR_IN_COUNT),
 	SHAPE(STMT_REPORT_HOURS, HOURS_COL_COUNT, RANGE_P_TABLES),
