@@ -11,6 +11,8 @@
 #include "store/sql/bankers.h"
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
+#include "store/sql/idempotency.h"
+#include "store/sql/people.h"
 #include "store/sql/players.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
