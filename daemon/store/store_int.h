@@ -12,7 +12,7 @@
  *		return -1;
  *	sqlite3_bind_int64(q.st, 1, round_id);
  *	while (store_query_next(&q))
- *		... sqlite3_column_*(q.st, i) ...
+ *		... sqlite3_column_*(q.st, BET_COL_SEAT) ...   (sql/rounds.h)
  *	return store_query_end(&q);
  *
  * store_query_end resets the statement whatever happened (so that no read
