@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "store/accounting.h"
+#include "store/sql/accounting.h"
 #include "store/store_int.h"
 
 /* Binds text, or leaves NULL when text is empty. */
@@ -25,33 +26,33 @@ bind_amount(sqlite3_stmt *st, int col, bool has, int64_t v)
 		sqlite3_bind_int64(st, col, v);
 }
 
-/* One row of ACCT_COLUMNS into d. */
+/* One row of ACCT_COLS (sql/accounting.h) into d. */
 static void
 read_row(sqlite3_stmt *st, struct acct_document *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->id = sqlite3_column_int64(st, 0);
-	store_column_text(d->table_id, sizeof(d->table_id), st, 1);
-	store_column_text(d->kind, sizeof(d->kind), st, 2);
-	store_column_text(d->at, sizeof(d->at), st, 3);
-	store_column_text(d->gaming_day, sizeof(d->gaming_day), st, 4);
-	store_column_text(d->shift, sizeof(d->shift), st, 5);
-	store_column_text(d->serial, sizeof(d->serial), st, 6);
-	d->year = sqlite3_column_int64(st, 7);
-	d->total = sqlite3_column_int64(st, 8);
-	store_column_text(d->chips_json, sizeof(d->chips_json), st, 9);
-	d->cash = sqlite3_column_int64(st, 10);
-	d->chip_value = sqlite3_column_int64(st, 11);
-	d->markers = sqlite3_column_int64(st, 12);
-	d->collections = sqlite3_column_int64(st, 13);
-	d->has_discrepancy = sqlite3_column_type(st, 14) != SQLITE_NULL;
-	d->discrepancy = sqlite3_column_int64(st, 14);
-	store_column_text(d->reason, sizeof(d->reason), st, 15);
-	d->voids = sqlite3_column_int64(st, 16);
-	store_column_text(d->signer, sizeof(d->signer), st, 17);
-	store_column_text(d->witness, sizeof(d->witness), st, 18);
-	store_column_text(d->runner, sizeof(d->runner), st, 19);
-	store_column_text(d->requester, sizeof(d->requester), st, 20);
+	d->id = sqlite3_column_int64(st, ACCT_COL_ID);
+	store_column_text(d->table_id, sizeof(d->table_id), st, ACCT_COL_TABLE_ID);
+	store_column_text(d->kind, sizeof(d->kind), st, ACCT_COL_KIND);
+	store_column_text(d->at, sizeof(d->at), st, ACCT_COL_AT);
+	store_column_text(d->gaming_day, sizeof(d->gaming_day), st, ACCT_COL_GAMING_DAY);
+	store_column_text(d->shift, sizeof(d->shift), st, ACCT_COL_SHIFT);
+	store_column_text(d->serial, sizeof(d->serial), st, ACCT_COL_SERIAL);
+	d->year = sqlite3_column_int64(st, ACCT_COL_YEAR);
+	d->total = sqlite3_column_int64(st, ACCT_COL_TOTAL);
+	store_column_text(d->chips_json, sizeof(d->chips_json), st, ACCT_COL_CHIPS_JSON);
+	d->cash = sqlite3_column_int64(st, ACCT_COL_CASH);
+	d->chip_value = sqlite3_column_int64(st, ACCT_COL_CHIP_VALUE);
+	d->markers = sqlite3_column_int64(st, ACCT_COL_MARKERS);
+	d->collections = sqlite3_column_int64(st, ACCT_COL_COLLECTIONS);
+	d->has_discrepancy = sqlite3_column_type(st, ACCT_COL_DISCREPANCY) != SQLITE_NULL;
+	d->discrepancy = sqlite3_column_int64(st, ACCT_COL_DISCREPANCY);
+	store_column_text(d->reason, sizeof(d->reason), st, ACCT_COL_REASON);
+	d->voids = sqlite3_column_int64(st, ACCT_COL_VOIDS);
+	store_column_text(d->signer, sizeof(d->signer), st, ACCT_COL_SIGNER);
+	store_column_text(d->witness, sizeof(d->witness), st, ACCT_COL_WITNESS);
+	store_column_text(d->runner, sizeof(d->runner), st, ACCT_COL_RUNNER);
+	store_column_text(d->requester, sizeof(d->requester), st, ACCT_COL_REQUESTER);
 }
 
 int
@@ -72,27 +73,27 @@ store_acct_put(struct store *s, const struct acct_document *d, struct pb_error *
 
 	if (store_query(&q, s, STMT_ACCT_INSERT, "recording a document", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, d->id);
-	sqlite3_bind_text(q.st, 2, d->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, d->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 4, d->at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, d->gaming_day, -1, SQLITE_STATIC);
-	bind_text(q.st, 6, d->shift);
-	bind_text(q.st, 7, d->serial);
-	bind_amount(q.st, 8, d->year != 0, d->year);
-	sqlite3_bind_int64(q.st, 9, d->total);
-	bind_text(q.st, 10, d->chips_json);
-	bind_amount(q.st, 11, is_drop, d->cash);
-	bind_amount(q.st, 12, is_drop, d->chip_value);
-	bind_amount(q.st, 13, is_drop, d->markers);
-	bind_amount(q.st, 14, is_drop, d->collections);
-	bind_amount(q.st, 15, d->has_discrepancy, d->discrepancy);
-	bind_text(q.st, 16, d->reason);
-	bind_amount(q.st, 17, d->voids != 0, d->voids);
-	sqlite3_bind_text(q.st, 18, d->signer, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 19, d->witness, -1, SQLITE_STATIC);
-	bind_text(q.st, 20, d->runner);
-	bind_text(q.st, 21, d->requester);
+	sqlite3_bind_int64(q.st, SQL_PARAM(ACCT_COL_ID), d->id);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_TABLE_ID), d->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_KIND), d->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_AT), d->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_GAMING_DAY), d->gaming_day, -1, SQLITE_STATIC);
+	bind_text(q.st, SQL_PARAM(ACCT_COL_SHIFT), d->shift);
+	bind_text(q.st, SQL_PARAM(ACCT_COL_SERIAL), d->serial);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_YEAR), d->year != 0, d->year);
+	sqlite3_bind_int64(q.st, SQL_PARAM(ACCT_COL_TOTAL), d->total);
+	bind_text(q.st, SQL_PARAM(ACCT_COL_CHIPS_JSON), d->chips_json);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_CASH), is_drop, d->cash);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_CHIP_VALUE), is_drop, d->chip_value);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_MARKERS), is_drop, d->markers);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_COLLECTIONS), is_drop, d->collections);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_DISCREPANCY), d->has_discrepancy, d->discrepancy);
+	bind_text(q.st, SQL_PARAM(ACCT_COL_REASON), d->reason);
+	bind_amount(q.st, SQL_PARAM(ACCT_COL_VOIDS), d->voids != 0, d->voids);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_SIGNER), d->signer, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_WITNESS), d->witness, -1, SQLITE_STATIC);
+	bind_text(q.st, SQL_PARAM(ACCT_COL_RUNNER), d->runner);
+	bind_text(q.st, SQL_PARAM(ACCT_COL_REQUESTER), d->requester);
 	if (store_query_done(&q) == 0)
 		return 0;
 	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
@@ -242,12 +243,12 @@ store_acct_ack_put(struct store *s, const char *table_id, const char *kind, cons
 
 	if (store_query(&q, s, STMT_ACCT_ACK_INSERT, "recording an acknowledgment", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, ref, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 4, ack->note, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, ack->by, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, ack->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACK_COL_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACK_COL_KIND), kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACK_COL_REF), ref, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACK_COL_NOTE), ack->note, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACK_COL_BY), ack->by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(ACK_COL_AT), ack->at, -1, SQLITE_STATIC);
 	if (store_query_done(&q) == 0)
 		return 0;
 	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)

@@ -11,6 +11,7 @@
 
 #include "engine/tally.h"
 #include "store/reports.h"
+#include "store/sql/reports.h"
 #include "store/store_int.h"
 
 /* Unix milliseconds of one of the record's times; -1 when unreadable. */
@@ -76,7 +77,6 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	struct report_hour row;
 	struct store_query q;
 	sqlite3_stmt *st;
-	int col;
 
 	if (rec->state != ROUND_SETTLED && rec->state != ROUND_VOID)
 		return 0;
@@ -85,29 +85,12 @@ store_round_aggregate(struct store *s, const struct round_record *rec, struct pb
 	if (store_query(&q, s, STMT_REPORT_HOUR_ADD, "adding a round to the report aggregates", err) < 0)
 		return -1;
 	st = q.st;
-	sqlite3_bind_text(st, 1, row.table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, row.hour);
-	sqlite3_bind_text(st, 3, row.dealer, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, row.rules_id);
-	sqlite3_bind_int64(st, 5, row.rounds);
-	sqlite3_bind_int64(st, 6, row.voids);
-	sqlite3_bind_int64(st, 7, row.hands);
-	col = 8;
-	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, row.handle[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row.house_win[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row.lines[w]);
-	sqlite3_bind_int64(st, col++, row.first_ms);
-	sqlite3_bind_int64(st, col++, row.last_ms);
-	sqlite3_bind_int64(st, col++, row.banked_rounds);
-	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, row.banked_handle[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row.banked_win[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row.banked_lines[w]);
-	sqlite3_bind_int64(st, col, row.collections);
+	sqlite3_bind_text(st, SQL_PARAM(REPORT_COL_TABLE_ID), row.table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, SQL_PARAM(REPORT_COL_HOUR), row.hour);
+	sqlite3_bind_text(st, SQL_PARAM(REPORT_COL_DEALER), row.dealer, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, SQL_PARAM(REPORT_COL_RULES_ID), row.rules_id);
+	store_report_sums_bind(st, SQL_PARAM(HOUR_IN_SUMS), SQL_PARAM(HOUR_IN_BANKED), &row);
+	sqlite3_bind_int64(st, SQL_PARAM(HOUR_IN_FIRST_MS), row.first_ms);
+	sqlite3_bind_int64(st, SQL_PARAM(HOUR_IN_LAST_MS), row.last_ms);
 	return store_query_done(&q);
 }

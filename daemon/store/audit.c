@@ -3,6 +3,9 @@
  * log and table holds.
  */
 #include "store/audit.h"
+#include "store/sql/chain.h"
+#include "store/sql/reports.h"
+#include "store/sql/rounds.h"
 #include "store/store_int.h"
 
 #include "common/json_text.h"
@@ -34,16 +37,16 @@ event_list_free(struct event_list *l)
 static int
 read_event(sqlite3_stmt *st, struct stored_event *e)
 {
-	store_column_text(e->table_id, sizeof(e->table_id), st, 0);
-	e->table_seq = sqlite3_column_int64(st, 1);
-	e->round_id = sqlite3_column_int64(st, 2);
-	store_column_text(e->type, sizeof(e->type), st, 3);
-	store_column_text(e->at, sizeof(e->at), st, 4);
-	store_column_text(e->actor, sizeof(e->actor), st, 5);
-	e->body = strdup(store_column_str(st, 6));
-	store_column_text(e->prev_hash, sizeof(e->prev_hash), st, 7);
-	store_column_text(e->hash, sizeof(e->hash), st, 8);
-	e->id = sqlite3_column_int64(st, 9);
+	store_column_text(e->table_id, sizeof(e->table_id), st, EVENT_COL_TABLE_ID);
+	e->table_seq = sqlite3_column_int64(st, EVENT_COL_TABLE_SEQ);
+	e->round_id = sqlite3_column_int64(st, EVENT_COL_ROUND_ID);
+	store_column_text(e->type, sizeof(e->type), st, EVENT_COL_TYPE);
+	store_column_text(e->at, sizeof(e->at), st, EVENT_COL_AT);
+	store_column_text(e->actor, sizeof(e->actor), st, EVENT_COL_ACTOR);
+	e->body = strdup(store_column_str(st, EVENT_COL_BODY));
+	store_column_text(e->prev_hash, sizeof(e->prev_hash), st, EVENT_COL_PREV_HASH);
+	store_column_text(e->hash, sizeof(e->hash), st, EVENT_COL_HASH);
+	e->id = sqlite3_column_int64(st, EVENT_COL_ID);
 	return e->body != NULL ? 0 : -1;
 }
 
@@ -234,11 +237,11 @@ store_round_counts(struct store *s, int64_t round_id, struct derived_counts *out
 		return -1;
 	sqlite3_bind_int64(q.st, 1, round_id);
 	if ((row = store_query_next(&q))) {
-		out->bets = sqlite3_column_int(q.st, 0);
-		out->hands = sqlite3_column_int(q.st, 1);
-		out->decisions = sqlite3_column_int(q.st, 2);
-		out->payouts = sqlite3_column_int(q.st, 3);
-		out->collections = sqlite3_column_int(q.st, 4);
+		out->bets = sqlite3_column_int(q.st, ROUND_COUNT_COL_BETS);
+		out->hands = sqlite3_column_int(q.st, ROUND_COUNT_COL_HANDS);
+		out->decisions = sqlite3_column_int(q.st, ROUND_COUNT_COL_DECISIONS);
+		out->payouts = sqlite3_column_int(q.st, ROUND_COUNT_COL_PAYOUTS);
+		out->collections = sqlite3_column_int(q.st, ROUND_COUNT_COL_COLLECTIONS);
 	}
 	if (store_query_end(&q) < 0)
 		return -1;
@@ -254,25 +257,25 @@ store_checkpoint_put(struct store *s, const struct checkpoint *c, struct pb_erro
 
 	if (store_query(&q, s, STMT_CHECKPOINT_INSERT, "recording a checkpoint", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, c->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 2, c->table_seq);
-	sqlite3_bind_text(q.st, 3, c->head_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 4, c->at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, c->public_key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, c->signature, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CHECKPOINT_IN_TABLE_ID), c->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(CHECKPOINT_IN_TABLE_SEQ), c->table_seq);
+	sqlite3_bind_text(q.st, SQL_PARAM(CHECKPOINT_IN_HEAD_HASH), c->head_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CHECKPOINT_IN_AT), c->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CHECKPOINT_IN_PUBLIC_KEY), c->public_key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CHECKPOINT_IN_SIGNATURE), c->signature, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
 static void
 read_checkpoint(sqlite3_stmt *st, struct checkpoint *c)
 {
-	c->id = sqlite3_column_int64(st, 0);
-	store_column_text(c->table_id, sizeof(c->table_id), st, 1);
-	c->table_seq = sqlite3_column_int64(st, 2);
-	store_column_text(c->head_hash, sizeof(c->head_hash), st, 3);
-	store_column_text(c->at, sizeof(c->at), st, 4);
-	store_column_text(c->public_key, sizeof(c->public_key), st, 5);
-	store_column_text(c->signature, sizeof(c->signature), st, 6);
+	c->id = sqlite3_column_int64(st, CHECKPOINT_COL_ID);
+	store_column_text(c->table_id, sizeof(c->table_id), st, CHECKPOINT_COL_TABLE_ID);
+	c->table_seq = sqlite3_column_int64(st, CHECKPOINT_COL_TABLE_SEQ);
+	store_column_text(c->head_hash, sizeof(c->head_hash), st, CHECKPOINT_COL_HEAD_HASH);
+	store_column_text(c->at, sizeof(c->at), st, CHECKPOINT_COL_AT);
+	store_column_text(c->public_key, sizeof(c->public_key), st, CHECKPOINT_COL_PUBLIC_KEY);
+	store_column_text(c->signature, sizeof(c->signature), st, CHECKPOINT_COL_SIGNATURE);
 }
 
 int
@@ -361,14 +364,14 @@ store_significant(struct store *s, const char *source, const char *code, const c
 	store_event_hash(prev, canon, len, hash);
 	if (store_query(&q, s, STMT_SIGNIFICANT_INSERT, "recording a significant event", err) < 0)
 		goto out;
-	sqlite3_bind_text(q.st, 1, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, source, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, code, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_AT), at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_SOURCE), source, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_CODE), code, -1, SQLITE_STATIC);
 	if (table_id != NULL)
-		sqlite3_bind_text(q.st, 4, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, prev, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 7, hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_DETAIL), text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_PREV_HASH), prev, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SIGNIFICANT_IN_HASH), hash, -1, SQLITE_STATIC);
 	if (store_query_done(&q) < 0)
 		goto out;
 	rc = 0;
@@ -399,13 +402,14 @@ store_significant_list(struct store *s, int64_t after, int limit, struct pb_erro
 	while (arr != NULL && store_query_next(&q)) {
 		sqlite3_stmt *st = q.st;
 		bool oom;
-		json_t *detail = json_parse_checked(store_column_str(st, 5), &oom);
-		const unsigned char *t = sqlite3_column_text(st, 4);
+		json_t *detail = json_parse_checked(store_column_str(st, SIGNIFICANT_COL_DETAIL), &oom);
+		const unsigned char *t = sqlite3_column_text(st, SIGNIFICANT_COL_TABLE_ID);
 		if (oom || json_array_append_new(arr, json_pack("{s:I,s:s,s:s,s:s,s:o,s:o,s:s}",
-		    "seq", (json_int_t)sqlite3_column_int64(st, 0), "at", store_column_str(st, 1),
-		    "source", store_column_str(st, 2), "code", store_column_str(st, 3),
+		    "seq", (json_int_t)sqlite3_column_int64(st, SIGNIFICANT_COL_ID),
+		    "at", store_column_str(st, SIGNIFICANT_COL_AT), "source", store_column_str(st, SIGNIFICANT_COL_SOURCE),
+		    "code", store_column_str(st, SIGNIFICANT_COL_CODE),
 		    "table", t ? json_string((const char *)t) : json_null(), "detail", detail ? detail : json_null(),
-		    "hash", store_column_str(st, 6))) < 0) {
+		    "hash", store_column_str(st, SIGNIFICANT_LIST_COL_HASH))) < 0) {
 			json_decref(arr);
 			arr = NULL;
 		}
@@ -433,21 +437,22 @@ significant_entry_ok(sqlite3_stmt *st, const char prev[PB_SHA256_HEX_LEN], int64
 	size_t len;
 	char *canon;
 
-	store_column_text(stored_prev, sizeof(stored_prev), st, 6);
-	canon = significant_canonical(store_column_str(st, 1), store_column_str(st, 2), store_column_str(st, 3),
-	    store_column_str(st, 4), store_column_str(st, 5), &len);
-	stored_hash = store_column_str(st, 7);
+	store_column_text(stored_prev, sizeof(stored_prev), st, SIGNIFICANT_WALK_COL_PREV_HASH);
+	canon = significant_canonical(store_column_str(st, SIGNIFICANT_COL_AT), store_column_str(st, SIGNIFICANT_COL_SOURCE),
+	    store_column_str(st, SIGNIFICANT_COL_CODE), store_column_str(st, SIGNIFICANT_COL_TABLE_ID),
+	    store_column_str(st, SIGNIFICANT_COL_DETAIL), &len);
+	stored_hash = store_column_str(st, SIGNIFICANT_WALK_COL_HASH);
 	if (canon == NULL)
 		return -1;
 	store_event_hash(stored_prev, canon, len, hash);
 	free(canon);
 	if (strcmp(stored_prev, prev) != 0) {
-		*broken_id = sqlite3_column_int64(st, 0);
+		*broken_id = sqlite3_column_int64(st, SIGNIFICANT_COL_ID);
 		snprintf(why, whysz, "its prev_hash does not match the entry before it (an entry was deleted or inserted)");
 		return 0;
 	}
 	if (strcmp(hash, stored_hash) != 0) {
-		*broken_id = sqlite3_column_int64(st, 0);
+		*broken_id = sqlite3_column_int64(st, SIGNIFICANT_COL_ID);
 		snprintf(why, whysz, "its hash does not match its content (the entry was edited)");
 		return 0;
 	}
@@ -466,7 +471,7 @@ store_significant_verify(struct store *s, int64_t *broken_id, char *why, size_t 
 	if (store_query(&q, s, STMT_SIGNIFICANT_WALK, "walking the significant-events chain", err) < 0)
 		return -1;
 	while (store_query_next(&q) && (ok = significant_entry_ok(q.st, prev, broken_id, why, whysz)) == 1)
-		store_column_text(prev, sizeof(prev), q.st, 7);
+		store_column_text(prev, sizeof(prev), q.st, SIGNIFICANT_WALK_COL_HASH);
 	if (store_query_end(&q) < 0 || ok < 0) {
 		*broken_id = 0;
 		return ok < 0 ? pb_oom(err) : -1;
@@ -508,7 +513,7 @@ store_table_hold_get(struct store *s, const char *table_id, char *reason, size_t
 
 /* ---- report aggregates ---- */
 
-/* Lists the table-hours whose stored sums differ from those recomputed from the rounds (sql.c). */
+/* Lists the table-hours whose stored sums differ from those recomputed from the rounds (sql/reports.h). */
 int
 store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count, struct pb_error *err)
 {
@@ -520,10 +525,10 @@ store_report_hours_verify(struct store *s, char (*out)[200], int max, int *count
 	sqlite3_bind_int(q.st, 1, max);
 	while (store_query_next(&q) && *count < max) {
 		char hour[PB_TIME_LEN];
-		pb_time_format_ms(sqlite3_column_int64(q.st, 2) * 1000, hour);
+		pb_time_format_ms(sqlite3_column_int64(q.st, HOURS_DIFF_COL_HOUR) * 1000, hour);
 		snprintf(out[(*count)++], 200, "report aggregates of table %s, hour %.16sZ, dealer %s differ from the rounds "
-		    "recorded (a report figure was altered, or rounds removed)", store_column_str(q.st, 1), hour,
-		    store_column_str(q.st, 3));
+		    "recorded (a report figure was altered, or rounds removed)", store_column_str(q.st, HOURS_DIFF_COL_TABLE_ID),
+		    hour, store_column_str(q.st, HOURS_DIFF_COL_DEALER));
 	}
 	return store_query_end(&q);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "store/sql/bankers.h"
 #include "store/store_int.h"
 
 /* Copies column i of the statement (text, "" for NULL) into dst of size n. */
@@ -23,18 +24,18 @@ store_banker_turn_put(struct store *s, const char *table_id, const struct banker
 
 	if (store_query(&q, s, STMT_BANKER_TURN_INSERT, "recording a banker turn", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 2, t->round_id);
-	sqlite3_bind_int(q.st, 3, t->seat);
-	sqlite3_bind_text(q.st, 4, t->declined ? "declined" : "bank", -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(BANKER_TURN_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(BANKER_TURN_IN_ROUND_ID), t->round_id);
+	sqlite3_bind_int(q.st, SQL_PARAM(BANKER_TURN_IN_SEAT), t->seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(BANKER_TURN_IN_KIND), t->declined ? "declined" : "bank", -1, SQLITE_STATIC);
 	if (!t->declined)
-		sqlite3_bind_int(q.st, 5, t->consecutive);
-	sqlite3_bind_text(q.st, 6, t->at, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q.st, SQL_PARAM(BANKER_TURN_IN_CONSECUTIVE), t->consecutive);
+	sqlite3_bind_text(q.st, SQL_PARAM(BANKER_TURN_IN_AT), t->at, -1, SQLITE_STATIC);
 	if (!t->declined && t->player[0])
-		sqlite3_bind_text(q.st, 7, t->player, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SQL_PARAM(BANKER_TURN_IN_PLAYER), t->player, -1, SQLITE_STATIC);
 	if (!t->declined && t->badge[0]) {
-		sqlite3_bind_text(q.st, 8, t->badge, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q.st, 9, t->company, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SQL_PARAM(BANKER_TURN_IN_BADGE), t->badge, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SQL_PARAM(BANKER_TURN_IN_COMPANY), t->company, -1, SQLITE_STATIC);
 	}
 	return store_query_done(&q);
 }
@@ -69,15 +70,15 @@ store_banker_turns(struct store *s, const char *table_id, int limit, struct bank
 	sqlite3_bind_int(q.st, 2, limit);
 	while (store_query_next(&q)) {
 		struct banker_turn *t = &out[(*count)++];
-		t->id = sqlite3_column_int64(q.st, 0);
-		t->round_id = sqlite3_column_int64(q.st, 1);
-		t->seat = sqlite3_column_int(q.st, 2);
-		t->declined = strcmp((const char *)sqlite3_column_text(q.st, 3), "declined") == 0;
-		t->consecutive = sqlite3_column_int(q.st, 4);
-		snprintf(t->at, sizeof(t->at), "%s", (const char *)sqlite3_column_text(q.st, 5));
-		column_text(q.st, 6, t->player, sizeof(t->player));
-		column_text(q.st, 7, t->badge, sizeof(t->badge));
-		column_text(q.st, 8, t->company, sizeof(t->company));
+		t->id = sqlite3_column_int64(q.st, BANKER_TURN_COL_ID);
+		t->round_id = sqlite3_column_int64(q.st, BANKER_TURN_COL_ROUND_ID);
+		t->seat = sqlite3_column_int(q.st, BANKER_TURN_COL_SEAT);
+		t->declined = strcmp((const char *)sqlite3_column_text(q.st, BANKER_TURN_COL_KIND), "declined") == 0;
+		t->consecutive = sqlite3_column_int(q.st, BANKER_TURN_COL_CONSECUTIVE);
+		snprintf(t->at, sizeof(t->at), "%s", (const char *)sqlite3_column_text(q.st, BANKER_TURN_COL_AT));
+		column_text(q.st, BANKER_TURN_COL_PLAYER, t->player, sizeof(t->player));
+		column_text(q.st, BANKER_TURN_COL_BADGE, t->badge, sizeof(t->badge));
+		column_text(q.st, BANKER_TURN_COL_COMPANY, t->company, sizeof(t->company));
 	}
 	return store_query_end(&q);
 }
@@ -96,10 +97,10 @@ store_banker_recent(struct store *s, const char *table_id, int limit, struct ban
 	while (*count < limit && store_query_next(&q)) {
 		struct banker_turn *t = &out[(*count)++];
 		memset(t, 0, sizeof(*t));
-		t->seat = sqlite3_column_int(q.st, 0);
-		column_text(q.st, 1, t->player, sizeof(t->player));
-		column_text(q.st, 2, t->badge, sizeof(t->badge));
-		column_text(q.st, 3, t->company, sizeof(t->company));
+		t->seat = sqlite3_column_int(q.st, BANKER_RECENT_COL_SEAT);
+		column_text(q.st, BANKER_RECENT_COL_PLAYER, t->player, sizeof(t->player));
+		column_text(q.st, BANKER_RECENT_COL_BADGE, t->badge, sizeof(t->badge));
+		column_text(q.st, BANKER_RECENT_COL_COMPANY, t->company, sizeof(t->company));
 	}
 	return store_query_end(&q);
 }
@@ -118,13 +119,13 @@ store_banker_report_people(struct store *s, const char *table_id, const char *fr
 	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
 	while (store_query_next(&q)) {
 		memset(&r, 0, sizeof(r));
-		column_text(q.st, 0, r.player, sizeof(r.player));
-		column_text(q.st, 1, r.badge, sizeof(r.badge));
-		column_text(q.st, 2, r.company, sizeof(r.company));
-		r.rounds = sqlite3_column_int64(q.st, 3);
-		r.result = sqlite3_column_int64(q.st, 4);
-		r.banker_fees = sqlite3_column_int64(q.st, 5);
-		r.seats = sqlite3_column_int64(q.st, 6);
+		column_text(q.st, BANKER_PERSON_COL_PLAYER, r.player, sizeof(r.player));
+		column_text(q.st, BANKER_PERSON_COL_BADGE, r.badge, sizeof(r.badge));
+		column_text(q.st, BANKER_PERSON_COL_COMPANY, r.company, sizeof(r.company));
+		r.rounds = sqlite3_column_int64(q.st, BANKER_PERSON_COL_ROUNDS);
+		r.result = sqlite3_column_int64(q.st, BANKER_PERSON_COL_RESULT);
+		r.banker_fees = sqlite3_column_int64(q.st, BANKER_PERSON_COL_BANKER_FEES);
+		r.seats = sqlite3_column_int64(q.st, BANKER_PERSON_COL_SEATS);
 		row(arg, &r);
 	}
 	return store_query_end(&q);
@@ -142,8 +143,10 @@ store_bank_offers(struct store *s, const char *table_id, int limit,
 	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
 	sqlite3_bind_int(q.st, 2, limit);
 	while (store_query_next(&q))
-		each(arg, sqlite3_column_int64(q.st, 0), (const char *)sqlite3_column_text(q.st, 1),
-		    (const char *)sqlite3_column_text(q.st, 2), (const char *)sqlite3_column_text(q.st, 3));
+		each(arg, sqlite3_column_int64(q.st, BANK_OFFER_COL_TABLE_SEQ),
+		    (const char *)sqlite3_column_text(q.st, BANK_OFFER_COL_AT),
+		    (const char *)sqlite3_column_text(q.st, BANK_OFFER_COL_ACTOR),
+		    (const char *)sqlite3_column_text(q.st, BANK_OFFER_COL_BODY));
 	return store_query_end(&q);
 }
 
@@ -171,20 +174,20 @@ store_collections_put(struct store *s, int64_t round_id, const struct collection
 static void
 banker_row_add(sqlite3_stmt *st, struct banker_report_row rows[MAX_SEATS + 1])
 {
-	int seat = sqlite3_column_int(st, 0);
+	int seat = sqlite3_column_int(st, BANKER_REPORT_COL_SEAT);
 	struct banker_report_row *row;
 
 	if (seat < 1 || seat > MAX_SEATS)
 		return;
 	row = &rows[seat];
 	row->seat = seat;
-	row->rounds = sqlite3_column_int64(st, 1);
-	row->result = sqlite3_column_int64(st, 2);
-	row->exhausted = sqlite3_column_int64(st, 3);
-	row->returned = sqlite3_column_int64(st, 4);
-	row->shorts = sqlite3_column_int64(st, 5);
-	row->seat_fees = sqlite3_column_int64(st, 6);
-	row->banker_fees = sqlite3_column_int64(st, 7);
+	row->rounds = sqlite3_column_int64(st, BANKER_REPORT_COL_ROUNDS);
+	row->result = sqlite3_column_int64(st, BANKER_REPORT_COL_RESULT);
+	row->exhausted = sqlite3_column_int64(st, BANKER_REPORT_COL_EXHAUSTED);
+	row->returned = sqlite3_column_int64(st, BANKER_REPORT_COL_RETURNED);
+	row->shorts = sqlite3_column_int64(st, BANKER_REPORT_COL_SHORTS);
+	row->seat_fees = sqlite3_column_int64(st, BANKER_REPORT_COL_SEAT_FEES);
+	row->banker_fees = sqlite3_column_int64(st, BANKER_REPORT_COL_BANKER_FEES);
 	rows[0].rounds += row->rounds;
 	rows[0].result += row->result;
 	rows[0].exhausted += row->exhausted;

@@ -14,6 +14,7 @@
 #include "common/sha256.h"
 #include "store/audit.h"
 #include "store/event_types.h"
+#include "store/sql/chain.h"
 #include "store/store_int.h"
 
 static const char GENESIS[PB_SHA256_HEX_LEN] =
@@ -169,18 +170,18 @@ store_event_insert_raw(struct store *s, const struct stored_event *e, struct pb_
 
 	if (store_query(&q, s, STMT_EVENT_INSERT, "restoring an event", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, e->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 2, e->table_seq);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_TABLE_ID), e->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(EVENT_COL_TABLE_SEQ), e->table_seq);
 	if (e->round_id > 0)
-		sqlite3_bind_int64(q.st, 3, e->round_id);
+		sqlite3_bind_int64(q.st, SQL_PARAM(EVENT_COL_ROUND_ID), e->round_id);
 	else
-		sqlite3_bind_null(q.st, 3);
-	sqlite3_bind_text(q.st, 4, e->type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, e->at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, e->actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 7, e->body, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 8, e->prev_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 9, e->hash, -1, SQLITE_STATIC);
+		sqlite3_bind_null(q.st, SQL_PARAM(EVENT_COL_ROUND_ID));
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_TYPE), e->type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_AT), e->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_ACTOR), e->actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_BODY), e->body, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_PREV_HASH), e->prev_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_HASH), e->hash, -1, SQLITE_STATIC);
 	if (store_query_done(&q) < 0)
 		return -1;
 	store_head_remember(s, e->table_id, e->table_seq, e->hash);
@@ -214,18 +215,18 @@ store_event_append_as_is(struct store *s, const char *table_id, int64_t round_id
 	store_event_hash_fields(prev, table_id, seq, round_id, type, at, actor, text, len, hash);
 	if (store_query(&q, s, STMT_EVENT_INSERT, "appending an event", err) < 0)
 		goto out;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 2, seq);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(EVENT_COL_TABLE_SEQ), seq);
 	if (round_id > 0)
-		sqlite3_bind_int64(q.st, 3, round_id);
+		sqlite3_bind_int64(q.st, SQL_PARAM(EVENT_COL_ROUND_ID), round_id);
 	else
-		sqlite3_bind_null(q.st, 3);
-	sqlite3_bind_text(q.st, 4, type, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 7, text, (int)len, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 8, prev, 64, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 9, hash, 64, SQLITE_STATIC);
+		sqlite3_bind_null(q.st, SQL_PARAM(EVENT_COL_ROUND_ID));
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_TYPE), type, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_AT), at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_ACTOR), actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_BODY), text, (int)len, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_PREV_HASH), prev, 64, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(EVENT_COL_HASH), hash, 64, SQLITE_STATIC);
 	if (store_query_done(&q) < 0)
 		goto out;
 	store_head_remember(s, table_id, seq, hash);
@@ -262,15 +263,15 @@ store_round_events(struct store *s, int64_t round_id, struct pb_error *err)
 	sqlite3_bind_int64(q.st, 1, round_id);
 	arr = json_array();
 	while (store_query_next(&q)) {
-		json_t *body = json_loads((const char *)sqlite3_column_text(q.st, 4), 0, NULL);
+		json_t *body = json_loads((const char *)sqlite3_column_text(q.st, ROUND_EVENT_COL_BODY), 0, NULL);
 		json_array_append_new(arr, json_pack("{s:i,s:I,s:s,s:s,s:s,s:o,s:s}",
 		    "seq", ++seq,
-		    "table_seq", (json_int_t)sqlite3_column_int64(q.st, 0),
-		    "type", (const char *)sqlite3_column_text(q.st, 1),
-		    "at", (const char *)sqlite3_column_text(q.st, 2),
-		    "actor", (const char *)sqlite3_column_text(q.st, 3),
+		    "table_seq", (json_int_t)sqlite3_column_int64(q.st, ROUND_EVENT_COL_TABLE_SEQ),
+		    "type", (const char *)sqlite3_column_text(q.st, ROUND_EVENT_COL_TYPE),
+		    "at", (const char *)sqlite3_column_text(q.st, ROUND_EVENT_COL_AT),
+		    "actor", (const char *)sqlite3_column_text(q.st, ROUND_EVENT_COL_ACTOR),
 		    "body", body ? body : json_null(),
-		    "hash", (const char *)sqlite3_column_text(q.st, 5)));
+		    "hash", (const char *)sqlite3_column_text(q.st, ROUND_EVENT_COL_HASH)));
 	}
 	if (store_query_end(&q) < 0) {
 		json_decref(arr);

@@ -6,26 +6,27 @@
 #include <string.h>
 
 #include "store/corrections.h"
+#include "store/sql/corrections.h"
 #include "store/store_int.h"
 
-/* One row of CORR_READ (sql.c) into c. */
+/* One row of CORR_READ (sql/corrections.h) into c. */
 static void
 read_row(sqlite3_stmt *st, struct correction *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->id = sqlite3_column_int64(st, 0);
-	store_column_text(c->table_id, sizeof(c->table_id), st, 1);
-	c->round_id = sqlite3_column_int64(st, 2);
-	c->seat = sqlite3_column_int(st, 3);
-	store_column_text(c->wager, sizeof(c->wager), st, 4);
-	c->owed = sqlite3_column_int64(st, 5);
-	c->paid = sqlite3_column_int64(st, 6);
-	store_column_text(c->reason, sizeof(c->reason), st, 7);
-	store_column_text(c->by, sizeof(c->by), st, 8);
-	store_column_text(c->witness, sizeof(c->witness), st, 9);
-	store_column_text(c->at, sizeof(c->at), st, 10);
-	c->supersedes = sqlite3_column_int64(st, 11);
-	c->superseded_by = sqlite3_column_int64(st, 12);
+	c->id = sqlite3_column_int64(st, CORR_COL_ID);
+	store_column_text(c->table_id, sizeof(c->table_id), st, CORR_COL_TABLE_ID);
+	c->round_id = sqlite3_column_int64(st, CORR_COL_ROUND_ID);
+	c->seat = sqlite3_column_int(st, CORR_COL_SEAT);
+	store_column_text(c->wager, sizeof(c->wager), st, CORR_COL_WAGER);
+	c->owed = sqlite3_column_int64(st, CORR_COL_OWED);
+	c->paid = sqlite3_column_int64(st, CORR_COL_PAID);
+	store_column_text(c->reason, sizeof(c->reason), st, CORR_COL_REASON);
+	store_column_text(c->by, sizeof(c->by), st, CORR_COL_BY);
+	store_column_text(c->witness, sizeof(c->witness), st, CORR_COL_WITNESS);
+	store_column_text(c->at, sizeof(c->at), st, CORR_COL_AT);
+	c->supersedes = sqlite3_column_int64(st, CORR_COL_SUPERSEDES);
+	c->superseded_by = sqlite3_column_int64(st, CORR_COL_SUPERSEDED_BY);
 }
 
 int
@@ -45,17 +46,17 @@ store_correction_put(struct store *s, const struct correction *c, struct pb_erro
 
 	if (store_query(&q, s, STMT_CORR_INSERT, "recording a correction", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, c->id);
-	sqlite3_bind_text(q.st, 2, c->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 3, c->round_id);
-	sqlite3_bind_int(q.st, 4, c->seat);
-	sqlite3_bind_text(q.st, 5, c->wager, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 6, c->owed);
-	sqlite3_bind_int64(q.st, 7, c->paid);
-	sqlite3_bind_text(q.st, 8, c->reason, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 9, c->by, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 10, c->witness, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 11, c->at, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_ID), c->id);
+	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_TABLE_ID), c->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_ROUND_ID), c->round_id);
+	sqlite3_bind_int(q.st, SQL_PARAM(CORR_COL_SEAT), c->seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_WAGER), c->wager, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_OWED), c->owed);
+	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_PAID), c->paid);
+	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_REASON), c->reason, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_BY), c->by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_WITNESS), c->witness, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_AT), c->at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -125,12 +126,12 @@ store_corrections_of_round(struct store *s, int64_t round_id, correction_fn fn, 
 static void
 bind_range(sqlite3_stmt *st, const char *scope, const char *from, const char *to)
 {
-	sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, RANGE_P_FROM, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, RANGE_P_TO, to, -1, SQLITE_STATIC);
 	if (scope != NULL)
-		sqlite3_bind_text(st, 3, scope, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, RANGE_P_TABLES, scope, -1, SQLITE_STATIC);
 	else
-		sqlite3_bind_null(st, 3);
+		sqlite3_bind_null(st, RANGE_P_TABLES);
 }
 
 int
@@ -142,7 +143,7 @@ store_corrections_range(struct store *s, const char *scope, const char *from, co
 	if (store_query(&q, s, STMT_CORR_RANGE, "reading the mispays", err) < 0)
 		return -1;
 	bind_range(q.st, scope, from, to);
-	sqlite3_bind_int(q.st, 4, max);
+	sqlite3_bind_int(q.st, RANGE_P_LIMIT, max);
 	return walk(&q, fn, ctx, err);
 }
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "store/sql/tables.h"
 #include "store/store_int.h"
 
 _Static_assert(ROUND_DEALER_NAME_MAX == PERSON_NAME_MAX, "a round's dealer name holds a person's name");
@@ -35,11 +36,11 @@ store_table_dealer_set(struct store *s, const char *table_id, const char *person
 		return pb_fail(err, 500, "internal_error", "table %s has no stored state to set its dealer in", table_id);
 	if (store_query(&q, s, STMT_DEALER_CHANGE_INSERT, "recording a dealer change", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	bind_or_null(q.st, 2, person_id);
-	bind_or_null(q.st, 3, person_id != NULL && person_id[0] ? person_name : NULL);
-	sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(DEALER_CHANGE_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	bind_or_null(q.st, SQL_PARAM(DEALER_CHANGE_IN_PERSON_ID), person_id);
+	bind_or_null(q.st, SQL_PARAM(DEALER_CHANGE_IN_PERSON_NAME), person_id != NULL && person_id[0] ? person_name : NULL);
+	sqlite3_bind_text(q.st, SQL_PARAM(DEALER_CHANGE_IN_AT), at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(DEALER_CHANGE_IN_BY), by, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -52,19 +53,19 @@ store_dealer_changes(struct store *s, const char *tables, const char *from, cons
 	*n = 0;
 	if (store_query(&q, s, STMT_DEALER_CHANGES, "reading the dealer changes", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
-	bind_or_null(q.st, 3, tables);
-	sqlite3_bind_int(q.st, 4, max);
+	sqlite3_bind_text(q.st, RANGE_P_FROM, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, RANGE_P_TO, to, -1, SQLITE_STATIC);
+	bind_or_null(q.st, RANGE_P_TABLES, tables);
+	sqlite3_bind_int(q.st, RANGE_P_LIMIT, max);
 	while (*n < max && store_query_next(&q)) {
 		struct dealer_change *c = &out[(*n)++];
-		c->id = sqlite3_column_int64(q.st, 0);
-		store_column_text(c->table_id, sizeof(c->table_id), q.st, 1);
-		store_column_text(c->person_id, sizeof(c->person_id), q.st, 2);
-		store_column_text(c->person_name, sizeof(c->person_name), q.st, 3);
-		store_column_text(c->at, sizeof(c->at), q.st, 4);
-		store_column_text(c->by, sizeof(c->by), q.st, 5);
-		store_column_text(c->until, sizeof(c->until), q.st, 6);
+		c->id = sqlite3_column_int64(q.st, DEALER_CHANGE_COL_ID);
+		store_column_text(c->table_id, sizeof(c->table_id), q.st, DEALER_CHANGE_COL_TABLE_ID);
+		store_column_text(c->person_id, sizeof(c->person_id), q.st, DEALER_CHANGE_COL_PERSON_ID);
+		store_column_text(c->person_name, sizeof(c->person_name), q.st, DEALER_CHANGE_COL_PERSON_NAME);
+		store_column_text(c->at, sizeof(c->at), q.st, DEALER_CHANGE_COL_AT);
+		store_column_text(c->by, sizeof(c->by), q.st, DEALER_CHANGE_COL_BY);
+		store_column_text(c->until, sizeof(c->until), q.st, DEALER_CHANGE_COL_UNTIL);
 	}
 	return store_query_end(&q);
 }

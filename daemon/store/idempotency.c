@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/sql/idempotency.h"
 #include "store/store_int.h"
 
 /* Rows deleted by store_idempotency_prune() since the process started, for /metrics. */
@@ -46,12 +47,12 @@ store_idempotency_put(struct store *s, const char *actor, const char *key, const
 
 	if (store_query(&q, s, STMT_IDEMPOTENCY_INSERT, "storing an idempotency key", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, actor, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, request_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 4, status);
-	sqlite3_bind_text(q.st, 5, response, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(IDEMPOTENCY_IN_ACTOR), actor, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(IDEMPOTENCY_IN_KEY), key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(IDEMPOTENCY_IN_REQUEST_HASH), request_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, SQL_PARAM(IDEMPOTENCY_IN_STATUS), status);
+	sqlite3_bind_text(q.st, SQL_PARAM(IDEMPOTENCY_IN_RESPONSE), response, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(IDEMPOTENCY_IN_CREATED_AT), at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 

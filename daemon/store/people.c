@@ -6,23 +6,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/sql/people.h"
 #include "store/store_int.h"
 
-/* The person of the statement's row (the columns of STMT_PERSON_GET and STMT_PEOPLE_LIST). */
+/* The person of the statement's row (PERSON_COLS: STMT_PERSON_GET, _GET_NOCASE, STMT_PEOPLE_LIST). */
 static void
 read_person(sqlite3_stmt *st, struct person *out)
 {
 	memset(out, 0, sizeof(*out));
-	store_column_text(out->id, sizeof(out->id), st, 0);
-	store_column_text(out->name, sizeof(out->name), st, 1);
-	out->roles = (unsigned)sqlite3_column_int64(st, 2);
-	out->active = sqlite3_column_int(st, 3) != 0;
-	store_column_text(out->password_hash, sizeof(out->password_hash), st, 4);
-	out->must_change = sqlite3_column_int(st, 5) != 0;
-	out->failures = sqlite3_column_int(st, 6);
-	out->locked_until_ms = sqlite3_column_int64(st, 7);
-	store_column_text(out->created_at, sizeof(out->created_at), st, 8);
-	store_column_text(out->updated_at, sizeof(out->updated_at), st, 9);
+	store_column_text(out->id, sizeof(out->id), st, PERSON_COL_ID);
+	store_column_text(out->name, sizeof(out->name), st, PERSON_COL_NAME);
+	out->roles = (unsigned)sqlite3_column_int64(st, PERSON_COL_ROLES);
+	out->active = sqlite3_column_int(st, PERSON_COL_ACTIVE) != 0;
+	store_column_text(out->password_hash, sizeof(out->password_hash), st, PERSON_COL_PASSWORD_HASH);
+	out->must_change = sqlite3_column_int(st, PERSON_COL_MUST_CHANGE) != 0;
+	out->failures = sqlite3_column_int(st, PERSON_COL_FAILURES);
+	out->locked_until_ms = sqlite3_column_int64(st, PERSON_COL_LOCKED_UNTIL_MS);
+	store_column_text(out->created_at, sizeof(out->created_at), st, PERSON_COL_CREATED_AT);
+	store_column_text(out->updated_at, sizeof(out->updated_at), st, PERSON_COL_UPDATED_AT);
 }
 
 /* The person of a statement that takes the id as its one parameter (STMT_PERSON_GET or STMT_PERSON_GET_NOCASE). */
@@ -97,13 +98,13 @@ store_person_add(struct store *s, const struct person *p, struct pb_error *err)
 
 	if (store_query(&q, s, STMT_PERSON_ADD, "adding a person", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, p->id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, p->name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 3, p->roles);
+	sqlite3_bind_text(q.st, PERSON_ADD_P_ID, p->id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PERSON_ADD_P_NAME, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, PERSON_ADD_P_ROLES, p->roles);
 	if (p->password_hash[0] != '\0')
-		sqlite3_bind_text(q.st, 4, p->password_hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 5, p->must_change);
-	sqlite3_bind_text(q.st, 6, p->created_at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, PERSON_ADD_P_PASSWORD_HASH, p->password_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, PERSON_ADD_P_MUST_CHANGE, p->must_change);
+	sqlite3_bind_text(q.st, PERSON_ADD_P_AT, p->created_at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -115,11 +116,11 @@ store_person_update(struct store *s, const char *id, const char *name, unsigned 
 
 	if (store_query(&q, s, STMT_PERSON_UPDATE, "changing a person", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 3, roles);
-	sqlite3_bind_int(q.st, 4, active);
-	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PERSON_UPDATE_P_ID, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PERSON_UPDATE_P_NAME, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, PERSON_UPDATE_P_ROLES, roles);
+	sqlite3_bind_int(q.st, PERSON_UPDATE_P_ACTIVE, active);
+	sqlite3_bind_text(q.st, PERSON_UPDATE_P_AT, at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -131,10 +132,10 @@ store_person_password(struct store *s, const char *id, const char *hash, bool mu
 
 	if (store_query(&q, s, STMT_PERSON_PASSWORD, "setting a password", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, hash, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 3, must_change);
-	sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PERSON_PASSWORD_P_ID, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PERSON_PASSWORD_P_HASH, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, PERSON_PASSWORD_P_MUST_CHANGE, must_change);
+	sqlite3_bind_text(q.st, PERSON_PASSWORD_P_AT, at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -148,10 +149,10 @@ store_person_failed(struct store *s, const char *id, int max_failures, int64_t n
 	*locked_until_ms = 0;
 	if (store_query(&q, s, STMT_PERSON_FAILED, "counting a failed password", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 2, max_failures);
-	sqlite3_bind_int64(q.st, 3, until_ms);
-	sqlite3_bind_int64(q.st, 4, now_ms);
+	sqlite3_bind_text(q.st, PERSON_FAILED_P_ID, id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, PERSON_FAILED_P_MAX, max_failures);
+	sqlite3_bind_int64(q.st, PERSON_FAILED_P_UNTIL, until_ms);
+	sqlite3_bind_int64(q.st, PERSON_FAILED_P_NOW, now_ms);
 	if (store_query_next(&q)) {
 		*failures = sqlite3_column_int(q.st, 0);
 		*locked_until_ms = sqlite3_column_int64(q.st, 1);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "store/players.h"
+#include "store/sql/players.h"
 #include "store/store_int.h"
 
 static void
@@ -32,25 +33,25 @@ store_player_put(struct store *s, const char *id, const char *card, const char *
 
 	if (store_query(&q, s, STMT_PLAYER_PUT, "recording a player", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
-	bind_or_null(q.st, 2, card);
-	bind_or_null(q.st, 3, name);
-	sqlite3_bind_text(q.st, 4, record_json, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PLAYER_PUT_P_ID, id, -1, SQLITE_STATIC);
+	bind_or_null(q.st, PLAYER_PUT_P_CARD, card);
+	bind_or_null(q.st, PLAYER_PUT_P_NAME, name);
+	sqlite3_bind_text(q.st, PLAYER_PUT_P_RECORD_JSON, record_json, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, PLAYER_PUT_P_AT, at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
-/* The record of the row the statement stands on (columns record_json, created_at, updated_at). */
+/* The record of the row the statement stands on (PLAYER_COLS). */
 static json_t *
 record_of_row(sqlite3_stmt *st)
 {
-	const char *text = (const char *)sqlite3_column_text(st, 0);
+	const char *text = (const char *)sqlite3_column_text(st, PLAYER_COL_RECORD_JSON);
 	json_t *o = text != NULL ? json_loads(text, 0, NULL) : NULL;
 
 	if (o == NULL)
 		return NULL;
-	json_object_set_new(o, "created_at", column_json_text(st, 1));
-	json_object_set_new(o, "updated_at", column_json_text(st, 2));
+	json_object_set_new(o, "created_at", column_json_text(st, PLAYER_COL_CREATED_AT));
+	json_object_set_new(o, "updated_at", column_json_text(st, PLAYER_COL_UPDATED_AT));
 	return o;
 }
 
@@ -109,42 +110,47 @@ rows_json(struct store_query *q, json_t *(*row)(sqlite3_stmt *st), json_t **out,
 	return -1;
 }
 
-/* A seat_changes row as GET /players/{id} lists it. */
+/* A seat_changes row as GET /players/{id} lists it (SEAT_CHANGE_COLS). */
 static json_t *
 seat_change_row(sqlite3_stmt *st)
 {
-	return json_pack("{s:o,s:i,s:b,s:o}", "table", column_json_text(st, 0), "seat", sqlite3_column_int(st, 1), "seated",
-	    sqlite3_column_int(st, 2), "at", column_json_text(st, 3));
+	return json_pack("{s:o,s:i,s:b,s:o}", "table", column_json_text(st, SEAT_CHANGE_COL_TABLE_ID),
+	    "seat", sqlite3_column_int(st, SEAT_CHANGE_COL_SEAT), "seated", sqlite3_column_int(st, SEAT_CHANGE_COL_SEATED),
+	    "at", column_json_text(st, SEAT_CHANGE_COL_AT));
 }
 
-/* A table_transactions row. */
+/* A table_transactions row (TXN_COLS). */
 static json_t *
 txn_row(sqlite3_stmt *st)
 {
-	json_t *seat = sqlite3_column_type(st, 2) == SQLITE_NULL ? json_null() : json_integer(sqlite3_column_int(st, 2));
+	json_t *seat = sqlite3_column_type(st, TXN_COL_SEAT) == SQLITE_NULL ? json_null() :
+	    json_integer(sqlite3_column_int(st, TXN_COL_SEAT));
 
-	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:o,s:o}", "id", (json_int_t)sqlite3_column_int64(st, 0), "table",
-	    column_json_text(st, 1), "seat", seat, "player", column_json_text(st, 3), "direction", column_json_text(st, 4),
-	    "kind", column_json_text(st, 5), "amount", (json_int_t)sqlite3_column_int64(st, 6), "at", column_json_text(st, 7),
-	    "by", column_json_text(st, 8));
+	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:o,s:o}", "id", (json_int_t)sqlite3_column_int64(st, TXN_COL_ID),
+	    "table", column_json_text(st, TXN_COL_TABLE_ID), "seat", seat, "player", column_json_text(st, TXN_COL_PLAYER_ID),
+	    "direction", column_json_text(st, TXN_COL_DIRECTION), "kind", column_json_text(st, TXN_COL_KIND),
+	    "amount", (json_int_t)sqlite3_column_int64(st, TXN_COL_AMOUNT), "at", column_json_text(st, TXN_COL_AT),
+	    "by", column_json_text(st, TXN_COL_BY));
 }
 
-/* A title31_acks row. */
+/* A title31_acks row (T31_COLS). */
 static json_t *
 t31_ack_row(sqlite3_stmt *st)
 {
-	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "player", column_json_text(st, 0), "direction", column_json_text(st, 1),
-	    "kind", column_json_text(st, 2), "note", column_json_text(st, 3), "by", column_json_text(st, 4), "at",
-	    column_json_text(st, 5));
+	return json_pack("{s:o,s:o,s:o,s:o,s:o,s:o}", "player", column_json_text(st, T31_COL_PLAYER_ID),
+	    "direction", column_json_text(st, T31_COL_DIRECTION), "kind", column_json_text(st, T31_COL_KIND),
+	    "note", column_json_text(st, T31_COL_NOTE), "by", column_json_text(st, T31_COL_BY),
+	    "at", column_json_text(st, T31_COL_AT));
 }
 
-/* A player's payout line: [round, seat, wager, stake, rules, net]. */
+/* A player's payout line (PLAYER_LINE_COLS): [round, rules, wager, stake, result, net]. */
 static json_t *
 player_line_row(sqlite3_stmt *st)
 {
-	return json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(st, 0), (json_int_t)sqlite3_column_int64(st, 1),
-	    column_json_text(st, 2), (json_int_t)sqlite3_column_int64(st, 3), column_json_text(st, 4),
-	    (json_int_t)sqlite3_column_int64(st, 5));
+	return json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_ROUND_ID),
+	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_RULES_ID), column_json_text(st, PLAYER_LINE_COL_WAGER),
+	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_STAKE), column_json_text(st, PLAYER_LINE_COL_RESULT),
+	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_NET));
 }
 
 /* The row's first column, as JSON text or null. */
@@ -202,22 +208,22 @@ store_seat_set(struct store *s, const char *table_id, int seat, const char *play
 
 	if (store_query(&q, s, seated ? STMT_SEAT_PUT : STMT_SEAT_DELETE, "seating a player", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 2, seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(SEAT_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, SQL_PARAM(SEAT_IN_SEAT), seat);
 	if (seated) {
-		sqlite3_bind_text(q.st, 3, player, -1, SQLITE_STATIC);
-		sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SQL_PARAM(SEAT_IN_PLAYER_ID), player, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SQL_PARAM(SEAT_IN_SINCE), at, -1, SQLITE_STATIC);
 	}
 	if (store_query_done(&q) < 0)
 		return -1;
 	if (store_query(&q, s, STMT_SEAT_CHANGE_INSERT, "recording a seating", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 2, seat);
-	sqlite3_bind_text(q.st, 3, player, -1, SQLITE_STATIC);
-	sqlite3_bind_int(q.st, 4, seated);
-	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SEAT_CHANGE_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, SQL_PARAM(SEAT_CHANGE_IN_SEAT), seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(SEAT_CHANGE_IN_PLAYER_ID), player, -1, SQLITE_STATIC);
+	sqlite3_bind_int(q.st, SQL_PARAM(SEAT_CHANGE_IN_SEATED), seated);
+	sqlite3_bind_text(q.st, SQL_PARAM(SEAT_CHANGE_IN_AT), at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(SEAT_CHANGE_IN_BY), by, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -323,17 +329,17 @@ store_txn_put(struct store *s, const struct table_txn *t, struct pb_error *err)
 
 	if (store_query(&q, s, STMT_TXN_INSERT, "recording a transaction", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, t->id);
-	sqlite3_bind_text(q.st, 2, t->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(TXN_IN_ID), t->id);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_TABLE_ID), t->table_id, -1, SQLITE_STATIC);
 	if (t->seat > 0)
-		sqlite3_bind_int(q.st, 3, t->seat);
-	sqlite3_bind_text(q.st, 4, t->player, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, t->direction, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, t->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 7, t->amount);
-	sqlite3_bind_text(q.st, 8, t->at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 9, t->gaming_day, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 10, t->by, -1, SQLITE_STATIC);
+		sqlite3_bind_int(q.st, SQL_PARAM(TXN_IN_SEAT), t->seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_PLAYER_ID), t->player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_DIRECTION), t->direction, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_KIND), t->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(TXN_IN_AMOUNT), t->amount);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_AT), t->at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_GAMING_DAY), t->gaming_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_BY), t->by, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -357,13 +363,13 @@ store_t31_ack_put(struct store *s, const char *gaming_day, const char *player, c
 
 	if (store_query(&q, s, STMT_T31_ACK_INSERT, "recording a Title 31 acknowledgment", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, player, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, direction, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 4, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, note, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 6, by, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 7, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_GAMING_DAY), gaming_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_PLAYER_ID), player, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_DIRECTION), direction, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_KIND), kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_NOTE), note, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_BY), by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(T31_IN_AT), at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 

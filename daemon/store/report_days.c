@@ -8,17 +8,17 @@
 #include <string.h>
 
 #include "store/reports.h"
+#include "store/sql/reports.h"
 #include "store/store_int.h"
 
-/* A row of STMT_REPORT_SPANS (columns as SPAN_READ_COLUMNS in sql.c: start in row->hour). */
+/* A row of STMT_REPORT_SPANS (SPAN_READ_COLUMNS, sql/reports.h: start in row->hour). */
 static void
 read_span(sqlite3_stmt *st, struct report_hour *row)
 {
-	int col = store_report_row_read(st, row);
-
-	row->play_ms = sqlite3_column_int64(st, col++);
-	row->carry_ms = sqlite3_column_int64(st, col++);
-	row->span = sqlite3_column_int(st, col);
+	store_report_row_read(st, row);
+	row->play_ms = sqlite3_column_int64(st, SPAN_COL_PLAY_MS);
+	row->carry_ms = sqlite3_column_int64(st, SPAN_COL_CARRY_MS);
+	row->span = sqlite3_column_int(st, SPAN_COL_KIND);
 }
 
 int
@@ -34,35 +34,18 @@ store_report_span_put(struct store *s, const struct report_hour *row, struct pb_
 {
 	struct store_query q;
 	sqlite3_stmt *st;
-	int col = 9;
 
 	if (store_query(&q, s, STMT_REPORT_SPAN_PUT, "writing a report roll-up", err) < 0)
 		return -1;
 	st = q.st;
-	sqlite3_bind_int(st, 1, row->span);
-	sqlite3_bind_int64(st, 2, row->hour);
-	sqlite3_bind_text(st, 3, row->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, row->dealer, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, row->rules_id);
-	sqlite3_bind_int64(st, 6, row->rounds);
-	sqlite3_bind_int64(st, 7, row->voids);
-	sqlite3_bind_int64(st, 8, row->hands);
-	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, row->handle[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row->house_win[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row->lines[w]);
-	sqlite3_bind_int64(st, col++, row->banked_rounds);
-	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		sqlite3_bind_int64(st, col++, row->banked_handle[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row->banked_win[w]);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		sqlite3_bind_int64(st, col++, row->banked_lines[w]);
-	sqlite3_bind_int64(st, col++, row->collections);
-	sqlite3_bind_int64(st, col++, row->play_ms);
-	sqlite3_bind_int64(st, col, row->carry_ms);
+	sqlite3_bind_int(st, SQL_PARAM(SPAN_IN_KIND), row->span);
+	sqlite3_bind_int64(st, SQL_PARAM(SPAN_IN_START), row->hour);
+	sqlite3_bind_text(st, SQL_PARAM(SPAN_IN_TABLE_ID), row->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, SQL_PARAM(SPAN_IN_DEALER), row->dealer, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, SQL_PARAM(SPAN_IN_RULES_ID), row->rules_id);
+	store_report_sums_bind(st, SQL_PARAM(SPAN_IN_SUMS), SQL_PARAM(SPAN_IN_BANKED), row);
+	sqlite3_bind_int64(st, SQL_PARAM(SPAN_IN_PLAY_MS), row->play_ms);
+	sqlite3_bind_int64(st, SQL_PARAM(SPAN_IN_CARRY_MS), row->carry_ms);
 	return store_query_done(&q);
 }
 

@@ -8,55 +8,82 @@
 #include <string.h>
 
 #include "store/reports.h"
+#include "store/sql/chain.h"
+#include "store/sql/reports.h"
 #include "store/store_int.h"
+
+/* The runs of sums per wager are in the order of enum wager: the loops below index them by it. */
+#define WAGER_RUN(p) \
+	(p##_PLAY == p##_ANTE + WAGER_PLAY && p##_PAIR_PLUS == p##_ANTE + WAGER_PAIR_PLUS && \
+	p##_SIX_CARD == p##_ANTE + WAGER_SIX_CARD)
+#define WAGER_RUN5(p) (WAGER_RUN(p) && p##_ANTE_BONUS == p##_ANTE + WAGER_ANTE_BONUS)
+_Static_assert(WAGER_RUN(REPORT_SUM_HANDLE) && WAGER_RUN5(REPORT_SUM_WIN) && WAGER_RUN5(REPORT_SUM_LINES) &&
+    WAGER_RUN(BANKED_SUM_HANDLE) && WAGER_RUN5(BANKED_SUM_WIN) && WAGER_RUN5(BANKED_SUM_LINES),
+    "the sums of a report row per wager follow enum wager");
 
 /* Binds a table scope (JSON array text) or NULL. */
 static void
-bind_scope(sqlite3_stmt *st, int col, const char *tables)
+bind_scope(sqlite3_stmt *st, int param, const char *tables)
 {
 	if (tables != NULL)
-		sqlite3_bind_text(st, col, tables, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, param, tables, -1, SQLITE_STATIC);
 	else
-		sqlite3_bind_null(st, col);
+		sqlite3_bind_null(st, param);
 }
 
-/*
- * The sums of a report row from consecutive columns starting at col
- * (rounds, voids, hands, handle x4, house win x5, lines x5, then the
- * player-banked part: rounds, handle x4, win x5, lines x5, collections);
- * returns the column after them.
- */
-static int
-report_sums_read(sqlite3_stmt *st, int col, struct report_hour *row)
+/* The sums of a report row (REPORT_SUMS from column sums, BANKED_SUMS from column banked; sql/reports.h). */
+static void
+report_sums_read(sqlite3_stmt *st, int sums, int banked, struct report_hour *row)
 {
-	row->rounds = sqlite3_column_int64(st, col++);
-	row->voids = sqlite3_column_int64(st, col++);
-	row->hands = sqlite3_column_int64(st, col++);
+	row->rounds = sqlite3_column_int64(st, sums + REPORT_SUM_ROUNDS);
+	row->voids = sqlite3_column_int64(st, sums + REPORT_SUM_VOIDS);
+	row->hands = sqlite3_column_int64(st, sums + REPORT_SUM_HANDS);
 	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		row->handle[w] = sqlite3_column_int64(st, col++);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		row->house_win[w] = sqlite3_column_int64(st, col++);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		row->lines[w] = sqlite3_column_int64(st, col++);
-	row->banked_rounds = sqlite3_column_int64(st, col++);
+		row->handle[w] = sqlite3_column_int64(st, sums + REPORT_SUM_HANDLE_ANTE + w);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++) {
+		row->house_win[w] = sqlite3_column_int64(st, sums + REPORT_SUM_WIN_ANTE + w);
+		row->lines[w] = sqlite3_column_int64(st, sums + REPORT_SUM_LINES_ANTE + w);
+	}
+	row->banked_rounds = sqlite3_column_int64(st, banked + BANKED_SUM_ROUNDS);
 	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
-		row->banked_handle[w] = sqlite3_column_int64(st, col++);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		row->banked_win[w] = sqlite3_column_int64(st, col++);
-	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++)
-		row->banked_lines[w] = sqlite3_column_int64(st, col++);
-	row->collections = sqlite3_column_int64(st, col++);
-	return col;
+		row->banked_handle[w] = sqlite3_column_int64(st, banked + BANKED_SUM_HANDLE_ANTE + w);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++) {
+		row->banked_win[w] = sqlite3_column_int64(st, banked + BANKED_SUM_WIN_ANTE + w);
+		row->banked_lines[w] = sqlite3_column_int64(st, banked + BANKED_SUM_LINES_ANTE + w);
+	}
+	row->collections = sqlite3_column_int64(st, banked + BANKED_SUM_COLLECTIONS);
 }
 
-int
+void
 store_report_row_read(sqlite3_stmt *st, struct report_hour *row)
 {
-	store_column_text(row->table_id, sizeof(row->table_id), st, 0);
-	row->hour = sqlite3_column_int64(st, 1);
-	store_column_text(row->dealer, sizeof(row->dealer), st, 2);
-	row->rules_id = sqlite3_column_int64(st, 3);
-	return report_sums_read(st, 4, row);
+	store_column_text(row->table_id, sizeof(row->table_id), st, REPORT_COL_TABLE_ID);
+	row->hour = sqlite3_column_int64(st, REPORT_COL_HOUR);
+	store_column_text(row->dealer, sizeof(row->dealer), st, REPORT_COL_DEALER);
+	row->rules_id = sqlite3_column_int64(st, REPORT_COL_RULES_ID);
+	report_sums_read(st, REPORT_COL_SUMS, REPORT_COL_BANKED, row);
+}
+
+void
+store_report_sums_bind(sqlite3_stmt *st, int sums, int banked, const struct report_hour *row)
+{
+	sqlite3_bind_int64(st, sums + REPORT_SUM_ROUNDS, row->rounds);
+	sqlite3_bind_int64(st, sums + REPORT_SUM_VOIDS, row->voids);
+	sqlite3_bind_int64(st, sums + REPORT_SUM_HANDS, row->hands);
+	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
+		sqlite3_bind_int64(st, sums + REPORT_SUM_HANDLE_ANTE + w, row->handle[w]);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++) {
+		sqlite3_bind_int64(st, sums + REPORT_SUM_WIN_ANTE + w, row->house_win[w]);
+		sqlite3_bind_int64(st, sums + REPORT_SUM_LINES_ANTE + w, row->lines[w]);
+	}
+	sqlite3_bind_int64(st, banked + BANKED_SUM_ROUNDS, row->banked_rounds);
+	for (int w = WAGER_ANTE; w <= WAGER_SIX_CARD; w++)
+		sqlite3_bind_int64(st, banked + BANKED_SUM_HANDLE_ANTE + w, row->banked_handle[w]);
+	for (int w = WAGER_ANTE; w < WAGER_COUNT; w++) {
+		sqlite3_bind_int64(st, banked + BANKED_SUM_WIN_ANTE + w, row->banked_win[w]);
+		sqlite3_bind_int64(st, banked + BANKED_SUM_LINES_ANTE + w, row->banked_lines[w]);
+	}
+	sqlite3_bind_int64(st, banked + BANKED_SUM_COLLECTIONS, row->collections);
 }
 
 /* Calls fn for each row of q, read into a zeroed report_hour by read; fn's non-zero return stops the walk. */
@@ -85,22 +112,21 @@ store_report_rows(struct store *s, enum stmt_id id, const char *what, int64_t fr
 
 	if (store_query(&q, s, id, what, err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, from);
-	sqlite3_bind_int64(q.st, 2, to);
-	bind_scope(q.st, 3, tables);
+	sqlite3_bind_int64(q.st, RANGE_P_FROM, from);
+	sqlite3_bind_int64(q.st, RANGE_P_TO, to);
+	bind_scope(q.st, RANGE_P_TABLES, tables);
 	if (kind != 0)
-		sqlite3_bind_int(q.st, 4, kind);
+		sqlite3_bind_int(q.st, RANGE_P_KIND, kind);
 	return report_walk(&q, read, fn, arg);
 }
 
-/* A row of STMT_REPORT_HOURS. */
+/* A row of STMT_REPORT_HOURS (HOURS_COLUMNS). */
 static void
 read_hour(sqlite3_stmt *st, struct report_hour *row)
 {
-	int col = store_report_row_read(st, row);
-
-	row->first_ms = sqlite3_column_int64(st, col++);
-	row->last_ms = sqlite3_column_int64(st, col);
+	store_report_row_read(st, row);
+	row->first_ms = sqlite3_column_int64(st, HOURS_COL_FIRST_MS);
+	row->last_ms = sqlite3_column_int64(st, HOURS_COL_LAST_MS);
 }
 
 int
@@ -157,25 +183,26 @@ store_rules_get(struct store *s, int64_t rules_id, struct rules *out, char sha25
 	return 0;
 }
 
-/* A row of STMT_REPORT_PAYOUTS. */
+/* A row of STMT_REPORT_PAYOUTS (LARGE_PAYOUT_COLS). */
 static void
 read_payout(sqlite3_stmt *st, struct report_payout *p)
 {
-	int w = wager_from_name((const char *)sqlite3_column_text(st, 3));
+	int w = wager_from_name((const char *)sqlite3_column_text(st, LARGE_PAYOUT_COL_WAGER));
 
 	memset(p, 0, sizeof(*p));
-	p->round_id = sqlite3_column_int64(st, 0);
-	store_column_text(p->table_id, sizeof(p->table_id), st, 1);
-	p->seat = sqlite3_column_int(st, 2);
+	p->round_id = sqlite3_column_int64(st, LARGE_PAYOUT_COL_ROUND_ID);
+	store_column_text(p->table_id, sizeof(p->table_id), st, LARGE_PAYOUT_COL_TABLE_ID);
+	p->seat = sqlite3_column_int(st, LARGE_PAYOUT_COL_SEAT);
 	p->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
-	p->stake = sqlite3_column_int64(st, 4);
-	p->net = sqlite3_column_int64(st, 5);
-	store_column_text(p->at, sizeof(p->at), st, 6);
-	p->has_cards = store_cards_parse((const char *)sqlite3_column_text(st, 7), p->cards) == 0;
-	p->has_dealer = store_cards_parse((const char *)sqlite3_column_text(st, 8), p->dealer) == 0;
+	p->stake = sqlite3_column_int64(st, LARGE_PAYOUT_COL_STAKE);
+	p->net = sqlite3_column_int64(st, LARGE_PAYOUT_COL_NET);
+	store_column_text(p->at, sizeof(p->at), st, LARGE_PAYOUT_COL_AT);
+	p->has_cards = store_cards_parse((const char *)sqlite3_column_text(st, LARGE_PAYOUT_COL_CARDS), p->cards) == 0;
+	p->has_dealer =
+	    store_cards_parse((const char *)sqlite3_column_text(st, LARGE_PAYOUT_COL_DEALER_CARDS), p->dealer) == 0;
 }
 
-/* Reads the payouts_net index in net order (why it is written so: sql.c). */
+/* Reads the payouts_net index in net order (why it is written so: sql/reports.def). */
 int
 store_report_payouts(struct store *s, const char *tables, int64_t min_net, const char *from, const char *to,
     int max, struct report_payout *out, int *count, struct pb_error *err)
@@ -185,11 +212,11 @@ store_report_payouts(struct store *s, const char *tables, int64_t min_net, const
 	*count = 0;
 	if (store_query(&q, s, STMT_REPORT_PAYOUTS, "reading the largest payouts", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, min_net);
-	sqlite3_bind_text(q.st, 2, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, to, -1, SQLITE_STATIC);
-	bind_scope(q.st, 4, tables);
-	sqlite3_bind_int(q.st, 5, max);
+	sqlite3_bind_int64(q.st, LARGE_PAYOUT_P_MIN_NET, min_net);
+	sqlite3_bind_text(q.st, LARGE_PAYOUT_P_FROM, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, LARGE_PAYOUT_P_TO, to, -1, SQLITE_STATIC);
+	bind_scope(q.st, LARGE_PAYOUT_P_TABLES, tables);
+	sqlite3_bind_int(q.st, LARGE_PAYOUT_P_LIMIT, max);
 	while (store_query_next(&q) && *count < max)
 		read_payout(q.st, &out[(*count)++]);
 	return store_query_end(&q);
@@ -254,19 +281,19 @@ exceptions_walk(struct store_query *q, int detail_col, void (*fill)(sqlite3_stmt
 static void
 bind_range_scope(sqlite3_stmt *st, const char *from, const char *to, const char *tables, int max)
 {
-	sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, to, -1, SQLITE_STATIC);
-	bind_scope(st, 3, tables);
-	sqlite3_bind_int(st, 4, max);
+	sqlite3_bind_text(st, RANGE_P_FROM, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, RANGE_P_TO, to, -1, SQLITE_STATIC);
+	bind_scope(st, RANGE_P_TABLES, tables);
+	sqlite3_bind_int(st, RANGE_P_LIMIT, max);
 }
 
-/* A row of STMT_REPORT_VOIDS (its void_reason is the detail). */
+/* A row of STMT_REPORT_VOIDS (VOID_COLS; its void_reason is the detail). */
 static void
 fill_void(sqlite3_stmt *st, struct report_exception *e)
 {
-	e->round_id = sqlite3_column_int64(st, 0);
-	store_column_text(e->table_id, sizeof(e->table_id), st, 1);
-	store_column_text(e->at, sizeof(e->at), st, 2);
+	e->round_id = sqlite3_column_int64(st, VOID_COL_ROUND_ID);
+	store_column_text(e->table_id, sizeof(e->table_id), st, VOID_COL_TABLE_ID);
+	store_column_text(e->at, sizeof(e->at), st, VOID_COL_AT);
 	snprintf(e->kind, sizeof(e->kind), "void");
 }
 
@@ -279,25 +306,25 @@ store_report_voids(struct store *s, const char *tables, const char *from, const 
 	if (store_query(&q, s, STMT_REPORT_VOIDS, "reading void rounds", err) < 0)
 		return -1;
 	bind_range_scope(q.st, from, to, tables, max);
-	return exceptions_walk(&q, 3, fill_void, out);
+	return exceptions_walk(&q, VOID_COL_REASON, fill_void, out);
 }
 
-/* A row of STMT_REPORT_SHORTS. */
+/* A row of STMT_REPORT_SHORTS (SHORT_COLS). */
 static void
 fill_short(sqlite3_stmt *st, struct report_exception *e)
 {
 	int w;
 
-	e->round_id = sqlite3_column_int64(st, 0);
-	store_column_text(e->table_id, sizeof(e->table_id), st, 1);
-	store_column_text(e->at, sizeof(e->at), st, 2);
+	e->round_id = sqlite3_column_int64(st, SHORT_COL_ROUND_ID);
+	store_column_text(e->table_id, sizeof(e->table_id), st, SHORT_COL_TABLE_ID);
+	store_column_text(e->at, sizeof(e->at), st, SHORT_COL_AT);
 	snprintf(e->kind, sizeof(e->kind), "coverage_short");
-	e->seat = sqlite3_column_int(st, 3);
-	w = wager_from_name((const char *)sqlite3_column_text(st, 4));
+	e->seat = sqlite3_column_int(st, SHORT_COL_SEAT);
+	w = wager_from_name((const char *)sqlite3_column_text(st, SHORT_COL_WAGER));
 	e->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
-	e->stake = sqlite3_column_int64(st, 5);
-	e->net = sqlite3_column_int64(st, 6);
-	e->short_amount = sqlite3_column_int64(st, 7);
+	e->stake = sqlite3_column_int64(st, SHORT_COL_STAKE);
+	e->net = sqlite3_column_int64(st, SHORT_COL_NET);
+	e->short_amount = sqlite3_column_int64(st, SHORT_COL_SHORT);
 }
 
 int
@@ -325,15 +352,15 @@ has_table(struct store *s, const char *name, bool *found, struct pb_error *err)
 	return store_query_int64(&q, &one, found);
 }
 
-/* A row of STMT_REPORT_SIGNIFICANT (its detail is the event's). */
+/* A row of STMT_REPORT_SIGNIFICANT (SIGNIFICANT_COLS, sql/chain.h; its detail is the event's). */
 static void
 fill_significant(sqlite3_stmt *st, struct report_exception *e)
 {
-	e->event_id = sqlite3_column_int64(st, 0);
-	store_column_text(e->at, sizeof(e->at), st, 1);
-	store_column_text(e->source, sizeof(e->source), st, 2);
-	store_column_text(e->kind, sizeof(e->kind), st, 3);
-	store_column_text(e->table_id, sizeof(e->table_id), st, 4);
+	e->event_id = sqlite3_column_int64(st, SIGNIFICANT_COL_ID);
+	store_column_text(e->at, sizeof(e->at), st, SIGNIFICANT_COL_AT);
+	store_column_text(e->source, sizeof(e->source), st, SIGNIFICANT_COL_SOURCE);
+	store_column_text(e->kind, sizeof(e->kind), st, SIGNIFICANT_COL_CODE);
+	store_column_text(e->table_id, sizeof(e->table_id), st, SIGNIFICANT_COL_TABLE_ID);
 }
 
 int
@@ -350,6 +377,6 @@ store_report_significant(struct store *s, const char *tables, const char *codes,
 	if (store_query(&q, s, STMT_REPORT_SIGNIFICANT, "reading significant events", err) < 0)
 		return -1;
 	bind_range_scope(q.st, from, to, tables, max);
-	sqlite3_bind_text(q.st, 5, codes, -1, SQLITE_STATIC);
-	return exceptions_walk(&q, 5, fill_significant, out);
+	sqlite3_bind_text(q.st, RANGE_P_CODES, codes, -1, SQLITE_STATIC);
+	return exceptions_walk(&q, SIGNIFICANT_COL_DETAIL, fill_significant, out);
 }

@@ -10,6 +10,7 @@
 #include "common/json_text.h"
 #include "engine/hand3.h"
 #include "store/players.h"
+#include "store/sql/rounds.h"
 #include "store/store_int.h"
 
 /* Binds text, or NULL when it is empty (an optional time or reason). */
@@ -66,27 +67,27 @@ bind_limits(sqlite3_stmt *st, int col, const struct table_limits *l, char **limi
 static int
 bind_round_insert(sqlite3_stmt *st, const struct round_record *rec, char **limits, char **collection)
 {
-	if (bind_limits(st, 4, &rec->limits, limits) < 0)
+	if (bind_limits(st, SQL_PARAM(ROUND_IN_LIMITS_JSON), &rec->limits, limits) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, rec->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, rec->round_no);
-	sqlite3_bind_int64(st, 3, rec->rules_id);
-	sqlite3_bind_int(st, 5, rec->seats);
-	sqlite3_bind_text(st, 6, rec->player_banked ? "player" : "house", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, SQL_PARAM(ROUND_IN_TABLE_ID), rec->table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, SQL_PARAM(ROUND_IN_ROUND_NO), rec->round_no);
+	sqlite3_bind_int64(st, SQL_PARAM(ROUND_IN_RULES_ID), rec->rules_id);
+	sqlite3_bind_int(st, SQL_PARAM(ROUND_IN_SEATS), rec->seats);
+	sqlite3_bind_text(st, SQL_PARAM(ROUND_IN_BANKING), rec->player_banked ? "player" : "house", -1, SQLITE_STATIC);
 	if (rec->player_banked) {
-		sqlite3_bind_int(st, 7, rec->banker_seat);
-		sqlite3_bind_int64(st, 8, rec->bank);
+		sqlite3_bind_int(st, SQL_PARAM(ROUND_IN_BANKER_SEAT), rec->banker_seat);
+		sqlite3_bind_int64(st, SQL_PARAM(ROUND_IN_BANK), rec->bank);
 	}
-	sqlite3_bind_text(st, 9, rec->opened_at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 10, rec->opened_by, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, SQL_PARAM(ROUND_IN_OPENED_AT), rec->opened_at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, SQL_PARAM(ROUND_IN_OPENED_BY), rec->opened_by, -1, SQLITE_STATIC);
 	if (rec->collection.posted) {
 		json_t *cj = collection_to_json(&rec->collection);
 		*collection = json_dumps(cj, JSON_SORT_KEYS | JSON_COMPACT);
 		json_decref(cj);
-		sqlite3_bind_text(st, 11, *collection, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, SQL_PARAM(ROUND_IN_COLLECTION_JSON), *collection, -1, SQLITE_STATIC);
 	}
-	bind_optional_text(st, 12, rec->dealer_id);
-	bind_optional_text(st, 13, rec->dealer_name);
+	bind_optional_text(st, SQL_PARAM(ROUND_IN_DEALER_ID), rec->dealer_id);
+	bind_optional_text(st, SQL_PARAM(ROUND_IN_DEALER_NAME), rec->dealer_name);
 	return 0;
 }
 
@@ -176,28 +177,28 @@ read_round_row(sqlite3_stmt *st, struct round_record *rec)
 	int state, rc = 0;
 	bool oom[3] = {false, false, false};
 
-	store_column_text(rec->table_id, sizeof(rec->table_id), st, 0);
-	rec->round_no = sqlite3_column_int64(st, 1);
-	state = round_state_from_name(store_column_str(st, 2));
+	store_column_text(rec->table_id, sizeof(rec->table_id), st, ROUND_COL_TABLE_ID);
+	rec->round_no = sqlite3_column_int64(st, ROUND_COL_ROUND_NO);
+	state = round_state_from_name(store_column_str(st, ROUND_COL_STATE));
 	rec->state = state < 0 ? ROUND_VOID : (enum round_state)state;
-	rec->rules_id = sqlite3_column_int64(st, 3);
-	lj = json_parse_checked(store_column_str(st, 4), &oom[0]);
-	rec->seats = sqlite3_column_int(st, 5);
-	rec->player_banked = strcmp(store_column_str(st, 6), "player") == 0;
-	rec->banker_seat = sqlite3_column_int(st, 7);
-	rec->bank = sqlite3_column_int64(st, 8);
-	store_column_text(rec->opened_at, sizeof(rec->opened_at), st, 9);
-	store_column_text(rec->opened_by, sizeof(rec->opened_by), st, 10);
-	store_column_text(rec->closed_at, sizeof(rec->closed_at), st, 11);
-	store_column_text(rec->settled_at, sizeof(rec->settled_at), st, 12);
-	store_column_text(rec->void_reason, sizeof(rec->void_reason), st, 13);
-	rec->dealer_qualifies = sqlite3_column_int(st, 14) != 0;
-	rec->players_net = sqlite3_column_int64(st, 15);
-	store_column_text(rec->dealer_id, sizeof(rec->dealer_id), st, 18);
-	store_column_text(rec->dealer_name, sizeof(rec->dealer_name), st, 19);
-	rj = json_parse_checked(store_column_str(st, 16), &oom[1]);
-	if (sqlite3_column_type(st, 17) != SQLITE_NULL) {
-		cj = json_parse_checked(store_column_str(st, 17), &oom[2]);
+	rec->rules_id = sqlite3_column_int64(st, ROUND_COL_RULES_ID);
+	lj = json_parse_checked(store_column_str(st, ROUND_COL_LIMITS_JSON), &oom[0]);
+	rec->seats = sqlite3_column_int(st, ROUND_COL_SEATS);
+	rec->player_banked = strcmp(store_column_str(st, ROUND_COL_BANKING), "player") == 0;
+	rec->banker_seat = sqlite3_column_int(st, ROUND_COL_BANKER_SEAT);
+	rec->bank = sqlite3_column_int64(st, ROUND_COL_BANK);
+	store_column_text(rec->opened_at, sizeof(rec->opened_at), st, ROUND_COL_OPENED_AT);
+	store_column_text(rec->opened_by, sizeof(rec->opened_by), st, ROUND_COL_OPENED_BY);
+	store_column_text(rec->closed_at, sizeof(rec->closed_at), st, ROUND_COL_CLOSED_AT);
+	store_column_text(rec->settled_at, sizeof(rec->settled_at), st, ROUND_COL_SETTLED_AT);
+	store_column_text(rec->void_reason, sizeof(rec->void_reason), st, ROUND_COL_VOID_REASON);
+	rec->dealer_qualifies = sqlite3_column_int(st, ROUND_COL_DEALER_QUALIFIES) != 0;
+	rec->players_net = sqlite3_column_int64(st, ROUND_COL_PLAYERS_NET);
+	store_column_text(rec->dealer_id, sizeof(rec->dealer_id), st, ROUND_COL_DEALER_ID);
+	store_column_text(rec->dealer_name, sizeof(rec->dealer_name), st, ROUND_COL_DEALER_NAME);
+	rj = json_parse_checked(store_column_str(st, ROUND_COL_RULES_JSON), &oom[1]);
+	if (sqlite3_column_type(st, ROUND_COL_COLLECTION_JSON) != SQLITE_NULL) {
+		cj = json_parse_checked(store_column_str(st, ROUND_COL_COLLECTION_JSON), &oom[2]);
 		if (cj == NULL || collection_from_json(cj, "collection", &rec->collection, &sub) < 0)
 			rc = -1;
 	}
@@ -256,15 +257,15 @@ load_bets(struct store *s, struct round_record *rec, struct pb_error *err)
 	if (round_rows(&q, s, STMT_ROUND_BETS, rec->id, "reading bets", err) < 0)
 		return -1;
 	while (store_query_next(&q)) {
-		int seat = sqlite3_column_int(q.st, 0);
+		int seat = sqlite3_column_int(q.st, BET_COL_SEAT);
 		if (seat < 1 || seat > MAX_SEATS)
 			continue;
 		rec->has_bet[seat] = true;
-		rec->bets[seat].ante = sqlite3_column_int64(q.st, 1);
-		rec->bets[seat].pair_plus = sqlite3_column_int64(q.st, 2);
-		rec->bets[seat].six_card = sqlite3_column_int64(q.st, 3);
-		store_column_text(rec->bet_at[seat], sizeof(rec->bet_at[seat]), q.st, 4);
-		store_column_text(rec->bet_by[seat], sizeof(rec->bet_by[seat]), q.st, 5);
+		rec->bets[seat].ante = sqlite3_column_int64(q.st, BET_COL_ANTE);
+		rec->bets[seat].pair_plus = sqlite3_column_int64(q.st, BET_COL_PAIR_PLUS);
+		rec->bets[seat].six_card = sqlite3_column_int64(q.st, BET_COL_SIX_CARD);
+		store_column_text(rec->bet_at[seat], sizeof(rec->bet_at[seat]), q.st, BET_COL_PLACED_AT);
+		store_column_text(rec->bet_by[seat], sizeof(rec->bet_by[seat]), q.st, BET_COL_PLACED_BY);
 	}
 	return store_query_end(&q);
 }
@@ -278,13 +279,13 @@ load_hands(struct store *s, struct round_record *rec, struct pb_error *err)
 	if (round_rows(&q, s, STMT_ROUND_HANDS, rec->id, "reading hands", err) < 0)
 		return -1;
 	while (store_query_next(&q)) {
-		int seat = sqlite3_column_int(q.st, 0);
-		if (seat < 0 || seat > MAX_SEATS || store_cards_parse(store_column_str(q.st, 1), rec->hands[seat]) < 0)
+		int seat = sqlite3_column_int(q.st, HAND_COL_SEAT);
+		if (seat < 0 || seat > MAX_SEATS || store_cards_parse(store_column_str(q.st, HAND_COL_CARDS), rec->hands[seat]) < 0)
 			continue;
 		rec->has_hand[seat] = true;
-		store_column_text(rec->dealt_at[seat], sizeof(rec->dealt_at[seat]), q.st, 2);
+		store_column_text(rec->dealt_at[seat], sizeof(rec->dealt_at[seat]), q.st, HAND_COL_DEALT_AT);
 		rec->hand_label_bad[seat] = strcmp(hand3_category_name(HAND3_CATEGORY(hand3_value(rec->hands[seat]))),
-		    store_column_str(q.st, 3)) != 0;
+		    store_column_str(q.st, HAND_COL_HAND)) != 0;
 	}
 	return store_query_end(&q);
 }
@@ -298,13 +299,13 @@ load_decisions(struct store *s, struct round_record *rec, struct pb_error *err)
 	if (round_rows(&q, s, STMT_ROUND_DECISIONS, rec->id, "reading decisions", err) < 0)
 		return -1;
 	while (store_query_next(&q)) {
-		int seat = sqlite3_column_int(q.st, 0);
-		int d = decision_from_name(store_column_str(q.st, 1));
+		int seat = sqlite3_column_int(q.st, DECISION_COL_SEAT);
+		int d = decision_from_name(store_column_str(q.st, DECISION_COL_ACTION));
 		if (seat < 1 || seat > MAX_SEATS || d < 0)
 			continue;
 		rec->decisions[seat] = (enum decision)d;
-		store_column_text(rec->decided_at[seat], sizeof(rec->decided_at[seat]), q.st, 2);
-		store_column_text(rec->decided_by[seat], sizeof(rec->decided_by[seat]), q.st, 3);
+		store_column_text(rec->decided_at[seat], sizeof(rec->decided_at[seat]), q.st, DECISION_COL_DECIDED_AT);
+		store_column_text(rec->decided_by[seat], sizeof(rec->decided_by[seat]), q.st, DECISION_COL_DECIDED_BY);
 	}
 	return store_query_end(&q);
 }
@@ -319,21 +320,21 @@ load_payouts(struct store *s, struct round_record *rec, struct pb_error *err)
 		return -1;
 	while (store_query_next(&q) && rec->payout_count < MAX_PAYOUT_LINES) {
 		struct payout_line *l = &rec->payouts[rec->payout_count++];
-		const char *res = store_column_str(q.st, 4);
-		int w = wager_from_name(store_column_str(q.st, 2));
+		const char *res = store_column_str(q.st, PAYOUT_COL_RESULT);
+		int w = wager_from_name(store_column_str(q.st, PAYOUT_COL_WAGER));
 
-		l->seq = sqlite3_column_int(q.st, 0);
-		l->seat = sqlite3_column_int(q.st, 1);
+		l->seq = sqlite3_column_int(q.st, PAYOUT_COL_SEQ);
+		l->seat = sqlite3_column_int(q.st, PAYOUT_COL_SEAT);
 		l->wager = w < 0 ? WAGER_ANTE : (enum wager)w;
-		l->stake = sqlite3_column_int64(q.st, 3);
+		l->stake = sqlite3_column_int64(q.st, PAYOUT_COL_STAKE);
 		l->result = RESULT_RETURNED;
 		for (int r = RESULT_WIN; r <= RESULT_RETURNED; r++)
 			if (strcmp(res, result_name((enum result)r)) == 0)
 				l->result = (enum result)r;
-		l->net = sqlite3_column_int64(q.st, 5);
-		l->banked = sqlite3_column_type(q.st, 6) != SQLITE_NULL;
-		l->bank_after = sqlite3_column_int64(q.st, 6);
-		l->short_amount = sqlite3_column_int64(q.st, 7);
+		l->net = sqlite3_column_int64(q.st, PAYOUT_COL_NET);
+		l->banked = sqlite3_column_type(q.st, PAYOUT_COL_BANK_AFTER) != SQLITE_NULL;
+		l->bank_after = sqlite3_column_int64(q.st, PAYOUT_COL_BANK_AFTER);
+		l->short_amount = sqlite3_column_int64(q.st, PAYOUT_COL_SHORT);
 	}
 	return store_query_end(&q);
 }
@@ -347,15 +348,15 @@ load_banker_turns(struct store *s, struct round_record *rec, struct pb_error *er
 	if (round_rows(&q, s, STMT_ROUND_BANKER_TURNS, rec->id, "reading banker turns", err) < 0)
 		return -1;
 	while (store_query_next(&q)) {
-		if (strcmp(store_column_str(q.st, 1), "declined") == 0) {
+		if (strcmp(store_column_str(q.st, ROUND_BANKER_COL_KIND), "declined") == 0) {
 			if (rec->declined_count < MAX_SEATS)
-				rec->declined[rec->declined_count++] = sqlite3_column_int(q.st, 0);
+				rec->declined[rec->declined_count++] = sqlite3_column_int(q.st, ROUND_BANKER_COL_SEAT);
 		} else {
-			rec->banker_consecutive = sqlite3_column_int(q.st, 2);
-			snprintf(rec->banker_player, sizeof(rec->banker_player), "%s", store_column_str(q.st, 3));
-			snprintf(rec->provider_badge, sizeof(rec->provider_badge), "%s", store_column_str(q.st, 4));
+			rec->banker_consecutive = sqlite3_column_int(q.st, ROUND_BANKER_COL_CONSECUTIVE);
+			snprintf(rec->banker_player, sizeof(rec->banker_player), "%s", store_column_str(q.st, ROUND_BANKER_COL_PLAYER));
+			snprintf(rec->provider_badge, sizeof(rec->provider_badge), "%s", store_column_str(q.st, ROUND_BANKER_COL_BADGE));
 			snprintf(rec->provider_company, sizeof(rec->provider_company), "%s",
-			    store_column_str(q.st, 5));
+			    store_column_str(q.st, ROUND_BANKER_COL_COMPANY));
 		}
 	}
 	return store_query_end(&q);
@@ -403,15 +404,15 @@ store_round_update(struct store *s, const struct round_record *rec, struct pb_er
 
 	if (store_query(&q, s, STMT_ROUND_UPDATE, "updating a round", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, round_state_name(rec->state), -1, SQLITE_STATIC);
-	bind_optional_text(q.st, 2, rec->closed_at);
-	bind_optional_text(q.st, 3, rec->settled_at);
-	bind_optional_text(q.st, 4, rec->void_reason);
+	sqlite3_bind_text(q.st, SQL_PARAM(ROUND_SET_STATE), round_state_name(rec->state), -1, SQLITE_STATIC);
+	bind_optional_text(q.st, SQL_PARAM(ROUND_SET_CLOSED_AT), rec->closed_at);
+	bind_optional_text(q.st, SQL_PARAM(ROUND_SET_SETTLED_AT), rec->settled_at);
+	bind_optional_text(q.st, SQL_PARAM(ROUND_SET_VOID_REASON), rec->void_reason);
 	if (final) {
-		sqlite3_bind_int(q.st, 5, rec->dealer_qualifies);
-		sqlite3_bind_int64(q.st, 6, rec->players_net);
+		sqlite3_bind_int(q.st, SQL_PARAM(ROUND_SET_DEALER_QUALIFIES), rec->dealer_qualifies);
+		sqlite3_bind_int64(q.st, SQL_PARAM(ROUND_SET_PLAYERS_NET), rec->players_net);
 	}
-	sqlite3_bind_int64(q.st, 7, rec->id);
+	sqlite3_bind_int64(q.st, SQL_PARAM(ROUND_SET_ID), rec->id);
 	return store_query_done(&q);
 }
 
@@ -423,13 +424,13 @@ store_bet_put(struct store *s, int64_t round_id, int seat, const struct seat_bet
 
 	if (store_query(&q, s, STMT_BET_PUT, "recording a bet", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, round_id);
-	sqlite3_bind_int(q.st, 2, seat);
-	sqlite3_bind_int64(q.st, 3, b->ante);
-	sqlite3_bind_int64(q.st, 4, b->pair_plus);
-	sqlite3_bind_int64(q.st, 5, b->six_card);
-	sqlite3_bind_text(q.st, 6, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 7, by, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(BET_IN_ROUND_ID), round_id);
+	sqlite3_bind_int(q.st, SQL_PARAM(BET_IN_SEAT), seat);
+	sqlite3_bind_int64(q.st, SQL_PARAM(BET_IN_ANTE), b->ante);
+	sqlite3_bind_int64(q.st, SQL_PARAM(BET_IN_PAIR_PLUS), b->pair_plus);
+	sqlite3_bind_int64(q.st, SQL_PARAM(BET_IN_SIX_CARD), b->six_card);
+	sqlite3_bind_text(q.st, SQL_PARAM(BET_IN_PLACED_AT), at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(BET_IN_PLACED_BY), by, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -457,11 +458,12 @@ store_hand_put(struct store *s, int64_t round_id, int seat, const card_t cards[3
 		return -1;
 	for (int i = 0; i < 3; i++)
 		card_format(cards[i], text + 2 * i);
-	sqlite3_bind_int64(q.st, 1, round_id);
-	sqlite3_bind_int(q.st, 2, seat);
-	sqlite3_bind_text(q.st, 3, text, 6, SQLITE_TRANSIENT);
-	sqlite3_bind_text(q.st, 4, hand3_category_name(HAND3_CATEGORY(hand3_value(cards))), -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(HAND_IN_ROUND_ID), round_id);
+	sqlite3_bind_int(q.st, SQL_PARAM(HAND_IN_SEAT), seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(HAND_IN_CARDS), text, 6, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q.st, SQL_PARAM(HAND_IN_HAND), hand3_category_name(HAND3_CATEGORY(hand3_value(cards))), -1,
+	    SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(HAND_IN_DEALT_AT), at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -473,11 +475,11 @@ store_decision_put(struct store *s, int64_t round_id, int seat, enum decision d,
 
 	if (store_query(&q, s, STMT_DECISION_INSERT, "recording a decision", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, 1, round_id);
-	sqlite3_bind_int(q.st, 2, seat);
-	sqlite3_bind_text(q.st, 3, decision_name(d), -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 4, at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, by, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SQL_PARAM(DECISION_IN_ROUND_ID), round_id);
+	sqlite3_bind_int(q.st, SQL_PARAM(DECISION_IN_SEAT), seat);
+	sqlite3_bind_text(q.st, SQL_PARAM(DECISION_IN_ACTION), decision_name(d), -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(DECISION_IN_DECIDED_AT), at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(DECISION_IN_DECIDED_BY), by, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -491,17 +493,17 @@ store_payouts_put(struct store *s, int64_t round_id, const struct settlement *se
 
 		if (store_query(&q, s, STMT_PAYOUT_INSERT, "recording a payout line", err) < 0)
 			return -1;
-		sqlite3_bind_int64(q.st, 1, round_id);
-		sqlite3_bind_int(q.st, 2, l->seq);
-		sqlite3_bind_int(q.st, 3, l->seat);
-		sqlite3_bind_text(q.st, 4, wager_name(l->wager), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q.st, 5, l->stake);
-		sqlite3_bind_text(q.st, 6, result_name(l->result), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(q.st, 7, l->net);
+		sqlite3_bind_int64(q.st, SQL_PARAM(PAYOUT_IN_ROUND_ID), round_id);
+		sqlite3_bind_int(q.st, SQL_PARAM(PAYOUT_IN_SEQ), l->seq);
+		sqlite3_bind_int(q.st, SQL_PARAM(PAYOUT_IN_SEAT), l->seat);
+		sqlite3_bind_text(q.st, SQL_PARAM(PAYOUT_IN_WAGER), wager_name(l->wager), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q.st, SQL_PARAM(PAYOUT_IN_STAKE), l->stake);
+		sqlite3_bind_text(q.st, SQL_PARAM(PAYOUT_IN_RESULT), result_name(l->result), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(q.st, SQL_PARAM(PAYOUT_IN_NET), l->net);
 		if (l->banked) {
-			sqlite3_bind_int64(q.st, 8, l->bank_after);
+			sqlite3_bind_int64(q.st, SQL_PARAM(PAYOUT_IN_BANK_AFTER), l->bank_after);
 			if (l->short_amount > 0)
-				sqlite3_bind_int64(q.st, 9, l->short_amount);
+				sqlite3_bind_int64(q.st, SQL_PARAM(PAYOUT_IN_SHORT), l->short_amount);
 		}
 		if (store_query_done(&q) < 0)
 			return -1;

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "store/sql/people.h"
 #include "store/store_int.h"
 
 int
@@ -14,12 +15,12 @@ store_session_add(struct store *s, const char *token_sha256, const char *person_
 
 	if (store_query(&q, s, STMT_SESSION_ADD, "opening a session", err) < 0)
 		return -1;
-	sqlite3_bind_text(q.st, 1, token_sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, person_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, 3, now_ms);
-	sqlite3_bind_int64(q.st, 4, expires_ms);
+	sqlite3_bind_text(q.st, SESSION_ADD_P_TOKEN_SHA256, token_sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SESSION_ADD_P_PERSON_ID, person_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, SESSION_ADD_P_NOW, now_ms);
+	sqlite3_bind_int64(q.st, SESSION_ADD_P_EXPIRES, expires_ms);
 	if (address != NULL)
-		sqlite3_bind_text(q.st, 5, address, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, SESSION_ADD_P_ADDRESS, address, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 
@@ -54,15 +55,15 @@ store_session_get(struct store *s, const char *token_sha256, struct session_row 
 	sqlite3_bind_text(q.st, 1, token_sha256, -1, SQLITE_STATIC);
 	if (store_query_next(&q)) {
 		*found = true;
-		store_column_text(out->person_id, sizeof(out->person_id), q.st, 0);
-		out->created_ms = sqlite3_column_int64(q.st, 1);
-		out->last_ms = sqlite3_column_int64(q.st, 2);
-		out->expires_ms = sqlite3_column_int64(q.st, 3);
-		out->ended = sqlite3_column_int(q.st, 4) != 0;
-		store_column_text(out->person_name, sizeof(out->person_name), q.st, 5);
-		out->roles = (unsigned)sqlite3_column_int64(q.st, 6);
-		out->person_active = sqlite3_column_int(q.st, 7) != 0;
-		out->must_change = sqlite3_column_int(q.st, 8) != 0;
+		store_column_text(out->person_id, sizeof(out->person_id), q.st, SESSION_COL_PERSON_ID);
+		out->created_ms = sqlite3_column_int64(q.st, SESSION_COL_CREATED_MS);
+		out->last_ms = sqlite3_column_int64(q.st, SESSION_COL_LAST_MS);
+		out->expires_ms = sqlite3_column_int64(q.st, SESSION_COL_EXPIRES_MS);
+		out->ended = sqlite3_column_int(q.st, SESSION_COL_ENDED) != 0;
+		store_column_text(out->person_name, sizeof(out->person_name), q.st, SESSION_COL_PERSON_NAME);
+		out->roles = (unsigned)sqlite3_column_int64(q.st, SESSION_COL_ROLES);
+		out->person_active = sqlite3_column_int(q.st, SESSION_COL_PERSON_ACTIVE) != 0;
+		out->must_change = sqlite3_column_int(q.st, SESSION_COL_MUST_CHANGE) != 0;
 	}
 	return store_query_end(&q);
 }

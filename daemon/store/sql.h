@@ -1,212 +1,33 @@
 /*
- * sql.h - every fixed SQL statement of the store, named.  The texts are in
- * one static table in sql.c (one list to review); a connection prepares a
- * statement the first time it is asked for it (store_stmt, store_int.h) and
- * keeps it in an array indexed by its name.  For daemon/store/ only.
+ * sql.h - every fixed SQL statement of the store, named.  For
+ * daemon/store/ only.
  *
- * Not in the table, because their text is made at run time: the migrations
- * themselves (schema/NNN_*.sql, migrations.h), "PRAGMA user_version = N"
- * after each of them, and store_open's "PRAGMA synchronous = FULL|EXTRA|
- * NORMAL; ..." (one of three fixed words, checked before).
+ * The statements sit beside their domain: one list per domain in
+ * daemon/store/sql/ (core.def, chain.def, rounds.def, ..., gathered by
+ * sql/statements.def), each a list of rows
+ *
+ *	STMT(STMT_BET_DELETE, "DELETE FROM bets WHERE round_id = ? AND seat = ?")
+ *
+ * included here to make the names, one enum, and in sql.c to make the
+ * texts, one static table indexed by the names.  A connection prepares a
+ * statement the first time it is asked for it (store_stmt, store_int.h)
+ * and keeps it in an array indexed by its name.  The column lists a
+ * domain's statements share, and the indices its store file reads them
+ * by, are declared together in the domain's header, sql/<domain>.h.
+ *
+ * Not in the lists, because their text is made at run time: the
+ * migrations themselves (schema/NNN_*.sql, migrations.h), "PRAGMA
+ * user_version = N" after each of them, and store_open's "PRAGMA
+ * synchronous = FULL|EXTRA|NORMAL; ..." (one of three fixed words,
+ * checked before).
  */
 #ifndef PB_STORE_SQL_H
 #define PB_STORE_SQL_H
 
 enum stmt_id {
-	/* store.c: transactions, savepoints, the schema */
-	STMT_BEGIN,
-	STMT_COMMIT,
-	STMT_ROLLBACK,
-	STMT_SAVEPOINT,
-	STMT_RELEASE,
-	STMT_ROLLBACK_TO,
-	STMT_USER_VERSION,
-	STMT_APPLICATION_ID,
-	STMT_SCHEMA_OBJECTS,
-	STMT_JOURNAL_WAL,
-
-	/* writer.c, backup.c, state.c: connection settings */
-	STMT_TEMP_STORE_MEMORY,
-	STMT_JOURNAL_DELETE,
-	STMT_DATA_VERSION,
-
-	/* chain.c */
-	STMT_CHAIN_HEAD,
-	STMT_EVENT_INSERT,
-	STMT_ROUND_EVENTS,
-
-	/* rules_store.c */
-	STMT_RULES_INSERT,
-	STMT_RULES_ID,
-
-	/* tables.c */
-	STMT_TABLE_STATE_GET,
-	STMT_TABLE_STATE_PUT,
-
-	/* rounds.c */
-	STMT_ROUND_NEXT_NO,
-	STMT_ROUND_INSERT,
-	STMT_ROUND_HAS_EVENTS,
-	STMT_ROUND_CURRENT,
-	STMT_ROUND_GET,
-	STMT_ROUND_BETS,
-	STMT_ROUND_HANDS,
-	STMT_ROUND_DECISIONS,
-	STMT_ROUND_PAYOUTS,
-	STMT_ROUND_BANKER_TURNS,
-	STMT_ROUND_COLLECTIONS,
-	STMT_ROUND_UPDATE,
-	STMT_BET_PUT,
-	STMT_BET_DELETE,
-	STMT_HAND_INSERT,
-	STMT_DECISION_INSERT,
-	STMT_PAYOUT_INSERT,
-	STMT_TABLE_ROUNDS,
-
-	/* bankers.c */
-	STMT_BANKER_TURN_INSERT,
-	STMT_BANKER_LAST,
-	STMT_BANKER_TURNS,
-	STMT_COLLECTION_INSERT,
-	STMT_BANKER_REPORT,
-	STMT_BANKER_VOIDS,
-	STMT_BANKER_RECENT,
-	STMT_BANKER_REPORT_PEOPLE,
-	STMT_BANK_OFFERS,
-
-	/* dealers.c */
-	STMT_TABLE_DEALER_SET,
-	STMT_DEALER_CHANGE_INSERT,
-	STMT_DEALER_CHANGES,
-	STMT_TABLES_DEALT_BY,
-
-	/* aggregates.c */
-	STMT_REPORT_HOUR_ADD,
-
-	/* idempotency.c */
-	STMT_IDEMPOTENCY_GET,
-	STMT_IDEMPOTENCY_INSERT,
-	STMT_IDEMPOTENCY_PRUNE,
-
-	/* audit.c */
-	STMT_EVENTS_RANGE,
-	STMT_EVENTS_OF_ROUND,
-	STMT_EVENT_BEFORE,
-	STMT_EVENT_TABLES,
-	STMT_ROUND_IDS,
-	STMT_ROUND_IDS_LAST,
-	STMT_ROUND_COUNTS,
-	STMT_CHECKPOINT_INSERT,
-	STMT_CHECKPOINT_LAST,
-	STMT_CHECKPOINTS_AFTER,
-	STMT_SIGNIFICANT_HEAD,
-	STMT_SIGNIFICANT_INSERT,
-	STMT_SIGNIFICANT_LIST,
-	STMT_SIGNIFICANT_WALK,
-	STMT_TABLE_HOLD_SET,
-	STMT_TABLE_HOLD_GET,
-	STMT_REPORT_HOURS_VERIFY,
-
-	/* reports.c */
-	STMT_REPORT_HOURS,
-	STMT_RULES_SHA256,
-	STMT_RULES_GET,
-	STMT_REPORT_PAYOUTS,
-	STMT_REPORT_VOIDS,
-	STMT_REPORT_SHORTS,
-	STMT_HAS_TABLE,
-	STMT_REPORT_SIGNIFICANT,
-
-	/* report_days.c */
-	STMT_REPORT_SPANS,
-	STMT_REPORT_SPAN_PUT,
-	STMT_REPORT_SPANS_DELETE,
-	STMT_ROLLUP_GET,
-	STMT_ROLLUP_SET,
-	STMT_REPORT_HOURS_NEXT,
-	STMT_BEGIN_DEFERRED,
-
-	/* people.c */
-	STMT_PERSON_GET,
-	STMT_PERSON_GET_NOCASE,
-	STMT_PERSON_FAILED,
-	STMT_PERSON_SUCCEEDED,
-	STMT_PERSON_ADD,
-	STMT_PERSON_UPDATE,
-	STMT_PERSON_PASSWORD,
-	STMT_PEOPLE_LIST,
-
-	/* sessions.c */
-	STMT_SESSION_ADD,
-	STMT_SESSION_HOME,
-	STMT_SESSION_GET,
-	STMT_SESSION_TOUCH,
-	STMT_SESSION_END,
-	STMT_SESSIONS_END_PERSON,
-
-	/* central.c */
-	STMT_EVENTS_AFTER,
-	STMT_CENTRAL_POSITION_GET,
-	STMT_CENTRAL_POSITION_SET,
-	STMT_CENTRAL_LAG,
-	STMT_CENTRAL_FINISHED,
-	STMT_CENTRAL_EVENT_ID,
-	STMT_RULES_TEXT,
-
-	/* accounting.c */
-	STMT_TABLE_EVENTS,
-	STMT_ROWS_PLAYERS,
-	STMT_ROWS_SEAT_PLAYERS,
-	STMT_ROWS_SEAT_CHANGES,
-	STMT_ROWS_TRANSACTIONS,
-	STMT_ROWS_TITLE31_ACKS,
-	STMT_ACCT_COUNTS,
-	STMT_ACCT_NEXT_ID,
-	STMT_ACCT_INSERT,
-	STMT_ACCT_GET,
-	STMT_ACCT_BY_SERIAL,
-	STMT_ACCT_LAST,
-	STMT_ACCT_HAS_OPENER,
-	STMT_ACCT_DAY,
-	STMT_ACCT_TABLE_DAY,
-	STMT_ACCT_DAYS,
-	STMT_ACCT_DISCREPANCIES,
-	STMT_ACCT_ACK_INSERT,
-	STMT_ACCT_ACK_GET,
-
-	/* players.c */
-	STMT_PLAYER_PUT,
-	STMT_PLAYER_GET,
-	STMT_PLAYER_CARD_HOLDER,
-	STMT_PLAYER_SEARCH,
-	STMT_PLAYER_COUNT,
-	STMT_SEAT_GET,
-	STMT_SEAT_PUT,
-	STMT_SEAT_DELETE,
-	STMT_SEAT_CHANGE_INSERT,
-	STMT_SEATS_OF_TABLE,
-	STMT_SEAT_OF_PLAYER,
-	STMT_SEAT_CHANGES_OF_PLAYER,
-	STMT_ROUND_PLAYER_INSERT,
-	STMT_ROUND_PLAYERS,
-	STMT_TXN_NEXT_ID,
-	STMT_TXN_INSERT,
-	STMT_TXNS_DAY,
-	STMT_T31_ACK_INSERT,
-	STMT_T31_ACKS_DAY,
-	STMT_PLAYER_LINES,
-	STMT_HANDS_COVERAGE,
-	STMT_PLAYERS_BETWEEN,
-	/* corrections.c */
-	STMT_CORR_COUNT,
-	STMT_CORR_NEXT_ID,
-	STMT_CORR_INSERT,
-	STMT_CORR_GET,
-	STMT_CORR_OF_ROUND,
-	STMT_CORR_LATEST,
-	STMT_CORR_RANGE,
-	STMT_CORR_TOTAL,
-
+#define STMT(name, text) name,
+#include "store/sql/statements.def"
+#undef STMT
 	STMT_COUNT
 };
 

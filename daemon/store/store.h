@@ -20,7 +20,8 @@
  *                 against its row (event_types.c, event_check.c)
  * and, for daemon/store/ only: store_int.h (SQLite, the step helpers,
  * the per-connection caches: store.c, query.c), sql.h (every statement's
- * name; their text in sql.c), capture.h (capture.c).
+ * name; their text in the domain's list, sql/<domain>.def, and the
+ * columns they read in sql/<domain>.h), capture.h (capture.c).
  */
 #ifndef PB_STORE_STORE_H
 #define PB_STORE_STORE_H

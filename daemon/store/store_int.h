@@ -12,7 +12,7 @@
  *		return -1;
  *	sqlite3_bind_int64(q.st, 1, round_id);
  *	while (store_query_next(&q))
- *		... sqlite3_column_*(q.st, i) ...
+ *		... sqlite3_column_*(q.st, BET_COL_SEAT) ...   (sql/rounds.h)
  *	return store_query_end(&q);
  *
  * store_query_end resets the statement whatever happened (so that no read
@@ -164,11 +164,18 @@ int store_cards_parse(const char *text, card_t out[3]);
 
 /*
  * The key and sums of a report row, read from column 0 on: table, hour (or
- * a span's start), dealer, rules, then rounds, voids, hands, handle x4,
- * house win x5, lines x5, the order report_hours and report_spans both
- * keep (sql.c selects them so).  Returns the column after them.
+ * a span's start), dealer, rules, then its sums and its player-banked sums
+ * (REPORT_COL_*, sql/reports.h), the order report_hours and report_spans
+ * are both read in.
  */
-int store_report_row_read(sqlite3_stmt *st, struct report_hour *row);
+void store_report_row_read(sqlite3_stmt *st, struct report_hour *row);
+
+/*
+ * Binds the sums of row: REPORT_SUMS from parameter sums on, BANKED_SUMS
+ * from parameter banked on (sql/reports.h), as a report_hours or
+ * report_spans row is written.
+ */
+void store_report_sums_bind(sqlite3_stmt *st, int sums, int banked, const struct report_hour *row);
 
 /*
  * Runs the report statement id with ?1 from, ?2 to, ?3 the table scope

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store/sql/tables.h"
 #include "store/store_int.h"
 
 /*
@@ -45,10 +46,11 @@ static int
 read_table_state(sqlite3_stmt *st, const char *table_id, struct table_state *out, struct pb_error *err)
 {
 	out->found = true;
-	out->open = strcmp((const char *)sqlite3_column_text(st, 0), "open") == 0;
-	snprintf(out->config_sha256, sizeof(out->config_sha256), "%s", (const char *)sqlite3_column_text(st, 2));
-	store_column_text(out->dealer_id, sizeof(out->dealer_id), st, 3);
-	if (parse_limits((const char *)sqlite3_column_text(st, 1), &out->limits, err) < 0)
+	out->open = strcmp((const char *)sqlite3_column_text(st, TABLE_STATE_COL_STATUS), "open") == 0;
+	snprintf(out->config_sha256, sizeof(out->config_sha256), "%s",
+	    (const char *)sqlite3_column_text(st, TABLE_STATE_COL_CONFIG_SHA256));
+	store_column_text(out->dealer_id, sizeof(out->dealer_id), st, TABLE_STATE_COL_DEALER_ID);
+	if (parse_limits((const char *)sqlite3_column_text(st, TABLE_STATE_COL_LIMITS_JSON), &out->limits, err) < 0)
 		return pb_fail(err, 500, "storage_error", "table %s: stored limits are unreadable", table_id);
 	return 0;
 }
@@ -81,11 +83,11 @@ store_table_state_put(struct store *s, const char *table_id, const struct table_
 	json_decref(lj);
 	if (store_query(&q, s, STMT_TABLE_STATE_PUT, "writing table settings", err) < 0 || text == NULL)
 		goto out;
-	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 2, ts->open ? "open" : "closed", -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 3, text, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 4, ts->config_sha256, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, 5, at, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TABLE_STATE_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TABLE_STATE_IN_STATUS), ts->open ? "open" : "closed", -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TABLE_STATE_IN_LIMITS_JSON), text, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TABLE_STATE_IN_CONFIG_SHA256), ts->config_sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, SQL_PARAM(TABLE_STATE_IN_UPDATED_AT), at, -1, SQLITE_STATIC);
 	rc = store_query_done(&q);
 out:
 	free(text);
