@@ -174,6 +174,49 @@ def run_pitboss(*args, timeout=300):
     p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 
+
+# ---- people: the property's own staff, not in the record ----
+
+# The bits of people.roles, in the order of the role names of daemon/config/config.c.
+ROLE = {"dealer": 1, "pitboss": 2, "auditor": 4, "admin": 8, "floor": 16, "cage": 32, "count": 64, "surveillance": 128}
+
+
+def argon2id(password, cheap=False):
+    """crypto_pwhash_str of libsodium (through ctypes), as common/password.c makes it: the interactive cost,
+    or with cheap the smallest (1 pass, 8 KiB), which verifies the same and faster."""
+    import ctypes
+    import ctypes.util
+    lib = ctypes.CDLL(ctypes.util.find_library("sodium"))
+    assert lib.sodium_init() >= 0
+    lib.crypto_pwhash_opslimit_interactive.restype = ctypes.c_ulonglong
+    lib.crypto_pwhash_memlimit_interactive.restype = ctypes.c_size_t
+    ops, mem = (1, 8192) if cheap else (lib.crypto_pwhash_opslimit_interactive(), lib.crypto_pwhash_memlimit_interactive())
+    out, pw = ctypes.create_string_buffer(128), password.encode()
+    assert lib.crypto_pwhash_str(out, pw, ctypes.c_ulonglong(len(pw)), ctypes.c_ulonglong(ops), ctypes.c_size_t(mem)) == 0
+    return out.value.decode()
+
+
+def add_person(db, pid, name, roles, password=None, active=True, cheap=False):
+    """Writes one person straight into the people table (db: a stopped Daemon, or a database's path): the one
+    way the tests make people without an admin's session.  roles: a role's name or a list of names (ROLE).
+    password: what the person signs in or witnesses with (stored as its argon2id hash, cheap or not); None for
+    a person who never does (the hash is then a word that no password matches)."""
+    if isinstance(db, Daemon):
+        if db.running:
+            raise DaemonError("add_person writes the database of a stopped daemon")
+        db = db.db_path
+    bits = sum(ROLE[r] for r in ([roles] if isinstance(roles, str) else roles))
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        with conn:
+            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
+                         "updated_at) VALUES (?, ?, ?, ?, ?, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                         (pid, name, bits, 1 if active else 0,
+                          "unused" if password is None else argon2id(password, cheap)))
+    finally:
+        conn.close()
+
+
 class DaemonError(AssertionError):
     pass
 

@@ -80,12 +80,8 @@ class RestoreTest(pgserver.CentralServerCase):
                                           "checkpoint": {"every_rounds": 3, "every_seconds": 1}})
         self.d.start()
         self.d.stop()
-        conn = self.d.db_connect(read_only=False)
-        with conn:   # a dealer to seat at a table (people are the property's own, not in the record)
-            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, updated_at) "
-                         "VALUES ('E1027', 'Ana Ruiz', 1, 1, 'unused', 0, '2026-01-01T00:00:00.000Z', "
-                         "'2026-01-01T00:00:00.000Z')")
-        conn.close()
+        # a dealer to seat at a table (people are the property's own, not in the record)
+        pbtest.add_person(self.d, "E1027", "Ana Ruiz", "dealer")
         acct.setup_people(self.d)    # the signers of the accounting documents
         self.d.start()
         self.restored = None
