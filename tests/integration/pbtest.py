@@ -12,7 +12,8 @@ Daemon(clock=True) runs on the test clock (pbclock.py, docs/reliability.md):
 d.advance_clock(seconds) moves its wall clock forward at once, so sessions,
 lockouts and stored answers expire when the test says, however slow the
 machine.  What happens by itself (the main loop's writes, a reload, a
-thread's work) is waited for with wait_until, the one place that sleeps.
+thread's work) is waited for with wait_until; a deliberately slow client
+keeps its pace with pace().  These two are the only places that sleep.
 
 The daemon binary comes from PB_BUILD_DIR (set by ctest), so the same tests
 run against the Release and the sanitizer builds; every time a daemon exits
@@ -158,7 +159,8 @@ def sanitizer_report(text):
 def wait_until(what, fn, timeout=30.0, every=0.05):
     """Calls fn() every `every` seconds until it returns a true value, and returns that value; after timeout
     seconds fails with an AssertionError naming `what` (a string, or a function giving one).  The one place the
-    tests sleep: they wait for something to happen, never for the daemon's time to pass (Daemon.advance_clock)."""
+    tests wait: for something to happen, never for the daemon's time to pass (Daemon.advance_clock); pace() is
+    the other sleep, a slow client's."""
     deadline = time.monotonic() + timeout
     while True:
         v = fn()
@@ -167,6 +169,13 @@ def wait_until(what, fn, timeout=30.0, every=0.05):
         if time.monotonic() > deadline:
             raise AssertionError("not within %g s: %s" % (timeout, what() if callable(what) else what))
         time.sleep(every)
+
+
+def pace(seconds):
+    """The pace of a deliberately slow client: a piece sent every `seconds`, a connection left idle between two
+    requests, half a request held open.  Real time, on purpose: the connections' deadlines run on the real and
+    monotonic clocks, which the test clock does not move.  With wait_until, the only places the tests sleep."""
+    time.sleep(seconds)
 
 
 def run_pitboss(*args, timeout=300):

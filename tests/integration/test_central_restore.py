@@ -12,7 +12,6 @@ on the restored file and deals a round.
 import os
 import sqlite3
 import tempfile
-import time
 import unittest
 
 import pbtest
@@ -167,16 +166,17 @@ class RestoreTest(pgserver.CentralServerCase):
                                               "witness": acct.witness("FL1")}, "PB1")
 
     def wait_shipped(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while True:
+        seen = {}
+
+        def shipped():
             n_local = self.d.db_value("SELECT count(*) FROM events")
             c_local = self.d.db_value("SELECT count(*) FROM checkpoints")
             n_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = 'R-1'"))
             c_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.checkpoints WHERE property = 'R-1'"))
-            if n_local == n_pg and c_local == c_pg:
-                return n_pg
-            self.assertLess(time.monotonic(), deadline, "not shipped: %d/%d events" % (n_local, n_pg))
-            time.sleep(0.1)
+            seen["events"] = (n_local, n_pg)
+            return (n_pg,) if n_local == n_pg and c_local == c_pg else None
+        return pbtest.wait_until(lambda: "shipped: %d/%d events" % seen["events"], shipped, timeout=timeout,
+                                 every=0.1)[0]
 
     def test_restore(self):
         self.play()

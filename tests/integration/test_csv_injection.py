@@ -309,10 +309,9 @@ class CentralCsvInjection(pgserver.CentralServerCase, CsvChecks):
         for table in (HOUSE, "T1"):
             st, js = d.call("POST", "/api/v1/tables/%s/rounds" % table, WHOLE, token=DEALER)
             self.assertEqual(st, 201, js)
-        deadline = time.monotonic() + 60
-        while int(self.pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = '%s'" % self.PROPERTY)) != 2:
-            self.assertLess(time.monotonic(), deadline, d.full_log())
-            time.sleep(0.1)
+        pbtest.wait_until(lambda: "the two rounds in round_facts:\n" + d.full_log(),
+                          lambda: int(self.pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = '%s'"
+                                                   % self.PROPERTY)) == 2, timeout=60, every=0.1)
         hq.start()
 
         found = self.probe_csv_routes(hq, {"table": "T1", "round": "1", "round_text": "1", "person": "P1",

@@ -13,7 +13,6 @@ paths of a dealer's own session are covered by tests/unit/test_dealer.c.
 """
 import json
 import sys
-import time
 import unittest
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
@@ -34,6 +33,7 @@ PEOPLE = (
 
 
 class DealerAtTheTable(pbtest.DaemonTestCase):
+    daemon_kwargs = {"clock": True}     # test_4 moves it between two changes of dealer
 
     @classmethod
     def setUpClass(cls):
@@ -120,7 +120,7 @@ class DealerAtTheTable(pbtest.DaemonTestCase):
 
     def test_4_rotation_report(self):
         self.set_dealer("F1", "E1027")
-        time.sleep(0.01)
+        self.d.advance_clock(1)          # the second change is a second later on the daemon's clock
         self.set_dealer("F1", "E1028", token=ADMIN)
         js = self.ok("GET", "/api/v1/reports/dealers?table=F1", token=AUDITOR)
         self.assertFalse(js["truncated"])

@@ -19,6 +19,7 @@ hashes by sqlite3 while the daemon runs (the daemon never writes that table).
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -89,6 +90,10 @@ class LongReads(pbtest.DaemonTestCase):
         st, hdrs, raw = self.d.request("GET", "/api/v1/integrity", token=AUDITOR, timeout=600)
         out[i] = (st, hdrs, raw, time.monotonic() - t0)
 
+    def connections_open(self):
+        raw = self.d.request("GET", "/metrics", token=None)[2]
+        return int(re.search(rb"^pitboss_connections_open (\d+)$", raw, re.M).group(1))
+
     def write_latencies(self, n=None, until=None):
         lat = []
         while (n is not None and len(lat) < n) or (until is not None and until()):
@@ -104,7 +109,9 @@ class LongReads(pbtest.DaemonTestCase):
         walks = [threading.Thread(target=self.integrity, args=(out, i)) for i in range(4)]
         for t in walks:
             t.start()
-        time.sleep(0.2)
+        # the four walks are at the daemon (and /metrics's own connection) before the writes are timed
+        pbtest.wait_until("the four walks are under way", lambda: self.connections_open() >= 5
+                          or not all(t.is_alive() for t in walks))
         during = self.write_latencies(until=lambda: any(t.is_alive() for t in walks))
         for t in walks:
             t.join()
@@ -129,7 +136,6 @@ class LongReads(pbtest.DaemonTestCase):
         ts = [threading.Thread(target=self.integrity, args=(out, i)) for i in range(n)]
         for t in ts:
             t.start()
-            time.sleep(0.01)
         for t in ts:
             t.join()
         statuses = sorted(o[0] for o in out)
