@@ -162,13 +162,15 @@ def wait_until(what, fn, timeout=30.0, every=0.05):
     tests wait: for something to happen, never for the daemon's time to pass (Daemon.advance_clock); pace() is
     the other sleep, a slow client's."""
     deadline = time.monotonic() + timeout
+    nap = min(every, 0.005)         # a quick first look, then every `every` seconds
     while True:
         v = fn()
         if v:
             return v
         if time.monotonic() > deadline:
             raise AssertionError("not within %g s: %s" % (timeout, what() if callable(what) else what))
-        time.sleep(every)
+        time.sleep(nap)
+        nap = min(every, nap * 2)
 
 
 def pace(seconds):
