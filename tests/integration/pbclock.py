@@ -13,55 +13,36 @@ ever move it forward.
                                      tests' harness, tests/browser/harness.mjs)
 
 The offset is written with one aligned 8-byte store into a shared mapping of
-the file (ctypes' c_int64), so that the daemon never reads half of an old
+the file (ctypes' c_int64, pbshared.mapped), so that the daemon never reads half of an old
 offset and half of a new one.
 
 Python 3 standard library only.
 """
 import ctypes
-import mmap
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pbshared import mapped  # noqa: E402
+
 ENV = "PITBOSS_TEST_CLOCK"     # the variable naming the file
-SIZE = 8
 
 
 def create(path):
     """Makes the file with the offset 0 (mode 0600)."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, b"\0" * SIZE)
-    finally:
-        os.close(fd)
-
-
-def _mapped(path, fn):
-    fd = os.open(path, os.O_RDWR)
-    try:
-        mm = mmap.mmap(fd, SIZE)
-        try:
-            cell = ctypes.c_int64.from_buffer(mm)
-            try:
-                return fn(cell)
-            finally:
-                del cell
-        finally:
-            mm.close()
-    finally:
-        os.close(fd)
+    mapped(path, ctypes.c_int64, create=True)
 
 
 def write(path, offset_ms):
     """Writes the offset (ms) in one store."""
     def store(cell):
         cell.value = int(offset_ms)
-    _mapped(path, store)
+    mapped(path, ctypes.c_int64, store)
 
 
 def read(path):
     """The offset (ms) the file holds."""
-    return _mapped(path, lambda cell: cell.value)
+    return mapped(path, ctypes.c_int64, lambda cell: cell.value)
 
 
 if __name__ == "__main__":

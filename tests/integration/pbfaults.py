@@ -17,11 +17,13 @@ request.  arm() sets which one fails and zeroes the counts; counts() reads them 
 Python 3 standard library only.
 """
 import ctypes
-import mmap
 import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pbshared import mapped  # noqa: E402
 
 ENV = "PITBOSS_TEST_FAULTS"     # the variable naming the file
-SIZE = 32
 STICKY = 1
 NO_LIBRARY = 2
 
@@ -33,27 +35,7 @@ class Block(ctypes.Structure):
 
 def create(path):
     """Makes the file: nothing fails, nothing counted (mode 0600)."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, b"\0" * SIZE)
-    finally:
-        os.close(fd)
-
-
-def _mapped(path, fn):
-    fd = os.open(path, os.O_RDWR)
-    try:
-        mm = mmap.mmap(fd, SIZE)
-        try:
-            block = Block.from_buffer(mm)
-            try:
-                return fn(block)
-            finally:
-                del block
-        finally:
-            mm.close()
-    finally:
-        os.close(fd)
+    mapped(path, Block, create=True)
 
 
 def arm(path, fail_at, sticky=False, library=True):
@@ -65,9 +47,9 @@ def arm(path, fail_at, sticky=False, library=True):
         b.failed = 0
         b.flags = (STICKY if sticky else 0) | (0 if library else NO_LIBRARY)
         b.fail_at = int(fail_at)
-    _mapped(path, store)
+    mapped(path, Block, store)
 
 
 def counts(path):
     """(allocations counted, allocations failed) since the last arm()."""
-    return _mapped(path, lambda b: (b.counted, b.failed))
+    return mapped(path, Block, lambda b: (b.counted, b.failed))

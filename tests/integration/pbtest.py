@@ -12,7 +12,8 @@ Daemon(clock=True) runs on the test clock (pbclock.py, docs/reliability.md):
 d.advance_clock(seconds) moves its wall clock forward at once, so sessions,
 lockouts and stored answers expire when the test says, however slow the
 machine.  What happens by itself (the main loop's writes, a reload, a
-thread's work) is waited for with wait_until, the one place that sleeps.
+thread's work) is waited for with wait_until; a deliberately slow client
+keeps its pace with pace().  These two are the only places that sleep.
 
 The daemon binary comes from PB_BUILD_DIR (set by ctest), so the same tests
 run against the Release and the sanitizer builds; every time a daemon exits
@@ -158,21 +159,74 @@ def sanitizer_report(text):
 def wait_until(what, fn, timeout=30.0, every=0.05):
     """Calls fn() every `every` seconds until it returns a true value, and returns that value; after timeout
     seconds fails with an AssertionError naming `what` (a string, or a function giving one).  The one place the
-    tests sleep: they wait for something to happen, never for the daemon's time to pass (Daemon.advance_clock)."""
+    tests wait: for something to happen, never for the daemon's time to pass (Daemon.advance_clock); pace() is
+    the other sleep, a slow client's."""
     deadline = time.monotonic() + timeout
+    nap = min(every, 0.005)         # a quick first look, then every `every` seconds
     while True:
         v = fn()
         if v:
             return v
         if time.monotonic() > deadline:
             raise AssertionError("not within %g s: %s" % (timeout, what() if callable(what) else what))
-        time.sleep(every)
+        time.sleep(nap)
+        nap = min(every, nap * 2)
+
+
+def pace(seconds):
+    """The pace of a deliberately slow client: a piece sent every `seconds`, a connection left idle between two
+    requests, half a request held open.  Real time, on purpose: the connections' deadlines run on the real and
+    monotonic clocks, which the test clock does not move.  With wait_until, the only places the tests sleep."""
+    time.sleep(seconds)
 
 
 def run_pitboss(*args, timeout=300):
     """Runs `pitboss ARGS`; returns (exit status, stdout, stderr)."""
     p = subprocess.run([PITBOSS] + list(args), stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+# ---- people: the property's own staff, not in the record ----
+
+# The bits of people.roles, in the order of the role names of daemon/config/config.c.
+ROLE = {"dealer": 1, "pitboss": 2, "auditor": 4, "admin": 8, "floor": 16, "cage": 32, "count": 64, "surveillance": 128}
+
+
+def argon2id(password, cheap=False):
+    """crypto_pwhash_str of libsodium (through ctypes), as common/password.c makes it: the interactive cost,
+    or with cheap the smallest (1 pass, 8 KiB), which verifies the same and faster."""
+    import ctypes
+    import ctypes.util
+    lib = ctypes.CDLL(ctypes.util.find_library("sodium"))
+    assert lib.sodium_init() >= 0
+    lib.crypto_pwhash_opslimit_interactive.restype = ctypes.c_ulonglong
+    lib.crypto_pwhash_memlimit_interactive.restype = ctypes.c_size_t
+    ops, mem = (1, 8192) if cheap else (lib.crypto_pwhash_opslimit_interactive(), lib.crypto_pwhash_memlimit_interactive())
+    out, pw = ctypes.create_string_buffer(128), password.encode()
+    assert lib.crypto_pwhash_str(out, pw, ctypes.c_ulonglong(len(pw)), ctypes.c_ulonglong(ops), ctypes.c_size_t(mem)) == 0
+    return out.value.decode()
+
+
+def add_person(db, pid, name, roles, password=None, active=True, cheap=False):
+    """Writes one person straight into the people table (db: a stopped Daemon, or a database's path): the one
+    way the tests make people without an admin's session.  roles: a role's name or a list of names (ROLE).
+    password: what the person signs in or witnesses with (stored as its argon2id hash, cheap or not); None for
+    a person who never does (the hash is then a word that no password matches)."""
+    if isinstance(db, Daemon):
+        if db.running:
+            raise DaemonError("add_person writes the database of a stopped daemon")
+        db = db.db_path
+    bits = sum(ROLE[r] for r in ([roles] if isinstance(roles, str) else roles))
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        with conn:
+            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
+                         "updated_at) VALUES (?, ?, ?, ?, ?, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
+                         (pid, name, bits, 1 if active else 0,
+                          "unused" if password is None else argon2id(password, cheap)))
+    finally:
+        conn.close()
+
 
 class DaemonError(AssertionError):
     pass

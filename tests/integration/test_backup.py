@@ -80,7 +80,8 @@ def schema_db(path, version):
 class DaemonBackups(pbtest.DaemonTestCase):
     """POST /api/v1/backups and pitboss backup against one running daemon."""
 
-    daemon_kwargs = {"overrides": {"backup_keep": 2}}
+    # on the test clock: a backup's name is the daemon's time to the millisecond, moved on between two backups
+    daemon_kwargs = {"clock": True, "overrides": {"backup_keep": 2}}
 
     def test_post_refuses_unknown_fields(self):
         self.refused(400, "unknown_field", "POST", "/api/v1/backups", {"to": "/tmp/x.db"}, token=ADMIN)
@@ -97,7 +98,7 @@ class DaemonBackups(pbtest.DaemonTestCase):
             self.assertEqual(mode(js["path"]), 0o600)
             with open(js["path"] + ".public-key") as f:
                 self.assertEqual(f.read().strip(), pub)
-            time.sleep(0.01)
+            self.d.advance_clock(1)
         bdir = os.path.dirname(made[0])
         left = sorted(n for n in os.listdir(bdir) if n.endswith(".db"))
         self.assertEqual(left, sorted(os.path.basename(p) for p in made[-2:]), "backup_keep 2 keeps the newest two")
@@ -109,7 +110,7 @@ class DaemonBackups(pbtest.DaemonTestCase):
         text = raw.decode()
         line = [l for l in text.splitlines() if l.startswith("pitboss_last_backup_timestamp_seconds ")]
         self.assertEqual(len(line), 1, text[-500:])
-        self.assertLess(abs(int(line[0].split()[1]) - time.time()), 120)
+        self.assertLess(abs(int(line[0].split()[1]) - self.d.clock_ms() / 1000), 120)
 
     def test_cli_backup_under_full_write_load(self):
         stop = threading.Event()
@@ -188,11 +189,21 @@ class KilledBackup(unittest.TestCase):
             c.execute("COMMIT")
             c.close()
             killed_before_done = 0
-            for i, delay in enumerate((0.02, 0.05, 0.1, 0.2)):
+            size = os.path.getsize(db)
+            # killed as soon as the copy has begun, then a quarter, half and three quarters of the way
+            for i, share in enumerate((0, 0.25, 0.5, 0.75)):
                 to = os.path.join(tmp, "copy%d.db" % i)
                 p = subprocess.Popen([PITBOSS, "backup", "--database", db, "--to", to],
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                time.sleep(delay)
+                partial = "%s.partial-%d" % (to, p.pid)
+
+                def copied():
+                    try:
+                        return os.path.getsize(partial) >= share * size
+                    except FileNotFoundError:
+                        return False
+                pbtest.wait_until("the copy %s is %d%% written" % (partial, share * 100),
+                                  lambda: copied() or p.poll() is not None, timeout=120, every=0.002)
                 p.send_signal(signal.SIGKILL)
                 p.wait()
                 if not os.path.exists(to):

@@ -8,7 +8,6 @@ caught by `central verify`.  PostgreSQL missing is a failure, not a skip.
 """
 import http.client
 import re
-import time
 import unittest
 
 import pbtest
@@ -37,6 +36,12 @@ def metrics(d):
 def metric(text, name):
     m = re.search(r"^%s (\S+)$" % re.escape(name), text, re.M)
     return float(m.group(1)) if m else None
+
+
+def outage_reported(d):
+    """d's metrics once its shipper reports the central server down (events waiting, the last error), else None."""
+    m = metrics(d)
+    return m if (metric(m, "pitboss_central_lag_events") or 0) > 0 and "pitboss_central_last_error{" in m else None
 
 
 class CentralTest(pgserver.CentralServerCase):
@@ -70,18 +75,17 @@ class CentralTest(pgserver.CentralServerCase):
     def wait_shipped(self, timeout=60):
         """Until PostgreSQL holds every local event and checkpoint."""
         prop = self.property_id()
-        deadline = time.monotonic() + timeout
-        while True:
+        seen = {}
+
+        def shipped():
             n_local = self.local("SELECT count(*) FROM events")[0][0]
             c_local = self.local("SELECT count(*) FROM checkpoints")[0][0]
             n_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = '%s'" % prop))
             c_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.checkpoints WHERE property = '%s'" % prop))
-            if n_local == n_pg and c_local == c_pg:
-                return n_pg
-            if time.monotonic() > deadline:
-                self.fail("not shipped in %ds: events %d local, %d central; checkpoints %d / %d\n%s" %
-                          (timeout, n_local, n_pg, c_local, c_pg, self.d.full_log()))
-            time.sleep(0.1)
+            seen["counts"] = (n_local, n_pg, c_local, c_pg)
+            return (n_pg,) if n_local == n_pg and c_local == c_pg else None
+        return pbtest.wait_until(lambda: "shipped: events %d local, %d central; checkpoints %d / %d\n%s"
+                                 % (seen["counts"] + (self.d.full_log(),)), shipped, timeout=timeout, every=0.1)[0]
 
     def same_as_local(self):
         prop = self.property_id()
@@ -114,13 +118,8 @@ class CentralTest(pgserver.CentralServerCase):
         self.pg.stop()
         try:
             self.deal(20)                      # not one refused while the central server is down
-            deadline = time.monotonic() + 30
-            while True:
-                m = metrics(self.d)
-                if (metric(m, "pitboss_central_lag_events") or 0) > 0 and "pitboss_central_last_error{" in m:
-                    break
-                self.assertLess(time.monotonic(), deadline, m)
-                time.sleep(0.2)
+            m = pbtest.wait_until(lambda: "the shipper reports the outage:\n" + metrics(self.d), lambda: outage_reported(self.d), timeout=30,
+                                  every=0.2)
             self.assertEqual(metric(m, "pitboss_central_up"), 0)
             self.assertGreater(metric(m, "pitboss_central_lag_seconds"), 0)
         finally:
@@ -156,11 +155,10 @@ class CentralTest(pgserver.CentralServerCase):
                 st, js = other.call("POST", "/api/v1/tables/T2/rounds", WHOLE)
                 self.assertEqual(st, 201, js)
             self.wait_shipped()
-            deadline = time.monotonic() + 60
             want = other.db_value("SELECT count(*) FROM events")
-            while int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = 'P-other'")) != want:
-                self.assertLess(time.monotonic(), deadline, other.full_log())
-                time.sleep(0.1)
+            pbtest.wait_until(lambda: "P-other's %d events shipped:\n%s" % (want, other.full_log()),
+                              lambda: int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = "
+                                                       "'P-other'")) == want, timeout=60, every=0.1)
             other.stop()
         finally:
             other.close()

@@ -8,12 +8,11 @@ and the shipper must reconnect to it by itself and catch up: no gap, no
 duplicate, `pitboss central verify` against the new primary OK and counting
 every event of the SQLite file.  PostgreSQL missing is a failure, not a skip.
 """
-import time
 import unittest
 
 import pbtest
 import pgserver
-from test_central import WHOLE, metric, metrics, run
+from test_central import WHOLE, metric, metrics, outage_reported, run
 
 
 class CentralFailoverTest(unittest.TestCase):
@@ -56,17 +55,16 @@ class CentralFailoverTest(unittest.TestCase):
                 int(pg.psql("SELECT count(*) FROM pitboss.checkpoints WHERE property = 'P-f'")))
 
     def wait_for(self, pg, timeout, what):
-        deadline = time.monotonic() + timeout
-        while True:
-            want = (self.local("SELECT count(*) FROM events")[0][0],
-                    self.local("SELECT count(*) FROM checkpoints")[0][0])
-            got = self.central_counts(pg)
-            if got == want:
-                return got[0]
-            if time.monotonic() > deadline:
-                self.fail("%s: not there in %ds: local %r, central %r\n%s" % (what, timeout, want, got,
-                                                                               self.d.full_log()))
-            time.sleep(0.1)
+        seen = {}
+
+        def there():
+            seen["want"] = (self.local("SELECT count(*) FROM events")[0][0],
+                            self.local("SELECT count(*) FROM checkpoints")[0][0])
+            seen["got"] = self.central_counts(pg)
+            return (seen["got"][0],) if seen["got"] == seen["want"] else None
+        return pbtest.wait_until(lambda: "%s: local %r, central %r\n%s" % (what, seen["want"], seen["got"],
+                                                                            self.d.full_log()),
+                                 there, timeout=timeout, every=0.1)[0]
 
     def test_standby_promoted_shipper_follows(self):
         prop = dict(pbtest.example_config()["property"], id="P-f")
@@ -83,13 +81,8 @@ class CentralFailoverTest(unittest.TestCase):
         self.primary.stop(mode="immediate")
         self.deal(12)                              # not one refused while there is no primary
         self.deal(2, table="T2")
-        deadline = time.monotonic() + 30
-        while True:
-            m = metrics(self.d)
-            if (metric(m, "pitboss_central_lag_events") or 0) > 0 and "pitboss_central_last_error{" in m:
-                break
-            self.assertLess(time.monotonic(), deadline, m)
-            time.sleep(0.2)
+        m = pbtest.wait_until(lambda: "the shipper reports the primary down:\n" + metrics(self.d), lambda: outage_reported(self.d), timeout=30,
+                              every=0.2)
         self.assertEqual(metric(m, "pitboss_central_up"), 0)
 
         self.standby.promote()

@@ -93,9 +93,10 @@ class CentralReportTest(pgserver.CentralServerCase):
         deadline = time.monotonic() + timeout
         for pid, d in self.daemons:
             want = d.db_value("SELECT count(*) FROM rounds WHERE state IN ('settled', 'void')")
-            while int(self.pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = '%s'" % pid)) != want:
-                self.assertLess(time.monotonic(), deadline, d.full_log())
-                time.sleep(0.1)
+            pbtest.wait_until(lambda: "the %d finished rounds of %s in round_facts:\n%s" % (want, pid, d.full_log()),
+                              lambda: int(self.pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = "
+                                                       "'%s'" % pid)) == want,
+                              timeout=max(0.0, deadline - time.monotonic()), every=0.1)
 
     def central(self, *args):
         if "--property" not in args:

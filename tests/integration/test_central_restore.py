@@ -13,7 +13,6 @@ import hashlib
 import os
 import sqlite3
 import tempfile
-import time
 import unittest
 
 import pbtest
@@ -81,12 +80,8 @@ class RestoreTest(pgserver.CentralServerCase):
                                           "checkpoint": {"every_rounds": 3, "every_seconds": 1}})
         self.d.start()
         self.d.stop()
-        conn = self.d.db_connect(read_only=False)
-        with conn:   # a dealer to seat at a table (people are the property's own, not in the record)
-            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, updated_at) "
-                         "VALUES ('E1027', 'Ana Ruiz', 1, 1, 'unused', 0, '2026-01-01T00:00:00.000Z', "
-                         "'2026-01-01T00:00:00.000Z')")
-        conn.close()
+        # a dealer to seat at a table (people are the property's own, not in the record)
+        pbtest.add_person(self.d, "E1027", "Ana Ruiz", "dealer")
         acct.setup_people(self.d)    # the signers of the accounting documents
         self.d.start()
         self.restored = None
@@ -172,16 +167,17 @@ class RestoreTest(pgserver.CentralServerCase):
                                               "witness": acct.witness("FL1")}, "PB1")
 
     def wait_shipped(self, timeout=60):
-        deadline = time.monotonic() + timeout
-        while True:
+        seen = {}
+
+        def shipped():
             n_local = self.d.db_value("SELECT count(*) FROM events")
             c_local = self.d.db_value("SELECT count(*) FROM checkpoints")
             n_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.events WHERE property = 'R-1'"))
             c_pg = int(self.pg.psql("SELECT count(*) FROM pitboss.checkpoints WHERE property = 'R-1'"))
-            if n_local == n_pg and c_local == c_pg:
-                return n_pg
-            self.assertLess(time.monotonic(), deadline, "not shipped: %d/%d events" % (n_local, n_pg))
-            time.sleep(0.1)
+            seen["events"] = (n_local, n_pg)
+            return (n_pg,) if n_local == n_pg and c_local == c_pg else None
+        return pbtest.wait_until(lambda: "shipped: %d/%d events" % seen["events"], shipped, timeout=timeout,
+                                 every=0.1)[0]
 
     def test_restore(self):
         self.play()

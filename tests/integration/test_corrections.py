@@ -9,8 +9,6 @@ A payout line is corrected once: a later correction names the line's latest
 in "supersedes", and only a line's latest correction counts.
 """
 import csv
-import ctypes
-import ctypes.util
 import datetime
 import io
 import sys
@@ -21,7 +19,6 @@ sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import AUDITOR, DEALER, PITBOSS_TOKEN  # noqa: E402
 from test_accounting import PASSWORD, PEOPLE, setup_people, sign_in, witness  # noqa: E402
-from test_dealer import ROLE  # noqa: E402
 
 # A floor supervisor whose password hash is as cheap as Argon2id allows: ten requests witnessed by him reach
 # the write together, where with the usual hash they would arrive one after another, each behind its hash.
@@ -37,15 +34,6 @@ ROUND = {
 
 def iso(dt):
     return dt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
-
-
-def cheap_argon2id(password):
-    """crypto_pwhash_str with libsodium's smallest cost (1 pass, 8 KiB): what verifies is the same."""
-    lib = ctypes.CDLL(ctypes.util.find_library("sodium"))
-    assert lib.sodium_init() >= 0
-    out, pw = ctypes.create_string_buffer(128), password.encode()
-    assert lib.crypto_pwhash_str(out, pw, ctypes.c_ulonglong(len(pw)), ctypes.c_ulonglong(1), ctypes.c_size_t(8192)) == 0
-    return out.value.decode()
 
 
 def at_once(n, fn):
@@ -70,13 +58,7 @@ class Corrections(pbtest.DaemonTestCase):
         super().setUpClass()
         cls.d.stop()
         setup_people(cls.d)
-        conn = cls.d.db_connect(read_only=False)
-        with conn:
-            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                         "updated_at) VALUES (?, 'Quick Floor', ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
-                         "'2026-01-01T00:00:00.000Z')",
-                         (QUICK_WITNESS, ROLE["floor"], cheap_argon2id(PASSWORD % QUICK_WITNESS)))
-        conn.close()
+        pbtest.add_person(cls.d, QUICK_WITNESS, "Quick Floor", "floor", PASSWORD % QUICK_WITNESS, cheap=True)
         cls.d.start()
         cls.tok = {pid: sign_in(cls.d, pid) for pid, _, _ in PEOPLE}
 

@@ -33,7 +33,6 @@ sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 import pgserver  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN, ADMIN  # noqa: E402
-from test_dealer import argon2id, ROLE  # noqa: E402
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 PLAIN_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
@@ -152,13 +151,8 @@ class CsvInjection(pbtest.DaemonTestCase, CsvChecks):
         super().setUpClass()
         cls.dealers = [("D%d" % i, name) for i, name in enumerate(TYPED + RAW, 1)] + [(DEALER_ID, "Dee Nine")]
         cls.d.stop()
-        conn = cls.d.db_connect(read_only=False)
-        with conn:
-            for pid, name in cls.dealers:
-                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                             "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
-                             "'2026-01-01T00:00:00.000Z')", (pid, name, ROLE["dealer"], argon2id("x-" + pid)))
-        conn.close()
+        for pid, name in cls.dealers:       # dealers seated by the pit boss: none signs in
+            pbtest.add_person(cls.d, pid, name, "dealer")
         cls.d.start()
 
     @classmethod
@@ -308,22 +302,16 @@ class CentralCsvInjection(pgserver.CentralServerCase, CsvChecks):
         self.addCleanup(hq.close)
         d.start()
         d.stop()
-        conn = d.db_connect(read_only=False)
-        with conn:
-            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                         "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-                         (DEALER_ID, TYPED[0], ROLE["dealer"], argon2id("x")))
-        conn.close()
+        pbtest.add_person(d, DEALER_ID, TYPED[0], "dealer")
         d.start()
         st, js = d.call("PUT", "/api/v1/tables/%s/dealer" % HOUSE, {"person": DEALER_ID}, token=PITBOSS_TOKEN)
         self.assertEqual(st, 200, js)
         for table in (HOUSE, "T1"):
             st, js = d.call("POST", "/api/v1/tables/%s/rounds" % table, WHOLE, token=DEALER)
             self.assertEqual(st, 201, js)
-        deadline = time.monotonic() + 60
-        while int(self.pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = '%s'" % self.PROPERTY)) != 2:
-            self.assertLess(time.monotonic(), deadline, d.full_log())
-            time.sleep(0.1)
+        pbtest.wait_until(lambda: "the two rounds in round_facts:\n" + d.full_log(),
+                          lambda: int(self.pg.psql("SELECT count(*) FROM pitboss.round_facts WHERE property = '%s'"
+                                                   % self.PROPERTY)) == 2, timeout=60, every=0.1)
         hq.start()
 
         found = self.probe_csv_routes(hq, {"table": "T1", "round": "1", "round_text": "1", "person": "P1",

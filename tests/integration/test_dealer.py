@@ -8,38 +8,18 @@ a witness (recorded; each wrong witness refused).
 
 Sessions of people are not signed in here: people rows are written into the
 database while the daemon is stopped (their Argon2id hashes made with
-libsodium through ctypes), and the tokens of config/pitboss.json act.  The
+libsodium through ctypes: pbtest.add_person), and the tokens of config/pitboss.json act.  The
 paths of a dealer's own session are covered by tests/unit/test_dealer.c.
 """
-import ctypes
-import ctypes.util
 import json
 import sys
-import time
 import unittest
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN, AUDITOR, ADMIN  # noqa: E402
-
-ROLE = {"dealer": 1, "pitboss": 2, "auditor": 4, "admin": 8, "floor": 16, "cage": 32, "count": 64, "surveillance": 128}
 WHOLE = {"bets": {"1": {"ante": 1000}}, "hands": {"1": ["As", "Kd", "Qh"]}, "dealer": ["2c", "7d", "9h"],
          "decisions": {"1": "play"}}
-
-
-def argon2id(password):
-    """crypto_pwhash_str of libsodium, as common/password.c makes it."""
-    lib = ctypes.CDLL(ctypes.util.find_library("sodium"))
-    assert lib.sodium_init() >= 0
-    lib.crypto_pwhash_opslimit_interactive.restype = ctypes.c_ulonglong
-    lib.crypto_pwhash_memlimit_interactive.restype = ctypes.c_size_t
-    out = ctypes.create_string_buffer(128)
-    pw = password.encode()
-    rc = lib.crypto_pwhash_str(out, pw, ctypes.c_ulonglong(len(pw)),
-                               ctypes.c_ulonglong(lib.crypto_pwhash_opslimit_interactive()),
-                               ctypes.c_size_t(lib.crypto_pwhash_memlimit_interactive()))
-    assert rc == 0
-    return out.value.decode()
 
 
 PEOPLE = (
@@ -53,18 +33,14 @@ PEOPLE = (
 
 
 class DealerAtTheTable(pbtest.DaemonTestCase):
+    daemon_kwargs = {"clock": True}     # test_4 moves it between two changes of dealer
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         cls.d.stop()
-        conn = cls.d.db_connect(read_only=False)
-        with conn:
-            for pid, name, roles, active, pw in PEOPLE:
-                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, updated_at) "
-                             "VALUES (?, ?, ?, ?, ?, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-                             (pid, name, sum(ROLE[r] for r in roles), 1 if active else 0, argon2id(pw)))
-        conn.close()
+        for pid, name, roles, active, pw in PEOPLE:
+            pbtest.add_person(cls.d, pid, name, roles, pw, active=active)
         cls.d.start()
 
     def set_dealer(self, table, person, token=PITBOSS_TOKEN, status=200):
@@ -144,7 +120,7 @@ class DealerAtTheTable(pbtest.DaemonTestCase):
 
     def test_4_rotation_report(self):
         self.set_dealer("F1", "E1027")
-        time.sleep(0.01)
+        self.d.advance_clock(1)          # the second change is a second later on the daemon's clock
         self.set_dealer("F1", "E1028", token=ADMIN)
         js = self.ok("GET", "/api/v1/reports/dealers?table=F1", token=AUDITOR)
         self.assertFalse(js["truncated"])

@@ -14,7 +14,6 @@ import shutil
 import sqlite3
 import subprocess
 import threading
-import time
 import unittest
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
@@ -36,8 +35,8 @@ def whole_round(rng, ante=1000, seats=(1, 2)):
 
 
 def burst(d, interrupt, tables=("T1", "T2", "T3", "F1"), after=40, during=None, min_during=0):
-    """Whole rounds from one thread per table until `after` are acknowledged, then interrupt() while the
-    threads keep sending; returns (acknowledged answers, unexpected answers).  during(), if given, is
+    """Whole rounds from one thread per table until `after` are acknowledged (a failure when they are not within
+    60 s), then interrupt() while the threads keep sending; returns (acknowledged answers, unexpected answers).  during(), if given, is
     called repeatedly while waiting, at least min_during times (a fast daemon acknowledges `after` rounds
     before a slow loop of during() has run)."""
     stop, interrupting = threading.Event(), threading.Event()
@@ -65,16 +64,19 @@ def burst(d, interrupt, tables=("T1", "T2", "T3", "F1"), after=40, during=None, 
     for t in threads:
         t.start()
     try:
-        deadline = time.monotonic() + 30
-        calls = 0
-        while time.monotonic() < deadline:
+        calls = [0]
+
+        def enough():
             with lock:
-                if len(acked) >= after and calls >= min_during:
-                    break
+                if len(acked) >= after and calls[0] >= min_during:
+                    return True
             if during is not None:
                 during()
-                calls += 1
-            time.sleep(0.01)
+                calls[0] += 1
+            return False
+        pbtest.wait_until(lambda: "%d rounds acknowledged, during() called %d times (%d acknowledged, %d calls, "
+                          "errors %r)" % (after, min_during, len(acked), calls[0], errors[:3]), enough, timeout=60,
+                          every=0.01)
         interrupting.set()
         interrupt()         # while the workers are still sending
     finally:

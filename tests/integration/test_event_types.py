@@ -149,12 +149,8 @@ class EveryType(unittest.TestCase):
         self.d.write_config()
         self.d.start()
         self.d.stop()
-        conn = self.d.db_connect(read_only=False)
-        with conn:   # a dealer to seat at a table (people are the property's own, not in the record)
-            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                         "updated_at) VALUES ('E1027', 'Ana Ruiz', 1, 1, 'unused', 0, '2026-01-01T00:00:00.000Z', "
-                         "'2026-01-01T00:00:00.000Z')")
-        conn.close()
+        # a dealer to seat at a table (people are the property's own, not in the record)
+        pbtest.add_person(self.d, "E1027", "Ana Ruiz", "dealer")
         acct.setup_people(self.d)
         self.d.start()
         self.tok = {pid: acct.sign_in(self.d, pid) for pid in ("FL1", "CG1", "CT1", "PB1", "DL1")}

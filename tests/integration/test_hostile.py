@@ -15,6 +15,7 @@ Comments marked FINDING name weaknesses this catalogue found and that were
 fixed since (docs/reliability.md); their tests keep them fixed.
 """
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -245,12 +246,12 @@ class Framing(HostileCase):
                 except OSError:
                     return
                 sent.append(i)
-                time.sleep(0.05)
+                pbtest.pace(0.05)
 
         th = threading.Thread(target=trickle)
         th.start()
         try:
-            time.sleep(0.2)
+            pbtest.wait_until("the slow client sends", lambda: len(sent) >= 3)
             t_end = time.monotonic() + 1.5
             while time.monotonic() < t_end:
                 t0 = time.monotonic()
@@ -273,6 +274,7 @@ class Framing(HostileCase):
         # default connection_limit / 8).
         socks = []
         stop = threading.Event()
+        rounds = [0]
 
         def trickle():
             # A header line every half second: never idle long enough for connection_timeout.
@@ -282,6 +284,7 @@ class Framing(HostileCase):
                         c.sendall(b"X-Slow: 1\r\n")
                     except OSError:
                         pass
+                rounds[0] += 1
 
         th = threading.Thread(target=trickle)
         try:
@@ -293,7 +296,7 @@ class Framing(HostileCase):
                 except OSError:
                     break
             th.start()
-            time.sleep(0.5)
+            pbtest.wait_until("the slow client sent a header line on every connection", lambda: rounds[0] >= 1)
             st, js = self.d.call("GET", "/api/v1/health", token=None, timeout=TIMEOUT - 1)
             self.assertEqual(st, 200)
         finally:
@@ -302,7 +305,13 @@ class Framing(HostileCase):
                 th.join()
             for c in socks:
                 c.close()
-            time.sleep(0.3)
+        # the daemon closes its side at once (the metrics' own connection, and one it has not finished closing)
+        pbtest.wait_until("the slow connections closed", lambda: self.connections_open() <= 2)
+
+    def connections_open(self):
+        st, _, raw = self.d.request("GET", "/metrics", token=AUDITOR)
+        self.assertEqual(st, 200)
+        return int(re.search(rb"^pitboss_connections_open (\d+)$", raw, re.M).group(1))
 
     def test_garbage_and_foreign_protocols(self):
         # 505 for a request line that names HTTP/2: the one 5xx allowed, it is about the framing.

@@ -14,11 +14,13 @@ writes", http/longread.h):
   (401, 403) as before.
 
 The chain is made fast: N events of an unused table appended with their
-hashes by sqlite3 while the daemon runs (the daemon never writes that table).
+hashes by sqlite3 while the daemon runs (the daemon never writes that table);
+the busy test's daemon has a quarter of them.
 """
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import sys
 import threading
@@ -72,22 +74,31 @@ def pct(xs, p):
     return xs[min(len(xs) - 1, int(len(xs) * p))]
 
 
-class LongReads(pbtest.DaemonTestCase):
+class LongChain(pbtest.DaemonTestCase):
+    """A daemon whose record has a chain of `events` events besides the rounds."""
     # request_head_timeout 1: the watchdog's grace before a body's rate counts is 1 s, shorter than
     # the walks, so a long read the watchdog took for a slow body would be dropped (it was, under ASan)
     daemon_kwargs = {"overrides": {"checkpoint": {"startup_check": "since_checkpoint"}, "request_head_timeout": 1}}
+    events = EVENTS
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
         t0 = time.monotonic()
-        append_chain(cls.d.db_path, "LONG", EVENTS)
+        append_chain(cls.d.db_path, "LONG", cls.events)
         cls.fill_s = time.monotonic() - t0
 
     def integrity(self, out, i):
         t0 = time.monotonic()
         st, hdrs, raw = self.d.request("GET", "/api/v1/integrity", token=AUDITOR, timeout=600)
         out[i] = (st, hdrs, raw, time.monotonic() - t0)
+
+
+class LongReads(LongChain):
+
+    def connections_open(self):
+        raw = self.d.request("GET", "/metrics", token=None)[2]
+        return int(re.search(rb"^pitboss_connections_open (\d+)$", raw, re.M).group(1))
 
     def write_latencies(self, n=None, until=None):
         lat = []
@@ -104,7 +115,9 @@ class LongReads(pbtest.DaemonTestCase):
         walks = [threading.Thread(target=self.integrity, args=(out, i)) for i in range(4)]
         for t in walks:
             t.start()
-        time.sleep(0.2)
+        # the four walks are at the daemon (and /metrics's own connection) before the writes are timed
+        pbtest.wait_until("the four walks are under way", lambda: self.connections_open() >= 5
+                          or not all(t.is_alive() for t in walks))
         during = self.write_latencies(until=lambda: any(t.is_alive() for t in walks))
         for t in walks:
             t.join()
@@ -123,13 +136,18 @@ class LongReads(pbtest.DaemonTestCase):
         # a write that waited behind a walk waits about as long as the walk: none may
         self.assertLess(max(during), max(0.3, walk_s / 2), "a write waited behind a walk")
 
+
+class Busy(LongChain):
+    """The readers' pool full (2 running, 8 waiting): its walks need only outlast the sending of 14 requests, a
+    matter of milliseconds, and the ten it takes are waited for one pair after another: a quarter of the chain."""
+    events = EVENTS // 4
+
     def test_b_beyond_the_pool_busy_with_retry_after(self):
         n = 14
         out = [None] * n
         ts = [threading.Thread(target=self.integrity, args=(out, i)) for i in range(n)]
         for t in ts:
             t.start()
-            time.sleep(0.01)
         for t in ts:
             t.join()
         statuses = sorted(o[0] for o in out)

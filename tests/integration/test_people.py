@@ -15,7 +15,6 @@ import time
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN, ADMIN
-from test_dealer import argon2id, ROLE  # noqa: E402
 
 ONE_TIME = "first day at work 7"
 OWN = "my very own secret 8"
@@ -298,14 +297,8 @@ class OlderIds(pbtest.DaemonTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.d.stop()
-        conn = cls.d.db_connect(read_only=False)
-        with conn:
-            for pid, name, roles in cls.OLD:
-                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                             "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
-                             "'2026-01-01T00:00:00.000Z')",
-                             (pid, name, sum(ROLE[r] for r in roles), argon2id(cls.PASSWORD % pid)))
-        conn.close()
+        for pid, name, roles in cls.OLD:
+            pbtest.add_person(cls.d, pid, name, roles, cls.PASSWORD % pid)
         cls.d.start()
 
     def sign_in(self, pid, status=201):

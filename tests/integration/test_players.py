@@ -25,7 +25,6 @@ import unittest
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN, AUDITOR  # noqa: E402
-from test_dealer import argon2id, ROLE  # noqa: E402
 from test_reports import random_round  # noqa: E402
 
 PEOPLE = (
@@ -88,14 +87,8 @@ class Players(pbtest.DaemonTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.d.stop()
-        conn = cls.d.db_connect(read_only=False)
-        with conn:
-            for pid, name, roles in PEOPLE:
-                conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                             "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', "
-                             "'2026-01-01T00:00:00.000Z')",
-                             (pid, name, sum(ROLE[r] for r in roles), argon2id(PASSWORD % pid)))
-        conn.close()
+        for pid, name, roles in PEOPLE:
+            pbtest.add_person(cls.d, pid, name, roles, PASSWORD % pid)
         cls.d.start()
         cls.tok = {}
         for pid, _, _ in PEOPLE:

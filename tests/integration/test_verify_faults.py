@@ -42,8 +42,6 @@ import pbfaults  # noqa: E402
 import pbtest  # noqa: E402
 from pbtest import AUDITOR, DEALER  # noqa: E402
 from test_accounting import PASSWORD, witness  # noqa: E402
-from test_corrections import cheap_argon2id  # noqa: E402
-from test_dealer import ROLE  # noqa: E402
 from test_tamper import P1_WHOLE, T1_WHOLE, T3_WHOLE  # noqa: E402
 
 EXHAUSTIVE = os.environ.get("PB_FAULTS_EXHAUSTIVE") == "1"
@@ -65,13 +63,8 @@ def ok(d, method, path, body=None, status=200, token=DEALER):
 def deal_record(d):
     """Everything a full check reads, dealt through the API (people, seats, documents, rounds, a correction)."""
     d.stop()
-    conn = d.db_connect(read_only=False)
-    with conn:
-        for pid, name, role in PEOPLE:
-            conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
-                         "updated_at) VALUES (?, ?, ?, 1, ?, 0, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')",
-                         (pid, name, ROLE[role], cheap_argon2id(PASSWORD % pid)))
-    conn.close()
+    for pid, name, role in PEOPLE:
+        pbtest.add_person(d, pid, name, role, PASSWORD % pid, cheap=True)
     d.start()
     tok = {pid: ok(d, "POST", "/api/v1/sessions", {"person": pid, "password": PASSWORD % pid}, 201, None)["token"]
            for pid, _, _ in PEOPLE}
