@@ -44,6 +44,8 @@ event_type_malformed(const struct event_type *t)
 		return "its flags give more than one reason for a missing apply or check";
 	if (round != (why == EVENT_WITH_ROUND))
 		return "a round's step, and only one, is applied and checked with its round (EVENT_WITH_ROUND)";
+	if (round != (t->replay != NULL))
+		return "a round's step, and only one, has a replay (the event into the round rebuilt from its events)";
 	if ((t->apply == NULL) != (why == EVENT_WITH_ROUND || why == EVENT_NO_ROWS))
 		return "it has no apply and no flag that says why (EVENT_WITH_ROUND, EVENT_NO_ROWS), or both";
 	if ((t->check == NULL) != (why != 0))

@@ -21,12 +21,13 @@
  *
  * A row without apply or check says why in its flags, never by silence: a
  * round's step is applied and checked with its round (EVENT_WITH_ROUND:
- * table/rounds/replay.c rebuilds the round from all its events, verify compares
- * the rebuilt round with its rows, restore writes them), a type whose
- * events change no derived row has nothing to apply or check
- * (EVENT_NO_ROWS), and a type whose rows verify does not compare says so
- * (EVENT_UNCHECKED).  The fields of nested values (a payout line, the
- * rules) are not described yet.
+ * its row's `replay` puts the event into the round being rebuilt from all
+ * its events, table/rounds/replay.c; verify compares the rebuilt round with
+ * its rows, restore writes them), a type whose events change no derived
+ * row has nothing to apply or check (EVENT_NO_ROWS), and a type whose rows
+ * verify does not compare says so (EVENT_UNCHECKED).  The fields of nested
+ * values (a payout line, the rules) are not described yet: the replay reads
+ * them (common/event_read.h).
  */
 #ifndef PB_STORE_EVENT_TYPES_H
 #define PB_STORE_EVENT_TYPES_H
@@ -57,6 +58,7 @@ enum event_chain {
 #define EF_NULL    0x20u
 
 struct store;
+struct round_record;    /* engine/round.h: a round, here the one being rebuilt from its events */
 struct stored_event;    /* store/audit.h */
 struct event_type;
 struct event_verify;    /* the state of verify's walk over the events: table/core/event_walk.h */
@@ -78,6 +80,18 @@ typedef int (*event_apply_fn)(struct store *s, const struct event_type *t, const
 typedef int (*event_check_fn)(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err);
 
+/*
+ * Replays event e of type t, a round's step, its body parsed, into round r
+ * being rebuilt from its events in order (table/rounds/replay.c): what the
+ * step records, every field read with common/event_read.h.  The round's
+ * state is moved by the caller, by the state machine.  0, or -1 with err:
+ * 422 unreadable_event naming the type and the field (a problem of the
+ * round, and the replay goes on with the next event: r then holds what was
+ * read before it), or out of memory.
+ */
+typedef int (*event_replay_fn)(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+
 /* One top-level key of a body. */
 struct event_field {
 	const char *key;
@@ -87,7 +101,7 @@ struct event_field {
 
 /* Flags of a type. */
 #define EVENT_PERSONAL 0x01u    /* the body is personal data: a player's record, a Title 31 note about a player */
-#define EVENT_WITH_ROUND 0x02u  /* a round's step: applied and checked with its round (no apply, no check) */
+#define EVENT_WITH_ROUND 0x02u  /* a round's step: applied and checked with its round (no apply, no check: a replay) */
 #define EVENT_NO_ROWS 0x04u     /* changes no derived row: nothing to apply or check (no apply, no check) */
 #define EVENT_UNCHECKED 0x08u   /* its derived rows are not compared by verify (an apply, no check) */
 
@@ -105,6 +119,8 @@ struct event_type {
 	unsigned flags;                     /* EVENT_* bits */
 	const char *derived;                /* the derived tables it feeds ("bets"), NULL for none */
 	const char *description;            /* one line */
+	event_replay_fn replay;             /* a round's step (EVENT_WITH_ROUND) only, NULL for every other type; last, so
+	                                       that the rows of no round end at their description */
 };
 
 /* "round", "table" or "players". */
@@ -118,7 +134,8 @@ const char *event_field_types(unsigned bits, char *buf, size_t n);
 /*
  * NULL when t has the shape of a row of the registry, else what it lacks:
  * a name, a description, its fields, a step exactly when it is a round's,
- * and an apply and a check or the flags that say why not (above).
+ * an apply and a check or the flags that say why not (above), and a replay
+ * exactly when it is a round's step.
  */
 const char *event_type_malformed(const struct event_type *t);
 

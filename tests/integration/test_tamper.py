@@ -908,6 +908,39 @@ class Events(TamperCase):
         self.assert_problem(js["problems"], "T3", [want], event=seq)
         self.stop()
 
+    def test_round_event_field_retyped_rechained(self):
+        # seat 3's bet_placed rewritten with "seat": "3" (the replay used to read a string as seat 0), every hash from
+        # it to the head recomputed and the table's checkpoints deleted: numbering, links and hashes all hold, the body
+        # is canonical, and the replay, reading every field with common/event_read.h, names the field
+        rid = self.r["t1_whole"]
+        conn = self.db()
+        seq = round_event_seq(conn, rid, "bet_placed", 1)         # seat 3's bet
+        conn.close()
+
+        def fn(c):
+            body = event_row(c, "T1", seq)[7]
+            self.assertIn('"seat":3', body)
+            c.execute("UPDATE events SET body = ? WHERE table_id = 'T1' AND table_seq = ?",
+                      (body.replace('"seat":3', '"seat":"3"'), seq))
+            rehash_chain(c, "T1", seq)
+            c.execute("DELETE FROM checkpoints WHERE table_id = 'T1'")
+            self.assertEqual(pbtest.chain_problems(c), [], "the rewrite is consistent")
+        self.tamper(fn, drop=("events", "checkpoints"))
+        want = 'event %d: a bet_placed event\'s "seat" is a string, not an integer' % seq
+        lines, out = self.verify()
+        self.assertEqual(self.assert_line(lines, "PROBLEM table T1 round %d: " % rid, want),
+                         "PROBLEM table T1 round %d: %s" % (rid, want))
+        self.assertFalse([l for l in lines if "hash" in l or "PROBLEM table T1: " in l], "the chain holds:\n" + out)
+        rc, rout, rerr = run_cli("replay", "--database", self.d.db_path, str(rid))
+        self.assertEqual(rc, 1, rout + rerr)
+        self.assertIn("  PROBLEM: " + want, rout.splitlines())
+        self.start()
+        self.integrity("T1", [want], rnd=rid, event=seq)
+        self.round_verify(rid, "T1", [want], event=seq)
+        # the round is still shown as far as its events can be read, as for any unreadable body
+        self.assertEqual(self.get("/api/v1/rounds/%d" % rid)["round"]["id"], rid)
+        self.stop()
+
     def test_truncated_head_before_checkpoint(self):
         # the last two T1 rounds (one settled, one open) removed, events and rows, as a careful attacker would
         gone = (self.r["t1_b2"], self.r["t1_open"])

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/event_read.h"
 #include "store/players.h"
 #include "table/rounds/rounds.h"
 #include "pit_fixture.h"
@@ -158,7 +159,7 @@ test_identity_parse_and_json(void **state)
 	assert_string_equal(r->banker_player, "");
 	o = json_object();
 	banker_identity_to_json(r, o);
-	banker_identity_from_json(o, back);
+	assert_int_equal(banker_identity_from_json(o, &(struct event_in){"round_opened", "banker", -1}, back, &err), 0);
 	assert_true(banker_identity_equal(r, back));
 	json_decref(o);
 	json_decref(b);

@@ -3,7 +3,8 @@
  * (common/event_read.h), data-driven: each field read as what it is, as
  * absent and as null, and each wrong JSON type, absent required field and
  * oversized text refused with 422 unreadable_event naming the type, the
- * key and what was found.
+ * key and what was found; a value nested in a body read and refused the
+ * same way, named by its path ("payouts[1].stake").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,6 +147,58 @@ test_refusals(void **state)
 	json_decref(b);
 }
 
+/* Values nested in a body: read as at the top, refused naming their path. */
+static void
+test_nested(void **state)
+{
+	json_t *b = json_loads("{\"payouts\": [{\"stake\": 500, \"wager\": \"ante\"}, {\"stake\": \"500\"}, 7], "
+	    "\"banker\": {\"provider\": {\"badge\": \"B-1\"}}}", 0, NULL);
+	const struct event_in top = {"round_settled", NULL, -1}, line0 = {"round_settled", "payouts", 0},
+	    line1 = {"round_settled", "payouts", 1}, line2 = {"round_settled", "payouts", 2},
+	    line5 = {"round_settled", "payouts", 5}, provider = {"round_opened", "banker.provider", -1};
+	const json_t *payouts, *o;
+	struct pb_error err;
+	char text[8];
+	int64_t n;
+
+	(void)state;
+	assert_non_null(b);
+	assert_int_equal(event_array_in(b, &top, "payouts", EV_REQUIRED, &payouts, &err), 0);
+	assert_int_equal(event_item_in(payouts, &line0, JSON_OBJECT, &o, &err), 0);
+	assert_int_equal(event_int_in(o, &line0, "stake", EV_REQUIRED, &n, &err), 0);
+	assert_int_equal(n, 500);
+	assert_int_equal(event_text_in(o, &line0, "wager", EV_REQUIRED, text, sizeof(text), &err), 0);
+	assert_string_equal(text, "ante");
+	/* a member of another type, absent, too long; an element of another type or absent */
+	assert_int_equal(event_item_in(payouts, &line1, JSON_OBJECT, &o, &err), 0);
+	assert_int_equal(event_int_in(o, &line1, "stake", EV_REQUIRED, &n, &err), -1);
+	refused_with(&err, "a round_settled event's \"payouts[1].stake\" is a string, not an integer", NULL, NULL);
+	assert_int_equal(event_int_in(o, &line1, "net", EV_REQUIRED, &n, &err), -1);
+	refused_with(&err, "a round_settled event has no \"payouts[1].net\"", NULL, NULL);
+	assert_int_equal(event_text_in(o, &line1, "stake", EV_OPTIONAL, text, sizeof(text), &err), 0);
+	assert_int_equal(event_text_in(o, &line1, "stake", EV_OPTIONAL, text, 3, &err), -1);
+	refused_with(&err, "\"payouts[1].stake\" is 3 bytes long, more than the 2", NULL, NULL);
+	assert_int_equal(event_item_in(payouts, &line2, JSON_OBJECT, &o, &err), -1);
+	refused_with(&err, "a round_settled event's \"payouts[2]\" is an integer, not an object", NULL, NULL);
+	assert_null(o);
+	assert_int_equal(event_item_in(payouts, &line5, JSON_OBJECT, &o, &err), -1);
+	refused_with(&err, "\"payouts[5]\" is absent", NULL, NULL);
+	assert_int_equal(event_item_in(b, &line0, JSON_OBJECT, &o, &err), -1);
+	refused_with(&err, "\"payouts\" is an object, not an array", NULL, NULL);
+	/* a path of objects, and a value at it that is no object */
+	o = json_object_get(json_object_get(b, "banker"), "provider");
+	assert_int_equal(event_text_in(o, &provider, "company", EV_REQUIRED, text, sizeof(text), &err), -1);
+	refused_with(&err, "a round_opened event has no \"banker.provider.company\"", NULL, NULL);
+	assert_int_equal(event_text_in(payouts, &provider, "badge", EV_REQUIRED, text, sizeof(text), &err), -1);
+	refused_with(&err, "a round_opened event's \"banker.provider\" is an array, not an object", NULL, NULL);
+	/* a value refused for what it says, the top's fields by their key alone */
+	assert_int_equal(event_refuse(&line0, "wager", &err, "is \"%s\", which is no wager", "tip"), -1);
+	refused_with(&err, "a round_settled event's \"payouts[0].wager\" is \"tip\", which is no wager", NULL, NULL);
+	assert_int_equal(event_refuse(&top, "seat", &err, "is %d, not a seat", 12), -1);
+	refused_with(&err, "a round_settled event's \"seat\" is 12, not a seat", NULL, NULL);
+	json_decref(b);
+}
+
 int
 main(void)
 {
@@ -153,6 +206,7 @@ main(void)
 		cmocka_unit_test(test_reads_what_is_there),
 		cmocka_unit_test(test_absent_and_null),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_nested),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,12 +2,14 @@
  * test_event_types.c - the registry of event types (table/core/event_types.h):
  * its rows are well formed and agree with the round's state machine
  * (engine/round.c); every row has an apply and a check, or the flag that
- * says why not, and its apply reads what the live path records and refuses
- * a wrong body naming the type and the field; the check of an event
- * refuses a row that is not well formed, a body that does not match its row
- * and a chain the type does not belong to, and store_append_event writes
- * nothing then; docs/audit.md's list of types ("The event types") holds
- * exactly the registry's types, each in its chain, both ways.
+ * says why not, every round's step a replay and no other row one (the
+ * replays themselves: test_replay.c), and its apply reads what the live path
+ * records and refuses a wrong body naming the type and the field; the check
+ * of an event refuses a row that is not well formed, a body that does not
+ * match its row and a chain the type does not belong to, and
+ * store_append_event writes nothing then; docs/audit.md's list of types
+ * ("The event types") holds exactly the registry's types, each in its
+ * chain, both ways.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -146,7 +148,7 @@ test_check(void **state)
 {
 	const struct event_type *bet = &EVENT_TYPES[EVT_BET_PLACED], *dealer = &EVENT_TYPES[EVT_DEALER_CHANGED];
 	struct event_type bogus = {"bogus", EVENT_CHAIN_TABLE, EVENT_NO_STEP, EVENT_TYPES[EVT_TABLE_OPENED].fields, NULL, NULL,
-	    0, NULL, "no apply and no reason why"};
+	    0, NULL, "no apply and no reason why", NULL};
 	const char *bet_ok = "{\"ante\": 1000, \"pair_plus\": 0, \"seat\": 2, \"six_card\": 0}";
 
 	(void)state;
@@ -225,9 +227,11 @@ test_append_refuses_and_writes_nothing(void **state)
 
 /*
  * Every row has an apply and a check, or the one flag that says why not: a
- * round's step is applied and checked with its round, a type that changes no
- * derived row has nothing to apply or check, a type whose rows verify does
- * not compare says so; and a row that breaks this is no row for the store.
+ * round's step is applied and checked with its round, through its replay, a
+ * type that changes no derived row has nothing to apply or check, a type
+ * whose rows verify does not compare says so; every round's step has a
+ * replay and no other row has one; and a row that breaks this is no row for
+ * the store.
  */
 static void
 test_every_row_dispatches(void **state)
@@ -244,6 +248,7 @@ test_every_row_dispatches(void **state)
 		if (wrong != NULL)
 			fail_msg("%s: %s", t->name, wrong);
 		assert_int_equal(event_type_id(t), i);
+		assert_int_equal(t->replay != NULL, t->chain == EVENT_CHAIN_ROUND);
 		if (t->chain == EVENT_CHAIN_ROUND) {
 			assert_int_equal(why, EVENT_WITH_ROUND);
 			assert_null(t->apply);
@@ -265,6 +270,8 @@ test_every_row_dispatches(void **state)
 	assert_int_equal(EVENT_TYPES[EVT_BANK_OFFERED].flags & reasons, EVENT_NO_ROWS);
 	assert_ptr_equal(EVENT_TYPES[EVT_FILL].apply, EVENT_TYPES[EVT_DROP].apply);
 	assert_ptr_equal(EVENT_TYPES[EVT_PLAYER_SEATED].check, EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED].check);
+	assert_ptr_equal(EVENT_TYPES[EVT_BET_PLACED].replay, EVENT_TYPES[EVT_BET_REMOVED].replay);
+	assert_ptr_equal(EVENT_TYPES[EVT_ROUND_SETTLED].replay, EVENT_TYPES[EVT_ROUND_VOIDED].replay);
 	assert_int_equal(event_type_id(NULL), EVT_COUNT);
 	/* each way of breaking the rule is caught */
 	bad = EVENT_TYPES[EVT_FILL];
@@ -282,6 +289,12 @@ test_every_row_dispatches(void **state)
 	bad = EVENT_TYPES[EVT_BET_PLACED];
 	bad.flags = 0;
 	assert_non_null(strstr(event_type_malformed(&bad), "EVENT_WITH_ROUND"));
+	bad = EVENT_TYPES[EVT_DECISION];              /* a round's step without its replay */
+	bad.replay = NULL;
+	assert_non_null(strstr(event_type_malformed(&bad), "has a replay"));
+	bad = EVENT_TYPES[EVT_FILL];                  /* a table's event with one */
+	bad.replay = EVENT_TYPES[EVT_DECISION].replay;
+	assert_non_null(strstr(event_type_malformed(&bad), "has a replay"));
 	bad = EVENT_TYPES[EVT_TABLE_OPENED];
 	bad.step = 2;
 	assert_non_null(strstr(event_type_malformed(&bad), "round step"));

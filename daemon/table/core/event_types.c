@@ -16,7 +16,8 @@
  * The columns after the fields: apply, check, flags (EVENT_WITH_ROUND: a
  * round's step, applied and checked with its round; EVENT_NO_ROWS: nothing
  * to apply or check; EVENT_UNCHECKED: applied, its rows not compared by
- * verify), the derived tables, the description.
+ * verify), the derived tables, the description; and a round's step's
+ * replay (rounds/replay.c), which the other rows leave out (NULL).
  */
 #include "table/core/event_types.h"
 
@@ -59,6 +60,9 @@
 /* A seating or a leaving (table/players/seating.c). */
 #define SEAT_CHANGE FIELDS(REQ("player", EF_STRING), REQ("seat", EF_INTEGER))
 
+/* The rows of no round end at their description: the last column, replay, is only a round's step's. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	/* ---- the steps of a round: table/rounds/round.c, in the state machine's order (engine/round.c) ---- */
 	[EVT_ROUND_OPENED] = {"round_opened", EVENT_CHAIN_ROUND, STEP_OPEN,
@@ -66,37 +70,42 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        OPT("dealer", EF_OBJECT), REQ("limits", EF_OBJECT), OPT("players", EF_OBJECT), REQ("round_no", EF_INTEGER),
 	        REQ("rules", EF_OBJECT), REQ("seats", EF_INTEGER)),
 	    NULL, NULL, EVENT_WITH_ROUND, "rounds, round_players, banker_turns",
-	    "a round opened: the rules, limits, banker and collection in force, the dealer and the players seated"},
+	    "a round opened: the rules, limits, banker and collection in force, the dealer and the players seated",
+	    .replay = replay_round_opened},
 	[EVT_BET_PLACED] = {"bet_placed", EVENT_CHAIN_ROUND, STEP_BET_PUT,
 	    FIELDS(REQ("ante", EF_INTEGER), REQ("pair_plus", EF_INTEGER), REQ("seat", EF_INTEGER),
 	        REQ("six_card", EF_INTEGER)),
-	    NULL, NULL, EVENT_WITH_ROUND, "bets", "a seat's bet placed, or replaced, while betting is open (cents)"},
+	    NULL, NULL, EVENT_WITH_ROUND, "bets", "a seat's bet placed, or replaced, while betting is open (cents)",
+	    .replay = replay_bet},
 	[EVT_BET_REMOVED] = {"bet_removed", EVENT_CHAIN_ROUND, STEP_BET_DELETE,
 	    FIELDS(REQ("seat", EF_INTEGER)),
-	    NULL, NULL, EVENT_WITH_ROUND, "bets", "a seat's bet taken down while betting is open"},
+	    NULL, NULL, EVENT_WITH_ROUND, "bets", "a seat's bet taken down while betting is open", .replay = replay_bet},
 	[EVT_BETTING_CLOSED] = {"betting_closed", EVENT_CHAIN_ROUND, STEP_CLOSE, NO_FIELDS,
-	    NULL, NULL, EVENT_WITH_ROUND, "rounds", "no more bets"},
+	    NULL, NULL, EVENT_WITH_ROUND, "rounds", "no more bets", .replay = replay_betting_closed},
 	[EVT_CARDS_DEALT] = {"cards_dealt", EVENT_CHAIN_ROUND, STEP_DEAL,
 	    FIELDS(OPT("dealer", EF_ARRAY), REQ("hands", EF_OBJECT)),
 	    NULL, NULL, EVENT_WITH_ROUND, "hands",
-	    "the three cards of every seat with a bet, in the order given, and the dealer's when dealt with them"},
+	    "the three cards of every seat with a bet, in the order given, and the dealer's when dealt with them",
+	    .replay = replay_cards_dealt},
 	[EVT_DECISION] = {"decision", EVENT_CHAIN_ROUND, STEP_DECIDE,
 	    FIELDS(REQ("action", EF_STRING), REQ("seat", EF_INTEGER)),
-	    NULL, NULL, EVENT_WITH_ROUND, "decisions", "a seat plays or folds"},
+	    NULL, NULL, EVENT_WITH_ROUND, "decisions", "a seat plays or folds", .replay = replay_decision},
 	[EVT_DEALER_REVEALED] = {"dealer_revealed", EVENT_CHAIN_ROUND, STEP_REVEAL,
 	    FIELDS(REQ("dealer", EF_ARRAY)),
 	    NULL, NULL, EVENT_WITH_ROUND, "hands",
-	    "the dealer's three cards, when they were not dealt with the seats'"},
+	    "the dealer's three cards, when they were not dealt with the seats'", .replay = replay_dealer_revealed},
 	[EVT_ROUND_SETTLED] = {"round_settled", EVENT_CHAIN_ROUND, STEP_SETTLE,
 	    FIELDS(OPT("bank_end", EF_INTEGER), OPT("collections", EF_OBJECT), REQ("dealer_qualifies", EF_BOOLEAN),
 	        REQ("payouts", EF_ARRAY), REQ("players_net", EF_INTEGER)),
 	    NULL, NULL, EVENT_WITH_ROUND, "payouts, collections, rounds, report_hours",
-	    "every payout line in payout order, the players' net, the bank at the end, the collections"},
+	    "every payout line in payout order, the players' net, the bank at the end, the collections",
+	    .replay = replay_round_finished},
 	[EVT_ROUND_VOIDED] = {"round_voided", EVENT_CHAIN_ROUND, STEP_VOID,
 	    FIELDS(REQ("from_state", EF_STRING), REQ("payouts", EF_ARRAY), REQ("reason", EF_STRING),
 	        OPT("witness", EF_STRING)),
 	    NULL, NULL, EVENT_WITH_ROUND, "payouts, rounds, report_hours",
-	    "a misdeal: the reason, the state it was voided from, the stakes returned, the second signer if any"},
+	    "a misdeal: the reason, the state it was voided from, the stakes returned, the second signer if any",
+	    .replay = replay_round_finished},
 
 	/* ---- a table's events (round 0) ---- */
 	[EVT_TABLE_CONFIGURED] = {"table_configured", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
@@ -180,6 +189,7 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	    players_title31_apply, players_check, EVENT_PERSONAL, "title31_acks",
 	    "a player's Title 31 alert or CTR item of a gaming day acknowledged, with a note"},
 };
+#pragma GCC diagnostic pop
 
 const struct event_type *
 event_type_named(const char *name)

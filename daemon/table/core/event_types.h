@@ -5,21 +5,23 @@
  * the type's name, its chain, the round step it is (or none), the fields of
  * its body, the function that applies an event of the type to the derived
  * rows and the one that checks the derived rows against it, its flags, the
- * derived tables it feeds and a one-line description.
+ * derived tables it feeds, a one-line description and, for a round's step,
+ * the function that replays it into the round rebuilt from its events.
  *
  * Everything that reads the events back dispatches through the rows, never
  * on a type's name: central restore looks a stored type up once
  * (event_type_named) and calls its apply, or collects a round's events when
  * the row says EVENT_WITH_ROUND (central/restore_rounds.c); verify walks
  * every event of no round once and calls its row's check (event_walk.c),
- * the round's steps being checked by the round's replay (verify.c); an
+ * the round's steps being checked by the round's replay (verify.c), which
+ * calls each event's row's replay (rounds/replay.c); an
  * unknown type is a refusal of the restore and a problem of verify
  * (chain.c).  store_append_event takes a row: &EVENT_TYPES[EVT_FILL], or
  * event_type_of_step for a round's step.
  *
- * The apply and check functions are declared here, each defined beside the
- * code that records its type, so that the registry includes no domain's
- * header and every domain includes this one.
+ * The apply, check and replay functions are declared here, each defined
+ * beside the code that records or rebuilds its type, so that the registry
+ * includes no domain's header and every domain includes this one.
  */
 #ifndef PB_TABLE_EVENT_TYPES_H
 #define PB_TABLE_EVENT_TYPES_H
@@ -51,6 +53,30 @@ bool event_type_registered(const struct event_type *t);
 
 /* The index of a registry's row: EVT_FILL for &EVENT_TYPES[EVT_FILL]; EVT_COUNT for any other pointer. */
 enum event_type_id event_type_id(const struct event_type *t);
+
+/* ---- the replay functions of a round's steps (event_replay_fn), all in rounds/replay.c ---- */
+
+/* round_opened: the round's table, banker, dealer, players, rules, limits and collection in force. */
+int replay_round_opened(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* bet_placed and bet_removed: the seat's bet, and whether it stands. */
+int replay_bet(struct round_record *r, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
+/* betting_closed: when. */
+int replay_betting_closed(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* cards_dealt: each seat's cards, and the dealer's when dealt with them. */
+int replay_cards_dealt(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* decision: a seat's play or fold. */
+int replay_decision(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* dealer_revealed: the dealer's cards. */
+int replay_dealer_revealed(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* round_settled, round_voided: the recorded payout lines, whether the dealer qualified, the collections, the reason. */
+int replay_round_finished(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
 
 /* ---- the apply and check functions of the rows (event_apply_fn, event_check_fn) ---- */
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/event_read.h"
 #include "common/text.h"
 #include "store/players.h"
 #include "store/store.h"
@@ -73,19 +74,25 @@ banker_names_to_json(const char *player, const char *badge, const char *company,
 		json_object_set_new(o, "provider", json_pack("{s:s,s:s}", "badge", badge, "company", company));
 }
 
-void
-banker_identity_from_json(const json_t *o, struct round_record *r)
+int
+banker_identity_from_json(const json_t *o, const struct event_in *in, struct round_record *r, struct pb_error *err)
 {
-	const json_t *provider = json_object_get(o, "provider");
-	const char *v;
+	char path[64];
+	struct event_in at_provider = {in->type, path, -1};
+	const json_t *provider;
 
 	r->banker_player[0] = r->provider_badge[0] = r->provider_company[0] = '\0';
-	if ((v = json_string_value(json_object_get(o, "player"))) != NULL)
-		snprintf(r->banker_player, sizeof(r->banker_player), "%s", v);
-	if ((v = json_string_value(json_object_get(provider, "badge"))) != NULL)
-		snprintf(r->provider_badge, sizeof(r->provider_badge), "%s", v);
-	if ((v = json_string_value(json_object_get(provider, "company"))) != NULL)
-		snprintf(r->provider_company, sizeof(r->provider_company), "%s", v);
+	if (event_text_in(o, in, "player", EV_OPTIONAL, r->banker_player, sizeof(r->banker_player), err) < 0 ||
+	    event_object_in(o, in, "provider", EV_OPTIONAL, &provider, err) < 0)
+		return -1;
+	if (provider == NULL)
+		return 0;
+	snprintf(path, sizeof(path), "%s.provider", in->path != NULL ? in->path : "");
+	if (event_text_in(provider, &at_provider, "badge", EV_REQUIRED, r->provider_badge, sizeof(r->provider_badge),
+	    err) < 0 || event_text_in(provider, &at_provider, "company", EV_REQUIRED, r->provider_company,
+	    sizeof(r->provider_company), err) < 0)
+		return -1;
+	return 0;
 }
 
 bool

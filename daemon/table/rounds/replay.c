@@ -1,248 +1,440 @@
 /*
- * replay.c - rebuilding a round from its recorded events: each event type is
- * one step of the state machine (engine/round.h), checked against it and
- * applied by one small function of its own.
+ * replay.c - rebuilding a round from its recorded events.  Each event's row
+ * of the registry of event types (table/core/event_types.h) says which step
+ * of the state machine (engine/round.h) it is, checked against the state
+ * reached so far, and holds the function, defined here, that puts the event
+ * into the round.  Every field of a body is read with common/event_read.h:
+ * a field of another JSON type, a required one missing, a seat or a name
+ * that is none, is a problem of the round naming the event and the field
+ * ("a bet_placed event's \"seat\" is a string, not an integer"), never a
+ * silent 0.
  */
 #include "table/rounds/rounds.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "common/event_read.h"
 #include "common/json_text.h"
 #include "engine/collection.h"
-#include "table/players/players.h"
 
 /* Copies a recorded text field (an at, an actor) into a record's buffer. */
 #define COPY(dst, src) snprintf((dst), sizeof(dst), "%s", (src))
 
+/* The seat a key of a body's object names ("3"), or -1: decimal digits without a leading zero, 1..MAX_SEATS. */
 static int
-lines_from_json(const json_t *arr, struct payout_line *lines, int *count)
+seat_of_key(const char *k)
 {
-	size_t i;
-	const json_t *o;
+	int seat = 0;
 
-	*count = 0;
-	if (!json_is_array(arr) || json_array_size(arr) > MAX_PAYOUT_LINES)
+	if (k[0] < '1' || k[0] > '9')
 		return -1;
-	json_array_foreach(arr, i, o) {
-		struct payout_line *l = &lines[(*count)++];
-		const char *w = json_string_value(json_object_get(o, "wager"));
-		const char *r = json_string_value(json_object_get(o, "result"));
-		int wi = w ? wager_from_name(w) : -1;
-
-		memset(l, 0, sizeof(*l));
-		if (wi < 0 || r == NULL)
+	for (; *k != '\0'; k++) {
+		if (*k < '0' || *k > '9' || seat > MAX_SEATS)
 			return -1;
-		l->seq = (int)json_integer_value(json_object_get(o, "seq"));
-		l->seat = (int)json_integer_value(json_object_get(o, "seat"));
-		l->wager = (enum wager)wi;
-		l->stake = json_integer_value(json_object_get(o, "stake"));
-		l->net = json_integer_value(json_object_get(o, "net"));
-		l->result = RESULT_RETURNED;
-		for (int k = RESULT_WIN; k <= RESULT_RETURNED; k++)
-			if (strcmp(r, result_name((enum result)k)) == 0)
-				l->result = (enum result)k;
-		if (json_object_get(o, "bank_after") != NULL) {
-			l->banked = true;
-			l->bank_after = json_integer_value(json_object_get(o, "bank_after"));
-			l->short_amount = json_integer_value(json_object_get(o, "short"));
-		}
+		seat = seat * 10 + (*k - '0');
+	}
+	return seat <= MAX_SEATS ? seat : -1;
+}
+
+/* The integer member key of obj (the value at in), a seat (1..MAX_SEATS), into *seat. */
+static int
+read_seat(const json_t *obj, const struct event_in *in, const char *key, int *seat, struct pb_error *err)
+{
+	int64_t v;
+
+	*seat = 0;
+	if (event_int_in(obj, in, key, EV_REQUIRED, &v, err) < 0)
+		return -1;
+	if (v < 1 || v > MAX_SEATS)
+		return event_refuse(in, key, err, "is %lld, not a seat (1..%d)", (long long)v, MAX_SEATS);
+	*seat = (int)v;
+	return 0;
+}
+
+/* The three cards of member key of obj (the value at in) into out; *found false when absent and not required. */
+static int
+read_cards(const json_t *obj, const struct event_in *in, const char *key, unsigned how, card_t out[3], bool *found,
+    struct pb_error *err)
+{
+	const json_t *arr;
+
+	*found = false;
+	if (event_array_in(obj, in, key, how, &arr, err) < 0)
+		return -1;
+	if (arr == NULL)
+		return 0;
+	if (cards_from_json(arr, out) < 0)
+		return event_refuse(in, key, err, "is not three cards such as [\"As\", \"Td\", \"2c\"]");
+	*found = true;
+	return 0;
+}
+
+/* The result named name, or -1. */
+static int
+result_from_name(const char *name)
+{
+	for (int k = RESULT_WIN; k <= RESULT_RETURNED; k++)
+		if (strcmp(name, result_name((enum result)k)) == 0)
+			return k;
+	return -1;
+}
+
+/* One payout line, the object at in (payouts[i]), into l: bank_after and short only on a banked line. */
+static int
+read_line(const json_t *o, const struct event_in *in, struct payout_line *l, struct pb_error *err)
+{
+	char wager[16], result[16];
+	int64_t seq, seat, short_amount;
+	const json_t *bank_after;
+	int w, res;
+
+	memset(l, 0, sizeof(*l));
+	if (event_int_in(o, in, "seq", EV_REQUIRED, &seq, err) < 0 ||
+	    event_int_in(o, in, "seat", EV_REQUIRED, &seat, err) < 0 ||
+	    event_text_in(o, in, "wager", EV_REQUIRED, wager, sizeof(wager), err) < 0 ||
+	    event_int_in(o, in, "stake", EV_REQUIRED, &l->stake, err) < 0 ||
+	    event_text_in(o, in, "result", EV_REQUIRED, result, sizeof(result), err) < 0 ||
+	    event_int_in(o, in, "net", EV_REQUIRED, &l->net, err) < 0 ||
+	    event_value_in(o, in, "bank_after", EV_OPTIONAL, JSON_INTEGER, &bank_after, err) < 0 ||
+	    event_int_in(o, in, "short", EV_OPTIONAL, &short_amount, err) < 0)
+		return -1;
+	if ((w = wager_from_name(wager)) < 0)
+		return event_refuse(in, "wager", err, "is \"%s\", which is no wager", wager);
+	if ((res = result_from_name(result)) < 0)
+		return event_refuse(in, "result", err, "is \"%s\", which is no result of a wager", result);
+	l->seq = (int)seq;
+	l->seat = (int)seat;
+	l->wager = (enum wager)w;
+	l->result = (enum result)res;
+	if (bank_after != NULL) {
+		l->banked = true;
+		l->bank_after = json_integer_value(bank_after);
+		l->short_amount = short_amount;
 	}
 	return 0;
 }
 
-static void
-fees_from_json(const json_t *c, struct collection_fees *f)
+/* The payout lines of a finished round's event (the array payouts), in payout order, into r. */
+static int
+read_lines(struct round_record *r, const struct event_type *t, const json_t *payouts, struct pb_error *err)
 {
-	const char *k;
-	const json_t *v;
+	const struct event_in top = {t->name, NULL, -1};
+	size_t n = json_array_size(payouts);
 
-	memset(f, 0, sizeof(*f));
-	if (c == NULL)
-		return;
-	json_object_foreach(json_object_get(c, "seats"), k, v) {
-		int seat = atoi(k);
-		if (seat >= 1 && seat <= MAX_SEATS)
-			f->seat_fee[seat] = json_integer_value(v);
+	r->payout_count = 0;
+	if (n > MAX_PAYOUT_LINES)
+		return event_refuse(&top, "payouts", err, "has %zu lines, more than the %d of a round", n, MAX_PAYOUT_LINES);
+	for (size_t i = 0; i < n; i++) {
+		const struct event_in in = {t->name, "payouts", (int)i};
+		const json_t *o;
+
+		if (event_item_in(payouts, &in, JSON_OBJECT, &o, err) < 0 || read_line(o, &in, &r->payouts[i], err) < 0)
+			return -1;
+		r->payout_count++;
 	}
-	f->banker_fee = json_integer_value(json_object_get(c, "banker"));
-	f->total = json_integer_value(json_object_get(c, "total"));
+	return 0;
+}
+
+/* The collections of a settled round, {"seats": {"1": 100}, "banker": 200, "total": 300}, into f. */
+static int
+read_fees(const struct event_type *t, const json_t *c, struct collection_fees *f, struct pb_error *err)
+{
+	const struct event_in in = {t->name, "collections", -1}, at_seats = {t->name, "collections.seats", -1};
+	const json_t *seats;
+	const char *k;
+	json_t *v;
+
+	if (event_object_in(c, &in, "seats", EV_REQUIRED, &seats, err) < 0 ||
+	    event_int_in(c, &in, "banker", EV_REQUIRED, &f->banker_fee, err) < 0 ||
+	    event_int_in(c, &in, "total", EV_REQUIRED, &f->total, err) < 0)
+		return -1;
+	json_object_foreach((json_t *)seats, k, v) {
+		int seat = seat_of_key(k);
+
+		if (seat < 0)
+			return event_refuse(&at_seats, k, err, "names no seat (1..%d)", MAX_SEATS);
+		if (event_int_in(seats, &at_seats, k, EV_REQUIRED, &f->seat_fee[seat], err) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* round_opened's banker: the seat, the bank, the turn, the seats that passed, and who he is when named. */
+static int
+opened_banker(struct round_record *r, const struct event_type *t, const json_t *banker, struct pb_error *err)
+{
+	const struct event_in in = {t->name, "banker", -1};
+	const json_t *declined;
+	int64_t seat, consecutive;
+
+	if (event_int_in(banker, &in, "seat", EV_REQUIRED, &seat, err) < 0 ||
+	    event_int_in(banker, &in, "bank", EV_REQUIRED, &r->bank, err) < 0 ||
+	    event_int_in(banker, &in, "consecutive", EV_OPTIONAL, &consecutive, err) < 0 ||
+	    event_array_in(banker, &in, "declined", EV_OPTIONAL, &declined, err) < 0)
+		return -1;
+	r->banker_seat = (int)seat;
+	r->banker_consecutive = (int)consecutive;
+	for (size_t i = 0; i < json_array_size(declined); i++) {
+		const struct event_in item = {t->name, "banker.declined", (int)i};
+		const json_t *v;
+
+		if (event_item_in(declined, &item, JSON_INTEGER, &v, err) < 0)
+			return -1;
+		if (r->declined_count < MAX_SEATS)
+			r->declined[r->declined_count++] = (int)json_integer_value(v);
+	}
+	return banker_identity_from_json(banker, &in, r, err);
+}
+
+/* round_opened's dealer {"id", "name"} (when one was set) and players {"seat": ID} (when any) into r. */
+static int
+opened_people(struct round_record *r, const struct event_type *t, const json_t *dealer, const json_t *players,
+    struct pb_error *err)
+{
+	const struct event_in at_dealer = {t->name, "dealer", -1}, at_players = {t->name, "players", -1};
+	const char *k;
+	json_t *v;
+
+	if (dealer != NULL && (event_text_in(dealer, &at_dealer, "id", EV_REQUIRED, r->dealer_id, sizeof(r->dealer_id),
+	    err) < 0 || event_text_in(dealer, &at_dealer, "name", EV_REQUIRED, r->dealer_name, sizeof(r->dealer_name),
+	    err) < 0))
+		return -1;
+	json_object_foreach((json_t *)players, k, v) {
+		int seat = seat_of_key(k);
+
+		if (seat < 0)
+			return event_refuse(&at_players, k, err, "names no seat (1..%d)", MAX_SEATS);
+		if (event_text_in(players, &at_players, k, EV_REQUIRED, r->players[seat], sizeof(r->players[seat]), err) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /*
- * round_opened: who opened it, when, the dealer, the banker, the rules,
- * limits and collection in force.  -1 when a problem could not be recorded.
+ * round_opened: who opened the round and when, its number and seats, the rules, limits and collection in force,
+ * the banker, the dealer and the players seated (event_types.h, as every replay below).
  */
-static int
-replay_open(struct round_record *r, const struct stored_event *e, const json_t *b, json_t *problems)
+int
+replay_round_opened(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	const json_t *banker = json_object_get(b, "banker"), *dealer = json_object_get(b, "dealer");
+	const struct event_in top = {t->name, NULL, -1};
+	const json_t *banker, *collection, *dealer, *limits, *players, *rules;
+	char banking[16];
+	int64_t seats;
 	struct pb_error sub;
 
 	r->id = e->round_id;
 	COPY(r->table_id, e->table_id);
-	r->round_no = json_integer_value(json_object_get(b, "round_no"));
-	r->seats = (int)json_integer_value(json_object_get(b, "seats"));
-	if (r->seats < 1 || r->seats > MAX_SEATS)
-		r->seats = MAX_SEATS;
-	r->player_banked = banker != NULL;
-	if (banker != NULL) {
-		size_t d;
-		const json_t *dv;
-		r->banker_seat = (int)json_integer_value(json_object_get(banker, "seat"));
-		r->bank = json_integer_value(json_object_get(banker, "bank"));
-		r->banker_consecutive = (int)json_integer_value(json_object_get(banker, "consecutive"));
-		json_array_foreach(json_object_get(banker, "declined"), d, dv)
-			if (r->declined_count < MAX_SEATS)
-				r->declined[r->declined_count++] = (int)json_integer_value(dv);
-		banker_identity_from_json(banker, r);
-	}
 	COPY(r->opened_at, e->at);
 	COPY(r->opened_by, e->actor);
-	if (dealer != NULL) {
-		const char *id = json_string_value(json_object_get(dealer, "id")), *name = json_string_value(json_object_get(dealer, "name"));
-		if ((id == NULL || name == NULL) &&
-		    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the dealer is unreadable") < 0)
-			return -1;
-		COPY(r->dealer_id, id ? id : "");
-		COPY(r->dealer_name, name ? name : "");
-	}
-	if (round_players_from(r, json_object_get(b, "players")) < 0 &&
-	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the players are unreadable") < 0)
+	if (event_object(body, t->name, "banker", EV_OPTIONAL, &banker, err) < 0 ||
+	    event_text(body, t->name, "banking", EV_REQUIRED, banking, sizeof(banking), err) < 0 ||
+	    event_object(body, t->name, "collection", EV_OPTIONAL, &collection, err) < 0 ||
+	    event_object(body, t->name, "dealer", EV_OPTIONAL, &dealer, err) < 0 ||
+	    event_object(body, t->name, "limits", EV_REQUIRED, &limits, err) < 0 ||
+	    event_object(body, t->name, "players", EV_OPTIONAL, &players, err) < 0 ||
+	    event_int(body, t->name, "round_no", EV_REQUIRED, &r->round_no, err) < 0 ||
+	    event_object(body, t->name, "rules", EV_REQUIRED, &rules, err) < 0 ||
+	    event_int(body, t->name, "seats", EV_REQUIRED, &seats, err) < 0)
 		return -1;
-	if ((rules_from_json(json_object_get(b, "rules"), &r->rules, &sub) < 0 ||
-	    limits_from_json(json_object_get(b, "limits"), "limits", &r->limits, &sub) < 0) &&
-	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the rules or limits in force are "
-	    "unreadable") < 0)
+	r->seats = seats >= 1 && seats <= MAX_SEATS ? (int)seats : MAX_SEATS;
+	r->player_banked = banker != NULL;
+	/* what settling again needs first, so that a wrong dealer or player does not hide the payouts' check */
+	if (rules_from_json(rules, &r->rules, &sub) < 0)
+		return event_refuse(&top, "rules", err, "cannot be read: %s", sub.message);
+	if (limits_from_json(limits, "limits", &r->limits, &sub) < 0)
+		return event_refuse(&top, "limits", err, "cannot be read: %s", sub.message);
+	if (collection != NULL && collection_from_json(collection, "collection", &r->collection, &sub) < 0)
+		return event_refuse(&top, "collection", err, "cannot be read: %s", sub.message);
+	if (banker != NULL && opened_banker(r, t, banker, err) < 0)
 		return -1;
-	if (json_object_get(b, "collection") != NULL &&
-	    collection_from_json(json_object_get(b, "collection"), "collection", &r->collection, &sub) < 0 &&
-	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "round_opened: the collection schedule is "
-	    "unreadable") < 0)
+	return opened_people(r, t, dealer, players, err);
+}
+
+/* bet_placed: the seat's bet, standing; bet_removed: the seat's bet taken down. */
+int
+replay_bet(struct round_record *r, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	const struct event_in top = {t->name, NULL, -1};
+	bool placed = t->step == STEP_BET_PUT;
+	struct seat_bet bet = {0};
+	int seat;
+
+	if (read_seat(body, &top, "seat", &seat, err) < 0)
 		return -1;
+	if (placed && (event_int(body, t->name, "ante", EV_REQUIRED, &bet.ante, err) < 0 ||
+	    event_int(body, t->name, "pair_plus", EV_REQUIRED, &bet.pair_plus, err) < 0 ||
+	    event_int(body, t->name, "six_card", EV_REQUIRED, &bet.six_card, err) < 0))
+		return -1;
+	r->has_bet[seat] = placed;
+	r->bets[seat] = bet;
+	COPY(r->bet_at[seat], e->at);
+	COPY(r->bet_by[seat], e->actor);
 	return 0;
 }
 
-/* bet_placed and bet_removed: the seat's bet as the event gives it, and whether it stands. */
-static void
-replay_bet(struct round_record *r, const struct stored_event *e, const json_t *b, bool placed)
+/* betting_closed: when (an empty body). */
+int
+replay_betting_closed(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	int seat = (int)json_integer_value(json_object_get(b, "seat"));
-
-	if (seat < 1 || seat > MAX_SEATS)
-		return;
-	r->has_bet[seat] = placed;
-	r->bets[seat].ante = json_integer_value(json_object_get(b, "ante"));
-	r->bets[seat].pair_plus = json_integer_value(json_object_get(b, "pair_plus"));
-	r->bets[seat].six_card = json_integer_value(json_object_get(b, "six_card"));
-	COPY(r->bet_at[seat], e->at);
-	COPY(r->bet_by[seat], e->actor);
+	(void)t;
+	(void)body;     /* the body is empty: nothing to read */
+	(void)err;
+	COPY(r->closed_at, e->at);
+	return 0;
 }
 
-/* The dealer's cards (at the deal or at the reveal), when the event has readable ones. */
-static void
-replay_dealer(struct round_record *r, const struct stored_event *e, const json_t *cards)
+/* cards_dealt: each seat's three cards, and the dealer's when dealt face down with them. */
+int
+replay_cards_dealt(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	if (cards_from_json(cards, r->hands[0]) == 0) {
+	const struct event_in top = {t->name, NULL, -1}, at_hands = {t->name, "hands", -1};
+	const json_t *hands;
+	const char *k;
+	json_t *v;
+	bool found;
+
+	if (event_object(body, t->name, "hands", EV_REQUIRED, &hands, err) < 0)
+		return -1;
+	json_object_foreach((json_t *)hands, k, v) {
+		int seat = seat_of_key(k);
+
+		if (seat < 0)
+			return event_refuse(&at_hands, k, err, "names no seat (1..%d)", MAX_SEATS);
+		if (read_cards(hands, &at_hands, k, EV_REQUIRED, r->hands[seat], &found, err) < 0)
+			return -1;
+		r->has_hand[seat] = true;
+		COPY(r->dealt_at[seat], e->at);
+	}
+	if (read_cards(body, &top, "dealer", EV_OPTIONAL, r->hands[0], &found, err) < 0)
+		return -1;
+	if (found) {
 		r->has_hand[0] = true;
 		COPY(r->dealt_at[0], e->at);
 	}
-}
-
-/* cards_dealt: each seat's cards, and the dealer's when dealt face down with them. */
-static void
-replay_deal(struct round_record *r, const struct stored_event *e, const json_t *b)
-{
-	const char *key;
-	const json_t *v;
-
-	json_object_foreach(json_object_get(b, "hands"), key, v) {
-		int seat = atoi(key);
-		if (seat >= 1 && seat <= MAX_SEATS && cards_from_json(v, r->hands[seat]) == 0) {
-			r->has_hand[seat] = true;
-			COPY(r->dealt_at[seat], e->at);
-		}
-	}
-	if (json_object_get(b, "dealer") != NULL)
-		replay_dealer(r, e, json_object_get(b, "dealer"));
+	return 0;
 }
 
 /* decision: one seat's play or fold. */
-static void
-replay_decision(struct round_record *r, const struct stored_event *e, const json_t *b)
+int
+replay_decision(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	const char *act = json_string_value(json_object_get(b, "action"));
-	int d = act ? decision_from_name(act) : -1;
-	int seat = (int)json_integer_value(json_object_get(b, "seat"));
+	const struct event_in top = {t->name, NULL, -1};
+	char action[16];
+	int seat, d;
 
-	if (seat >= 1 && seat <= MAX_SEATS && d > 0) {
-		r->decisions[seat] = (enum decision)d;
-		COPY(r->decided_at[seat], e->at);
-		COPY(r->decided_by[seat], e->actor);
-	}
+	if (event_text(body, t->name, "action", EV_REQUIRED, action, sizeof(action), err) < 0 ||
+	    read_seat(body, &top, "seat", &seat, err) < 0)
+		return -1;
+	if ((d = decision_from_name(action)) <= 0)
+		return event_refuse(&top, "action", err, "is \"%s\", neither play nor fold", action);
+	r->decisions[seat] = (enum decision)d;
+	COPY(r->decided_at[seat], e->at);
+	COPY(r->decided_by[seat], e->actor);
+	return 0;
 }
 
-/* round_settled and round_voided: the recorded payout lines, result and collection.  -1 as replay_open. */
-static int
-replay_finish(struct round_record *r, const struct stored_event *e, const json_t *b, bool is_void, json_t *problems)
+/* dealer_revealed: the dealer's three cards. */
+int
+replay_dealer_revealed(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
 {
-	const char *reason = json_string_value(json_object_get(b, "reason"));
+	const struct event_in top = {t->name, NULL, -1};
+	bool found;
 
-	if (lines_from_json(json_object_get(b, "payouts"), r->payouts, &r->payout_count) < 0 &&
-	    audit_problem(problems, e->table_id, e->round_id, e->table_seq, "%s: the recorded payout lines are unreadable",
-	    e->type) < 0)
+	if (read_cards(body, &top, "dealer", EV_REQUIRED, r->hands[0], &found, err) < 0)
 		return -1;
+	r->has_hand[0] = true;
+	COPY(r->dealt_at[0], e->at);
+	return 0;
+}
+
+/* round_voided's own fields: the reason into r, the state it was voided from (a state's name), the witness. */
+static int
+voided_fields(struct round_record *r, const struct event_type *t, const json_t *body, struct pb_error *err)
+{
+	const struct event_in top = {t->name, NULL, -1};
+	char from_state[16], witness[PB_ID_MAX];
+
+	if (event_text(body, t->name, "from_state", EV_REQUIRED, from_state, sizeof(from_state), err) < 0 ||
+	    event_text(body, t->name, "reason", EV_REQUIRED, r->void_reason, sizeof(r->void_reason), err) < 0 ||
+	    event_text(body, t->name, "witness", EV_OPTIONAL, witness, sizeof(witness), err) < 0)
+		return -1;
+	if (round_state_from_name(from_state) < 0)
+		return event_refuse(&top, "from_state", err, "is \"%s\", which is no state of a round", from_state);
+	return 0;
+}
+
+/*
+ * round_settled and round_voided: the recorded payout lines (the players' net is their sum), whether the dealer
+ * qualified and the collections (settled), the reason (voided).  The engine settles the round again in verify.
+ */
+int
+replay_round_finished(struct round_record *r, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err)
+{
+	const json_t *payouts, *collections = NULL;
+	int64_t players_net, bank_end;
+
 	COPY(r->settled_at, e->at);
-	if (is_void)
-		COPY(r->void_reason, reason ? reason : "");
-	r->dealer_qualifies = json_is_true(json_object_get(b, "dealer_qualifies"));
+	r->dealer_qualifies = false;
+	memset(&r->fees, 0, sizeof(r->fees));
+	if (event_array(body, t->name, "payouts", EV_REQUIRED, &payouts, err) < 0)
+		return -1;
+	if (t->step == STEP_VOID) {
+		if (voided_fields(r, t, body, err) < 0)
+			return -1;
+	} else if (event_int(body, t->name, "bank_end", EV_OPTIONAL, &bank_end, err) < 0 ||
+	    event_object(body, t->name, "collections", EV_OPTIONAL, &collections, err) < 0 ||
+	    event_bool(body, t->name, "dealer_qualifies", EV_REQUIRED, &r->dealer_qualifies, err) < 0 ||
+	    event_int(body, t->name, "players_net", EV_REQUIRED, &players_net, err) < 0) {
+		return -1;
+	}
+	if (read_lines(r, t, payouts, err) < 0)
+		return -1;
+	/* the players' net is the lines' (verify compares it with the rounds row); the recorded one is only read */
 	for (int l = 0; l < r->payout_count; l++)
 		r->players_net += r->payouts[l].net;
-	fees_from_json(json_object_get(b, "collections"), &r->fees);
-	return 0;
+	return collections != NULL ? read_fees(t, collections, &r->fees, err) : 0;
 }
 
-/* Applies one readable event of step's type to the record (the state is the caller's).  -1 as replay_open. */
-static int
-replay_apply(struct round_record *r, enum round_step step, const struct stored_event *e, const json_t *b, json_t *problems)
-{
-	switch (step) {
-	case STEP_OPEN: return replay_open(r, e, b, problems);
-	case STEP_BET_PUT: replay_bet(r, e, b, true); break;
-	case STEP_BET_DELETE: replay_bet(r, e, b, false); break;
-	case STEP_CLOSE: COPY(r->closed_at, e->at); break;
-	case STEP_DEAL: replay_deal(r, e, b); break;
-	case STEP_DECIDE: replay_decision(r, e, b); break;
-	case STEP_REVEAL: replay_dealer(r, e, json_object_get(b, "dealer")); break;
-	case STEP_SETTLE: return replay_finish(r, e, b, false, problems);
-	case STEP_VOID: return replay_finish(r, e, b, true, problems);
-	}
-	return 0;
-}
-
-/* One event into the round being rebuilt; *opened when it opened it.  -1: out of memory (err). */
+/*
+ * One event into the round being rebuilt, through its row's replay; *opened
+ * when it opened it.  What cannot be read is a problem of the round, and the
+ * replay goes on.  -1: out of memory (err).
+ */
 static int
 replay_event(struct round_record *r, const struct stored_event *e, bool *opened, json_t *problems, struct pb_error *err)
 {
 	bool oom;
 	json_t *b = json_parse_checked(e->body, &oom);
-	int step = round_step_by_event(e->type), rc = 0;
+	const struct event_type *t = event_type_named(e->type);
+	struct pb_error sub;
+	enum round_step step;
+	int rc = 0;
 
 	if (oom)
 		return pb_oom(err);
-	if (b == NULL || step < 0) {
+	if (b == NULL || t == NULL || t->replay == NULL) {
 		rc = audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld: unknown type \"%s\" or "
 		    "unreadable body", (long long)e->table_seq, e->type);
 		json_decref(b);
 		return rc < 0 ? pb_oom(err) : 0;
 	}
-	if (step == STEP_OPEN ? *opened : (!*opened || !round_step_allowed((enum round_step)step, r->state)))
+	step = (enum round_step)t->step;
+	if (step == STEP_OPEN ? *opened : (!*opened || !round_step_allowed(step, r->state)))
 		rc = audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld (%s) cannot follow a round that "
 		    "is %s", (long long)e->table_seq, e->type, *opened ? round_state_name(r->state) : "not opened");
-	if (rc == 0)
-		rc = replay_apply(r, (enum round_step)step, e, b, problems);
-	r->state = round_step_next((enum round_step)step, r->state);
+	if (rc == 0 && t->replay(r, t, e, b, &sub) < 0)
+		rc = pb_is_oom(&sub) ? -1 : audit_problem(problems, e->table_id, e->round_id, e->table_seq, "event %lld: %s",
+		    (long long)e->table_seq, sub.message);
+	r->state = round_step_next(step, r->state);
 	*opened = *opened || step == STEP_OPEN;
 	json_decref(b);
 	return rc < 0 ? pb_oom(err) : 0;

@@ -19,6 +19,7 @@
 #include "store/reports.h"
 #include "table/core/core.h"
 
+struct event_in;        /* common/event_read.h */
 struct store;
 
 /*
@@ -145,8 +146,12 @@ void banker_identity_to_json(const struct round_record *r, json_t *o);
 /* Adds "player": player, or "provider": {"badge", "company"} when badge is not "", to o. */
 void banker_names_to_json(const char *player, const char *badge, const char *company, json_t *o);
 
-/* Reads "player" or "provider" of a recorded banker object into r (replay). */
-void banker_identity_from_json(const json_t *o, struct round_record *r);
+/*
+ * Reads "player" or "provider" {"badge", "company"} of a recorded banker
+ * object o, the value at in (common/event_read.h: round_opened's "banker"),
+ * into r (replay).  0, or -1 with 422 unreadable_event naming the field.
+ */
+int banker_identity_from_json(const json_t *o, const struct event_in *in, struct round_record *r, struct pb_error *err);
 
 /* True when both name the same banker (both unnamed, the same player, or the same badge and company). */
 bool banker_identity_equal(const struct round_record *a, const struct round_record *b);
