@@ -4,6 +4,7 @@
  * dealer rotation report.  The change itself is a table event
  * (dealer_changed) that table/rounds/dealer.c records in the same transaction.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "store/sql/tables.h"
@@ -84,4 +85,60 @@ store_tables_dealt_by(struct store *s, const char *person_id, char (*ids)[PB_ID_
 		if (*count < max)
 			store_column_text(ids[(*count)++], PB_ID_MAX, q.st, 0);
 	return store_query_end(&q);
+}
+
+int
+store_dealer_change_next(struct store *s, const char *table_id, int64_t after, const struct dealer_change *want,
+    struct dealer_change *out, bool *found, struct pb_error *err)
+{
+	struct store_query q;
+
+	memset(out, 0, sizeof(*out));
+	*found = false;
+	if (store_query(&q, s, STMT_DEALER_CHANGE_NEXT, "reading the dealer changes", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, DEALER_NEXT_P_TABLE, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, DEALER_NEXT_P_AFTER, after);
+	sqlite3_bind_int(q.st, DEALER_NEXT_P_MATCH, want != NULL);
+	if (want != NULL) {
+		/* bound as store_table_dealer_set writes them: no person, no name */
+		bind_or_null(q.st, DEALER_NEXT_P_PERSON_ID, want->person_id);
+		bind_or_null(q.st, DEALER_NEXT_P_PERSON_NAME, want->person_id[0] ? want->person_name : NULL);
+		sqlite3_bind_text(q.st, DEALER_NEXT_P_AT, want->at, -1, SQLITE_STATIC);
+		sqlite3_bind_text(q.st, DEALER_NEXT_P_BY, want->by, -1, SQLITE_STATIC);
+	}
+	if (store_query_next(&q)) {
+		*found = true;
+		snprintf(out->table_id, sizeof(out->table_id), "%s", table_id);
+		out->id = sqlite3_column_int64(q.st, DEALER_ROW_COL_ID);
+		store_column_text(out->person_id, sizeof(out->person_id), q.st, DEALER_ROW_COL_PERSON_ID);
+		store_column_text(out->person_name, sizeof(out->person_name), q.st, DEALER_ROW_COL_PERSON_NAME);
+		store_column_text(out->at, sizeof(out->at), q.st, DEALER_ROW_COL_AT);
+		store_column_text(out->by, sizeof(out->by), q.st, DEALER_ROW_COL_BY);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_dealer_change_counts(struct store *s, json_t **counts, struct pb_error *err)
+{
+	struct store_query q;
+
+	if ((*counts = json_object()) == NULL)
+		return pb_oom(err);
+	if (store_query(&q, s, STMT_DEALER_CHANGE_COUNTS, "counting the dealer changes", err) < 0)
+		goto fail;
+	while (store_query_next(&q))
+		if (json_object_set_new_nocheck(*counts, store_column_str(q.st, DEALER_COUNT_COL_TABLE_ID),
+		    json_integer(sqlite3_column_int64(q.st, DEALER_COUNT_COL_ROWS))) < 0) {
+			store_query_end(&q);
+			pb_oom(err);
+			goto fail;
+		}
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*counts);
+	*counts = NULL;
+	return -1;
 }

@@ -31,7 +31,7 @@ json_bits(const json_t *v)
 const char *
 event_type_malformed(const struct event_type *t)
 {
-	const unsigned reasons = EVENT_WITH_ROUND | EVENT_NO_ROWS | EVENT_UNCHECKED, why = t->flags & reasons;
+	const unsigned reasons = EVENT_WITH_ROUND | EVENT_NO_ROWS, why = t->flags & reasons;
 	bool round = t->chain == EVENT_CHAIN_ROUND;
 
 	if (t->name == NULL || t->name[0] == '\0')
@@ -49,7 +49,7 @@ event_type_malformed(const struct event_type *t)
 	if ((t->apply == NULL) != (why == EVENT_WITH_ROUND || why == EVENT_NO_ROWS))
 		return "it has no apply and no flag that says why (EVENT_WITH_ROUND, EVENT_NO_ROWS), or both";
 	if ((t->check == NULL) != (why != 0))
-		return "it has no check and no flag that says why (EVENT_WITH_ROUND, EVENT_NO_ROWS, EVENT_UNCHECKED), or both";
+		return "it has no check and no flag that says why (EVENT_WITH_ROUND, EVENT_NO_ROWS), or both";
 	if ((why == EVENT_NO_ROWS) != (t->derived == NULL))
 		return "it feeds derived tables exactly when it does not say EVENT_NO_ROWS";
 	return NULL;

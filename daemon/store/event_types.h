@@ -23,11 +23,10 @@
  * round's step is applied and checked with its round (EVENT_WITH_ROUND:
  * its row's `replay` puts the event into the round being rebuilt from all
  * its events, table/rounds/replay.c; verify compares the rebuilt round with
- * its rows, restore writes them), a type whose events change no derived
- * row has nothing to apply or check (EVENT_NO_ROWS), and a type whose rows
- * verify does not compare says so (EVENT_UNCHECKED).  The fields of nested
- * values (a payout line, the rules) are not described yet: the replay reads
- * them (common/event_read.h).
+ * its rows, restore writes them), and a type whose events change no
+ * derived row has nothing to apply or check (EVENT_NO_ROWS).  The fields of
+ * nested values (a payout line, the rules) are not described yet: the
+ * replay reads them (common/event_read.h).
  */
 #ifndef PB_STORE_EVENT_TYPES_H
 #define PB_STORE_EVENT_TYPES_H
@@ -103,7 +102,6 @@ struct event_field {
 #define EVENT_PERSONAL 0x01u    /* the body is personal data: a player's record, a Title 31 note about a player */
 #define EVENT_WITH_ROUND 0x02u  /* a round's step: applied and checked with its round (no apply, no check: a replay) */
 #define EVENT_NO_ROWS 0x04u     /* changes no derived row: nothing to apply or check (no apply, no check) */
-#define EVENT_UNCHECKED 0x08u   /* its derived rows are not compared by verify (an apply, no check) */
 
 /* The step field of a type that is no step of a round. */
 #define EVENT_NO_STEP (-1)
@@ -115,7 +113,7 @@ struct event_type {
 	int step;                           /* enum round_step (engine/round.h), or EVENT_NO_STEP */
 	const struct event_field *fields;   /* in key order, ended by a NULL key */
 	event_apply_fn apply;               /* NULL: EVENT_WITH_ROUND or EVENT_NO_ROWS says why */
-	event_check_fn check;               /* NULL: EVENT_WITH_ROUND, EVENT_NO_ROWS or EVENT_UNCHECKED says why */
+	event_check_fn check;               /* NULL: EVENT_WITH_ROUND or EVENT_NO_ROWS says why */
 	unsigned flags;                     /* EVENT_* bits */
 	const char *derived;                /* the derived tables it feeds ("bets"), NULL for none */
 	const char *description;            /* one line */

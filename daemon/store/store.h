@@ -173,6 +173,9 @@ int store_table_state_get(struct store *s, const char *table_id, struct table_st
 int store_table_state_put(struct store *s, const char *table_id, const struct table_state *st, const char *at,
     struct pb_error *err);
 
+/* The ids of the tables with a stored state, in order, as a JSON array of strings (new reference; verify). */
+int store_table_state_ids(struct store *s, json_t **ids, struct pb_error *err);
+
 /* ---- the dealer at each table (dealers.c) ---- */
 
 /* The tables whose dealer now is person_id, at most max ids into ids. */
@@ -205,6 +208,18 @@ struct dealer_change {
  */
 int store_dealer_changes(struct store *s, const char *tables, const char *from, const char *to, int max,
     struct dealer_change *out, int *n, struct pb_error *err);
+
+/*
+ * For verify: the first dealer_changes row of table_id after row `after`
+ * (by id; 0: from the first), or, when want is not NULL, the first one
+ * equal to want (person, name, at and by, as store_table_dealer_set writes
+ * them), into out (its until left "").  *found false when there is none.
+ */
+int store_dealer_change_next(struct store *s, const char *table_id, int64_t after, const struct dealer_change *want,
+    struct dealer_change *out, bool *found, struct pb_error *err);
+
+/* The dealer_changes rows of each table, as a JSON object {"T1": 3} (new reference; verify). */
+int store_dealer_change_counts(struct store *s, json_t **counts, struct pb_error *err);
 
 /* ---- rounds (rounds.c) ---- */
 

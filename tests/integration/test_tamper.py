@@ -886,7 +886,8 @@ class Events(TamperCase):
     def test_unknown_event_type_rechained(self):
         # a table event's type rewritten to one pitboss never records, every hash from it to the head recomputed
         # and the table's checkpoints deleted (an attacker holding the file, not the key): the numbering, the links
-        # and the hashes all hold, and only the registry of event types (docs/audit.md "The event types") names it
+        # and the hashes all hold, and only the registry of event types (docs/audit.md "The event types") names it;
+        # what it leaves is named too: the event was T3's table_configured, so no event derives T3's stored state
         conn = self.db()
         seq = conn.execute("SELECT table_seq FROM events WHERE table_id = 'T3' AND type = 'table_configured'").fetchone()[0]
         conn.close()
@@ -899,12 +900,14 @@ class Events(TamperCase):
         self.tamper(fn, drop=("events", "checkpoints"))
         want = ('event %d of table T3 has the type "table_reconfigured", which is no type of event pitboss records '
                 '(pitboss event-types lists them)' % seq)
+        state = "it has a stored state (open or closed, limits, dealer) that no table_configured event records"
         lines, out = self.verify()
-        self.assertEqual(lines, ["PROBLEM table T3: " + want], "named by the type check, and only by it:\n" + out)
+        self.assertEqual(lines, ["PROBLEM table T3: " + want, "PROBLEM table T3: " + state],
+                         "named by the type check, and only by it:\n" + out)
         self.start()
         js = self.get("/api/v1/integrity")
         self.assertIs(js["ok"], False)
-        self.assertEqual([p["problem"] for p in js["problems"]], [want], json.dumps(js["problems"], indent=1))
+        self.assertEqual([p["problem"] for p in js["problems"]], [want, state], json.dumps(js["problems"], indent=1))
         self.assert_problem(js["problems"], "T3", [want], event=seq)
         self.stop()
 
@@ -990,6 +993,91 @@ class Events(TamperCase):
         self.integrity("T1", ["checkpoint %d: event %d, signed as the chain head, is gone" % cps[0]])
         self.assert_hold("T1", ["truncated"])
         self.stop()
+
+
+class TableRows(unittest.TestCase):
+    """The rows of a table's own events and of its seats (docs/audit.md "Verifying"): table_state, dealer_changes
+    and seat_changes, altered in a copy of the file, are named by `pitboss verify`; the untouched copy verifies (each
+    alteration on a copy of its own: pbtest.Daemon.verify_altered_copy)."""
+
+    @classmethod
+    def setUpClass(cls):
+        d = cls.d = pbtest.Daemon()
+        try:
+            d.start()
+            d.stop()
+            conn = d.db_connect(read_only=False)
+            with conn:
+                for pid, name in (("E1027", "Ana Ruiz"), ("E1028", "Ben Ode")):
+                    conn.execute("INSERT INTO people (id, name, roles, active, password_hash, must_change, created_at, "
+                                 "updated_at) VALUES (?, ?, 1, 1, 'not used', 0, '2026-01-01T00:00:00.000Z', "
+                                 "'2026-01-01T00:00:00.000Z')", (pid, name))
+            conn.close()
+            d.start()
+            _ok(d, "PUT", "/api/v1/tables/T1/dealer", {"person": "E1027"}, token=PITBOSS_TOKEN)
+            _ok(d, "PUT", "/api/v1/tables/T1/dealer", {"person": "E1028"}, token=PITBOSS_TOKEN)
+            _ok(d, "POST", "/api/v1/tables/T2/close", token=PITBOSS_TOKEN)
+            _ok(d, "PUT", "/api/v1/tables/T3/limits", {"ante": {"min": 1000, "max": 20000}}, token=PITBOSS_TOKEN)
+            pid = _ok(d, "POST", "/api/v1/players", {"card": "100001", "name": "Ana Lopez"}, 201, token=PITBOSS_TOKEN)["id"]
+            _ok(d, "PUT", "/api/v1/tables/T1/seats/1/player", {"player": pid})
+            _ok(d, "DELETE", "/api/v1/tables/T1/seats/1/player")
+            _ok(d, "POST", "/api/v1/tables/T1/rounds", T1_WHOLE_B1, 201)
+        except BaseException:
+            d.close()
+            raise
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.d.close()
+
+    def seq(self, table, type_, nth=0):
+        return self.d.db_rows("SELECT table_seq FROM events WHERE table_id = ? AND type = ? ORDER BY table_seq",
+                              (table, type_))[nth][0]
+
+    def altered(self, triggers, *sql):
+        """pitboss verify's PROBLEM lines on a copy altered by the statements (the triggers named dropped first)."""
+        def alter(conn):
+            for t in triggers:
+                conn.execute("DROP TRIGGER %s" % t)
+            for s in sql:
+                conn.execute(s)
+        rc, out, err = self.d.verify_altered_copy(alter)
+        self.assertEqual(rc, 1, out + err)
+        self.assertEqual(out.splitlines()[-1], "FAILED: the record was altered", out)
+        return [l for l in out.splitlines() if l.startswith("PROBLEM ")]
+
+    def test_untouched_verifies(self):
+        self.d.stop()
+        try:
+            rc, out, err = run_cli("verify", "--database", self.d.db_path)
+        finally:
+            self.d.start()
+        self.assertEqual(rc, 0, out + err)
+        self.assertEqual(out.splitlines()[-1], "OK: the record is intact", out)
+
+    def test_table_state_altered(self):
+        lines = self.altered((), "UPDATE table_state SET status = 'open' WHERE table_id = 'T2'",
+                             "UPDATE table_state SET limits_json = '{\"ante\":{\"max\":20000,\"min\":100}}' "
+                             "WHERE table_id = 'T3'")
+        self.assertEqual(lines, [
+            "PROBLEM table T2: its stored state says open, its last event (%d) closed it" % self.seq("T2", "table_closed"),
+            "PROBLEM table T3: its stored limits are {\"ante\":{\"max\":20000,\"min\":100}}, its last event (%d, "
+            "limits_changed) set {\"ante\":{\"max\":20000,\"min\":1000}}" % self.seq("T3", "limits_changed")])
+
+    def test_dealer_changes_row_deleted(self):
+        at = self.d.db_value("SELECT at FROM dealer_changes WHERE person_id = 'E1027'")
+        lines = self.altered(("dealer_changes_no_delete",), "DELETE FROM dealer_changes WHERE person_id = 'E1027'")
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith(
+            "PROBLEM table T1: event %d (dealer_changed): no dealer_changes row is the change it records, E1027 (Ana "
+            "Ruiz) at %s by demo-pitboss; the table's next row" % (self.seq("T1", "dealer_changed"), at)), lines)
+
+    def test_seat_changes_row_changed(self):
+        lines = self.altered(("seat_changes_no_update",),
+                             "UPDATE seat_changes SET seat = 2 WHERE id = (SELECT max(id) FROM seat_changes)")
+        self.assertEqual(len(lines), 1, lines)
+        self.assertRegex(lines[0], r"^PROBLEM .*: the seat_changes rows differ from what their events record: a row "
+                                   r"was altered, added or removed")
 
 
 class Checkpoints(TamperCase):

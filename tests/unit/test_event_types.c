@@ -228,15 +228,15 @@ test_append_refuses_and_writes_nothing(void **state)
 /*
  * Every row has an apply and a check, or the one flag that says why not: a
  * round's step is applied and checked with its round, through its replay, a
- * type that changes no derived row has nothing to apply or check, a type
- * whose rows verify does not compare says so; every round's step has a
- * replay and no other row has one; and a row that breaks this is no row for
- * the store.
+ * type that changes no derived row has nothing to apply or check; every
+ * other row's rows are compared by verify; every round's step has a replay
+ * and no other row has one; and a row that breaks this is no row for the
+ * store.
  */
 static void
 test_every_row_dispatches(void **state)
 {
-	const unsigned reasons = EVENT_WITH_ROUND | EVENT_NO_ROWS | EVENT_UNCHECKED;
+	const unsigned reasons = EVENT_WITH_ROUND | EVENT_NO_ROWS;
 	struct event_type bad;
 
 	(void)state;
@@ -257,9 +257,6 @@ test_every_row_dispatches(void **state)
 			assert_null(t->apply);
 			assert_null(t->check);
 			assert_null(t->derived);
-		} else if (why == EVENT_UNCHECKED) {
-			assert_non_null(t->apply);
-			assert_null(t->check);
 		} else {
 			assert_int_equal(why, 0);
 			assert_non_null(t->apply);
@@ -272,6 +269,8 @@ test_every_row_dispatches(void **state)
 	assert_ptr_equal(EVENT_TYPES[EVT_PLAYER_SEATED].check, EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED].check);
 	assert_ptr_equal(EVENT_TYPES[EVT_BET_PLACED].replay, EVENT_TYPES[EVT_BET_REMOVED].replay);
 	assert_ptr_equal(EVENT_TYPES[EVT_ROUND_SETTLED].replay, EVENT_TYPES[EVT_ROUND_VOIDED].replay);
+	assert_ptr_equal(EVENT_TYPES[EVT_TABLE_OPENED].check, EVENT_TYPES[EVT_LIMITS_CHANGED].check);
+	assert_non_null(EVENT_TYPES[EVT_DEALER_CHANGED].check);
 	assert_int_equal(event_type_id(NULL), EVT_COUNT);
 	/* each way of breaking the rule is caught */
 	bad = EVENT_TYPES[EVT_FILL];
@@ -281,10 +280,13 @@ test_every_row_dispatches(void **state)
 	bad.check = NULL;
 	assert_non_null(strstr(event_type_malformed(&bad), "no check"));
 	bad = EVENT_TYPES[EVT_DEALER_CHANGED];
-	bad.flags = 0;
+	bad.check = NULL;
 	assert_non_null(strstr(event_type_malformed(&bad), "no check"));
+	bad = EVENT_TYPES[EVT_DEALER_CHANGED];
+	bad.flags = EVENT_NO_ROWS;
+	assert_non_null(event_type_malformed(&bad));
 	bad = EVENT_TYPES[EVT_RULES_CHANGED];
-	bad.flags |= EVENT_UNCHECKED;
+	bad.flags |= EVENT_WITH_ROUND;
 	assert_non_null(strstr(event_type_malformed(&bad), "more than one reason"));
 	bad = EVENT_TYPES[EVT_BET_PLACED];
 	bad.flags = 0;

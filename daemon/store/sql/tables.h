@@ -45,4 +45,31 @@ enum dealer_change_in { SQL_INDICES(DEALER_CHANGE_INSERT_COLS) DEALER_CHANGE_IN_
 	Y(DEALER_CHANGE_COL_UNTIL, "until")
 enum dealer_change_col { SQL_INDICES(DEALER_CHANGE_COLS) DEALER_CHANGE_COL_COUNT };
 
+/* One change of a table's dealer as verify reads it (STMT_DEALER_CHANGE_NEXT). */
+#define DEALER_ROW_COLS(X, Y) \
+	X(DEALER_ROW_COL_ID, "id") \
+	Y(DEALER_ROW_COL_PERSON_ID, "person_id") \
+	Y(DEALER_ROW_COL_PERSON_NAME, "person_name") \
+	Y(DEALER_ROW_COL_AT, "at") \
+	Y(DEALER_ROW_COL_BY, "by")
+enum dealer_row_col { SQL_INDICES(DEALER_ROW_COLS) DEALER_ROW_COL_COUNT };
+
+/* The parameters of STMT_DEALER_CHANGE_NEXT: the table, the row after which, whether to match, the row to match. */
+enum dealer_next_param {
+	DEALER_NEXT_P_TABLE = 1,
+	DEALER_NEXT_P_AFTER,
+	DEALER_NEXT_P_MATCH,
+	DEALER_NEXT_P_PERSON_ID,
+	DEALER_NEXT_P_PERSON_NAME,
+	DEALER_NEXT_P_AT,
+	DEALER_NEXT_P_BY,
+	DEALER_NEXT_P_COUNT = DEALER_NEXT_P_BY
+};
+
+/* The dealer_changes rows per table (STMT_DEALER_CHANGE_COUNTS). */
+#define DEALER_COUNT_COLS(X, Y) \
+	X(DEALER_COUNT_COL_TABLE_ID, "table_id") \
+	Y(DEALER_COUNT_COL_ROWS, "count(*)")
+enum dealer_count_col { SQL_INDICES(DEALER_COUNT_COLS) DEALER_COUNT_COL_COUNT };
+
 #endif

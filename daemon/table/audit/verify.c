@@ -437,7 +437,10 @@ significant_log(struct integrity *in, struct pb_error *err)
 	return 0;
 }
 
-/* Every event of no round checked by its row's check: the accounting, players' and corrections' rows (event_walk.c). */
+/*
+ * Every event of no round checked by its row's check: the accounting, players', corrections', tables' state and
+ * dealer changes' rows (event_walk.c).
+ */
 static int
 event_rows(struct integrity *in, struct pb_error *err)
 {
@@ -454,7 +457,8 @@ integrity_rest(struct integrity *in, struct pb_error *err)
 		int (*run)(struct integrity *, struct pb_error *);
 	} PARTS[] = {
 		{"report aggregates", true, report_hours},
-		{"rows of the tables' and the players' events (accounting, players, payout corrections)", true, event_rows},
+		{"rows of the tables' and the players' events (accounting, players, payout corrections, tables' state, dealer "
+		    "changes)", true, event_rows},
 		{"significant-events log", false, significant_log},
 	};
 	bool full = in->scope->table_id == NULL && in->scope->from_round == 0;

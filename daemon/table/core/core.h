@@ -6,6 +6,7 @@
  *   the context of an operation and who asks    struct pit, struct actor
  *   who may do what                             access.c
  *   the one way a write happens                 txn.c
+ *   an event of no round and its derived rows   event_record.c
  *   the checks of a request body's fields       input.c
  *   the one shape of a problem a check finds    problem.c (problem.h, included here)
  *   the signing key and the checkpoints         signer.c, checkpoint.c
@@ -139,6 +140,21 @@ typedef int (*pit_write_fn)(struct pit *p, const struct actor *a, void *arg, jso
 
 int pit_write(struct pit *p, const struct actor *a, const struct idempotency *idem, pit_write_fn fn, void *arg,
     json_t **out, int *status, struct pb_error *err);
+
+/*
+ * event_record.c - an event of no round (a table's, the players') recorded
+ * with its derived rows, inside the caller's transaction: the event of row t
+ * appended to table_id's chain (store_append_event), then the rows written
+ * by t's apply from the body, the function central restore and verify's
+ * rebuild call, so that the rows a live write leaves and those a restore
+ * makes cannot differ.  The apply gets the event as stored: its table, type,
+ * time and actor (its seq and hashes are not read by any apply).  A row
+ * that says EVENT_NO_ROWS is only appended; a round's step is refused (500:
+ * its rows are its round's).  0, or -1 with err (the append's refusal, the
+ * apply's): the caller rolls back.
+ */
+int event_record(struct store *s, const char *table_id, const struct event_type *t, const char *at, const char *actor,
+    const json_t *body, struct pb_error *err);
 
 /*
  * input.c - checks of JSON request bodies at the edge: exact types, bounded

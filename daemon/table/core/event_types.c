@@ -15,9 +15,8 @@
  *
  * The columns after the fields: apply, check, flags (EVENT_WITH_ROUND: a
  * round's step, applied and checked with its round; EVENT_NO_ROWS: nothing
- * to apply or check; EVENT_UNCHECKED: applied, its rows not compared by
- * verify), the derived tables, the description; and a round's step's
- * replay (rounds/replay.c), which the other rows leave out (NULL).
+ * to apply or check), the derived tables, the description; and a round's
+ * step's replay (rounds/replay.c), which the other rows leave out (NULL).
  */
 #include "table/core/event_types.h"
 
@@ -112,23 +111,23 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	    FIELDS(REQ("banking", EF_STRING), OPT("config_loaded_sha256", EF_STRING), REQ("config_sha256", EF_STRING),
 	        REQ("game", EF_STRING), OPT("game_sha256", EF_STRING), REQ("limits", EF_OBJECT), REQ("name", EF_STRING),
 	        REQ("open", EF_BOOLEAN), REQ("previous", EF_STRING), REQ("seats", EF_INTEGER)),
-	    table_state_apply, NULL, EVENT_UNCHECKED, "table_state",
+	    table_state_apply, table_state_check, 0, "table_state",
 	    "the table's entry of the configuration, new or changed, with the hashes of its game and of the files loaded"},
 	[EVT_RULES_CHANGED] = {"rules_changed", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("config_loaded_sha256", EF_STRING), REQ("game", EF_STRING), REQ("game_sha256", EF_STRING),
 	        REQ("previous_game_sha256", EF_STRING)),
 	    NULL, NULL, EVENT_NO_ROWS, NULL, "a reload changed the table's game file, not its entry"},
 	[EVT_TABLE_OPENED] = {"table_opened", EVENT_CHAIN_TABLE, EVENT_NO_STEP, NO_FIELDS,
-	    table_state_apply, NULL, EVENT_UNCHECKED, "table_state", "the table opened for play"},
+	    table_state_apply, table_state_check, 0, "table_state", "the table opened for play"},
 	[EVT_TABLE_CLOSED] = {"table_closed", EVENT_CHAIN_TABLE, EVENT_NO_STEP, NO_FIELDS,
-	    table_state_apply, NULL, EVENT_UNCHECKED, "table_state", "the table closed"},
+	    table_state_apply, table_state_check, 0, "table_state", "the table closed"},
 	[EVT_LIMITS_CHANGED] = {"limits_changed", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("limits", EF_OBJECT), REQ("previous", EF_OBJECT)),
-	    table_state_apply, NULL, EVENT_UNCHECKED, "table_state",
+	    table_state_apply, table_state_check, 0, "table_state",
 	    "the table's limits changed: the new limits and those before"},
 	[EVT_DEALER_CHANGED] = {"dealer_changed", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("name", EF_STRING | EF_NULL), REQ("person", EF_STRING | EF_NULL)),
-	    table_dealer_apply, NULL, EVENT_UNCHECKED, "dealer_changes, table_state",
+	    table_dealer_apply, table_dealer_check, 0, "dealer_changes, table_state",
 	    "the person dealing at the table; null when the dealer was taken off"},
 	[EVT_BANK_OFFERED] = {"bank_offered", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("answer", EF_STRING), OPT("player", EF_STRING), OPT("provider", EF_OBJECT), REQ("seat", EF_INTEGER)),

@@ -86,6 +86,12 @@ int table_state_apply(struct store *s, const struct event_type *t, const struct 
 /* dealer_changed: the table's dealer and the dealer_changes row (table_state_events.c). */
 int table_dealer_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);
+/* The table's state rebuilt, compared with its stored state at the walk's end (table_state_verify.c). */
+int table_state_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* The dealer_changes row against its event, and the table's dealer rebuilt (table_state_verify.c). */
+int table_dealer_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
 
 /* An accounting document's event (inventory, fill, credit, the voids, drop): its acct_documents row (acct_events.c). */
 int acct_document_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,

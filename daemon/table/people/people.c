@@ -252,8 +252,9 @@ person_fields(const struct person *who)
 /*
  * A person disabled deals nowhere any more: every table where they are the
  * dealer gets no dealer, recorded as at PUT /tables/{t}/dealer {"person":
- * null} (the state, the history row, dealer_changed in its chain), in the
- * caller's transaction.  The ids of those tables are appended to left.
+ * null}: dealer_changed in its chain, whose apply sets the state and
+ * appends the history row, in the caller's transaction.  The ids of those
+ * tables are appended to left.
  */
 static int
 dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, const char *at, json_t *left,
@@ -269,9 +270,7 @@ dealer_leave_tables(struct pit *p, const struct actor *a, const char *person, co
 		return pb_oom(err);
 	for (int i = 0; rc == 0 && i < n; i++) {
 		const char *table = tables[i];
-		rc = store_table_dealer_set(p->store, table, "", "", at, a->name, err);
-		if (rc == 0)
-			rc = store_append_event(p->store, table, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
+		rc = event_record(p->store, table, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
 		if (rc == 0)
 			json_array_append_new(left, json_string(table));
 	}

@@ -103,9 +103,8 @@ do_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	title31_gaming_day(&p->cfg->property.calendar, t.at, t.gaming_day);
 	if ((body = txn_body(&t)) == NULL)
 		return pb_oom(err);
-	rc = store_txn_put(p->store, &t, err);
-	if (rc == 0)
-		rc = store_append_event(p->store, t.table_id, 0, &EVENT_TYPES[EVT_TABLE_TRANSACTION], t.at, a->name, body, err);
+	/* the row is the event's apply's (players_txn_apply), as a restore writes it */
+	rc = event_record(p->store, t.table_id, &EVENT_TYPES[EVT_TABLE_TRANSACTION], t.at, a->name, body, err);
 	if (rc == 0)
 		rc = store_txns_day(p->store, t.gaming_day, &day, err);
 	if (rc < 0) {

@@ -107,13 +107,15 @@ check_card(struct pit *p, const json_t *rec, const char *self, struct pb_error *
 	return 0;
 }
 
-/* Writes the record's row and its event (type: player_registered or player_updated) in the chain PLAYERS_CHAIN. */
+/*
+ * Writes the record's event (type: player_registered or player_updated) in
+ * the chain PLAYERS_CHAIN; its apply (players_record_apply: player_record_put)
+ * writes the players row, as a restore does.
+ */
 static int
 record(struct pit *p, const struct actor *a, const struct event_type *type, json_t *rec, const char *at, struct pb_error *err)
 {
-	if (player_record_put(p->store, type->name, rec, at, err) < 0)
-		return -1;
-	return store_append_event(p->store, PLAYERS_CHAIN, 0, type, at, a->name, rec, err);
+	return event_record(p->store, PLAYERS_CHAIN, type, at, a->name, rec, err);
 }
 
 static int

@@ -33,12 +33,4 @@ int players_check_table_actor(struct pit *p, const struct actor *a, const char *
 /* The configured limits (title31.* keys, their defaults otherwise). */
 void title31_limits_of(const struct pit *p, struct title31_limits *lim);
 
-/*
- * The players row of record rec at `at`, as the body of a type's event
- * (player_registered, player_updated) holds it: live (players.c) and by the
- * types' apply (players_restore.c), so that the two cannot differ.  422
- * unreadable_event naming type and field when rec is not a record.
- */
-int player_record_put(struct store *s, const char *type, const json_t *rec, const char *at, struct pb_error *err);
-
 #endif

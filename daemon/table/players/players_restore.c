@@ -1,8 +1,10 @@
 /*
  * players_restore.c - the apply functions of the players' events
  * (table/core/event_types.h): the rows of players, seat_players, seat_changes,
- * table_transactions and title31_acks made from the events' bodies alone,
- * as the live paths wrote them.  Central restore applies them to the
+ * table_transactions and title31_acks made from the events' bodies alone.
+ * They are the only code that writes these rows: the live paths
+ * (players.c, seating.c, cashflow.c, title31.c) record the events through
+ * event_record, which calls them; central restore applies them to the
  * restored file, verify to a database in memory that it compares with the
  * file's (players_verify.c).  Every field is read by common/event_read.h.
  */
@@ -16,8 +18,12 @@
 #include "store/players.h"
 #include "table/players/players_private.h"
 
-/* The players row of a record: its id, card and name read from it, the whole record kept as its text. */
-int
+/*
+ * The players row of a record: its id, card and name read from it, the whole
+ * record kept as its text.  422 unreadable_event naming type and field when
+ * rec is not a record.
+ */
+static int
 player_record_put(struct store *s, const char *type, const json_t *rec, const char *at, struct pb_error *err)
 {
 	char id[PB_ID_MAX], card[PLAYER_FIELD_MAX + 1], name[PLAYER_FIELD_MAX + 1], *text;

@@ -21,23 +21,6 @@ static const char *const NAMES[PLAYER_ROWS_COUNT] = {
 	[PLAYER_ROWS_TITLE31_ACKS] = "title31_acks",
 };
 
-/* The database in memory the walk rebuilds the players' rows into. */
-int
-players_verify_begin(struct event_verify *v, struct pb_error *err)
-{
-	struct store_options so = {.path = ":memory:"};
-
-	v->players = store_open(&so, err);
-	return v->players != NULL ? 0 : -1;
-}
-
-void
-players_verify_free(struct event_verify *v)
-{
-	store_free(v->players);
-	v->players = NULL;
-}
-
 /*
  * One event into the rebuild; an event its apply cannot read is a problem
  * of its own.  Running out of memory is not the event's fault: the walk
@@ -49,7 +32,7 @@ players_check(struct event_verify *v, const struct event_type *t, const struct s
 {
 	struct pb_error sub;
 
-	if (t->apply(v->players, t, e, body, &sub) == 0)
+	if (t->apply(v->rebuilt, t, e, body, &sub) == 0)
 		return 0;
 	if (pb_is_oom(&sub))
 		return pb_oom(err);
@@ -82,7 +65,7 @@ int
 players_verify_end(struct event_verify *v, struct pb_error *err)
 {
 	for (int w = 0; w < PLAYER_ROWS_COUNT; w++)
-		if (compare(v->p->store, v->players, (enum player_rows)w, v->sink.problems, err) < 0)
+		if (compare(v->p->store, v->rebuilt, (enum player_rows)w, v->sink.problems, err) < 0)
 			return -1;
 	return 0;
 }

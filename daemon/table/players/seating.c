@@ -80,7 +80,11 @@ check_seated_elsewhere(struct pit *p, const char *table_id, int seat, const char
 	    "a seating: DELETE /api/v1/tables/%s/seats/%d/player first", player, at_seat, at_table, at_table, at_seat);
 }
 
-/* The write of a seating or a leaving: the seat and the player checked, then the row and the event. */
+/*
+ * The write of a seating or a leaving: the seat and the player checked, then
+ * the event, whose apply (players_seat_apply) writes the seat's player and
+ * the seat_changes row as a restore does.
+ */
 static int
 do_seat(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
@@ -118,10 +122,8 @@ do_seat(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	body = json_pack("{s:i,s:s}", "seat", sa->seat, "player", player);
 	if (body == NULL)
 		return pb_oom(err);
-	rc = store_seat_set(p->store, t->id, sa->seat, player, !sa->leave, at, a->name, err);
-	if (rc == 0)
-		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[sa->leave ? EVT_PLAYER_LEFT : EVT_PLAYER_SEATED], at, a->name,
-		    body, err);
+	rc = event_record(p->store, t->id, &EVENT_TYPES[sa->leave ? EVT_PLAYER_LEFT : EVT_PLAYER_SEATED], at, a->name, body,
+	    err);
 	json_decref(body);
 	if (rc < 0)
 		return -1;

@@ -250,8 +250,8 @@ do_ack(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	if (check_not_acked(p, day, kind, player, dir, err) < 0)
 		return -1;
 	pb_time_now(at);
-	if (store_t31_ack_put(p->store, day, player, dir, kind, note, a->name, at, err) < 0 ||
-	    store_append_event(p->store, PLAYERS_CHAIN, 0, &EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED], at, a->name, body, err) < 0)
+	/* the title31_acks row is the event's apply's (players_title31_apply), as a restore writes it */
+	if (event_record(p->store, PLAYERS_CHAIN, &EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED], at, a->name, body, err) < 0)
 		return -1;
 	*status = 201;
 	*out = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "gaming_day", day, "player", player, "direction", dir, "kind", kind,

@@ -254,11 +254,10 @@ do_acknowledge(struct pit *p, const struct actor *a, void *arg, json_t **out, in
 		return -1;
 	pb_time_now(c->ack.at);
 	snprintf(c->ack.by, sizeof(c->ack.by), "%s", a->name);
-	if (store_acct_ack_put(p->store, c->table, c->kind, c->ref, &c->ack, err) < 0)
-		return -1;
 	if ((body = json_pack("{s:s,s:s,s:s}", "kind", c->kind, "ref", c->ref, "note", c->ack.note)) == NULL)
 		return pb_oom(err);
-	rc = store_append_event(p->store, c->table, 0, &EVENT_TYPES[EVT_EXCEPTION_ACKNOWLEDGED], c->ack.at, a->name, body, err);
+	/* the acct_acknowledgments row is the event's apply's (acct_ack_apply; 409 already_acknowledged), as a restore's */
+	rc = event_record(p->store, c->table, &EVENT_TYPES[EVT_EXCEPTION_ACKNOWLEDGED], c->ack.at, a->name, body, err);
 	json_decref(body);
 	if (rc < 0)
 		return -1;

@@ -71,7 +71,7 @@ do_offer(struct pit *p, const struct actor *a, void *arg, json_t **out, int *sta
 		goto out;
 	}
 	banker_identity_to_json(r, ev);
-	if (store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_BANK_OFFERED], at, a->name, ev, err) < 0)
+	if (event_record(p->store, t->id, &EVENT_TYPES[EVT_BANK_OFFERED], at, a->name, ev, err) < 0)
 		goto out;
 	json_object_set_new(ev, "table", json_string(t->id));
 	json_object_set_new(ev, "at", json_string(at));

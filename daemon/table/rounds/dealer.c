@@ -74,7 +74,11 @@ check_person(struct pit *p, const char *id, struct person *who, struct pb_error 
 	return 0;
 }
 
-/* Records the change: the table's state, the history row and the table event, in one transaction. */
+/*
+ * Records the change: the table event, whose apply (table_dealer_apply)
+ * sets the table's dealer and appends the dealer_changes row as a restore
+ * does, in one transaction.
+ */
 static int
 do_set_dealer(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
@@ -90,7 +94,7 @@ do_set_dealer(struct pit *p, const struct actor *a, void *arg, json_t **out, int
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", da->table_id);
 	if (authorize(a, OP_DEALER_SET, t->id, err) < 0 || read_body(da->body, person, err) < 0)
 		return -1;
-	if (pit_check_hold(p, t->id, err) < 0 || store_table_state_get(p->store, t->id, &ts, err) < 0)
+	if (pit_check_hold(p, t->id, err) < 0 || table_state_recorded(p, t->id, &ts, err) < 0)
 		return -1;
 	if (check_self(a, person, ts.dealer_id, err) < 0)
 		return -1;
@@ -98,23 +102,14 @@ do_set_dealer(struct pit *p, const struct actor *a, void *arg, json_t **out, int
 	if (person[0] && check_person(p, person, &who, err) < 0)
 		return -1;
 	*status = 200;
-	if (ts.found && strcmp(ts.dealer_id, person) == 0)
+	if (strcmp(ts.dealer_id, person) == 0)
 		return pit_table_get(p, a, t->id, out, err);   /* already so: nothing to record */
 	pb_time_now(at);
-	if (!ts.found) {
-		ts.open = t->open;
-		ts.limits = t->limits;
-		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
-		if (store_table_state_put(p->store, t->id, &ts, at, err) < 0)
-			return -1;
-	}
 	body = person[0] ? json_pack("{s:s,s:s}", "person", person, "name", who.name)
 	    : json_pack("{s:n,s:n}", "person", "name");
 	if (body == NULL)
 		return pb_oom(err);
-	rc = store_table_dealer_set(p->store, t->id, person, who.name, at, a->name, err);
-	if (rc == 0)
-		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
+	rc = event_record(p->store, t->id, &EVENT_TYPES[EVT_DEALER_CHANGED], at, a->name, body, err);
 	json_decref(body);
 	if (rc < 0)
 		return -1;

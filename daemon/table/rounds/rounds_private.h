@@ -35,6 +35,15 @@ json_t *round_to_json(struct pit *p, const struct round_record *rec, bool with_e
  */
 int dealer_of_new_round(struct pit *p, const struct table_state *ts, struct round_record *r, struct pb_error *err);
 
+/*
+ * The stored state of configured table table_id into ts, which its
+ * table_configured event wrote (pit_sync_tables, at start and on reload).
+ * A table without one was never recorded (a reload that could not write
+ * it): 500 internal_error, for its next event would have no state to
+ * change (view.c).
+ */
+int table_state_recorded(struct pit *p, const char *table_id, struct table_state *ts, struct pb_error *err);
+
 /* The rotation of the bank a round's banker makes (banker.c). */
 struct rotation {
 	int consecutive;               /* rounds in a row this seat will have banked, with this one */

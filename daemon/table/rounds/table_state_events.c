@@ -2,11 +2,13 @@
  * table_state_events.c - the apply functions of a table's own events
  * (table/core/event_types.h): the table's stored state (open or closed, its
  * limits, the configuration entry it was derived from) after
- * table_configured, table_opened, table_closed and limits_changed, as
- * table/rounds/view.c keeps it, and its dealer after dealer_changed, as
- * table/rounds/dealer.c sets it.  Central restore rebuilds the state from them.
- * table_state holds only the latest state, so verify has nothing to
- * compare each event with: the rows say EVENT_UNCHECKED.
+ * table_configured, table_opened, table_closed and limits_changed, and its
+ * dealer and the dealer_changes row after dealer_changed.  They are the
+ * only code that writes these rows: the live paths (view.c, dealer.c,
+ * people/people.c) record the events through event_record, which calls
+ * them, central restore calls them on the restored file, and verify on its
+ * rebuild in memory, which it compares with the file
+ * (table_state_verify.c).
  */
 #include <stdio.h>
 

@@ -499,12 +499,28 @@ pit_table_get(struct pit *p, const struct actor *a, const char *table_id, json_t
 	return 0;
 }
 
+int
+table_state_recorded(struct pit *p, const char *table_id, struct table_state *ts, struct pb_error *err)
+{
+	if (store_table_state_get(p->store, table_id, ts, err) < 0)
+		return -1;
+	if (!ts->found)
+		return pb_fail(err, 500, "internal_error", "table %s has no recorded state: its table_configured event was "
+		    "never written (the last reload could not record it); reload the configuration", table_id);
+	return 0;
+}
+
 struct table_args {
 	const char *table_id;
 	int what;            /* 0 open, 1 close, 2 limits */
 	const json_t *body;
 };
 
+/*
+ * Opens or closes a table, or changes its limits: the event, whose apply
+ * (table_state_apply) changes the stored state as a restore does, and the
+ * significant event.
+ */
 static int
 do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
@@ -518,13 +534,8 @@ do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, i
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", ta->table_id);
 	if (authorize(a, OP_TABLE_CHANGE, t->id, err) < 0 || pit_check_hold(p, t->id, err) < 0)
 		return -1;
-	if (store_table_state_get(p->store, t->id, &ts, err) < 0)
+	if (table_state_recorded(p, t->id, &ts, err) < 0)
 		return -1;
-	if (!ts.found) {
-		ts.open = t->open;
-		ts.limits = t->limits;
-		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
-	}
 	pb_time_now(at);
 	if (ta->what == 2) {
 		struct table_limits nl;
@@ -540,14 +551,13 @@ do_table_change(struct pit *p, const struct actor *a, void *arg, json_t **out, i
 			return pb_fail(err, 422, "wager_not_offered", "limits: the game %s offers no %s", t->game,
 			    nl.pair_plus.offered && !t->rules->has_pair_plus ? "Pair Plus" : "six card bonus");
 		}
-		ts.limits = nl;
 		body = json_pack("{s:o,s:o}", "limits", limits_to_json(&nl), "previous", previous);
 	} else {
-		ts.open = ta->what == 0;
 		body = json_object();
 	}
-	if (store_table_state_put(p->store, t->id, &ts, at, err) < 0 ||
-	    store_append_event(p->store, t->id, 0, &EVENT_TYPES[ta->what == 0 ? EVT_TABLE_OPENED : ta->what == 1 ? EVT_TABLE_CLOSED :
+	if (body == NULL)
+		return pb_oom(err);
+	if (event_record(p->store, t->id, &EVENT_TYPES[ta->what == 0 ? EVT_TABLE_OPENED : ta->what == 1 ? EVT_TABLE_CLOSED :
 	    EVT_LIMITS_CHANGED], at, a->name, body, err) < 0 ||
 	    store_significant(p->store, a->name, ta->what == 0 ? "table_opened" : ta->what == 1 ? "table_closed" : "limits_changed",
 	    t->id, body, err) < 0) {
@@ -599,12 +609,9 @@ pit_sync_tables(struct pit *p, struct pb_error *err)
 		    "banking", t->player_banked ? "player" : "house", "seats", t->seats, "config_sha256", t->sha256,
 		    "limits", limits_to_json(&t->limits), "open", t->open, "previous", ts.found ? ts.config_sha256 : "",
 		    "game_sha256", config_part_sha256(p->cfg, "game", t->game), "config_loaded_sha256", p->cfg->loaded_sha256);
-		ts.open = t->open;
-		ts.limits = t->limits;
-		snprintf(ts.config_sha256, sizeof(ts.config_sha256), "%s", t->sha256);
-		rc = store_table_state_put(p->store, t->id, &ts, at, err);
-		if (rc == 0)
-			rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_TABLE_CONFIGURED], at, "pitbossd", body, err);
+		/* the stored state is the event's apply's (table_state_apply), as a restore writes it */
+		rc = body != NULL ? event_record(p->store, t->id, &EVENT_TYPES[EVT_TABLE_CONFIGURED], at, "pitbossd", body, err)
+		    : pb_oom(err);
 		json_decref(body);
 		if (rc < 0)
 			goto fail;
@@ -640,7 +647,7 @@ pit_record_rules_changes(struct pit *p, const struct config *old, struct pb_erro
 			continue;
 		body = json_pack("{s:s,s:s,s:s,s:s}", "game", t->game, "game_sha256", sha, "previous_game_sha256", before,
 		    "config_loaded_sha256", p->cfg->loaded_sha256);
-		rc = store_append_event(p->store, t->id, 0, &EVENT_TYPES[EVT_RULES_CHANGED], at, "pitbossd", body, err);
+		rc = event_record(p->store, t->id, &EVENT_TYPES[EVT_RULES_CHANGED], at, "pitbossd", body, err);
 		json_decref(body);
 		if (rc < 0) {
 			store_rollback(p->store);
