@@ -3,6 +3,7 @@
  * replay, token, backup, central, person, event-types, routes.  Each
  * subcommand lives in cli/<name>.c.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,30 +42,17 @@ usage(FILE *f)
 	    "exit status: 0 success; 1 the command ran and failed or found a problem; 2 usage\n");
 }
 
-/*
- * A build for the tests makes allocations fail on demand when the
- * environment names a control file (common/faults.h): every allocation of
- * the process counts.  -1 when the file named cannot be used: a test asking
- * for failures must not run without them.
- */
-static int
-use_test_faults(void)
+/* A line of the tool's own on stderr: "pitboss: ...". */
+static void __attribute__((format(printf, 1, 2)))
+say(const char *fmt, ...)
 {
-	const char *path = getenv(PB_TEST_FAULTS_ENV);
-	struct pb_error err;
+	va_list ap;
 
-	if (path == NULL || path[0] == '\0')
-		return 0;
-	if (!pb_faults_built()) {
-		fprintf(stderr, "pitboss: %s is set, but this build cannot make allocations fail: it is ignored\n",
-		    PB_TEST_FAULTS_ENV);
-		return 0;
-	}
-	if (pb_faults_open(path, true, &err) < 0) {
-		fprintf(stderr, "pitboss: %s\n", err.message);
-		return -1;
-	}
-	return 0;
+	fputs("pitboss: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 int
@@ -72,7 +60,12 @@ main(int argc, char **argv)
 {
 	/* jansson through malloc, its failures counted (a check tells "could not read" from "altered" by them). */
 	json_alloc_init_plain();
-	if (use_test_faults() < 0)
+	/*
+	 * A build for the tests makes allocations fail on demand when the
+	 * environment names a control file (common/faults.h): every allocation
+	 * of the process counts.
+	 */
+	if (pb_faults_use(true, false, say, say) < 0)
 		return 1;
 	if (argc == 2 && strcmp(argv[1], "--version") == 0) {
 		pb_version_print(stdout, "pitboss", false);

@@ -666,34 +666,6 @@ use_test_clock(void)
 	return 0;
 }
 
-/*
- * Allocation failures on demand, when this build has them and the
- * environment names their control file (common/faults.h): only the
- * allocations made while a request is handled count.  Said loudly in the
- * log.  -1 when the file named cannot be used: a test asking for failures
- * must not run without them.
- */
-static int
-use_test_faults(void)
-{
-	const char *path = getenv(PB_TEST_FAULTS_ENV);
-	struct pb_error err;
-
-	if (path == NULL || path[0] == '\0')
-		return 0;
-	if (!pb_faults_built()) {
-		log_warn("%s is set, but this build cannot make allocations fail: it is ignored", PB_TEST_FAULTS_ENV);
-		return 0;
-	}
-	if (pb_faults_open(path, false, &err) < 0) {
-		log_error("%s", err.message);
-		return -1;
-	}
-	log_warn("ALLOCATION FAILURES ON DEMAND (%s=%s): a request's allocations fail as that file says; "
-	    "never in production", PB_TEST_FAULTS_ENV, path);
-	return 0;
-}
-
 /* pitbossd -t: the configuration, then the database's directory and the page (check_setup). */
 static int
 check_only(struct config *cfg)
@@ -747,8 +719,12 @@ main(int argc, char **argv)
 		return 1;
 	}
 	log_info("pitbossd %s starting, configuration %s", pb_version_long(), cfg->path);
-	/* Before any thread starts, and before anything reads the time to keep it. */
-	if (use_test_clock() < 0 || use_test_faults() < 0) {
+	/*
+	 * Before any thread starts, and before anything reads the time to keep
+	 * it.  Allocation failures on demand (common/faults.h): only those of
+	 * the allocations made while a request is handled; said loudly in the log.
+	 */
+	if (use_test_clock() < 0 || pb_faults_use(false, true, log_warn, log_error) < 0) {
 		config_free(cfg);
 		return 1;
 	}

@@ -8,6 +8,7 @@
  * the same figures, and the same JSON, as each property's summary.
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,28 +63,46 @@ parse_array(const char *text, int64_t *v, int n)
 	}
 }
 
+/*
+ * A number column of HOURS and the report_hour member it is read into: an
+ * integer (n 1), or a bigint[] of the wagers (n WAGER_COUNT).  The macros
+ * refuse, at compile time, a member of another type.
+ */
+struct hour_column {
+	int col;
+	size_t offset;
+	int n;
+};
+#define HOUR_INT(col, m) {(col), _Generic(((struct report_hour *)0)->m, int64_t: offsetof(struct report_hour, m)), 1}
+#define HOUR_WAGERS(col, m) \
+	{(col), _Generic(&((struct report_hour *)0)->m, int64_t (*)[WAGER_COUNT]: offsetof(struct report_hour, m)), WAGER_COUNT}
+
+/* HOURS's number columns (12, the dealer's name, names the dealer: feed_hours). */
+static const struct hour_column HOUR_COLUMNS[] = {
+	HOUR_INT(1, hour), HOUR_INT(3, rules_id),
+	HOUR_INT(4, rounds), HOUR_INT(5, voids), HOUR_INT(6, hands),
+	HOUR_WAGERS(7, handle), HOUR_WAGERS(8, house_win), HOUR_WAGERS(9, lines),
+	HOUR_INT(10, first_ms), HOUR_INT(11, last_ms),
+	HOUR_INT(13, banked_rounds), HOUR_WAGERS(14, banked_handle), HOUR_WAGERS(15, banked_win), HOUR_WAGERS(16, banked_lines),
+	HOUR_INT(17, collections),
+};
+
 /* Row i of HOURS as the summary reads a row of report_hours. */
 static void
 hour_row(PGresult *r, int i, struct report_hour *row)
 {
 	memset(row, 0, sizeof(*row));
 	snprintf(row->table_id, sizeof(row->table_id), "%s", PQgetvalue(r, i, 0));
-	row->hour = strtoll(PQgetvalue(r, i, 1), NULL, 10);
 	snprintf(row->dealer, sizeof(row->dealer), "%s", PQgetvalue(r, i, 2));
-	row->rules_id = strtoll(PQgetvalue(r, i, 3), NULL, 10);
-	row->rounds = strtoll(PQgetvalue(r, i, 4), NULL, 10);
-	row->voids = strtoll(PQgetvalue(r, i, 5), NULL, 10);
-	row->hands = strtoll(PQgetvalue(r, i, 6), NULL, 10);
-	parse_array(PQgetvalue(r, i, 7), row->handle, WAGER_COUNT);
-	parse_array(PQgetvalue(r, i, 8), row->house_win, WAGER_COUNT);
-	parse_array(PQgetvalue(r, i, 9), row->lines, WAGER_COUNT);
-	row->first_ms = strtoll(PQgetvalue(r, i, 10), NULL, 10);
-	row->last_ms = strtoll(PQgetvalue(r, i, 11), NULL, 10);
-	row->banked_rounds = strtoll(PQgetvalue(r, i, 13), NULL, 10);
-	parse_array(PQgetvalue(r, i, 14), row->banked_handle, WAGER_COUNT);
-	parse_array(PQgetvalue(r, i, 15), row->banked_win, WAGER_COUNT);
-	parse_array(PQgetvalue(r, i, 16), row->banked_lines, WAGER_COUNT);
-	row->collections = strtoll(PQgetvalue(r, i, 17), NULL, 10);
+	for (size_t k = 0; k < sizeof(HOUR_COLUMNS) / sizeof(HOUR_COLUMNS[0]); k++) {
+		const struct hour_column *c = &HOUR_COLUMNS[k];
+		int64_t *v = (int64_t *)((char *)row + c->offset);
+
+		if (c->n == 1)
+			*v = strtoll(PQgetvalue(r, i, c->col), NULL, 10);
+		else
+			parse_array(PQgetvalue(r, i, c->col), v, c->n);
+	}
 }
 
 /* Every game into a feed (analysed once per process, by its hash). */

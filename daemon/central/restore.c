@@ -239,18 +239,6 @@ wal_left(const char *partial)
 	return stat(wal, &st) == 0 && st.st_size > 0;
 }
 
-static void
-remove_partial(const char *partial)
-{
-	char side[4200];
-
-	unlink(partial);
-	snprintf(side, sizeof(side), "%s-wal", partial);
-	unlink(side);
-	snprintf(side, sizeof(side), "%s-shm", partial);
-	unlink(side);
-}
-
 int
 central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
     struct pb_error *err)
@@ -272,7 +260,7 @@ central_restore(const char *conninfo, const char *property, const char *path, in
 		return pb_fail(err, 409, "database_exists", "%s exists", partial);
 	so.path = partial;
 	if ((w.s = store_open(&so, err)) == NULL) {
-		remove_partial(partial);
+		store_remove_partial(partial);
 		return -1;
 	}
 	if (copy_central(conninfo, property, &w, &checkpoints, err) == 0 && rebuild(&w, checkpoints, err) == 0)
@@ -282,7 +270,7 @@ central_restore(const char *conninfo, const char *property, const char *path, in
 		rc = pb_fail(err, 500, "storage_error", "%s-wal was not checkpointed on closing", partial);
 	if (rc == 0 && link(partial, path) < 0)   /* link, not rename: a path made meanwhile is not replaced */
 		rc = pb_fail(err, 500, "storage_error", "%s: %s", path, strerror(errno));
-	remove_partial(partial);
+	store_remove_partial(partial);
 	*events = w.events;
 	*rounds = w.nrounds;
 	free(w.rounds);

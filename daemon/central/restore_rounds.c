@@ -57,30 +57,6 @@ restore_event(struct store *s, const struct stored_event *e, int64_t *round_id, 
 	return -1;
 }
 
-/* The bank's turn and the seats that declined it, as the round's opening recorded them (table/rounds/banker.c). */
-static int
-banker_turns(struct store *s, const struct round_record *r, struct pb_error *err)
-{
-	struct banker_turn bt;
-
-	memset(&bt, 0, sizeof(bt));
-	bt.round_id = r->id;
-	snprintf(bt.at, sizeof(bt.at), "%s", r->opened_at);
-	bt.declined = true;
-	for (int i = 0; i < r->declined_count; i++) {
-		bt.seat = r->declined[i];
-		if (store_banker_turn_put(s, r->table_id, &bt, err) < 0)
-			return -1;
-	}
-	bt.declined = false;
-	bt.seat = r->banker_seat;
-	bt.consecutive = r->banker_consecutive;
-	snprintf(bt.player, sizeof(bt.player), "%s", r->banker_player);
-	snprintf(bt.badge, sizeof(bt.badge), "%s", r->provider_badge);
-	snprintf(bt.company, sizeof(bt.company), "%s", r->provider_company);
-	return store_banker_turn_put(s, r->table_id, &bt, err);
-}
-
 /* Bets, hands and decisions: rows written while the round is still betting, as the steps write them. */
 static int
 seat_rows(struct store *s, const struct round_record *r, struct pb_error *err)
@@ -146,7 +122,9 @@ write_round(struct store *s, struct round_record *r, struct pb_error *err)
 		    (long long)w->round_no);
 		goto out;
 	}
-	if ((r->player_banked && banker_turns(s, r, err) < 0) || seat_rows(s, r, err) < 0)
+	/* The bank's turn and the seats that declined it, as the round's opening recorded them. */
+	if ((r->player_banked && banker_turn_rows_put(s, r, r->banker_consecutive, r->declined, r->declined_count,
+	    r->opened_at, err) < 0) || seat_rows(s, r, err) < 0)
 		goto out;
 	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
 		rc = finish_rows(s, r, err);

@@ -55,13 +55,7 @@ nap(struct shipper *s, int ms)
 	struct timespec until;
 	bool stop;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += ms / 1000;
-	until.tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	pb_deadline_in(CLOCK_REALTIME, ms, &until);
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop && pthread_cond_timedwait(&s->wake, &s->lock, &until) != ETIMEDOUT)
 		;

@@ -25,6 +25,7 @@
 
 #include "cli/simulate.h"
 #include "cli/simulate_json.h"
+#include "common/timeutil.h"
 
 atomic_int sim_stop_signals;
 
@@ -712,12 +713,7 @@ claim_table(struct sim *s)
 			break;
 		{
 			struct timespec ts;
-			clock_gettime(CLOCK_REALTIME, &ts);
-			ts.tv_nsec += 200 * 1000000L;
-			if (ts.tv_nsec >= 1000000000L) {
-				ts.tv_sec++;
-				ts.tv_nsec -= 1000000000L;
-			}
+			pb_deadline_in(CLOCK_REALTIME, 200, &ts);
 			pthread_cond_timedwait(&s->changed, &s->lock, &ts);
 		}
 	}

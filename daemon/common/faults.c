@@ -171,3 +171,26 @@ pb_faults_open(const char *path, bool whole, struct pb_error *err)
 	    "-DPITBOSS_TEST_CLOCK=ON); %.200s is not used", path);
 }
 #endif
+
+int
+pb_faults_use(bool whole_process, bool announce, pb_say_fn *warn, pb_say_fn *error)
+{
+	const char *path = getenv(PB_TEST_FAULTS_ENV);
+	struct pb_error err;
+
+	if (path == NULL || path[0] == '\0')
+		return 0;
+	if (!pb_faults_built()) {
+		/* A constant: in a build without them nothing below is left, not even the words. */
+		warn("%s is set, but this build cannot make allocations fail: it is ignored", PB_TEST_FAULTS_ENV);
+		return 0;
+	}
+	if (pb_faults_open(path, whole_process, &err) < 0) {
+		error("%s", err.message);
+		return -1;
+	}
+	if (announce)
+		warn("ALLOCATION FAILURES ON DEMAND (%s=%s): a request's allocations fail as that file says; "
+		    "never in production", PB_TEST_FAULTS_ENV, path);
+	return 0;
+}

@@ -99,4 +99,18 @@ pb_faults_scope(bool on)
  */
 int pb_faults_open(const char *path, bool whole_process, struct pb_error *err);
 
+/* How a program says a line of its own: pitbossd's log_warn and log_error, the tool's "pitboss: ..." on stderr. */
+typedef void pb_say_fn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * What a program's main does with PITBOSS_TEST_FAULTS, before any thread
+ * starts: nothing when it is unset or empty; a warning, and nothing else,
+ * when this build cannot make allocations fail; else the file it names
+ * mapped (pb_faults_open with whole_process) and, with announce, a warning
+ * that says so loudly (pitbossd's log).  0, or -1 when the file named
+ * cannot be used, said through error: a test asking for failures must not
+ * run without them.
+ */
+int pb_faults_use(bool whole_process, bool announce, pb_say_fn *warn, pb_say_fn *error);
+
 #endif

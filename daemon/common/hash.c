@@ -35,3 +35,13 @@ pb_equal_ct(const void *a, const void *b, size_t len)
 {
 	return sodium_memcmp(a, b, len) == 0;
 }
+
+uint64_t
+pb_str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+	return h;
+}

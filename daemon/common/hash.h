@@ -1,5 +1,6 @@
 /*
- * hash.h - SHA-256 helpers over libsodium, as lower-case hex.
+ * hash.h - SHA-256 helpers over libsodium, as lower-case hex; and the
+ * string hash of the tables kept in memory.
  */
 #ifndef PB_COMMON_HASH_H
 #define PB_COMMON_HASH_H
@@ -17,5 +18,14 @@ int pb_hex_to_sha256(const char *hex, uint8_t out[32]);
 
 /* Constant-time comparison of two equal-length byte strings: 1 when equal. */
 int pb_equal_ct(const void *a, const void *b, size_t len);
+
+/*
+ * A hash of the string s for a table in memory (the failed sign-ins'
+ * addresses, a report's groups and series), never stored nor sent: FNV-1a's
+ * steps from the start value 1469598103934665603, one digit short of FNV's
+ * offset basis and kept as it was, since where an entry lands, and so the
+ * order a report walks its series in, follows it.
+ */
+uint64_t pb_str_hash(const char *s);
 
 #endif

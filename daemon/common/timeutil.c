@@ -119,3 +119,15 @@ pb_time_parse(const char *text, int64_t *unix_ms)
 	*unix_ms = (int64_t)timegm(&tm) * 1000 + ms;
 	return 0;
 }
+
+void
+pb_deadline_in(clockid_t clock, int64_t ms, struct timespec *until)
+{
+	clock_gettime(clock, until);
+	until->tv_sec += ms / 1000;
+	until->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until->tv_nsec >= 1000000000L) {
+		until->tv_sec++;
+		until->tv_nsec -= 1000000000L;
+	}
+}

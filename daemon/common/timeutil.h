@@ -6,6 +6,7 @@
 #define PB_COMMON_TIMEUTIL_H
 
 #include <stdint.h>
+#include <time.h>
 
 #define PB_TIME_LEN 25 /* "YYYY-MM-DDTHH:MM:SS.mmmZ" + NUL */
 
@@ -33,5 +34,12 @@ void pb_time_format_http(int64_t unix_ms, char out[PB_HTTP_TIME_LEN]);
  * Returns 0 and Unix milliseconds, or -1.
  */
 int pb_time_parse(const char *text, int64_t *unix_ms);
+
+/*
+ * The time ms milliseconds from now on clock (CLOCK_REALTIME, or
+ * CLOCK_MONOTONIC for a condition variable made to wait on it), for
+ * pthread_cond_timedwait.  Not the test clock: a wait is never moved.
+ */
+void pb_deadline_in(clockid_t clock, int64_t ms, struct timespec *until);
 
 #endif

@@ -10,14 +10,6 @@
 #include "store/sql/accounting.h"
 #include "store/store_int.h"
 
-/* Binds text, or leaves NULL when text is empty. */
-static void
-bind_text(sqlite3_stmt *st, int col, const char *text)
-{
-	if (text[0] != '\0')
-		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
-}
-
 /* Binds an amount, or leaves NULL when the document has none (has false). */
 static void
 bind_amount(sqlite3_stmt *st, int col, bool has, int64_t v)
@@ -26,33 +18,28 @@ bind_amount(sqlite3_stmt *st, int col, bool has, int64_t v)
 		sqlite3_bind_int64(st, col, v);
 }
 
-/* One row of ACCT_COLS (sql/accounting.h) into d. */
+/* The columns of ACCT_COLS (sql/accounting.h) and the members of a document that hold them. */
+#define ACCT_FIELD(member, col) STORE_FIELD(struct acct_document, member, col)
+static const struct store_field ACCT_FIELDS[] = {
+	ACCT_FIELD(id, ACCT_COL_ID), ACCT_FIELD(table_id, ACCT_COL_TABLE_ID), ACCT_FIELD(kind, ACCT_COL_KIND),
+	ACCT_FIELD(at, ACCT_COL_AT), ACCT_FIELD(gaming_day, ACCT_COL_GAMING_DAY), ACCT_FIELD(shift, ACCT_COL_SHIFT),
+	ACCT_FIELD(serial, ACCT_COL_SERIAL), ACCT_FIELD(year, ACCT_COL_YEAR), ACCT_FIELD(total, ACCT_COL_TOTAL),
+	ACCT_FIELD(chips_json, ACCT_COL_CHIPS_JSON), ACCT_FIELD(cash, ACCT_COL_CASH),
+	ACCT_FIELD(chip_value, ACCT_COL_CHIP_VALUE), ACCT_FIELD(markers, ACCT_COL_MARKERS),
+	ACCT_FIELD(collections, ACCT_COL_COLLECTIONS), ACCT_FIELD(discrepancy, ACCT_COL_DISCREPANCY),
+	ACCT_FIELD(reason, ACCT_COL_REASON), ACCT_FIELD(voids, ACCT_COL_VOIDS), ACCT_FIELD(signer, ACCT_COL_SIGNER),
+	ACCT_FIELD(witness, ACCT_COL_WITNESS), ACCT_FIELD(runner, ACCT_COL_RUNNER),
+	ACCT_FIELD(requester, ACCT_COL_REQUESTER),
+};
+_Static_assert(sizeof(ACCT_FIELDS) / sizeof(ACCT_FIELDS[0]) == ACCT_COL_COUNT, "every column of a document is read");
+
+/* One row of ACCT_COLS into d; has_discrepancy: the column is not NULL. */
 static void
 read_row(sqlite3_stmt *st, struct acct_document *d)
 {
 	memset(d, 0, sizeof(*d));
-	d->id = sqlite3_column_int64(st, ACCT_COL_ID);
-	store_column_text(d->table_id, sizeof(d->table_id), st, ACCT_COL_TABLE_ID);
-	store_column_text(d->kind, sizeof(d->kind), st, ACCT_COL_KIND);
-	store_column_text(d->at, sizeof(d->at), st, ACCT_COL_AT);
-	store_column_text(d->gaming_day, sizeof(d->gaming_day), st, ACCT_COL_GAMING_DAY);
-	store_column_text(d->shift, sizeof(d->shift), st, ACCT_COL_SHIFT);
-	store_column_text(d->serial, sizeof(d->serial), st, ACCT_COL_SERIAL);
-	d->year = sqlite3_column_int64(st, ACCT_COL_YEAR);
-	d->total = sqlite3_column_int64(st, ACCT_COL_TOTAL);
-	store_column_text(d->chips_json, sizeof(d->chips_json), st, ACCT_COL_CHIPS_JSON);
-	d->cash = sqlite3_column_int64(st, ACCT_COL_CASH);
-	d->chip_value = sqlite3_column_int64(st, ACCT_COL_CHIP_VALUE);
-	d->markers = sqlite3_column_int64(st, ACCT_COL_MARKERS);
-	d->collections = sqlite3_column_int64(st, ACCT_COL_COLLECTIONS);
+	store_fields_read(st, ACCT_FIELDS, ACCT_COL_COUNT, d);
 	d->has_discrepancy = sqlite3_column_type(st, ACCT_COL_DISCREPANCY) != SQLITE_NULL;
-	d->discrepancy = sqlite3_column_int64(st, ACCT_COL_DISCREPANCY);
-	store_column_text(d->reason, sizeof(d->reason), st, ACCT_COL_REASON);
-	d->voids = sqlite3_column_int64(st, ACCT_COL_VOIDS);
-	store_column_text(d->signer, sizeof(d->signer), st, ACCT_COL_SIGNER);
-	store_column_text(d->witness, sizeof(d->witness), st, ACCT_COL_WITNESS);
-	store_column_text(d->runner, sizeof(d->runner), st, ACCT_COL_RUNNER);
-	store_column_text(d->requester, sizeof(d->requester), st, ACCT_COL_REQUESTER);
 }
 
 int
@@ -78,22 +65,22 @@ store_acct_put(struct store *s, const struct acct_document *d, struct pb_error *
 	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_KIND), d->kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_AT), d->at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_GAMING_DAY), d->gaming_day, -1, SQLITE_STATIC);
-	bind_text(q.st, SQL_PARAM(ACCT_COL_SHIFT), d->shift);
-	bind_text(q.st, SQL_PARAM(ACCT_COL_SERIAL), d->serial);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_SHIFT), d->shift);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_SERIAL), d->serial);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_YEAR), d->year != 0, d->year);
 	sqlite3_bind_int64(q.st, SQL_PARAM(ACCT_COL_TOTAL), d->total);
-	bind_text(q.st, SQL_PARAM(ACCT_COL_CHIPS_JSON), d->chips_json);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_CHIPS_JSON), d->chips_json);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_CASH), is_drop, d->cash);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_CHIP_VALUE), is_drop, d->chip_value);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_MARKERS), is_drop, d->markers);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_COLLECTIONS), is_drop, d->collections);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_DISCREPANCY), d->has_discrepancy, d->discrepancy);
-	bind_text(q.st, SQL_PARAM(ACCT_COL_REASON), d->reason);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_REASON), d->reason);
 	bind_amount(q.st, SQL_PARAM(ACCT_COL_VOIDS), d->voids != 0, d->voids);
 	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_SIGNER), d->signer, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_WITNESS), d->witness, -1, SQLITE_STATIC);
-	bind_text(q.st, SQL_PARAM(ACCT_COL_RUNNER), d->runner);
-	bind_text(q.st, SQL_PARAM(ACCT_COL_REQUESTER), d->requester);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_RUNNER), d->runner);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_REQUESTER), d->requester);
 	if (store_query_done(&q) == 0)
 		return 0;
 	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
@@ -106,11 +93,8 @@ store_acct_put(struct store *s, const struct acct_document *d, struct pb_error *
 static int
 one_row(struct store_query *q, struct acct_document *d, bool *found)
 {
-	*found = false;
-	if (store_query_next(q)) {
+	if (store_query_row(q, found))
 		read_row(q->st, d);
-		*found = true;
-	}
 	return store_query_end(q);
 }
 
@@ -268,11 +252,10 @@ store_acct_ack_get(struct store *s, const char *table_id, const char *kind, cons
 	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 3, ref, -1, SQLITE_STATIC);
-	if (store_query_next(&q)) {
+	if (store_query_row(&q, found)) {
 		store_column_text(ack->note, sizeof(ack->note), q.st, 0);
 		store_column_text(ack->by, sizeof(ack->by), q.st, 1);
 		store_column_text(ack->at, sizeof(ack->at), q.st, 2);
-		*found = true;
 	}
 	return store_query_end(&q);
 }

@@ -28,6 +28,17 @@ event_list_free(struct event_list *l)
 	memset(l, 0, sizeof(*l));
 }
 
+/* The columns of an event as read (EVENT_COLS, sql/chain.h) but its body, and the members that hold them. */
+#define EVENT_FIELD(member, col) STORE_FIELD(struct stored_event, member, col)
+static const struct store_field EVENT_FIELDS_READ[] = {
+	EVENT_FIELD(table_id, EVENT_COL_TABLE_ID), EVENT_FIELD(table_seq, EVENT_COL_TABLE_SEQ),
+	EVENT_FIELD(round_id, EVENT_COL_ROUND_ID), EVENT_FIELD(type, EVENT_COL_TYPE), EVENT_FIELD(at, EVENT_COL_AT),
+	EVENT_FIELD(actor, EVENT_COL_ACTOR), EVENT_FIELD(prev_hash, EVENT_COL_PREV_HASH),
+	EVENT_FIELD(hash, EVENT_COL_HASH), EVENT_FIELD(id, EVENT_COL_ID),
+};
+_Static_assert(sizeof(EVENT_FIELDS_READ) / sizeof(EVENT_FIELDS_READ[0]) == EVENT_COL_COUNT - 1,
+    "every column of an event is read (the body apart)");
+
 /*
  * Reads the row (table_id, table_seq, round_id, type, at, actor, body,
  * prev_hash, hash, id); -1 when the body could not be copied (out of
@@ -37,16 +48,8 @@ event_list_free(struct event_list *l)
 static int
 read_event(sqlite3_stmt *st, struct stored_event *e)
 {
-	store_column_text(e->table_id, sizeof(e->table_id), st, EVENT_COL_TABLE_ID);
-	e->table_seq = sqlite3_column_int64(st, EVENT_COL_TABLE_SEQ);
-	e->round_id = sqlite3_column_int64(st, EVENT_COL_ROUND_ID);
-	store_column_text(e->type, sizeof(e->type), st, EVENT_COL_TYPE);
-	store_column_text(e->at, sizeof(e->at), st, EVENT_COL_AT);
-	store_column_text(e->actor, sizeof(e->actor), st, EVENT_COL_ACTOR);
+	store_fields_read(st, EVENT_FIELDS_READ, sizeof(EVENT_FIELDS_READ) / sizeof(EVENT_FIELDS_READ[0]), e);
 	e->body = strdup(store_column_str(st, EVENT_COL_BODY));
-	store_column_text(e->prev_hash, sizeof(e->prev_hash), st, EVENT_COL_PREV_HASH);
-	store_column_text(e->hash, sizeof(e->hash), st, EVENT_COL_HASH);
-	e->id = sqlite3_column_int64(st, EVENT_COL_ID);
 	return e->body != NULL ? 0 : -1;
 }
 
@@ -266,16 +269,21 @@ store_checkpoint_put(struct store *s, const struct checkpoint *c, struct pb_erro
 	return store_query_done(&q);
 }
 
+/* The columns of a checkpoint as read (CHECKPOINT_COLS, sql/chain.h) and the members that hold them. */
+#define CHECKPOINT_FIELD(member, col) STORE_FIELD(struct checkpoint, member, col)
+static const struct store_field CHECKPOINT_FIELDS[] = {
+	CHECKPOINT_FIELD(id, CHECKPOINT_COL_ID), CHECKPOINT_FIELD(table_id, CHECKPOINT_COL_TABLE_ID),
+	CHECKPOINT_FIELD(table_seq, CHECKPOINT_COL_TABLE_SEQ), CHECKPOINT_FIELD(head_hash, CHECKPOINT_COL_HEAD_HASH),
+	CHECKPOINT_FIELD(at, CHECKPOINT_COL_AT), CHECKPOINT_FIELD(public_key, CHECKPOINT_COL_PUBLIC_KEY),
+	CHECKPOINT_FIELD(signature, CHECKPOINT_COL_SIGNATURE),
+};
+_Static_assert(sizeof(CHECKPOINT_FIELDS) / sizeof(CHECKPOINT_FIELDS[0]) == CHECKPOINT_COL_COUNT,
+    "every column of a checkpoint is read");
+
 static void
 read_checkpoint(sqlite3_stmt *st, struct checkpoint *c)
 {
-	c->id = sqlite3_column_int64(st, CHECKPOINT_COL_ID);
-	store_column_text(c->table_id, sizeof(c->table_id), st, CHECKPOINT_COL_TABLE_ID);
-	c->table_seq = sqlite3_column_int64(st, CHECKPOINT_COL_TABLE_SEQ);
-	store_column_text(c->head_hash, sizeof(c->head_hash), st, CHECKPOINT_COL_HEAD_HASH);
-	store_column_text(c->at, sizeof(c->at), st, CHECKPOINT_COL_AT);
-	store_column_text(c->public_key, sizeof(c->public_key), st, CHECKPOINT_COL_PUBLIC_KEY);
-	store_column_text(c->signature, sizeof(c->signature), st, CHECKPOINT_COL_SIGNATURE);
+	store_fields_read(st, CHECKPOINT_FIELDS, CHECKPOINT_COL_COUNT, c);
 }
 
 int
@@ -287,10 +295,8 @@ store_checkpoint_last(struct store *s, const char *table_id, struct checkpoint *
 	if (store_query(&q, s, STMT_CHECKPOINT_LAST, "reading a checkpoint", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	if (store_query_next(&q)) {
+	if (store_query_row(&q, found))
 		read_checkpoint(q.st, out);
-		*found = true;
-	}
 	return store_query_end(&q);
 }
 

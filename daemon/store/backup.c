@@ -14,19 +14,17 @@
 #include "common/files.h"
 #include "store/store_int.h"
 
-/* Removes a partial copy and the journal files SQLite may have left beside it. */
-static void
-remove_partial(const char *tmp)
+void
+store_remove_partial(const char *path)
 {
+	static const char *const BESIDE[] = {"-journal", "-wal", "-shm"};
 	char p[4200];
 
-	unlink(tmp);
-	snprintf(p, sizeof(p), "%s-journal", tmp);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-wal", tmp);
-	unlink(p);
-	snprintf(p, sizeof(p), "%s-shm", tmp);
-	unlink(p);
+	unlink(path);
+	for (size_t i = 0; i < sizeof(BESIDE) / sizeof(BESIDE[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", path, BESIDE[i]);
+		unlink(p);
+	}
 }
 
 /* fsync of a file or a directory by path: 0, or -1 with errno. */
@@ -128,7 +126,7 @@ store_backup(struct store *s, const char *dest_path, struct pb_error *err)
 		return pb_fail(err, 409, "backup_exists", "%s already exists; name a new file", dest_path);
 	if (snprintf(tmp, sizeof(tmp), "%s.partial-%ld", dest_path, (long)getpid()) >= (int)sizeof(tmp))
 		return pb_fail(err, 400, "backup_failed", "the backup's path is too long");
-	remove_partial(tmp);
+	store_remove_partial(tmp);
 	if (copy_pages(store_db(s), tmp, err) < 0)
 		goto fail;
 	if (sync_path(tmp, O_RDONLY) < 0) {
@@ -139,6 +137,6 @@ store_backup(struct store *s, const char *dest_path, struct pb_error *err)
 		goto fail;
 	return 0;
 fail:
-	remove_partial(tmp);
+	store_remove_partial(tmp);
 	return -1;
 }

@@ -9,24 +9,36 @@
 #include "store/sql/corrections.h"
 #include "store/store_int.h"
 
-/* One row of CORR_READ (sql/corrections.h) into c. */
+/*
+ * The columns of a correction as read (CORR_READ, sql/corrections.h) and
+ * the members that hold them, in the columns' order: the first
+ * CORR_COL_SUPERSEDES of them are the ones written (CORR_COLS).
+ */
+#define CORR_FIELD(member, col) STORE_FIELD(struct correction, member, col)
+static const struct store_field CORR_FIELDS[] = {
+	CORR_FIELD(id, CORR_COL_ID), CORR_FIELD(table_id, CORR_COL_TABLE_ID), CORR_FIELD(round_id, CORR_COL_ROUND_ID),
+	CORR_FIELD(seat, CORR_COL_SEAT), CORR_FIELD(wager, CORR_COL_WAGER), CORR_FIELD(owed, CORR_COL_OWED),
+	CORR_FIELD(paid, CORR_COL_PAID), CORR_FIELD(reason, CORR_COL_REASON), CORR_FIELD(by, CORR_COL_BY),
+	CORR_FIELD(witness, CORR_COL_WITNESS), CORR_FIELD(at, CORR_COL_AT),
+	CORR_FIELD(supersedes, CORR_COL_SUPERSEDES), CORR_FIELD(superseded_by, CORR_COL_SUPERSEDED_BY),
+};
+_Static_assert(sizeof(CORR_FIELDS) / sizeof(CORR_FIELDS[0]) == CORR_COL_COUNT, "every column of a correction is read");
+
+/* One row of CORR_READ into c. */
 static void
 read_row(sqlite3_stmt *st, struct correction *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->id = sqlite3_column_int64(st, CORR_COL_ID);
-	store_column_text(c->table_id, sizeof(c->table_id), st, CORR_COL_TABLE_ID);
-	c->round_id = sqlite3_column_int64(st, CORR_COL_ROUND_ID);
-	c->seat = sqlite3_column_int(st, CORR_COL_SEAT);
-	store_column_text(c->wager, sizeof(c->wager), st, CORR_COL_WAGER);
-	c->owed = sqlite3_column_int64(st, CORR_COL_OWED);
-	c->paid = sqlite3_column_int64(st, CORR_COL_PAID);
-	store_column_text(c->reason, sizeof(c->reason), st, CORR_COL_REASON);
-	store_column_text(c->by, sizeof(c->by), st, CORR_COL_BY);
-	store_column_text(c->witness, sizeof(c->witness), st, CORR_COL_WITNESS);
-	store_column_text(c->at, sizeof(c->at), st, CORR_COL_AT);
-	c->supersedes = sqlite3_column_int64(st, CORR_COL_SUPERSEDES);
-	c->superseded_by = sqlite3_column_int64(st, CORR_COL_SUPERSEDED_BY);
+	store_fields_read(st, CORR_FIELDS, CORR_COL_COUNT, c);
+}
+
+/* The one row of a query bound by the caller, into c. */
+static int
+one_row(struct store_query *q, struct correction *c, bool *found)
+{
+	if (store_query_row(q, found))
+		read_row(q->st, c);
+	return store_query_end(q);
 }
 
 int
@@ -46,17 +58,7 @@ store_correction_put(struct store *s, const struct correction *c, struct pb_erro
 
 	if (store_query(&q, s, STMT_CORR_INSERT, "recording a correction", err) < 0)
 		return -1;
-	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_ID), c->id);
-	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_TABLE_ID), c->table_id, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_ROUND_ID), c->round_id);
-	sqlite3_bind_int(q.st, SQL_PARAM(CORR_COL_SEAT), c->seat);
-	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_WAGER), c->wager, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_OWED), c->owed);
-	sqlite3_bind_int64(q.st, SQL_PARAM(CORR_COL_PAID), c->paid);
-	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_REASON), c->reason, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_BY), c->by, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_WITNESS), c->witness, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(CORR_COL_AT), c->at, -1, SQLITE_STATIC);
+	store_fields_bind(q.st, CORR_FIELDS, CORR_COL_SUPERSEDES, c);
 	return store_query_done(&q);
 }
 
@@ -69,11 +71,7 @@ store_correction_get(struct store *s, int64_t id, struct correction *c, bool *fo
 	if (store_query(&q, s, STMT_CORR_GET, "reading a correction", err) < 0)
 		return -1;
 	sqlite3_bind_int64(q.st, 1, id);
-	if (store_query_next(&q)) {
-		read_row(q.st, c);
-		*found = true;
-	}
-	return store_query_end(&q);
+	return one_row(&q, c, found);
 }
 
 int
@@ -88,11 +86,7 @@ store_correction_latest(struct store *s, int64_t round_id, int seat, const char 
 	sqlite3_bind_int64(q.st, 1, round_id);
 	sqlite3_bind_int(q.st, 2, seat);
 	sqlite3_bind_text(q.st, 3, wager, -1, SQLITE_STATIC);
-	if (store_query_next(&q)) {
-		read_row(q.st, c);
-		*found = true;
-	}
-	return store_query_end(&q);
+	return one_row(&q, c, found);
 }
 
 /* Every row of a query bound by the caller, handed to fn. */

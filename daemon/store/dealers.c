@@ -12,14 +12,6 @@
 
 _Static_assert(ROUND_DEALER_NAME_MAX == PERSON_NAME_MAX, "a round's dealer name holds a person's name");
 
-/* Binds text, or leaves NULL when text is NULL or empty. */
-static void
-bind_or_null(sqlite3_stmt *st, int col, const char *text)
-{
-	if (text != NULL && text[0] != '\0')
-		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
-}
-
 int
 store_table_dealer_set(struct store *s, const char *table_id, const char *person_id, const char *person_name,
     const char *at, const char *by, struct pb_error *err)
@@ -29,7 +21,7 @@ store_table_dealer_set(struct store *s, const char *table_id, const char *person
 	if (store_query(&q, s, STMT_TABLE_DEALER_SET, "setting the table's dealer", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
-	bind_or_null(q.st, 2, person_id);
+	store_bind_text_or_null(q.st, 2, person_id);
 	sqlite3_bind_text(q.st, 3, at, -1, SQLITE_STATIC);
 	if (store_query_done(&q) < 0)
 		return -1;
@@ -38,8 +30,8 @@ store_table_dealer_set(struct store *s, const char *table_id, const char *person
 	if (store_query(&q, s, STMT_DEALER_CHANGE_INSERT, "recording a dealer change", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, SQL_PARAM(DEALER_CHANGE_IN_TABLE_ID), table_id, -1, SQLITE_STATIC);
-	bind_or_null(q.st, SQL_PARAM(DEALER_CHANGE_IN_PERSON_ID), person_id);
-	bind_or_null(q.st, SQL_PARAM(DEALER_CHANGE_IN_PERSON_NAME), person_id != NULL && person_id[0] ? person_name : NULL);
+	store_bind_text_or_null(q.st, SQL_PARAM(DEALER_CHANGE_IN_PERSON_ID), person_id);
+	store_bind_text_or_null(q.st, SQL_PARAM(DEALER_CHANGE_IN_PERSON_NAME), person_id != NULL && person_id[0] ? person_name : NULL);
 	sqlite3_bind_text(q.st, SQL_PARAM(DEALER_CHANGE_IN_AT), at, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, SQL_PARAM(DEALER_CHANGE_IN_BY), by, -1, SQLITE_STATIC);
 	return store_query_done(&q);
@@ -56,7 +48,7 @@ store_dealer_changes(struct store *s, const char *tables, const char *from, cons
 		return -1;
 	sqlite3_bind_text(q.st, RANGE_P_FROM, from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, RANGE_P_TO, to, -1, SQLITE_STATIC);
-	bind_or_null(q.st, RANGE_P_TABLES, tables);
+	store_bind_text_or_null(q.st, RANGE_P_TABLES, tables);
 	sqlite3_bind_int(q.st, RANGE_P_LIMIT, max);
 	while (*n < max && store_query_next(&q)) {
 		struct dealer_change *c = &out[(*n)++];
@@ -102,13 +94,12 @@ store_dealer_change_next(struct store *s, const char *table_id, int64_t after, c
 	sqlite3_bind_int(q.st, DEALER_NEXT_P_MATCH, want != NULL);
 	if (want != NULL) {
 		/* bound as store_table_dealer_set writes them: no person, no name */
-		bind_or_null(q.st, DEALER_NEXT_P_PERSON_ID, want->person_id);
-		bind_or_null(q.st, DEALER_NEXT_P_PERSON_NAME, want->person_id[0] ? want->person_name : NULL);
+		store_bind_text_or_null(q.st, DEALER_NEXT_P_PERSON_ID, want->person_id);
+		store_bind_text_or_null(q.st, DEALER_NEXT_P_PERSON_NAME, want->person_id[0] ? want->person_name : NULL);
 		sqlite3_bind_text(q.st, DEALER_NEXT_P_AT, want->at, -1, SQLITE_STATIC);
 		sqlite3_bind_text(q.st, DEALER_NEXT_P_BY, want->by, -1, SQLITE_STATIC);
 	}
-	if (store_query_next(&q)) {
-		*found = true;
+	if (store_query_row(&q, found)) {
 		snprintf(out->table_id, sizeof(out->table_id), "%s", table_id);
 		out->id = sqlite3_column_int64(q.st, DEALER_ROW_COL_ID);
 		store_column_text(out->person_id, sizeof(out->person_id), q.st, DEALER_ROW_COL_PERSON_ID);

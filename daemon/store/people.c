@@ -37,10 +37,8 @@ person_by(struct store *s, enum stmt_id stmt, const char *id, struct person *out
 	if (store_query(&q, s, stmt, "reading a person", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, id, -1, SQLITE_STATIC);
-	if (store_query_next(&q)) {
-		*found = true;
+	if (store_query_row(&q, found))
 		read_person(q.st, out);
-	}
 	return store_query_end(&q);
 }
 

@@ -9,13 +9,6 @@
 #include "store/sql/players.h"
 #include "store/store_int.h"
 
-static void
-bind_or_null(sqlite3_stmt *st, int col, const char *text)
-{
-	if (text != NULL && text[0] != '\0')
-		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
-}
-
 /* The text of column col as a JSON string, or null. */
 static json_t *
 column_json_text(sqlite3_stmt *st, int col)
@@ -34,8 +27,8 @@ store_player_put(struct store *s, const char *id, const char *card, const char *
 	if (store_query(&q, s, STMT_PLAYER_PUT, "recording a player", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, PLAYER_PUT_P_ID, id, -1, SQLITE_STATIC);
-	bind_or_null(q.st, PLAYER_PUT_P_CARD, card);
-	bind_or_null(q.st, PLAYER_PUT_P_NAME, name);
+	store_bind_text_or_null(q.st, PLAYER_PUT_P_CARD, card);
+	store_bind_text_or_null(q.st, PLAYER_PUT_P_NAME, name);
 	sqlite3_bind_text(q.st, PLAYER_PUT_P_RECORD_JSON, record_json, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, PLAYER_PUT_P_AT, at, -1, SQLITE_STATIC);
 	return store_query_done(&q);
@@ -168,8 +161,8 @@ store_player_search(struct store *s, const char *card, const char *name, int max
 	*out = NULL;
 	if (store_query(&q, s, STMT_PLAYER_SEARCH, "searching the players", err) < 0)
 		return -1;
-	bind_or_null(q.st, 1, card);
-	bind_or_null(q.st, 2, name);
+	store_bind_text_or_null(q.st, 1, card);
+	store_bind_text_or_null(q.st, 2, name);
 	sqlite3_bind_int(q.st, 3, max);
 	return rows_json(&q, record_of_row, out, err);
 }

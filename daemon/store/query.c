@@ -1,9 +1,12 @@
 /*
  * query.c - running a named statement: the step helpers of store_int.h.
  * Every statement of the store is reset here once its run ends, and every
- * failed step becomes the store's one error (store_fail) here.
+ * failed step becomes the store's one error (store_fail) here.  Also the
+ * readers and binders of a row's columns: one column, an optional text, a
+ * table of STORE_FIELDs.
  */
 #include "store/store_int.h"
+#include "store/sql/columns.h"
 
 #include <string.h>
 
@@ -89,4 +92,65 @@ store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col)
 	if (n > 0)
 		memcpy(dst, t, n);
 	dst[n] = '\0';
+}
+
+bool
+store_query_row(struct store_query *q, bool *found)
+{
+	*found = store_query_next(q);
+	return *found;
+}
+
+void
+store_bind_text_or_null(sqlite3_stmt *st, int param, const char *text)
+{
+	if (text != NULL && text[0] != '\0')
+		sqlite3_bind_text(st, param, text, -1, SQLITE_STATIC);
+}
+
+void
+store_fields_read(sqlite3_stmt *st, const struct store_field *f, size_t n, void *dst)
+{
+	for (size_t i = 0; i < n; i++) {
+		char *m = (char *)dst + f[i].offset;
+
+		switch (f[i].type) {
+		case STORE_FIELD_INT64:
+			*(int64_t *)m = sqlite3_column_int64(st, f[i].col);
+			break;
+		case STORE_FIELD_INT:
+			*(int *)m = sqlite3_column_int(st, f[i].col);
+			break;
+		case STORE_FIELD_BOOL:
+			*(bool *)m = sqlite3_column_int(st, f[i].col) != 0;
+			break;
+		case STORE_FIELD_TEXT:
+			store_column_text(m, f[i].size, st, f[i].col);
+			break;
+		}
+	}
+}
+
+void
+store_fields_bind(sqlite3_stmt *st, const struct store_field *f, size_t n, const void *src)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *m = (const char *)src + f[i].offset;
+		int param = SQL_PARAM(f[i].col);
+
+		switch (f[i].type) {
+		case STORE_FIELD_INT64:
+			sqlite3_bind_int64(st, param, *(const int64_t *)m);
+			break;
+		case STORE_FIELD_INT:
+			sqlite3_bind_int(st, param, *(const int *)m);
+			break;
+		case STORE_FIELD_BOOL:
+			sqlite3_bind_int(st, param, *(const bool *)m);
+			break;
+		case STORE_FIELD_TEXT:
+			sqlite3_bind_text(st, param, m, -1, SQLITE_STATIC);
+			break;
+		}
+	}
 }

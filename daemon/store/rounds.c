@@ -13,14 +13,6 @@
 #include "store/sql/rounds.h"
 #include "store/store_int.h"
 
-/* Binds text, or NULL when it is empty (an optional time or reason). */
-static void
-bind_optional_text(sqlite3_stmt *st, int col, const char *text)
-{
-	if (text[0])
-		sqlite3_bind_text(st, col, text, -1, SQLITE_STATIC);
-}
-
 static bool
 wager_limit_equal(const struct wager_limit *a, const struct wager_limit *b)
 {
@@ -86,8 +78,8 @@ bind_round_insert(sqlite3_stmt *st, const struct round_record *rec, char **limit
 		json_decref(cj);
 		sqlite3_bind_text(st, SQL_PARAM(ROUND_IN_COLLECTION_JSON), *collection, -1, SQLITE_STATIC);
 	}
-	bind_optional_text(st, SQL_PARAM(ROUND_IN_DEALER_ID), rec->dealer_id);
-	bind_optional_text(st, SQL_PARAM(ROUND_IN_DEALER_NAME), rec->dealer_name);
+	store_bind_text_or_null(st, SQL_PARAM(ROUND_IN_DEALER_ID), rec->dealer_id);
+	store_bind_text_or_null(st, SQL_PARAM(ROUND_IN_DEALER_NAME), rec->dealer_name);
 	return 0;
 }
 
@@ -165,6 +157,23 @@ store_cards_parse(const char *text, card_t out[3])
 }
 
 /*
+ * The columns of a round's row (ROUND_COLS, sql/rounds.h) that a member
+ * holds as they are; its state, banking, rules, limits and collection are
+ * read apart (read_round_row).
+ */
+#define ROUND_FIELD(member, col) STORE_FIELD(struct round_record, member, col)
+static const struct store_field ROUND_FIELDS[] = {
+	ROUND_FIELD(table_id, ROUND_COL_TABLE_ID), ROUND_FIELD(round_no, ROUND_COL_ROUND_NO),
+	ROUND_FIELD(rules_id, ROUND_COL_RULES_ID), ROUND_FIELD(seats, ROUND_COL_SEATS),
+	ROUND_FIELD(banker_seat, ROUND_COL_BANKER_SEAT), ROUND_FIELD(bank, ROUND_COL_BANK),
+	ROUND_FIELD(opened_at, ROUND_COL_OPENED_AT), ROUND_FIELD(opened_by, ROUND_COL_OPENED_BY),
+	ROUND_FIELD(closed_at, ROUND_COL_CLOSED_AT), ROUND_FIELD(settled_at, ROUND_COL_SETTLED_AT),
+	ROUND_FIELD(void_reason, ROUND_COL_VOID_REASON), ROUND_FIELD(dealer_qualifies, ROUND_COL_DEALER_QUALIFIES),
+	ROUND_FIELD(players_net, ROUND_COL_PLAYERS_NET), ROUND_FIELD(dealer_id, ROUND_COL_DEALER_ID),
+	ROUND_FIELD(dealer_name, ROUND_COL_DEALER_NAME),
+};
+
+/*
  * Fills the round's columns of the STMT_ROUND_GET row; -1 when its rules,
  * limits or collection are unreadable, -2 when they could not be parsed for
  * want of memory (not the row's fault).
@@ -177,25 +186,11 @@ read_round_row(sqlite3_stmt *st, struct round_record *rec)
 	int state, rc = 0;
 	bool oom[3] = {false, false, false};
 
-	store_column_text(rec->table_id, sizeof(rec->table_id), st, ROUND_COL_TABLE_ID);
-	rec->round_no = sqlite3_column_int64(st, ROUND_COL_ROUND_NO);
+	store_fields_read(st, ROUND_FIELDS, sizeof(ROUND_FIELDS) / sizeof(ROUND_FIELDS[0]), rec);
 	state = round_state_from_name(store_column_str(st, ROUND_COL_STATE));
 	rec->state = state < 0 ? ROUND_VOID : (enum round_state)state;
-	rec->rules_id = sqlite3_column_int64(st, ROUND_COL_RULES_ID);
-	lj = json_parse_checked(store_column_str(st, ROUND_COL_LIMITS_JSON), &oom[0]);
-	rec->seats = sqlite3_column_int(st, ROUND_COL_SEATS);
 	rec->player_banked = strcmp(store_column_str(st, ROUND_COL_BANKING), "player") == 0;
-	rec->banker_seat = sqlite3_column_int(st, ROUND_COL_BANKER_SEAT);
-	rec->bank = sqlite3_column_int64(st, ROUND_COL_BANK);
-	store_column_text(rec->opened_at, sizeof(rec->opened_at), st, ROUND_COL_OPENED_AT);
-	store_column_text(rec->opened_by, sizeof(rec->opened_by), st, ROUND_COL_OPENED_BY);
-	store_column_text(rec->closed_at, sizeof(rec->closed_at), st, ROUND_COL_CLOSED_AT);
-	store_column_text(rec->settled_at, sizeof(rec->settled_at), st, ROUND_COL_SETTLED_AT);
-	store_column_text(rec->void_reason, sizeof(rec->void_reason), st, ROUND_COL_VOID_REASON);
-	rec->dealer_qualifies = sqlite3_column_int(st, ROUND_COL_DEALER_QUALIFIES) != 0;
-	rec->players_net = sqlite3_column_int64(st, ROUND_COL_PLAYERS_NET);
-	store_column_text(rec->dealer_id, sizeof(rec->dealer_id), st, ROUND_COL_DEALER_ID);
-	store_column_text(rec->dealer_name, sizeof(rec->dealer_name), st, ROUND_COL_DEALER_NAME);
+	lj = json_parse_checked(store_column_str(st, ROUND_COL_LIMITS_JSON), &oom[0]);
 	rj = json_parse_checked(store_column_str(st, ROUND_COL_RULES_JSON), &oom[1]);
 	if (sqlite3_column_type(st, ROUND_COL_COLLECTION_JSON) != SQLITE_NULL) {
 		cj = json_parse_checked(store_column_str(st, ROUND_COL_COLLECTION_JSON), &oom[2]);
@@ -405,9 +400,9 @@ store_round_update(struct store *s, const struct round_record *rec, struct pb_er
 	if (store_query(&q, s, STMT_ROUND_UPDATE, "updating a round", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, SQL_PARAM(ROUND_SET_STATE), round_state_name(rec->state), -1, SQLITE_STATIC);
-	bind_optional_text(q.st, SQL_PARAM(ROUND_SET_CLOSED_AT), rec->closed_at);
-	bind_optional_text(q.st, SQL_PARAM(ROUND_SET_SETTLED_AT), rec->settled_at);
-	bind_optional_text(q.st, SQL_PARAM(ROUND_SET_VOID_REASON), rec->void_reason);
+	store_bind_text_or_null(q.st, SQL_PARAM(ROUND_SET_CLOSED_AT), rec->closed_at);
+	store_bind_text_or_null(q.st, SQL_PARAM(ROUND_SET_SETTLED_AT), rec->settled_at);
+	store_bind_text_or_null(q.st, SQL_PARAM(ROUND_SET_VOID_REASON), rec->void_reason);
 	if (final) {
 		sqlite3_bind_int(q.st, SQL_PARAM(ROUND_SET_DEALER_QUALIFIES), rec->dealer_qualifies);
 		sqlite3_bind_int64(q.st, SQL_PARAM(ROUND_SET_PLAYERS_NET), rec->players_net);

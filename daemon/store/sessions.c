@@ -53,8 +53,7 @@ store_session_get(struct store *s, const char *token_sha256, struct session_row 
 	if (store_query(&q, s, STMT_SESSION_GET, "reading a session", err) < 0)
 		return -1;
 	sqlite3_bind_text(q.st, 1, token_sha256, -1, SQLITE_STATIC);
-	if (store_query_next(&q)) {
-		*found = true;
+	if (store_query_row(&q, found)) {
 		store_column_text(out->person_id, sizeof(out->person_id), q.st, SESSION_COL_PERSON_ID);
 		out->created_ms = sqlite3_column_int64(q.st, SESSION_COL_CREATED_MS);
 		out->last_ms = sqlite3_column_int64(q.st, SESSION_COL_LAST_MS);

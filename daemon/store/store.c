@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "common/log.h"
+#include "common/timeutil.h"
 #include "store/capture.h"
 #include "store/migrations.h"
 
@@ -103,13 +104,7 @@ write_turn_take(int timeout_ms)
 	else
 		write_queue.head = &w;
 	write_queue.tail = &w;
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	pb_deadline_in(CLOCK_MONOTONIC, timeout_ms, &until);
 	while (!w.granted && rc != ETIMEDOUT)
 		rc = pthread_cond_timedwait(&w.cond, &write_queue.lock, &until);
 	if (!w.granted) {

@@ -116,6 +116,13 @@ int store_savepoint_rollback(struct store *s, struct pb_error *err);
  */
 int store_backup(struct store *s, const char *dest_path, struct pb_error *err);
 
+/*
+ * Removes a database file no connection has open (a partial backup, or a
+ * partial restore: central/restore.c) and the journal, WAL and shared
+ * memory files SQLite may have left beside it; what is not there is no error.
+ */
+void store_remove_partial(const char *path);
+
 /* ---- the event chain (chain.c) ---- */
 
 /*

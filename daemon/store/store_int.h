@@ -19,7 +19,10 @@
  * transaction stays open) and turns a failed step into the one error of
  * the store: 500 storage_error "<what>: <SQLite's message>" (store_fail).
  * A write is store_query, binds, store_query_done; a query of one integer
- * is store_query, binds, store_query_int64.
+ * is store_query, binds, store_query_int64; a query of at most one row
+ * steps with store_query_row.  A struct read from a row (or bound to an
+ * INSERT) member by member says its columns once, in a table of
+ * STORE_FIELDs (below).
  */
 #ifndef PB_STORE_STORE_INT_H
 #define PB_STORE_STORE_INT_H
@@ -153,6 +156,49 @@ void store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col);
  * that a reader never follows a NULL pointer and never keeps what it read.
  */
 const char *store_column_str(sqlite3_stmt *st, int col);
+
+/*
+ * Steps once, for a statement of at most one row: *found tells whether it
+ * stands on one, and so does the answer; read it, then store_query_end.
+ */
+bool store_query_row(struct store_query *q, bool *found);
+
+/* Binds text to parameter param, or leaves it NULL when text is NULL or "" (an optional name, time or reason). */
+void store_bind_text_or_null(sqlite3_stmt *st, int param, const char *text);
+
+/* ---- a row's columns and a struct's members (query.c) ---- */
+
+/* How a member is read and bound, by its type (STORE_FIELD). */
+enum store_field_type { STORE_FIELD_INT64, STORE_FIELD_INT, STORE_FIELD_BOOL, STORE_FIELD_TEXT };
+
+/* Column col of a row and the member of a struct it is read into and bound from (STORE_FIELD). */
+struct store_field {
+	int col;
+	enum store_field_type type;
+	size_t offset;
+	size_t size;
+};
+
+/*
+ * The field of column col in member of struct type: an int64_t, int or
+ * bool member holds the column's integer (a bool: not 0), a char array its
+ * text.  A member of any other type does not compile.  A table of them
+ * says once which column goes where, for store_fields_read and
+ * store_fields_bind.
+ */
+#define STORE_FIELD(type, member, col) \
+	{(col), _Generic(((type *)0)->member, int64_t: STORE_FIELD_INT64, int: STORE_FIELD_INT, bool: STORE_FIELD_BOOL, \
+	    char *: STORE_FIELD_TEXT), offsetof(type, member), sizeof(((type *)0)->member)}
+
+/* Reads the n fields f of the row st stands on into the struct at dst; a text as store_column_text reads it. */
+void store_fields_read(sqlite3_stmt *st, const struct store_field *f, size_t n, void *dst);
+
+/*
+ * Binds the n fields f of the struct at src, each to the parameter that
+ * writes its column (SQL_PARAM, sql/columns.h); a text as it is, "" too,
+ * and not copied (src must outlive the statement's run).
+ */
+void store_fields_bind(sqlite3_stmt *st, const struct store_field *f, size_t n, const void *src);
 
 /* ---- rounds (rounds.c) ---- */
 

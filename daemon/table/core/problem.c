@@ -29,32 +29,44 @@ append(json_t *problems, const char *table_id, int64_t round_id, int64_t table_s
 	return json_array_append_new(problems, o) < 0 ? -1 : 0;
 }
 
-int
-audit_problem(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, const char *fmt, ...)
+/*
+ * The problem fmt and ap say, formatted and cut at 511 bytes, appended
+ * (append); 0 without appending when problems is NULL.
+ */
+static int __attribute__((format(printf, 6, 0)))
+append_v(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, bool unchecked, const char *fmt,
+    va_list ap)
 {
 	char msg[512];
-	va_list ap;
 
 	if (problems == NULL)
 		return 0;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
+	return append(problems, table_id, round_id, table_seq, unchecked, msg);
+}
+
+int
+audit_problem(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = append_v(problems, table_id, round_id, table_seq, false, fmt, ap);
 	va_end(ap);
-	return append(problems, table_id, round_id, table_seq, false, msg);
+	return rc;
 }
 
 int
 audit_unchecked(json_t *problems, const char *table_id, int64_t round_id, int64_t table_seq, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int rc;
 
-	if (problems == NULL)
-		return 0;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = append_v(problems, table_id, round_id, table_seq, true, fmt, ap);
 	va_end(ap);
-	return append(problems, table_id, round_id, table_seq, true, msg);
+	return rc;
 }
 
 void
@@ -91,15 +103,15 @@ problem_sink_init(struct problem_sink *k, json_t *problems, int cap, const char 
 int
 problem_sink_event(struct problem_sink *k, const struct stored_event *e, struct pb_error *err, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
+	int rc;
 
-	if (k->found++ >= k->cap || k->problems == NULL)
+	if (k->found++ >= k->cap)
 		return 0;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = append_v(k->problems, e->table_id, e->round_id, e->table_seq, false, fmt, ap);
 	va_end(ap);
-	return append(k->problems, e->table_id, e->round_id, e->table_seq, false, msg) < 0 ? pb_oom(err) : 0;
+	return rc < 0 ? pb_oom(err) : 0;
 }
 
 int

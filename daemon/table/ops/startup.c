@@ -21,6 +21,7 @@
 
 #include "common/log.h"
 #include "common/priority.h"
+#include "common/timeutil.h"
 #include "table/audit/audit.h"
 
 struct startup_walk {
@@ -295,19 +296,6 @@ stop_asked(struct startup_walk *w)
 	return stop;
 }
 
-/* The CLOCK_MONOTONIC time ms milliseconds from now, for pthread_cond_timedwait on w->cond. */
-static void
-deadline_in(unsigned ms, struct timespec *until)
-{
-	clock_gettime(CLOCK_MONOTONIC, until);
-	until->tv_sec += ms / 1000;
-	until->tv_nsec += (long)(ms % 1000) * 1000000L;
-	if (until->tv_nsec >= 1000000000L) {
-		until->tv_sec++;
-		until->tv_nsec -= 1000000000L;
-	}
-}
-
 /* The pause between two chunks: pause_ms, cut short by a stop; with 0, a yield of the processor. */
 static void
 pause_between_chunks(struct startup_walk *w)
@@ -318,7 +306,7 @@ pause_between_chunks(struct startup_walk *w)
 		sched_yield();
 		return;
 	}
-	deadline_in(w->pause_ms, &until);
+	pb_deadline_in(CLOCK_MONOTONIC, w->pause_ms, &until);   /* the clock w->cond waits on */
 	pthread_mutex_lock(&w->lock);
 	while (!w->stop && pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
 		;
@@ -525,7 +513,7 @@ startup_walk_wait(struct startup_walk *w, int timeout_ms)
 
 	if (w == NULL)
 		return true;
-	deadline_in(timeout_ms > 0 ? (unsigned)timeout_ms : 0, &until);
+	pb_deadline_in(CLOCK_MONOTONIC, timeout_ms > 0 ? timeout_ms : 0, &until);
 	pthread_mutex_lock(&w->lock);
 	while (!w->ended && pthread_cond_timedwait(&w->cond, &w->lock, &until) != ETIMEDOUT)
 		;

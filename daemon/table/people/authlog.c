@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "common/hash.h"
 #include "common/log.h"
 #include "common/timeutil.h"
 #include "store/audit.h"
@@ -49,16 +50,6 @@ static size_t pending_n;
 static int64_t lockout_window_ms;
 static unsigned lockouts_in_window;
 
-static uint64_t
-fnv1a(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* Opens the minute at now when none is open. Call with authlog_lock held. */
 static void
 window_touch(int64_t now_ms)
@@ -72,7 +63,7 @@ window_touch(int64_t now_ms)
 static struct addr_count *
 addr_slot(const char *client)
 {
-	uint64_t h = fnv1a(client);
+	uint64_t h = pb_str_hash(client);
 	struct addr_count *least = NULL;
 
 	for (size_t i = 0; i < current.used; i++)

@@ -119,14 +119,8 @@ game_figures_by_id(struct pit *p, struct game_list *gl, int64_t rules_id, const 
 			*out = &gl->items[i].f;
 			return 0;
 		}
-	if (gl->count == gl->cap) {
-		int cap = gl->cap ? gl->cap * 2 : 8;
-		void *n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]));
-		if (n == NULL)
-			return pb_oom(err);
-		gl->items = n;
-		gl->cap = cap;
-	}
+	if (report_game_list_reserve(gl, err) < 0)
+		return -1;
 	if (p == NULL)       /* a summary fed from elsewhere (report_feed) names its games beforehand */
 		return pb_fail(err, 500, "internal_error", "the report's rows name a game (rules %lld) it was not given",
 		    (long long)rules_id);
@@ -138,6 +132,22 @@ game_figures_by_id(struct pit *p, struct game_list *gl, int64_t rules_id, const 
 		return -1;
 	gl->items[gl->count].rules_id = rules_id;
 	*out = &gl->items[gl->count++].f;
+	return 0;
+}
+
+int
+report_game_list_reserve(struct game_list *gl, struct pb_error *err)
+{
+	int cap;
+	void *n;
+
+	if (gl->count < gl->cap)
+		return 0;
+	cap = gl->cap ? gl->cap * 2 : 8;
+	if ((n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]))) == NULL)
+		return pb_oom(err);
+	gl->items = n;
+	gl->cap = cap;
 	return 0;
 }
 

@@ -74,6 +74,9 @@ struct game_list {
 	int cap;
 };
 
+/* Room in gl for one more game, at gl->items[gl->count]: 0, or -1 with err out_of_memory. */
+int report_game_list_reserve(struct game_list *gl, struct pb_error *err);
+
 void report_game_list_free(struct game_list *gl);
 
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "common/hash.h"
 #include "store/store.h"
 #include "table/reports/reports_private.h"
 #include "table/rounds/rounds.h"
@@ -40,16 +41,6 @@ struct summary {
 		char key[KEY_MAX];
 	} span;
 };
-
-static uint64_t
-key_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-	return h;
-}
 
 static int
 add_checked(int64_t *a, int64_t b, struct pb_error *err)
@@ -150,7 +141,7 @@ group_get(struct summary *sm, const char *key, int64_t order, struct pb_error *e
 			return NULL;
 		}
 		for (size_t g = 0; g < sm->count; g++) {
-			for (i = key_hash(sm->groups[g].key) & (cap - 1); slots[i] != 0; i = (i + 1) & (cap - 1))
+			for (i = pb_str_hash(sm->groups[g].key) & (cap - 1); slots[i] != 0; i = (i + 1) & (cap - 1))
 				;
 			slots[i] = g + 1;
 		}
@@ -158,7 +149,7 @@ group_get(struct summary *sm, const char *key, int64_t order, struct pb_error *e
 		sm->slots = slots;
 		sm->slot_cap = cap;
 	}
-	for (i = key_hash(key) & (sm->slot_cap - 1); sm->slots[i] != 0; i = (i + 1) & (sm->slot_cap - 1))
+	for (i = pb_str_hash(key) & (sm->slot_cap - 1); sm->slots[i] != 0; i = (i + 1) & (sm->slot_cap - 1))
 		if (strcmp(sm->groups[sm->slots[i] - 1].key, key) == 0)
 			return &sm->groups[sm->slots[i] - 1];
 	if (sm->count == sm->cap) {
@@ -352,7 +343,7 @@ summary_span(void *arg, const struct report_hour *row, struct pb_error *err)
 static uint64_t
 series_hash(const struct report_hour *r)
 {
-	return key_hash(r->table_id) * 31 + key_hash(r->dealer) * 7 + (uint64_t)r->rules_id;
+	return pb_str_hash(r->table_id) * 31 + pb_str_hash(r->dealer) * 7 + (uint64_t)r->rules_id;
 }
 
 /* The slot of the row's series (empty when new); grows the table as needed. */
@@ -683,14 +674,8 @@ report_feed_game(struct report_feed *f, int64_t rules_id, const struct rules *r,
 {
 	struct game_list *gl = &f->gl;
 
-	if (gl->count == gl->cap) {
-		int cap = gl->cap ? gl->cap * 2 : 8;
-		void *n = realloc(gl->items, (size_t)cap * sizeof(gl->items[0]));
-		if (n == NULL)
-			return pb_oom(err);
-		gl->items = n;
-		gl->cap = cap;
-	}
+	if (report_game_list_reserve(gl, err) < 0)
+		return -1;
 	if (report_game_figures(r, sha256, &gl->items[gl->count].f, err) < 0)
 		return -1;
 	gl->items[gl->count++].rules_id = rules_id;

@@ -49,8 +49,8 @@ banker_check_rotation(struct pit *p, const struct table_config *t, const struct 
 }
 
 int
-banker_record_turn(struct pit *p, const struct table_config *t, const struct round_record *r,
-    const struct rotation *rot, const char *at, struct pb_error *err)
+banker_turn_rows_put(struct store *s, const struct round_record *r, int consecutive, const int *declined,
+    int declined_count, const char *at, struct pb_error *err)
 {
 	struct banker_turn bt;
 
@@ -58,18 +58,18 @@ banker_record_turn(struct pit *p, const struct table_config *t, const struct rou
 	bt.round_id = r->id;
 	snprintf(bt.at, sizeof(bt.at), "%s", at);
 	bt.declined = true;
-	for (int i = 0; i < rot->declined_count; i++) {
-		bt.seat = rot->declined[i];
-		if (store_banker_turn_put(p->store, t->id, &bt, err) < 0)
+	for (int i = 0; i < declined_count; i++) {
+		bt.seat = declined[i];
+		if (store_banker_turn_put(s, r->table_id, &bt, err) < 0)
 			return -1;
 	}
 	bt.declined = false;
 	bt.seat = r->banker_seat;
-	bt.consecutive = rot->consecutive;
+	bt.consecutive = consecutive;
 	snprintf(bt.player, sizeof(bt.player), "%s", r->banker_player);
 	snprintf(bt.badge, sizeof(bt.badge), "%s", r->provider_badge);
 	snprintf(bt.company, sizeof(bt.company), "%s", r->provider_company);
-	return store_banker_turn_put(p->store, t->id, &bt, err);
+	return store_banker_turn_put(s, r->table_id, &bt, err);
 }
 
 /* One bank_offered event as the list shows it, appended to the array arg. */

@@ -734,7 +734,7 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		    "consecutive", rot.consecutive, "declined", declined);
 		banker_identity_to_json(r, b);   /* only when named: the bytes of an unnamed banker's round are as before */
 		json_object_set_new(ev, "banker", b);
-		if (banker_record_turn(p, t, r, &rot, at, err) < 0) {
+		if (banker_turn_rows_put(p->store, r, rot.consecutive, rot.declined, rot.declined_count, at, err) < 0) {
 			json_decref(ev);
 			goto out;
 		}

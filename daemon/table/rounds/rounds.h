@@ -156,6 +156,16 @@ int banker_identity_from_json(const json_t *o, const struct event_in *in, struct
 /* True when both name the same banker (both unnamed, the same player, or the same badge and company). */
 bool banker_identity_equal(const struct round_record *a, const struct round_record *b);
 
+/*
+ * Records the turn of the bank round r opened with, at `at`: a row for
+ * each seat that passed it on the way, in the order given (declined[0 ..
+ * declined_count), clockwise), then the banker's own, with his run of
+ * `consecutive` rounds in a row and who he is.  The round's opening
+ * (round.c) and central restore (central/restore_rounds.c) both write it.
+ */
+int banker_turn_rows_put(struct store *s, const struct round_record *r, int consecutive, const int *declined,
+    int declined_count, const char *at, struct pb_error *err);
+
 /* GET /api/v1/tables/{t}/bankers: the current position and the rotation history. */
 int pit_table_bankers(struct pit *p, const struct actor *a, const char *table_id, int limit, json_t **out,
     struct pb_error *err);

@@ -74,10 +74,6 @@ int banker_player_known(struct pit *p, const char *player, struct pb_error *err)
  */
 int banker_check_person(struct pit *p, const struct table_config *t, const struct round_record *r, struct pb_error *err);
 
-/* Records the turn (and the declines) of a round just opened, with who banked. */
-int banker_record_turn(struct pit *p, const struct table_config *t, const struct round_record *r,
-    const struct rotation *rot, const char *at, struct pb_error *err);
-
 /*
  * Rolls up every UTC day before `until_day` (Unix seconds, a multiple of
  * 86400) not rolled up yet, and every month that ends by then, and moves
