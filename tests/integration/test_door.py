@@ -111,8 +111,10 @@ class Door(pbtest.DaemonTestCase):
         slow_real = statistics.median([ms for st, _, ms in real if st == 401])
         slow_none = statistics.median([ms for st, _, ms in none if st == 401])
         print("401 of a real id: median %.1f ms; of an unknown id: %.1f ms" % (slow_real, slow_none))
-        self.assertGreater(slow_none, 0.5 * slow_real)
-        self.assertGreater(slow_real, 0.5 * slow_none)
+        # Within a factor of 3 of each other: an unknown id that skipped the hash would answer 50 times
+        # faster; medians of four on a loaded machine (other builds on two cores) drift by up to 2 times.
+        self.assertGreater(slow_none, slow_real / 3)
+        self.assertGreater(slow_real, slow_none / 3)
 
     def dealt_round(self):
         rid = self.open_round("T2")

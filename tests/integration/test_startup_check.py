@@ -145,8 +145,9 @@ class StartupCheck(unittest.TestCase):
         seq = self.first_event("T1", "cards_dealt")
         self.assertLess(seq, self.last_checkpoint("T1"))
         self.alter_event("T1", seq, '"Qs"', '"Js"')
-        # a pause between chunks long enough to see the walk running (5 tables: a chunk each)
-        self.configure("full", pause_ms=400)
+        # a pause between chunks long enough to see the walk running (5 tables: a chunk each, 6 s in all:
+        # on a loaded machine the daemon can take 4 s to answer its first request)
+        self.configure("full", pause_ms=1200)
         self.d.start()
         sc = self.d.startup_check()
         self.assertEqual(sc["mode"], "full")
