@@ -110,26 +110,11 @@ store_dealer_change_next(struct store *s, const char *table_id, int64_t after, c
 	return store_query_end(&q);
 }
 
+/* store_query_json reads the key from the first column, the count from the second. */
+_Static_assert(DEALER_COUNT_COL_TABLE_ID == 0 && DEALER_COUNT_COL_ROWS == 1, "the counts' columns in order");
+
 int
 store_dealer_change_counts(struct store *s, json_t **counts, struct pb_error *err)
 {
-	struct store_query q;
-
-	if ((*counts = json_object()) == NULL)
-		return pb_oom(err);
-	if (store_query(&q, s, STMT_DEALER_CHANGE_COUNTS, "counting the dealer changes", err) < 0)
-		goto fail;
-	while (store_query_next(&q))
-		if (json_object_set_new_nocheck(*counts, store_column_str(q.st, DEALER_COUNT_COL_TABLE_ID),
-		    json_integer(sqlite3_column_int64(q.st, DEALER_COUNT_COL_ROWS))) < 0) {
-			store_query_end(&q);
-			pb_oom(err);
-			goto fail;
-		}
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*counts);
-	*counts = NULL;
-	return -1;
+	return store_query_json(s, STMT_DEALER_CHANGE_COUNTS, "counting the dealer changes", true, counts, err);
 }

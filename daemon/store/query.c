@@ -154,3 +154,32 @@ store_fields_bind(sqlite3_stmt *st, const struct store_field *f, size_t n, const
 		}
 	}
 }
+
+int
+store_query_json(struct store *s, enum stmt_id id, const char *what, bool counts, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+	const char *key;
+	int rc;
+
+	if ((*out = counts ? json_object() : json_array()) == NULL)
+		return pb_oom(err);
+	if (store_query(&q, s, id, what, err) < 0)
+		goto fail;
+	while (store_query_next(&q)) {
+		key = store_column_str(q.st, 0);
+		rc = counts ? json_object_set_new_nocheck(*out, key, json_integer(sqlite3_column_int64(q.st, 1)))
+		    : json_array_append_new(*out, json_stringn_nocheck(key, strlen(key)));
+		if (rc < 0) {
+			store_query_end(&q);
+			pb_oom(err);
+			goto fail;
+		}
+	}
+	if (store_query_end(&q) == 0)
+		return 0;
+fail:
+	json_decref(*out);
+	*out = NULL;
+	return -1;
+}

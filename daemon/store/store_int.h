@@ -147,6 +147,16 @@ int store_query_done(struct store_query *q);
  */
 int store_query_int64(struct store_query *q, int64_t *out, bool *found);
 
+/*
+ * Runs the query (store_query, no binds) and gathers its rows into *out (a
+ * new reference): with counts false, an array of every row's first column
+ * as text; with counts true, an object from the first column (text) to the
+ * second (an integer).  0, or -1 with err (store_fail(what), out of
+ * memory) and *out NULL.
+ */
+int store_query_json(struct store *s, enum stmt_id id, const char *what, bool counts, json_t **out,
+    struct pb_error *err);
+
 /* The text of a column into a fixed buffer ("" for NULL, truncated to dstsz - 1 bytes). */
 void store_column_text(char *dst, size_t dstsz, sqlite3_stmt *st, int col);
 

@@ -97,22 +97,5 @@ out:
 int
 store_table_state_ids(struct store *s, json_t **ids, struct pb_error *err)
 {
-	struct store_query q;
-
-	if ((*ids = json_array()) == NULL)
-		return pb_oom(err);
-	if (store_query(&q, s, STMT_TABLE_STATE_IDS, "reading the tables' stored states", err) < 0)
-		goto fail;
-	while (store_query_next(&q))
-		if (json_array_append_new(*ids, json_stringn_nocheck(store_column_str(q.st, 0), strlen(store_column_str(q.st, 0)))) < 0) {
-			store_query_end(&q);
-			pb_oom(err);
-			goto fail;
-		}
-	if (store_query_end(&q) == 0)
-		return 0;
-fail:
-	json_decref(*ids);
-	*ids = NULL;
-	return -1;
+	return store_query_json(s, STMT_TABLE_STATE_IDS, "reading the tables' stored states", false, ids, err);
 }
