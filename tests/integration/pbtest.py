@@ -15,6 +15,10 @@ machine.  What happens by itself (the main loop's writes, a reload, a
 thread's work) is waited for with wait_until; a deliberately slow client
 keeps its pace with pace().  These two are the only places that sleep.
 
+People (the property's staff) are written into a stopped daemon's database with
+add_person(d, id, name, roles, password): the one helper for it, with ROLE
+and argon2id.
+
 The daemon binary comes from PB_BUILD_DIR (set by ctest), so the same tests
 run against the Release and the sanitizer builds; every time a daemon exits
 its stderr is searched for AddressSanitizer / UBSan reports, which fail the
