@@ -77,9 +77,6 @@ int players_of_new_round(struct pit *p, struct round_record *r, struct pb_error 
 /* Adds "players": {"seat": id} to a round_opened body when a seat has one; -1 out of memory. */
 int round_players_into(const struct round_record *r, json_t *body);
 
-/* r->players from a round_opened body's "players" (absent: none); -1 when unreadable. */
-int round_players_from(struct round_record *r, const json_t *players);
-
 /* "players" of GET /rounds/{id}: {"seat": id} of the seats with a player (new reference). */
 json_t *round_players_json(const struct round_record *r);
 

@@ -196,27 +196,6 @@ round_players_into(const struct round_record *r, json_t *body)
 	return 0;
 }
 
-int
-round_players_from(struct round_record *r, const json_t *players)
-{
-	const char *k;
-	json_t *v;
-
-	for (int seat = 0; seat <= MAX_SEATS; seat++)
-		r->players[seat][0] = '\0';
-	if (players == NULL)
-		return 0;
-	if (!json_is_object(players))
-		return -1;
-	json_object_foreach((json_t *)players, k, v) {
-		int seat = atoi(k);
-		if (seat < 1 || seat > MAX_SEATS || !json_is_string(v) || json_string_length(v) >= PB_ID_MAX)
-			return -1;
-		snprintf(r->players[seat], PB_ID_MAX, "%s", json_string_value(v));
-	}
-	return 0;
-}
-
 json_t *
 round_players_json(const struct round_record *r)
 {
