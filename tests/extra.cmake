@@ -102,6 +102,9 @@ set_tests_properties(integration.test_sign_in_flood PROPERTIES RUN_SERIAL TRUE)
 # rest.  Tests not named here cost 0 and fill the gaps.  A tree that has run ctest once orders by the times
 # it measured itself (Testing/Temporary/CTestCostData.txt).
 set_tests_properties(integration.test_sign_in_flood PROPERTIES COST 1000)
+# test_long_reads walks whole chains on purpose: 75 s under the sanitizers on its own, over 600 s
+# with two other jobs on each core; the walks are the test, so it waits longer than the others.
+set_tests_properties(integration.test_long_reads PROPERTIES TIMEOUT 1500)
 foreach(cost_test
     "integration.test_verify_faults 90" "integration.test_tamper 75" "integration.test_long_reads 60"
     "integration.test_door 34" "unit.test_migrations 33" "integration.test_people 33" "integration.test_central_report 30"

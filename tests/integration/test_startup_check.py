@@ -261,7 +261,8 @@ class StartupCheck(unittest.TestCase):
         self.d.stop()
 
     def test_sighup_during_the_walk(self):
-        self.configure("full", pause_ms=500)
+        # 5 tables, 1.2 s each: still walking after the round and the reload on a loaded machine
+        self.configure("full", pause_ms=1200)
         self.d.start()
         self.assertEqual(self.d.startup_check()["state"], "running")
         # writes are served while the walk runs
