@@ -35,6 +35,16 @@ temp_db_remove(const char *path)
 	unlink(p);
 }
 
+/*
+ * The cmocka fixture of a test on a fresh database file: a static dbpath,
+ * setup (its name for this process, any leftover removed) and teardown
+ * (the file and its -wal and -shm removed).
+ */
+#define TEMP_DB_FIXTURE(tag) \
+	static char dbpath[256]; \
+	static int setup(void **state) { (void)state; temp_db_path(dbpath, sizeof(dbpath), tag); return 0; } \
+	static int teardown(void **state) { (void)state; temp_db_remove(dbpath); return 0; }
+
 /* Runs SQL through plain SQLite; fails the test with SQLite's message on error. */
 static inline void
 db_exec_ok(sqlite3 *db, const char *sql)

@@ -23,23 +23,7 @@
 #include "store/store.h"
 #include "temp_db.h"
 
-static char dbpath[256];
-
-static int
-setup(void **state)
-{
-	(void)state;
-	temp_db_path(dbpath, sizeof(dbpath), "migrations");
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	temp_db_remove(dbpath);
-	return 0;
-}
+TEMP_DB_FIXTURE("migrations")
 
 static struct store *
 open_db(void)

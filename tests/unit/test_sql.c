@@ -133,23 +133,7 @@ static const struct shape SHAPES[] = {
 	SHAPE(STMT_CORR_TOTAL, 2, RANGE_P_TABLES),
 };
 
-static char dbpath[256];
-
-static int
-setup(void **state)
-{
-	(void)state;
-	temp_db_path(dbpath, sizeof(dbpath), "sql");
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	temp_db_remove(dbpath);
-	return 0;
-}
+TEMP_DB_FIXTURE("sql")
 
 /* Each statement of SHAPES, prepared against the newest schema, gives the columns and takes the parameters its lists name. */
 static void

@@ -19,23 +19,7 @@
 #include "table/core/core.h"
 #include "temp_db.h"
 
-static char dbpath[256];
-
-static int
-setup(void **state)
-{
-	(void)state;
-	temp_db_path(dbpath, sizeof(dbpath), "store");
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	temp_db_remove(dbpath);
-	return 0;
-}
+TEMP_DB_FIXTURE("store")
 
 static struct store *
 open_db(struct pb_error *err)

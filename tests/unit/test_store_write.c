@@ -25,23 +25,7 @@
 
 #define AT "2026-01-01T00:00:00.000Z"
 
-static char dbpath[256];
-
-static int
-setup(void **state)
-{
-	(void)state;
-	temp_db_path(dbpath, sizeof(dbpath), "store-write");
-	return 0;
-}
-
-static int
-teardown(void **state)
-{
-	(void)state;
-	temp_db_remove(dbpath);
-	return 0;
-}
+TEMP_DB_FIXTURE("store-write")
 
 static struct store *
 open_db(int busy_timeout_ms)
