@@ -618,20 +618,22 @@ class CashControls(pbtest.DaemonTestCase):
         self.check_report()
 
     def test_05_anonymous_identified_later(self):
-        """P3, anonymous: his entries keep the description as written and no name; once his record is named, the
-        later entries carry the name.  An MTL entry at the cage has seat "cage" and the window."""
+        """P3, anonymous: his entries keep the description as written and no name; once his record is named (and
+        described anew), the later entries carry the name and the new description.  An MTL entry at the cage has
+        seat "cage" and the window."""
         P3 = "P3"
         self.table("DL2", "T3", P3, "in", 300000, type_="money_play", seat=4)
         self.cage("CG2", P3, "out", "chip_redemption", 450000, window="W1")
-        self.as_("CG1", "PATCH", "/players/P3", {"card": "100003", "name": "Cal Dunn"})
-        self.ledger.patrons[P3].update(card="100003", name="Cal Dunn")
+        named = {"card": "100003", "name": "Cal Dunn", "description": "grey beard, regular at T3"}
+        self.as_("CG1", "PATCH", "/players/P3", named)
+        self.ledger.patrons[P3].update(named)
         js = self.table("DL2", "T3", P3, "in", 400000, kind="cash", seat=4)
-        self.assertEqual((js["name"], js["description"]), ("Cal Dunn", "tall man, red cap, grey beard"))
+        self.assertEqual((js["name"], js["description"]), ("Cal Dunn", "grey beard, regular at T3"))
         rep = self.check_report()
         mine = sorted((e for e in rep["mtl"] if e["player"] == P3), key=lambda e: (e["at"], e["id"]))
-        self.assertEqual([(e["seat"], e["window"], e["name"]) for e in mine],
-                         [(4, None, None), ("cage", "W1", None), (4, None, "Cal Dunn")])
-        self.assertEqual({e["description"] for e in mine}, {"tall man, red cap, grey beard"})
+        self.assertEqual([(e["seat"], e["window"], e["description"], e["name"]) for e in mine],
+                         [(4, None, PATRONS[2]["description"], None), ("cage", "W1", PATRONS[2]["description"], None),
+                          (4, None, "grey beard, regular at T3", "Cal Dunn")])
 
     def test_06_voids(self):
         """A void with a witness: the transaction stays, listed and in the MTL marked void, out of every aggregate.
