@@ -17,6 +17,7 @@
 #include "common/ids.h"
 #include "common/timeutil.h"
 #include "engine/round.h"
+#include "store/cash.h"      /* the transactions of cash, chips and markers */
 
 struct store;
 
@@ -24,7 +25,7 @@ struct store;
 int store_player_put(struct store *s, const char *id, const char *card, const char *name, const char *record_json,
     const char *at, struct pb_error *err);
 
-/* The player's record with "created_at" and "updated_at" added (new reference), or *out NULL when there is none. */
+/* The player's record with "created_at", "updated_at" and "merged_into" (null or the survivor) added (new reference), or *out NULL when there is none. */
 int store_player_get(struct store *s, const char *id, json_t **out, struct pb_error *err);
 
 /* The id of a player other than self whose card is card without regard to case ("" when none). */
@@ -59,26 +60,6 @@ int store_seat_changes_of_player(struct store *s, const char *player, json_t **o
 /* The players of a round (rec->players) as recorded when it opened, and back. */
 int store_round_players_put(struct store *s, const struct round_record *rec, struct pb_error *err);
 int store_round_players_load(struct store *s, struct round_record *rec, struct pb_error *err);
-
-/* One cash, chips or marker transaction at a table. */
-struct table_txn {
-	int64_t id;
-	char table_id[PB_ID_MAX];
-	int seat;                   /* 0: none given */
-	char player[PB_ID_MAX];
-	char direction[4];          /* "in" or "out" */
-	char kind[8];               /* "cash", "chips", "marker" */
-	int64_t amount;             /* cents, > 0 */
-	char at[PB_TIME_LEN];
-	char gaming_day[11];
-	char by[PB_ID_MAX];
-};
-
-int store_txn_next_id(struct store *s, int64_t *id, struct pb_error *err);
-int store_txn_put(struct store *s, const struct table_txn *t, struct pb_error *err);
-
-/* The gaming day's transactions by id: [{"id", "table", "seat", "player", "direction", "kind", "amount", "at", "by"}]. */
-int store_txns_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err);
 
 /* A Title 31 acknowledgment (one per item: the caller checks store_t31_acks_day first). */
 int store_t31_ack_put(struct store *s, const char *gaming_day, const char *player, const char *direction, const char *kind,

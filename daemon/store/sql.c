@@ -9,6 +9,7 @@
 
 #include "store/sql/accounting.h"
 #include "store/sql/bankers.h"
+#include "store/sql/cash.h"
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
 #include "store/sql/idempotency.h"

@@ -89,6 +89,47 @@ json_t *round_players_json(const struct round_record *r);
 int pit_table_transaction(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const json_t *body, json_t **out, int *status, struct pb_error *err);
 
+/*
+ * POST /cage/transactions {"player", "direction", "type", "amount",
+ * "window"?} (a cage session): currency at the cage, in the players'
+ * chain, counted in Title 31 with the tables' cash.  201 as a table's.
+ */
+int pit_cage_transaction(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/*
+ * POST /transactions/{id}/void {"reason", "witness"} (floor, pitboss, cage
+ * with a floor, pitboss or cage witness): the transaction kept, marked
+ * void, out of every aggregate.  404 transaction_not_found, 409
+ * already_void.
+ */
+int pit_transaction_void(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t id, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/* GET /transactions?gaming_day=D&player=&where=cage|TABLE: {"gaming_day", "transactions": [...]}. */
+int pit_transactions_list(struct pit *p, const struct actor *a, const char *gaming_day, const char *player, const char *where,
+    json_t **out, struct pb_error *err);
+
+/*
+ * POST /players/{id}/merge {"into", "reason", "witness"} (cage, pitboss
+ * with a floor, pitboss or cage witness): the record's cash, seats and
+ * ratings count for "into" from then on.  201 with the survivor's totals of
+ * each gaming day the merged record had cash.
+ */
+int pit_player_merge(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *player,
+    const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/* POST /title31/ctr/{id} {"status"?, "bsa_id"?, "filed_on"?, "note"} (cage, pitboss): 201 the CTR item. */
+int pit_ctr_update(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *id, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/*
+ * The CTR items of the gaming days in [from_day, to_day] that are overdue
+ * now (open or identified past their due date), appended to arr as
+ * exceptions {"kind": "ctr_overdue", ...}.
+ */
+int title31_overdue_exceptions(struct pit *p, const char *from_day, const char *to_day, json_t *arr, struct pb_error *err);
+
 /* GET /reports/title31?gaming_day=D. */
 int pit_title31_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
 
@@ -102,6 +143,9 @@ int pit_title31_acknowledge(struct pit *p, const struct actor *a, const struct i
  * of memory.
  */
 char *players_csv(bool title31, const json_t *report, size_t *len);
+
+/* GET /transactions as CSV (as players_csv). */
+char *transactions_csv(const json_t *list, size_t *len);
 
 /* Title 31 limits (cents). */
 struct title31_limits {
