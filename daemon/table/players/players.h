@@ -101,7 +101,7 @@ int pit_cage_transaction(struct pit *p, const struct actor *a, const struct idem
  * POST /transactions/{id}/void {"reason", "witness"} (floor, pitboss, cage
  * with a floor, pitboss or cage witness): the transaction kept, marked
  * void, out of every aggregate.  404 transaction_not_found, 409
- * already_void.
+ * already_voided.
  */
 int pit_transaction_void(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t id, const json_t *body,
     json_t **out, int *status, struct pb_error *err);

@@ -55,7 +55,7 @@ do_void(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return pb_fail(err, 404, "transaction_not_found", "there is no transaction %lld (GET /api/v1/transactions?"
 		    "gaming_day=D lists a day's)", (long long)vc->id);
 	if (json_is_object(json_object_get(txn, "void"))) {
-		pb_fail(err, 409, "already_void", "transaction %lld was voided by %s at %s: %s", (long long)vc->id,
+		pb_fail(err, 409, "already_voided", "transaction %lld was voided by %s at %s: %s", (long long)vc->id,
 		    json_string_value(json_object_get(json_object_get(txn, "void"), "by")),
 		    json_string_value(json_object_get(json_object_get(txn, "void"), "at")),
 		    json_string_value(json_object_get(json_object_get(txn, "void"), "reason")));
