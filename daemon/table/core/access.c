@@ -64,6 +64,8 @@ static const struct {
 	    "an offer of the bank is recorded by the dealer, a floor supervisor or a pit boss"},
 	[OP_CORRECTION] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
 	    "a payout is corrected by a floor supervisor or pit boss, with a witness"},
+	[OP_MANUAL_RATING] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a manual rating is recorded by a floor supervisor or "
+	    "pit boss"},
 };
 
 int

@@ -104,6 +104,7 @@ enum pit_operation {
 	OP_TITLE31_ACK,     /* acknowledging a Title 31 alert or CTR item */
 	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/rounds/rounds.h) */
 	OP_CORRECTION,      /* correcting a settled round's payout (table/rounds/rounds.h) */
+	OP_MANUAL_RATING,   /* a supervisor's manual rating of a player (table/players/players.h) */
 	OP_COUNT
 };
 

@@ -185,6 +185,13 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("player", EF_STRING)),
 	    players_title31_apply, players_check, EVENT_PERSONAL, "title31_acks",
 	    "a player's Title 31 alert or CTR item of a gaming day acknowledged, with a note", NULL},
+	/* table/players/manual_rating.c */
+	[EVT_MANUAL_RATING] = {"manual_rating", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("average_bet", EF_INTEGER), REQ("decisions_per_hour", EF_INTEGER), REQ("game", EF_STRING),
+	        REQ("gaming_day", EF_STRING), REQ("id", EF_INTEGER), REQ("minutes", EF_INTEGER), OPT("note", EF_STRING),
+	        REQ("player", EF_STRING), REQ("table", EF_STRING | EF_NULL)),
+	    manual_rating_apply, players_check, EVENT_PERSONAL, "manual_ratings",
+	    "a supervisor's manual rating of a player: average bet, minutes and decisions an hour at a game", NULL},
 };
 
 const struct event_type *

@@ -37,6 +37,7 @@ enum event_type_id {
 	EVT_INVENTORY, EVT_FILL, EVT_CREDIT, EVT_FILL_VOID, EVT_CREDIT_VOID, EVT_DROP, EVT_EXCEPTION_ACKNOWLEDGED,
 	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
 	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
+	EVT_MANUAL_RATING,
 	EVT_COUNT
 };
 
@@ -118,6 +119,9 @@ int players_txn_apply(struct store *s, const struct event_type *t, const struct 
 /* title31_acknowledged: its title31_acks row (players_restore.c). */
 int players_title31_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err);
+/* manual_rating: its manual_ratings row (manual_rating.c). */
+int manual_rating_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
 /* Every players' event: applied to the rows rebuilt in memory, compared whole at the walk's end (players_verify.c). */
 int players_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);
