@@ -81,6 +81,7 @@ const struct route api_routes[] = {
 	{"GET", V1 "/players/{person}", ROUTE_PEOPLE, OP_PLAYER_READ, RT_AUTHORIZE, handle_player, 0},
 	{"PATCH", V1 "/players/{person}", ROUTE_PEOPLE, OP_PLAYER_CHANGE, RT_AUTHORIZE | WRITE, handle_player_change, 0},
 	{"GET", V1 "/players/{person}/rating", ROUTE_PEOPLE, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_player_rating, 0},
+	{"POST", V1 "/players/{person}/ratings", ROUTE_PEOPLE, OP_MANUAL_RATING, RT_AUTHORIZE | WRITE, handle_player_manual_rating, 0},
 	{"GET", V1 "/tables/{table}/seats", ROUTE_TABLE, OP_READ, 0, handle_table_seats, 0},
 	{"PUT", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 0},
 	{"DELETE", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 1},

@@ -121,6 +121,7 @@ void handle_player_add(const struct route_call *c, struct http_answer *ans);
 void handle_player(const struct route_call *c, struct http_answer *ans);
 void handle_player_change(const struct route_call *c, struct http_answer *ans);
 void handle_player_rating(const struct route_call *c, struct http_answer *ans);
+void handle_player_manual_rating(const struct route_call *c, struct http_answer *ans);
 void handle_table_seats(const struct route_call *c, struct http_answer *ans);
 void handle_seat_player(const struct route_call *c, struct http_answer *ans);
 void handle_table_transaction(const struct route_call *c, struct http_answer *ans);

@@ -251,20 +251,6 @@ store_player_merge_put(struct store *s, const char *player, const char *into_id,
 }
 
 int
-store_player_merged_into(struct store *s, const char *player, char into[PB_ID_MAX], struct pb_error *err)
-{
-	struct store_query q;
-
-	into[0] = '\0';
-	if (store_query(&q, s, STMT_PLAYER_MERGED_INTO, "reading a record's merge", err) < 0)
-		return -1;
-	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
-	if (store_query_next(&q))
-		store_column_text(into, PB_ID_MAX, q.st, 0);
-	return store_query_end(&q);
-}
-
-int
 store_t31_note_put(struct store *s, const struct t31_note *n, struct pb_error *err)
 {
 	struct store_query q;

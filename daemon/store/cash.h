@@ -75,9 +75,6 @@ int store_txn_void_put(struct store *s, int64_t txn_id, const char *reason, cons
 int store_player_merge_put(struct store *s, const char *player, const char *into_id, const char *reason,
     const char *witness, const char *by, const char *at, struct pb_error *err);
 
-/* The record player counts for now: "" when it was not merged. */
-int store_player_merged_into(struct store *s, const char *player, char into[PB_ID_MAX], struct pb_error *err);
-
 /* A note (status NULL) or a CTR status of a Title 31 item; bsa_id and filed_on NULL when not given. */
 struct t31_note {
 	const char *gaming_day, *player, *direction, *kind, *status, *bsa_id, *filed_on, *note, *by, *at;

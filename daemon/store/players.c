@@ -123,14 +123,14 @@ t31_ack_row(sqlite3_stmt *st)
 	    "at", column_json_text(st, T31_COL_AT));
 }
 
-/* A player's payout line (PLAYER_LINE_COLS): [round, rules, wager, stake, result, net]. */
+/* A player's payout line (PLAYER_LINE_COLS): [round, rules, wager, stake, result, net, seat]. */
 static json_t *
 player_line_row(sqlite3_stmt *st)
 {
-	return json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_ROUND_ID),
+	return json_pack("[I,I,o,I,o,I,i]", (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_ROUND_ID),
 	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_RULES_ID), column_json_text(st, PLAYER_LINE_COL_WAGER),
 	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_STAKE), column_json_text(st, PLAYER_LINE_COL_RESULT),
-	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_NET));
+	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_NET), sqlite3_column_int(st, PLAYER_LINE_COL_SEAT));
 }
 
 /* The row's first column, as JSON text or null. */

@@ -68,7 +68,11 @@ int store_t31_ack_put(struct store *s, const char *gaming_day, const char *playe
 /* The day's acknowledgments: [{"player", "direction", "kind", "note", "by", "at"}]. */
 int store_t31_acks_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err);
 
-/* The payout lines of the player's rounds settled in [from, to): [[round, rules_id, wager, stake, result, net]]. */
+/*
+ * The payout lines of the rounds settled in [from, to) of the player and of
+ * the records merged into him, by round and seat: [[round, rules_id, wager,
+ * stake, result, net, seat]].
+ */
 int store_player_lines(struct store *s, const char *player, const char *from, const char *to, json_t **out,
     struct pb_error *err);
 
@@ -76,7 +80,7 @@ int store_player_lines(struct store *s, const char *player, const char *from, co
 int store_hands_coverage(struct store *s, const char *from, const char *to, int64_t *hands, int64_t *known,
     struct pb_error *err);
 
-/* The players with a hand in a round settled in [from, to), by id: ["P1", ...]. */
+/* The players with a hand in a round settled in [from, to), by id, a merged record as his surviving one: ["P1", ...]. */
 int store_players_between(struct store *s, const char *from, const char *to, json_t **out, struct pb_error *err);
 
 #endif

@@ -15,6 +15,7 @@
 #include "store/sql/idempotency.h"
 #include "store/sql/people.h"
 #include "store/sql/players.h"
+#include "store/sql/ratings.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
 #include "store/sql/tables.h"

@@ -5,8 +5,8 @@ The registry of event types (docs/audit.md "The event types"; `pitboss event-typ
   text form lists the same types with the same fields;
 - one scenario records an event of every registered type through the real daemon (rounds step by
   step and whole, voids with and without a witness, the table's changes, a game file reloaded, the
-  dealer, the bank offered, every accounting document, players, seats, cash, Title 31, payout
-  corrections); every body stored is then checked against the registry by
+  dealer, the bank offered, every accounting document, players, seats, cash, Title 31, a manual
+  rating, payout corrections); every body stored is then checked against the registry by
   pbtest.event_body_problems (written apart from the daemon's own check, from the printed
   registry), every registered type is met, and `pitboss verify` finds nothing to say;
 - that checker catches a body that does not match.
@@ -74,7 +74,8 @@ class Listing(unittest.TestCase):
                      "dealer_revealed", "round_settled", "round_voided"):
             self.assertEqual(chains.pop(name), "round", name)
         for name in ("player_registered", "player_updated", "title31_acknowledged", "cage_transaction",
-                     "transaction_voided", "player_merged", "title31_noted", "ctr_status_changed"):
+                     "transaction_voided", "player_merged", "title31_noted", "ctr_status_changed",
+                     "manual_rating"):
             self.assertEqual(chains.pop(name), "players", name)
         self.assertEqual(set(chains.values()), {"table"})
 
@@ -217,6 +218,8 @@ class EveryType(unittest.TestCase):
                                                 "note": "a second note"}, 201, token=cage)
         ok("POST", "/title31/ctr/%s-P1-in" % day, {"status": "filed", "bsa_id": "31000123456789", "note": "filed"}, 201,
            token=cage)
+        ok("POST", "/players/P2/ratings", {"average_bet": 2500, "minutes": 60, "table": "T1", "note": "no seat recorded"},
+           201, token=self.tok["FL1"])
         ok("PUT", "/tables/T2/limits", {"ante": {"min": 1000, "max": 50000}}, token=PITBOSS_TOKEN)
         ok("POST", "/tables/T3/close", None, token=PITBOSS_TOKEN)
         ok("POST", "/tables/T3/open", None, token=PITBOSS_TOKEN)

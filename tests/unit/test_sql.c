@@ -20,6 +20,7 @@
 #include "store/sql/people.h"
 #include "store/sql/cash.h"
 #include "store/sql/players.h"
+#include "store/sql/ratings.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
 #include "store/sql/tables.h"
@@ -141,6 +142,12 @@ static const struct shape SHAPES[] = {
 	SHAPE(STMT_CORR_LATEST, CORR_COL_COUNT, 3),
 	SHAPE(STMT_CORR_RANGE, CORR_COL_COUNT, RANGE_P_LIMIT),
 	SHAPE(STMT_CORR_TOTAL, 2, RANGE_P_TABLES),
+	/* ratings.def */
+	SHAPE(STMT_MANUAL_RATING_INSERT, 0, MANUAL_RATING_COL_COUNTED_FOR),
+	SHAPE(STMT_MANUAL_RATINGS_OF_PLAYER, MANUAL_RATING_COL_COUNT, RATING_P_TO),
+	SHAPE(STMT_MANUAL_RATINGS_OF_DAY, MANUAL_RATING_COL_COUNT, 1),
+	SHAPE(STMT_RATING_CORRECTIONS, 1, RATING_P_TO),
+	SHAPE(STMT_RATING_SEAT_CHANGES, SEAT_CHANGE_COL_COUNT, RATING_P_PLAYER),
 };
 
 TEMP_DB_FIXTURE("sql")

@@ -70,7 +70,8 @@ enum t31_col { SQL_INDICES(T31_COLS) T31_COL_COUNT };
 	Y(PLAYER_LINE_COL_WAGER, "p.wager") \
 	Y(PLAYER_LINE_COL_STAKE, "p.stake") \
 	Y(PLAYER_LINE_COL_RESULT, "p.result") \
-	Y(PLAYER_LINE_COL_NET, "p.net")
+	Y(PLAYER_LINE_COL_NET, "p.net") \
+	Y(PLAYER_LINE_COL_SEAT, "p.seat")
 enum player_line_col { SQL_INDICES(PLAYER_LINE_COLS) PLAYER_LINE_COL_COUNT };
 
 #endif

@@ -69,6 +69,8 @@ static const struct {
 	    "a transaction is voided by a floor supervisor, a pit boss or the cage, with a witness"},
 	[OP_PLAYER_MERGE] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true, "records are merged by the cage or a pit boss, with a witness"},
 	[OP_CTR_UPDATE] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true, "a CTR item is moved on by the cage or a pit boss"},
+	[OP_MANUAL_RATING] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a manual rating is recorded by a floor supervisor or "
+	    "pit boss"},
 };
 
 int

@@ -212,6 +212,14 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("gaming_day", EF_STRING), REQ("note", EF_STRING), REQ("player", EF_STRING), REQ("status", EF_STRING)),
 	    players_t31_note_apply, players_check, EVENT_PERSONAL, "title31_notes",
 	    "a CTR item moved on: identified, filed (with its BSA id and filing date) or amended", NULL},
+
+	/* ---- rated play (table/players/manual_rating.c) ---- */
+	[EVT_MANUAL_RATING] = {"manual_rating", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("average_bet", EF_INTEGER), REQ("decisions_per_hour", EF_INTEGER), REQ("game", EF_STRING),
+	        REQ("gaming_day", EF_STRING), REQ("id", EF_INTEGER), REQ("minutes", EF_INTEGER), OPT("note", EF_STRING),
+	        REQ("player", EF_STRING), REQ("table", EF_STRING | EF_NULL)),
+	    manual_rating_apply, players_check, EVENT_PERSONAL, "manual_ratings",
+	    "a supervisor's manual rating of a player: average bet, minutes and decisions an hour at a game", NULL},
 };
 
 const struct event_type *
@@ -232,7 +240,7 @@ event_type_of_step(int step)
 	return NULL;
 }
 
-/* A linear search of the rows' addresses: 30 comparisons at most. */
+/* A linear search of the rows' addresses: EVT_COUNT comparisons at most. */
 enum event_type_id
 event_type_id(const struct event_type *t)
 {

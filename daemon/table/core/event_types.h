@@ -38,6 +38,7 @@ enum event_type_id {
 	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
 	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
 	EVT_CAGE_TRANSACTION, EVT_TRANSACTION_VOIDED, EVT_PLAYER_MERGED, EVT_TITLE31_NOTED, EVT_CTR_STATUS_CHANGED,
+	EVT_MANUAL_RATING,
 	EVT_COUNT
 };
 
@@ -131,6 +132,9 @@ int players_t31_note_apply(struct store *s, const struct event_type *t, const st
 /* title31_acknowledged: its title31_acks row (players_restore.c). */
 int players_title31_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err);
+/* manual_rating: its manual_ratings row (manual_rating.c). */
+int manual_rating_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
 /* Every players' event: applied to the rows rebuilt in memory, compared whole at the walk's end (players_verify.c). */
 int players_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);

@@ -24,6 +24,7 @@
 
 #include "common/gaming_day.h"
 #include "engine/round.h"
+#include "store/ratings.h"
 #include "table/core/core.h"
 
 struct store;
@@ -146,6 +147,48 @@ char *players_csv(bool title31, const json_t *report, size_t *len);
 
 /* GET /transactions as CSV (as players_csv). */
 char *transactions_csv(const json_t *list, size_t *len);
+
+/*
+ * Manual ratings (manual_rating.c; docs/players.md, "Manual ratings"): a
+ * supervisor's average bet x time for a patron whose hands were not
+ * recorded seat by seat.  POST /players/{id}/ratings is read and checked by
+ * manual_rating_read into a call: the row to record (its id, gaming day,
+ * by and at are the write's) and the rules of its game; the caller (the
+ * reports, where the analysis is) sets the game's Ante/Play edge, and
+ * manual_rating_record records the event manual_rating and answers 201 the
+ * rating with its theoretical win.
+ */
+struct manual_rating_call {
+	struct manual_rating m;
+	const struct rules *rules;   /* the game's, as configured */
+	int64_t edge;                /* its Ante/Play edge, a numerator over THEO_DEN (engine/theo.h) */
+};
+
+/*
+ * The body into c, key by key (400 naming the field), the record rated (404
+ * player_not_found, 409 player_merged naming the surviving record), the
+ * game (422 game_required, 422 unknown_game, 404 table_not_found, 403
+ * outside a token's tables).
+ */
+int manual_rating_read(struct pit *p, const struct actor *a, const char *player, const json_t *body,
+    struct manual_rating_call *c, struct pb_error *err);
+
+/* Records c (the event manual_rating and its row): 201 the rating as manual_rating_json shows it. */
+int manual_rating_record(struct pit *p, const struct actor *a, const struct idempotency *idem, struct manual_rating_call *c,
+    json_t **out, int *status, struct pb_error *err);
+
+/* The rules of the configured game of this name, or NULL. */
+const struct rules *manual_rating_rules(const struct config *cfg, const char *game);
+
+/* A manual rating's theoretical win in cents at the game's Ante/Play edge, rounded once (engine/theo.h). */
+int manual_rating_theoretical(const struct manual_rating *m, int64_t edge, int64_t *cents, struct pb_error *err);
+
+/*
+ * A manual rating as the API shows it: its fields, "counted_for" (the
+ * surviving record when the one rated was merged), "manual": true and
+ * "theoretical" (cents; null when theoretical is NULL).  New reference.
+ */
+json_t *manual_rating_json(const struct manual_rating *m, const int64_t *theoretical);
 
 /* Title 31 limits (cents). */
 struct title31_limits {
