@@ -126,7 +126,10 @@ class CashControls(pbtest.DaemonTestCase):
                      {"player": pid, "direction": "in", "type": "money_play", "amount": 100}, token=self.tok["CG1"])
         self.refused(403, "forbidden", "POST", "/api/v1/cage/transactions",
                      {"player": pid, "direction": "in", "type": "front_money", "amount": 100}, token=self.tok["FL1"])
-        t = self.cage(pid, 100, window="W3")
+        self.refused(422, "invalid_type", "POST", "/api/v1/cage/transactions",
+                     {"player": pid, "direction": "in", "type": "front_money", "kind": "chips", "amount": 100},
+                     token=self.tok["CG1"])
+        t = self.cage(pid, 100, window="W3", kind="cash")
         self.assertEqual(t["window"], "W3")
         # the day's list has them all, the cage's by where=cage; CSV the same
         day = t["gaming_day"]
