@@ -667,7 +667,7 @@ class CashControls(pbtest.DaemonTestCase):
         rep = self.check_report()
         item = next(c for c in rep["ctr"] if c["id"] == iid)
         self.assertEqual((item["below_limit"], item["status"], item["total"]), (True, "identified", 600000))
-        self.refuse(409, "already_void", "PB1", "POST", path, dict(body, witness=witness("FL1")))
+        self.refuse(409, "already_voided", "PB1", "POST", path, dict(body, witness=witness("FL1")))
 
     def test_07_merge(self):
         """The anonymous "woman in green dress" ($6,000 cash in) merged into Dora Reyes ($6,000 cash in): a CTR item
