@@ -52,3 +52,17 @@ answer_result(struct http_answer *ans, int rc, json_t *out, int status, const st
 	ans->status = status;
 	ans->json = out;
 }
+
+void
+answer_csv(struct http_answer *ans, char *text, size_t len, const char *disposition)
+{
+	if (text == NULL) {
+		answer_fail(ans, 500, "out_of_memory", "out of memory");
+		return;
+	}
+	ans->text = text;
+	ans->text_len = len;
+	ans->status = 200;
+	ans->content_type = "text/csv; charset=utf-8";
+	ans->disposition = disposition;
+}

@@ -24,4 +24,10 @@ void answer_not_found(struct http_answer *ans, const char *path);
 /* The outcome of a pit call: its JSON with status, or the refusal in err when rc < 0. */
 void answer_result(struct http_answer *ans, int rc, json_t *out, int status, const struct pb_error *err);
 
+/*
+ * 200 with text (malloc'd, taken) as a CSV attachment of that disposition,
+ * or 500 out_of_memory when text is NULL (its writer ran out of memory).
+ */
+void answer_csv(struct http_answer *ans, char *text, size_t len, const char *disposition);
+
 #endif

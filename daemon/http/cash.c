@@ -28,32 +28,26 @@ handle_cage_transaction(const struct route_call *c, struct http_answer *ans)
 void
 handle_transactions(const struct route_call *c, struct http_answer *ans)
 {
-	const char *format = query(c->req, "format");
 	struct pb_error err;
 	json_t *out = NULL;
+	bool csv;
 	int rc;
 
-	if (query_only(c->req, (const char *const[]){"gaming_day", "player", "where", "format", NULL}, ans) < 0)
+	if (query_only(c->req, (const char *const[]){"gaming_day", "player", "where", "format", NULL}, ans) < 0 ||
+	    query_format(c->req, ans, &csv) < 0)
 		return;
-	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-		answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
-		return;
-	}
 	rc = pit_transactions_list(c->pit, c->actor, query(c->req, "gaming_day"), query(c->req, "player"),
 	    query(c->req, "where"), &out, &err);
-	if (rc < 0 || format == NULL || strcmp(format, "json") == 0) {
+	if (rc < 0 || !csv) {
 		answer_result(ans, rc, out, 200, &err);
 		return;
 	}
-	ans->text = transactions_csv(json_object_get(out, "transactions"), &ans->text_len);
-	json_decref(out);
-	if (ans->text == NULL) {
-		answer_fail(ans, 500, "out_of_memory", "out of memory");
-		return;
+	{
+		size_t len = 0;
+		char *text = transactions_csv(json_object_get(out, "transactions"), &len);
+		json_decref(out);
+		answer_csv(ans, text, len, "attachment; filename=\"pitboss-transactions.csv\"");
 	}
-	ans->status = 200;
-	ans->content_type = "text/csv; charset=utf-8";
-	ans->disposition = "attachment; filename=\"pitboss-transactions.csv\"";
 }
 
 /* POST /transactions/{id}/void {"reason", "witness"} */

@@ -31,22 +31,19 @@ void
 handle_central_summary(const struct route_call *c, struct http_answer *ans)
 {
 	struct central_report_options o = {0};
-	const char *format;
 	struct pb_error err;
 	json_t *out = NULL;
+	size_t len = 0;
+	char *text;
+	bool csv;
 
 	if (c->app->central_report == NULL) {
 		answer_fail(ans, 404, "central_reports_off", "this pitbossd does not serve the central summary: "
 		    "set \"central\": {\"conninfo\": ..., \"reports\": true} in its configuration");
 		return;
 	}
-	if (query_only(c->req, PARAMS, ans) < 0 || check_scope(c->actor, ans) < 0)
+	if (query_only(c->req, PARAMS, ans) < 0 || check_scope(c->actor, ans) < 0 || query_format(c->req, ans, &csv) < 0)
 		return;
-	format = query(c->req, "format");
-	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-		answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
-		return;
-	}
 	o.property = query(c->req, "property");
 	o.group = query(c->req, "group") != NULL ? query(c->req, "group") : "property";
 	o.from = query(c->req, "from");
@@ -55,17 +52,12 @@ handle_central_summary(const struct route_call *c, struct http_answer *ans)
 		answer_error(ans, &err);
 		return;
 	}
-	ans->status = 200;
-	if (format == NULL || strcmp(format, "json") == 0) {
+	if (!csv) {
+		ans->status = 200;
 		ans->json = out;
 		return;
 	}
-	ans->text = report_csv(REPORT_SUMMARY, out, &ans->text_len);
+	text = report_csv(REPORT_SUMMARY, out, &len);
 	json_decref(out);
-	if (ans->text == NULL) {
-		answer_fail(ans, 500, "out_of_memory", "out of memory");
-		return;
-	}
-	ans->content_type = "text/csv; charset=utf-8";
-	ans->disposition = "attachment; filename=\"pitboss-central-summary.csv\"";
+	answer_csv(ans, text, len, "attachment; filename=\"pitboss-central-summary.csv\"");
 }

@@ -129,32 +129,26 @@ handle_players_report(const struct route_call *c, struct http_answer *ans)
 {
 	static const char *const DISPOSITION[] = {"attachment; filename=\"pitboss-ratings.csv\"",
 	    "attachment; filename=\"pitboss-title31.csv\""};
-	const char *format = query(c->req, "format"), *day = query(c->req, "gaming_day");
+	const char *day = query(c->req, "gaming_day");
 	struct pb_error err;
 	json_t *out = NULL;
+	size_t len = 0;
+	char *text;
+	bool csv;
 	int rc;
 
-	if (query_only(c->req, (const char *const[]){"gaming_day", "format", NULL}, ans) < 0)
+	if (query_only(c->req, (const char *const[]){"gaming_day", "format", NULL}, ans) < 0 ||
+	    query_format(c->req, ans, &csv) < 0)
 		return;
-	if (format != NULL && strcmp(format, "json") != 0 && strcmp(format, "csv") != 0) {
-		answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
-		return;
-	}
 	rc = c->route->arg == 1 ? pit_title31_report(c->pit, c->actor, day, &out, &err)
 	    : pit_ratings_report(c->pit, c->actor, day, &out, &err);
-	if (rc < 0 || format == NULL || strcmp(format, "json") == 0) {
+	if (rc < 0 || !csv) {
 		answer_result(ans, rc, out, 200, &err);
 		return;
 	}
-	ans->text = players_csv(c->route->arg == 1, out, &ans->text_len);
+	text = players_csv(c->route->arg == 1, out, &len);
 	json_decref(out);
-	if (ans->text == NULL) {
-		answer_fail(ans, 500, "out_of_memory", "out of memory");
-		return;
-	}
-	ans->status = 200;
-	ans->content_type = "text/csv; charset=utf-8";
-	ans->disposition = DISPOSITION[c->route->arg == 1];
+	answer_csv(ans, text, len, DISPOSITION[c->route->arg == 1]);
 }
 
 /* POST /title31/acknowledgments */

@@ -173,16 +173,13 @@ read_report_query(const struct route_call *c, enum report_kind kind, const char 
 	const struct http_request *req = c->req;
 	struct report_params rp;
 	struct pb_error err;
+	bool csv;
 
 	if (query_only(req, PARAMS[kind], ans) < 0)
 		return -1;
-	*format = query(req, "format");
-	if (*format != NULL && strcmp(*format, "json") != 0 && strcmp(*format, "csv") != 0) {
-		answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", *format);
+	if (query_format(req, ans, &csv) < 0)
 		return -1;
-	}
-	if (*format == NULL)
-		*format = "json";
+	*format = csv ? "csv" : "json";
 	rp.table = query(req, "table");
 	rp.from = query(req, "from");
 	rp.to = query(req, "to");

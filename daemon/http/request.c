@@ -60,6 +60,18 @@ query_only(const struct http_request *req, const char *const *names, struct http
 }
 
 int
+query_format(const struct http_request *req, struct http_answer *ans, bool *csv)
+{
+	const char *format = query(req, "format");
+
+	*csv = format != NULL && strcmp(format, "csv") == 0;
+	if (format == NULL || *csv || strcmp(format, "json") == 0)
+		return 0;
+	answer_fail(ans, 400, "invalid_query", "format: json (the default) or csv (got \"%.20s\")", format);
+	return -1;
+}
+
+int
 query_int(const struct http_request *req, const char *name, int64_t def, int64_t *out)
 {
 	const char *v = query(req, name);

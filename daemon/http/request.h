@@ -22,6 +22,12 @@ int query_only(const struct http_request *req, const char *const *names, struct 
 /* A non-negative integer query argument, or def when absent; -1 when malformed. */
 int query_int(const struct http_request *req, const char *name, int64_t def, int64_t *out);
 
+/*
+ * The query's "format": *csv true for "csv", false for "json" or none; any
+ * other is answered 400 invalid_query (-1).
+ */
+int query_format(const struct http_request *req, struct http_answer *ans, bool *csv);
+
 /* A positive decimal id (a path segment or a query value); -1 when it is not one. */
 int parse_id(const char *s, int64_t *out);
 

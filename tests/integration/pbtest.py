@@ -232,6 +232,50 @@ def add_person(db, pid, name, roles, password=None, active=True, cheap=False):
         conn.close()
 
 
+# The pit's people as the tests of players and cash name them: (id, name, roles), each signing in and
+# witnessing with STAFF_PASSWORD % id.  A test takes those it needs (staff(...)).
+STAFF = (
+    ("FL1", "Flo Floor", ["floor"]),
+    ("FL2", "Fay Floor", ["floor"]),
+    ("PB1", "Pat Boss", ["pitboss"]),
+    ("DL1", "Dee Dealer", ["dealer"]),
+    ("DL2", "Dan Dealer", ["dealer"]),
+    ("CG1", "Cy Cage", ["cage"]),
+    ("CG2", "Cass Cage", ["cage"]),
+    ("SV1", "Sue Surveil", ["surveillance"]),
+    ("CT1", "Kim Count", ["count"]),
+    ("AU1", "Al Auditor", ["auditor"]),
+)
+STAFF_PASSWORD = "the-right-one-%s"
+
+
+def staff(*ids):
+    """The rows of STAFF with these ids, in STAFF's order (all of them without ids)."""
+    return tuple(p for p in STAFF if not ids or p[0] in ids)
+
+
+def add_staff(d, people):
+    """Writes people (rows of STAFF) into a stopped daemon's database, cheap hashes, STAFF_PASSWORD each."""
+    for pid, name, roles in people:
+        add_person(d, pid, name, roles, STAFF_PASSWORD % pid, cheap=True)
+
+
+def sign_in_staff(d, people):
+    """A session for each of people (rows of STAFF) on a running daemon: {id: token}."""
+    tok = {}
+    for pid, _, _ in people:
+        st, js = d.call("POST", "/api/v1/sessions", {"person": pid, "password": STAFF_PASSWORD % pid}, token=None)
+        if st != 201:
+            raise DaemonError("signing %s in: %d %s" % (pid, st, js))
+        tok[pid] = js["token"]
+    return tok
+
+
+def staff_witness(pid):
+    """The body's "witness" of a person of STAFF."""
+    return {"person": pid, "password": STAFF_PASSWORD % pid}
+
+
 class DaemonError(AssertionError):
     pass
 

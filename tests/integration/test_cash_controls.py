@@ -36,18 +36,7 @@ ZONE = zoneinfo.ZoneInfo(PROPERTY["time_zone"])
 DAY_START = datetime.timedelta(hours=6)
 CTR_DUE_DAYS = 15
 
-PEOPLE = (
-    ("FL1", "Flo Floor", ["floor"]),
-    ("FL2", "Gil Floor", ["floor"]),
-    ("PB1", "Pat Boss", ["pitboss"]),
-    ("DL1", "Dee Dealer", ["dealer"]),
-    ("DL2", "Dan Dealer", ["dealer"]),
-    ("CG1", "Cy Cage", ["cage"]),
-    ("CG2", "Cass Cage", ["cage"]),
-    ("SV1", "Sue Surveil", ["surveillance"]),
-    ("CT1", "Kim Count", ["count"]),
-)
-PASSWORD = "the-right-one-%s"
+PEOPLE = pbtest.staff("FL1", "FL2", "PB1", "DL1", "DL2", "CG1", "CG2", "SV1", "CT1")
 
 # The patrons, registered in this order (P1 ... P7).
 PATRONS = (
@@ -79,10 +68,7 @@ CAGE_TYPES = {
     "cash_advance": {"out"},
     "other": {"in", "out"},
 }
-
-
-def witness(pid):
-    return {"person": pid, "password": PASSWORD % pid}
+witness = pbtest.staff_witness     # {"person", "password"} of one of PEOPLE
 
 
 def gaming_day_of(at):
@@ -297,8 +283,7 @@ class CashControls(pbtest.DaemonTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.d.stop()
-        for pid, name, roles in PEOPLE:
-            pbtest.add_person(cls.d, pid, name, roles, PASSWORD % pid, cheap=True)
+        pbtest.add_staff(cls.d, PEOPLE)
         day = datetime.datetime.now(ZONE).date() + datetime.timedelta(days=2)
         cls.d.advance_clock_to(local_ms(day, 14))
         cls.day = day.isoformat()
@@ -309,11 +294,7 @@ class CashControls(pbtest.DaemonTestCase):
 
     @classmethod
     def sign_in_all(cls):
-        cls.tok = {}
-        for pid, _, _ in PEOPLE:
-            st, js = cls.d.call("POST", "/api/v1/sessions", {"person": pid, "password": PASSWORD % pid}, token=None)
-            assert st == 201, (st, js)
-            cls.tok[pid] = js["token"]
+        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
 
     # ---- requests ----
 

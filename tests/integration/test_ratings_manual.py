@@ -34,15 +34,7 @@ import pbtest  # noqa: E402
 from pbtest import AUDITOR, DEALER  # noqa: E402
 from test_players import edges, exact_edge, half_away  # noqa: E402
 
-PEOPLE = (
-    ("FL1", "Flo Floor", ["floor"]),
-    ("FL2", "Fay Floor", ["floor"]),
-    ("PB1", "Pat Boss", ["pitboss"]),
-    ("CG1", "Cy Cage", ["cage"]),
-    ("DL1", "Dee Dealer", ["dealer"]),
-    ("SV1", "Sue Surveil", ["surveillance"]),
-)
-PASSWORD = "the-right-one-%s"
+PEOPLE = pbtest.staff("FL1", "FL2", "PB1", "CG1", "DL1", "SV1")
 
 # Seats 1 and 3 of T1: a straight flush with Pair Plus, and a fold.
 ROUND = {
@@ -89,14 +81,9 @@ class RatingsCase(pbtest.DaemonTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.d.stop()
-        for pid, name, roles in PEOPLE:
-            pbtest.add_person(cls.d, pid, name, roles, PASSWORD % pid)
+        pbtest.add_staff(cls.d, PEOPLE)
         cls.d.start()
-        cls.tok = {}
-        for pid, _, _ in PEOPLE:
-            st, js = cls.d.call("POST", "/api/v1/sessions", {"person": pid, "password": PASSWORD % pid}, token=None)
-            assert st == 201, (st, js)
-            cls.tok[pid] = js["token"]
+        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
         cls.edge = {"standard": edges(game_file("standard")), "florida": {"ante": ante_play_edge("florida")}}
 
     def as_(self, who, method, path, body=None, status=200, **kw):
@@ -143,7 +130,7 @@ class RatingsCase(pbtest.DaemonTestCase):
 class Ratings(RatingsCase):
 
     def correct(self, rid, body, who="PB1"):
-        body = dict(body, reason=body.get("reason", "mispaid"), witness={"person": "FL2", "password": PASSWORD % "FL2"})
+        body = dict(body, reason=body.get("reason", "mispaid"), witness=pbtest.staff_witness("FL2"))
         return self.as_(who, "POST", "/rounds/%d/corrections" % rid, body, status=201)
 
     def test_1_corrections_in_the_result(self):
@@ -355,7 +342,7 @@ class Merged(RatingsCase):
         owed = next(p["net"] for p in rounds[0]["payouts"] if p["seat"] == 2 and p["wager"] == "ante")
         self.as_("PB1", "POST", "/rounds/%d/corrections" % rid,
                  {"seat": 2, "wager": "ante", "paid": owed - 300, "reason": "short by 3.00",
-                  "witness": {"person": "FL2", "password": PASSWORD % "FL2"}}, status=201)
+                  "witness": pbtest.staff_witness("FL2")}, status=201)
         self.d.stop()
         conn = self.d.db_connect(read_only=False)
         with conn:

@@ -24,22 +24,10 @@ import unittest
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 
-PEOPLE = (
-    ("FL1", "Flo Floor", ["floor"]),
-    ("FL2", "Fay Floor", ["floor"]),
-    ("PB1", "Pat Boss", ["pitboss"]),
-    ("CG1", "Cy Cage", ["cage"]),
-    ("CG2", "Cal Cage", ["cage"]),
-    ("DL1", "Dee Dealer", ["dealer"]),
-    ("AU1", "Al Auditor", ["auditor"]),
-)
-PASSWORD = "the-right-one-%s"
+PEOPLE = pbtest.staff("FL1", "FL2", "PB1", "CG1", "CG2", "DL1", "AU1")
 CTR_OVER, ALERT_AT, MTL = 1000000, 800000, 300000       # the defaults of title31.*
 ID = {"id_type": "passport", "id_number": "X1234567"}
-
-
-def witness(pid):
-    return {"person": pid, "password": PASSWORD % pid}
+witness = pbtest.staff_witness     # {"person", "password"} of one of PEOPLE
 
 
 def dollars(cents):
@@ -53,18 +41,13 @@ class CashControls(pbtest.DaemonTestCase):
     def setUpClass(cls):
         super().setUpClass()
         cls.d.stop()
-        for pid, name, roles in PEOPLE:
-            pbtest.add_person(cls.d, pid, name, roles, PASSWORD % pid, cheap=True)
+        pbtest.add_staff(cls.d, PEOPLE)
         cls.d.start()
         cls.sign_in()
 
     @classmethod
     def sign_in(cls):
-        cls.tok = {}
-        for pid, _, _ in PEOPLE:
-            st, js = cls.d.call("POST", "/api/v1/sessions", {"person": pid, "password": PASSWORD % pid}, token=None)
-            assert st == 201, (st, js)
-            cls.tok[pid] = js["token"]
+        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
 
     def as_(self, who, method, path, body=None, status=200):
         return self.ok(method, "/api/v1" + path, body, status=status, token=self.tok.get(who, who))
