@@ -81,6 +81,21 @@ def old_doubles(lines, hands, e):
     return llround(theo), llround(initial / hands * est), llround(theo * 0.3)
 
 
+def add_hand(w, lines, e):
+    """One hand's payout lines (GET /rounds/{id}) into the sums w of a rating computed here: hands, result,
+    wagered (the Ante Bonus's stake is the Ante's; a returned line was not wagered), initial (all but Play) and
+    theo (each stake x its wager's exact edge in e)."""
+    w["hands"] += 1
+    for p in lines:
+        w["result"] += p["net"]
+        if p["wager"] == "ante_bonus" or p["result"] == "returned":
+            continue
+        w["wagered"] += p["stake"]
+        if p["wager"] != "play":
+            w["initial"] += p["stake"]
+        w["theo"] += e[p["wager"]] * p["stake"]
+
+
 class Players(pbtest.DaemonTestCase):
 
     @classmethod
@@ -201,16 +216,7 @@ class Players(pbtest.DaemonTestCase):
                 lines = [p for p in got["payouts"] if p["seat"] == s]
                 if not lines:
                     continue
-                w = want[pid]
-                w["hands"] += 1
-                for p in lines:
-                    w["result"] += p["net"]
-                    if p["wager"] == "ante_bonus" or p["result"] == "returned":
-                        continue
-                    w["wagered"] += p["stake"]
-                    if p["wager"] != "play":
-                        w["initial"] += p["stake"]
-                    w["theo"] += e[p["wager"]] * p["stake"]
+                add_hand(want[pid], lines, e)
         self.refused(409, "seat_empty", "DELETE", "/api/v1/tables/T1/seats/2/player", token=self.tok["FL1"])
         for pid, w in want.items():
             js = self.as_("FL1", "GET", "/players/%s/rating" % pid)

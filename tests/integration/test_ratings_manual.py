@@ -32,7 +32,7 @@ from fractions import Fraction
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import AUDITOR, DEALER  # noqa: E402
-from test_players import edges, exact_edge, half_away  # noqa: E402
+from test_players import add_hand, edges, exact_edge, half_away  # noqa: E402
 
 PEOPLE = pbtest.staff("FL1", "FL2", "PB1", "CG1", "DL1", "SV1")
 
@@ -104,15 +104,7 @@ class RatingsCase(pbtest.DaemonTestCase):
                 lines = [p for p in r["payouts"] if p["seat"] == s]
                 if not lines:
                     continue
-                w["hands"] += 1
-                for p in lines:
-                    w["result"] += p["net"]
-                    if p["wager"] == "ante_bonus" or p["result"] == "returned":
-                        continue
-                    w["wagered"] += p["stake"]
-                    if p["wager"] != "play":
-                        w["initial"] += p["stake"]
-                    w["theo"] += e[p["wager"]] * p["stake"]
+                add_hand(w, lines, e)
         return w
 
     def assert_measured(self, js, w, corrections=0):
