@@ -251,6 +251,18 @@ store_player_merge_put(struct store *s, const char *player, const char *into_id,
 }
 
 int
+store_player_merged_from(struct store *s, const char *player, json_t **out, struct pb_error *err)
+{
+	struct store_query q;
+
+	*out = NULL;
+	if (store_query(&q, s, STMT_PLAYER_MERGED_FROM, "reading the records merged into a player", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, player, -1, SQLITE_STATIC);
+	return rows_into(&q, first_text, out, err);
+}
+
+int
 store_t31_note_put(struct store *s, const struct t31_note *n, struct pb_error *err)
 {
 	struct store_query q;

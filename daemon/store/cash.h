@@ -75,6 +75,9 @@ int store_txn_void_put(struct store *s, int64_t txn_id, const char *reason, cons
 int store_player_merge_put(struct store *s, const char *player, const char *into_id, const char *reason,
     const char *witness, const char *by, const char *at, struct pb_error *err);
 
+/* The ids of the records merged into player: ["P4", ...]. */
+int store_player_merged_from(struct store *s, const char *player, json_t **out, struct pb_error *err);
+
 /* A note (status NULL) or a CTR status of a Title 31 item; bsa_id and filed_on NULL when not given. */
 struct t31_note {
 	const char *gaming_day, *player, *direction, *kind, *status, *bsa_id, *filed_on, *note, *by, *at;

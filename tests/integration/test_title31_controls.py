@@ -249,7 +249,8 @@ class CashControls(pbtest.DaemonTestCase):
         self.assertEqual((entry["description"], entry["name"], entry["counted_for"], entry["patron"]),
                          ("woman in green dress", None, named, "Mia Merge"))
         self.assertEqual(self.as_("CG1", "GET", "/players/" + anon)["merged_into"], named)
-        self.assertIsNone(self.as_("CG1", "GET", "/players/" + named)["merged_into"])
+        survivor = self.as_("CG1", "GET", "/players/" + named)
+        self.assertEqual((survivor["merged_into"], survivor["merged_from"]), (None, [anon]))
         # the merged record takes nothing more; the survivor needs identification for more cash in
         self.refused(409, "player_merged", "POST", "/api/v1/tables/T1/transactions",
                      {"player": anon, "direction": "in", "kind": "cash", "amount": 100}, token=self.tok["FL1"])

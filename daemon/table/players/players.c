@@ -238,7 +238,7 @@ player_public_json(const json_t *rec, const struct actor *a)
 int
 pit_player_get(struct pit *p, const struct actor *a, const char *id, json_t **out, struct pb_error *err)
 {
-	json_t *rec = NULL, *seatings = NULL;
+	json_t *rec = NULL, *seatings = NULL, *merged = NULL;
 
 	if (store_player_get(p->store, id, &rec, err) < 0)
 		return -1;
@@ -251,6 +251,12 @@ pit_player_get(struct pit *p, const struct actor *a, const char *id, json_t **ou
 		return *out == NULL ? pb_oom(err) : -1;
 	}
 	json_object_set_new(*out, "seatings", seatings);
+	/* the records merged into this one: their cash, seats and ratings count for it */
+	if (store_player_merged_from(p->store, id, &merged, err) < 0) {
+		json_decref(*out);
+		return -1;
+	}
+	json_object_set_new(*out, "merged_from", merged);
 	return 0;
 }
 
