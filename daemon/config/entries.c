@@ -235,6 +235,9 @@ check_table(const struct cfg_at *at, struct pb_error *err)
 	if (strcmp(t->id, "_players") == 0)   /* the players' own chain (table/players/players.h) */
 		return pb_fail(err, 400, "invalid_config", "%s.id: \"_players\" is the players' record; name the table otherwise",
 		    at->path);
+	if (strcmp(t->id, "_cage") == 0)      /* where the cage's transactions are kept (store/cash.h) */
+		return pb_fail(err, 400, "invalid_config", "%s.id: \"_cage\" is the cage's place in the record; name the table "
+		    "otherwise", at->path);
 	if (check_player_banked(t, at, err) < 0)
 		return -1;
 	canon = json_dumps(at->object, JSON_SORT_KEYS | JSON_COMPACT);

@@ -140,6 +140,27 @@ theo_comps(const struct theo_sum *theo, int64_t share_ppm, int64_t *cents, struc
 }
 
 int
+theo_manual_add(struct theo_sum *s, int64_t average_bet, int64_t minutes, int64_t decisions_per_hour, int64_t edge,
+    struct pb_error *err)
+{
+	int64_t weight;
+
+	if (average_bet < 0 || minutes < 0 || decisions_per_hour < 0)
+		return pb_fail(err, 500, "internal_error", "a manual rating's bet, minutes or decisions below zero");
+	if (__builtin_mul_overflow(average_bet, minutes, &weight) ||
+	    __builtin_mul_overflow(weight, decisions_per_hour, &weight))
+		return overflow(err);
+	return theo_add(s, weight, edge, err);
+}
+
+/* The sum is in 1/THEO_DEN of a cent-decision-minute an hour: over THEO_MINUTES x THEO_DEN (< 2^48) it is cents. */
+int
+theo_manual_cents(const struct theo_sum *s, int64_t *cents, struct pb_error *err)
+{
+	return round_mixed(s->num, 0, 1, (__int128)THEO_MINUTES * THEO_DEN, cents, err);
+}
+
+int
 theo_average(int64_t total, int64_t count, int64_t *out, struct pb_error *err)
 {
 	if (count < 0)

@@ -89,6 +89,22 @@ int theo_estimate(const struct theo_sum *per_hand, int64_t initial, int64_t *cen
 int theo_comps(const struct theo_sum *theo, int64_t share_ppm, int64_t *cents, struct pb_error *err);
 
 /*
+ * A manual rating (docs/players.md): average bet x minutes / 60 x decisions
+ * an hour x the game's Ante/Play edge.  theo_manual_add adds it to s
+ * exactly, as the weight average_bet x minutes x decisions_per_hour (each
+ * >= 0; else 500 internal_error) times edge; theo_manual_cents gives a sum
+ * of them in whole cents, num / (THEO_MINUTES x THEO_DEN), rounded once,
+ * half away from zero.  -1 (500 report_overflow) for a weight, or a sum of
+ * weights, beyond 2^63 - 1 (s unchanged), or cents beyond an int64.  The
+ * API's bounds (a bet up to PB_MONEY_MAX, 1,440 minutes, 400 decisions an
+ * hour) make one weight below 5.8 x 10^17.
+ */
+#define THEO_MINUTES 60    /* minutes in the hour the decisions are counted over */
+int theo_manual_add(struct theo_sum *s, int64_t average_bet, int64_t minutes, int64_t decisions_per_hour, int64_t edge,
+    struct pb_error *err);
+int theo_manual_cents(const struct theo_sum *s, int64_t *cents, struct pb_error *err);
+
+/*
  * total / count rounded half away from zero (an average bet: total cents
  * over count hands, count >= 0); 0 when count is 0.
  */

@@ -73,6 +73,18 @@ handle_player_rating(const struct route_call *c, struct http_answer *ans)
 	answer_result(ans, rc, out, 200, &err);
 }
 
+/* POST /players/{id}/ratings: a manual rating */
+void
+handle_player_manual_rating(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_player_manual_rating(c->pit, c->actor, c->idem, c->person, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
 /* PUT and DELETE /tables/{t}/seats/{s}/player (the route's arg: 1 for DELETE) */
 void
 handle_seat_player(const struct route_call *c, struct http_answer *ans)

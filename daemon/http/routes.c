@@ -81,6 +81,7 @@ const struct route api_routes[] = {
 	{"GET", V1 "/players/{person}", ROUTE_PEOPLE, OP_PLAYER_READ, RT_AUTHORIZE, handle_player, 0},
 	{"PATCH", V1 "/players/{person}", ROUTE_PEOPLE, OP_PLAYER_CHANGE, RT_AUTHORIZE | WRITE, handle_player_change, 0},
 	{"GET", V1 "/players/{person}/rating", ROUTE_PEOPLE, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_player_rating, 0},
+	{"POST", V1 "/players/{person}/ratings", ROUTE_PEOPLE, OP_MANUAL_RATING, RT_AUTHORIZE | WRITE, handle_player_manual_rating, 0},
 	{"GET", V1 "/tables/{table}/seats", ROUTE_TABLE, OP_READ, 0, handle_table_seats, 0},
 	{"PUT", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 0},
 	{"DELETE", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 1},
@@ -88,6 +89,11 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/ratings", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_players_report, 0},
 	{"GET", V1 "/reports/title31", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_players_report, 1},
 	{"POST", V1 "/title31/acknowledgments", ROUTE_ACCOUNTING, OP_TITLE31_ACK, RT_AUTHORIZE | WRITE, handle_title31_ack, 0},
+	{"POST", V1 "/title31/ctr/{id}", ROUTE_ACCOUNTING, OP_CTR_UPDATE, RT_AUTHORIZE | WRITE, handle_ctr_update, 0},
+	{"POST", V1 "/cage/transactions", ROUTE_ACCOUNTING, OP_CAGE_CASH, RT_AUTHORIZE | WRITE, handle_cage_transaction, 0},
+	{"GET", V1 "/transactions", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_transactions, 0},
+	{"POST", V1 "/transactions/{id}/void", ROUTE_ACCOUNTING, OP_TXN_VOID, RT_AUTHORIZE | WRITE, handle_transaction_void, 0},
+	{"POST", V1 "/players/{person}/merge", ROUTE_PEOPLE, OP_PLAYER_MERGE, RT_AUTHORIZE | WRITE, handle_player_merge, 0},
 	{"POST", V1 "/sessions", ROUTE_SESSIONS, OP_SESSION, RT_SIGN_IN | RT_BODY | RT_PASSWORD, handle_session_open, 0},
 	{"DELETE", V1 "/sessions/current", ROUTE_SESSIONS, OP_SESSION, RT_MUST_CHANGE, handle_session_close, 0},
 };
@@ -220,6 +226,8 @@ read_params(const struct route *r, const struct path *path, struct route_call *c
 			c->round_text = s;
 		} else if (strcmp(ps, "{serial}") == 0) {
 			c->serial = s;
+		} else if (strcmp(ps, "{id}") == 0) {
+			c->id = s;
 		} else if (strcmp(ps, "{round}") == 0 && parse_id(s, &c->round) < 0) {
 			round_not_found(ans, s);
 			return -1;

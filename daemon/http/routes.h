@@ -70,6 +70,7 @@ struct route_call {
 	const char *person;               /* {person}: an id as sent */
 	const char *round_text;           /* {round_text} */
 	const char *serial;               /* {serial}: a fill's or credit's serial as sent */
+	const char *id;                   /* {id}: a transaction's or CTR item's id as sent */
 	int64_t round;                    /* {round} */
 	int seat;                         /* {seat} */
 	const json_t *body;               /* RT_BODY: never NULL */
@@ -120,11 +121,17 @@ void handle_player_add(const struct route_call *c, struct http_answer *ans);
 void handle_player(const struct route_call *c, struct http_answer *ans);
 void handle_player_change(const struct route_call *c, struct http_answer *ans);
 void handle_player_rating(const struct route_call *c, struct http_answer *ans);
+void handle_player_manual_rating(const struct route_call *c, struct http_answer *ans);
 void handle_table_seats(const struct route_call *c, struct http_answer *ans);
 void handle_seat_player(const struct route_call *c, struct http_answer *ans);
 void handle_table_transaction(const struct route_call *c, struct http_answer *ans);
 void handle_players_report(const struct route_call *c, struct http_answer *ans);
 void handle_title31_ack(const struct route_call *c, struct http_answer *ans);
+void handle_ctr_update(const struct route_call *c, struct http_answer *ans);
+void handle_cage_transaction(const struct route_call *c, struct http_answer *ans);
+void handle_transactions(const struct route_call *c, struct http_answer *ans);
+void handle_transaction_void(const struct route_call *c, struct http_answer *ans);
+void handle_player_merge(const struct route_call *c, struct http_answer *ans);
 void handle_round_step(const struct route_call *c, struct http_answer *ans);
 void handle_round_correction(const struct route_call *c, struct http_answer *ans);
 

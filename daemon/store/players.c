@@ -45,6 +45,7 @@ record_of_row(sqlite3_stmt *st)
 		return NULL;
 	json_object_set_new(o, "created_at", column_json_text(st, PLAYER_COL_CREATED_AT));
 	json_object_set_new(o, "updated_at", column_json_text(st, PLAYER_COL_UPDATED_AT));
+	json_object_set_new(o, "merged_into", column_json_text(st, PLAYER_COL_MERGED_INTO));
 	return o;
 }
 
@@ -112,20 +113,6 @@ seat_change_row(sqlite3_stmt *st)
 	    "at", column_json_text(st, SEAT_CHANGE_COL_AT));
 }
 
-/* A table_transactions row (TXN_COLS). */
-static json_t *
-txn_row(sqlite3_stmt *st)
-{
-	json_t *seat = sqlite3_column_type(st, TXN_COL_SEAT) == SQLITE_NULL ? json_null() :
-	    json_integer(sqlite3_column_int(st, TXN_COL_SEAT));
-
-	return json_pack("{s:I,s:o,s:o,s:o,s:o,s:o,s:I,s:o,s:o}", "id", (json_int_t)sqlite3_column_int64(st, TXN_COL_ID),
-	    "table", column_json_text(st, TXN_COL_TABLE_ID), "seat", seat, "player", column_json_text(st, TXN_COL_PLAYER_ID),
-	    "direction", column_json_text(st, TXN_COL_DIRECTION), "kind", column_json_text(st, TXN_COL_KIND),
-	    "amount", (json_int_t)sqlite3_column_int64(st, TXN_COL_AMOUNT), "at", column_json_text(st, TXN_COL_AT),
-	    "by", column_json_text(st, TXN_COL_BY));
-}
-
 /* A title31_acks row (T31_COLS). */
 static json_t *
 t31_ack_row(sqlite3_stmt *st)
@@ -136,14 +123,14 @@ t31_ack_row(sqlite3_stmt *st)
 	    "at", column_json_text(st, T31_COL_AT));
 }
 
-/* A player's payout line (PLAYER_LINE_COLS): [round, rules, wager, stake, result, net]. */
+/* A player's payout line (PLAYER_LINE_COLS): [round, rules, wager, stake, result, net, seat]. */
 static json_t *
 player_line_row(sqlite3_stmt *st)
 {
-	return json_pack("[I,I,o,I,o,I]", (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_ROUND_ID),
+	return json_pack("[I,I,o,I,o,I,i]", (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_ROUND_ID),
 	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_RULES_ID), column_json_text(st, PLAYER_LINE_COL_WAGER),
 	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_STAKE), column_json_text(st, PLAYER_LINE_COL_RESULT),
-	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_NET));
+	    (json_int_t)sqlite3_column_int64(st, PLAYER_LINE_COL_NET), sqlite3_column_int(st, PLAYER_LINE_COL_SEAT));
 }
 
 /* The row's first column, as JSON text or null. */
@@ -303,49 +290,6 @@ store_round_players_load(struct store *s, struct round_record *rec, struct pb_er
 			store_column_text(rec->players[seat], PB_ID_MAX, q.st, 1);
 	}
 	return store_query_end(&q);
-}
-
-int
-store_txn_next_id(struct store *s, int64_t *id, struct pb_error *err)
-{
-	struct store_query q;
-
-	if (store_query(&q, s, STMT_TXN_NEXT_ID, "numbering a transaction", err) < 0)
-		return -1;
-	return store_query_int64(&q, id, NULL);
-}
-
-int
-store_txn_put(struct store *s, const struct table_txn *t, struct pb_error *err)
-{
-	struct store_query q;
-
-	if (store_query(&q, s, STMT_TXN_INSERT, "recording a transaction", err) < 0)
-		return -1;
-	sqlite3_bind_int64(q.st, SQL_PARAM(TXN_IN_ID), t->id);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_TABLE_ID), t->table_id, -1, SQLITE_STATIC);
-	if (t->seat > 0)
-		sqlite3_bind_int(q.st, SQL_PARAM(TXN_IN_SEAT), t->seat);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_PLAYER_ID), t->player, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_DIRECTION), t->direction, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_KIND), t->kind, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(q.st, SQL_PARAM(TXN_IN_AMOUNT), t->amount);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_AT), t->at, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_GAMING_DAY), t->gaming_day, -1, SQLITE_STATIC);
-	sqlite3_bind_text(q.st, SQL_PARAM(TXN_IN_BY), t->by, -1, SQLITE_STATIC);
-	return store_query_done(&q);
-}
-
-int
-store_txns_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err)
-{
-	struct store_query q;
-
-	*out = NULL;
-	if (store_query(&q, s, STMT_TXNS_DAY, "reading the day's transactions", err) < 0)
-		return -1;
-	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
-	return rows_json(&q, txn_row, out, err);
 }
 
 int

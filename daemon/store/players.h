@@ -17,6 +17,7 @@
 #include "common/ids.h"
 #include "common/timeutil.h"
 #include "engine/round.h"
+#include "store/cash.h"      /* the transactions of cash, chips and markers */
 
 struct store;
 
@@ -24,7 +25,7 @@ struct store;
 int store_player_put(struct store *s, const char *id, const char *card, const char *name, const char *record_json,
     const char *at, struct pb_error *err);
 
-/* The player's record with "created_at" and "updated_at" added (new reference), or *out NULL when there is none. */
+/* The player's record with "created_at", "updated_at" and "merged_into" (null or the survivor) added (new reference), or *out NULL when there is none. */
 int store_player_get(struct store *s, const char *id, json_t **out, struct pb_error *err);
 
 /* The id of a player other than self whose card is card without regard to case ("" when none). */
@@ -60,26 +61,6 @@ int store_seat_changes_of_player(struct store *s, const char *player, json_t **o
 int store_round_players_put(struct store *s, const struct round_record *rec, struct pb_error *err);
 int store_round_players_load(struct store *s, struct round_record *rec, struct pb_error *err);
 
-/* One cash, chips or marker transaction at a table. */
-struct table_txn {
-	int64_t id;
-	char table_id[PB_ID_MAX];
-	int seat;                   /* 0: none given */
-	char player[PB_ID_MAX];
-	char direction[4];          /* "in" or "out" */
-	char kind[8];               /* "cash", "chips", "marker" */
-	int64_t amount;             /* cents, > 0 */
-	char at[PB_TIME_LEN];
-	char gaming_day[11];
-	char by[PB_ID_MAX];
-};
-
-int store_txn_next_id(struct store *s, int64_t *id, struct pb_error *err);
-int store_txn_put(struct store *s, const struct table_txn *t, struct pb_error *err);
-
-/* The gaming day's transactions by id: [{"id", "table", "seat", "player", "direction", "kind", "amount", "at", "by"}]. */
-int store_txns_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err);
-
 /* A Title 31 acknowledgment (one per item: the caller checks store_t31_acks_day first). */
 int store_t31_ack_put(struct store *s, const char *gaming_day, const char *player, const char *direction, const char *kind,
     const char *note, const char *by, const char *at, struct pb_error *err);
@@ -87,7 +68,11 @@ int store_t31_ack_put(struct store *s, const char *gaming_day, const char *playe
 /* The day's acknowledgments: [{"player", "direction", "kind", "note", "by", "at"}]. */
 int store_t31_acks_day(struct store *s, const char *gaming_day, json_t **out, struct pb_error *err);
 
-/* The payout lines of the player's rounds settled in [from, to): [[round, rules_id, wager, stake, result, net]]. */
+/*
+ * The payout lines of the rounds settled in [from, to) of the player and of
+ * the records merged into him, by round and seat: [[round, rules_id, wager,
+ * stake, result, net, seat]].
+ */
 int store_player_lines(struct store *s, const char *player, const char *from, const char *to, json_t **out,
     struct pb_error *err);
 
@@ -95,7 +80,7 @@ int store_player_lines(struct store *s, const char *player, const char *from, co
 int store_hands_coverage(struct store *s, const char *from, const char *to, int64_t *hands, int64_t *known,
     struct pb_error *err);
 
-/* The players with a hand in a round settled in [from, to), by id: ["P1", ...]. */
+/* The players with a hand in a round settled in [from, to), by id, a merged record as his surviving one: ["P1", ...]. */
 int store_players_between(struct store *s, const char *from, const char *to, json_t **out, struct pb_error *err);
 
 #endif

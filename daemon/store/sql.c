@@ -9,11 +9,13 @@
 
 #include "store/sql/accounting.h"
 #include "store/sql/bankers.h"
+#include "store/sql/cash.h"
 #include "store/sql/chain.h"
 #include "store/sql/corrections.h"
 #include "store/sql/idempotency.h"
 #include "store/sql/people.h"
 #include "store/sql/players.h"
+#include "store/sql/ratings.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
 #include "store/sql/tables.h"

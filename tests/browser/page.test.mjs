@@ -1150,6 +1150,10 @@ describe('players on the page', () => {
       await f.locator('button[type="submit"]').click();
       await f.locator('.note-ok', {hasText: usd(Number(dollars) * 100)}).waitFor();
     }
+    // the second took her cash in over the CTR limit: said at once, where the cash was recorded
+    const t31 = seats.locator('form[data-form="transaction"] .note', {hasText: 'Title 31'});
+    await t31.waitFor();
+    assert.match(await t31.innerText(), /\$11,500\.00, over \$10,000\.00: a CTR is due/);
     await pp.locator('nav.mainnav a', {hasText: 'Title 31'}).click();
     await pp.waitForURL(/#\/title31/);
     const mtl = pp.locator('#t31-mtl tbody tr');

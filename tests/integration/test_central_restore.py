@@ -67,6 +67,9 @@ DERIVED = [
     "SELECT * FROM round_players ORDER BY round_id, seat",
     "SELECT * FROM table_transactions ORDER BY id",
     "SELECT * FROM title31_acks ORDER BY gaming_day, player_id, direction, kind",
+    "SELECT * FROM transaction_voids ORDER BY txn_id",
+    "SELECT * FROM player_merges ORDER BY player_id",
+    "SELECT * FROM title31_notes ORDER BY id",
     "SELECT * FROM corrections ORDER BY id",
 ]
 
@@ -104,8 +107,8 @@ class RestoreTest(pgserver.CentralServerCase):
     def play(self):
         d = self.d
         cage = acct.sign_in(d, "CG1")
-        self.ok(d, "POST", "/api/v1/players", {"card": "100001", "name": "Ana Lopez", "id_number": "X1"}, status=201,
-                token=cage)
+        self.ok(d, "POST", "/api/v1/players", {"card": "100001", "name": "Ana Lopez", "id_type": "passport",
+                                               "id_number": "X1"}, status=201, token=cage)
         self.ok(d, "POST", "/api/v1/players", {"description": "red cap"}, status=201, token=cage)
         self.ok(d, "PATCH", "/api/v1/players/P2", {"card": "100002", "name": "Bo Chen"}, token=cage)
         for i in range(4):
@@ -123,6 +126,20 @@ class RestoreTest(pgserver.CentralServerCase):
                                                                 "amount": 5000}, status=201)
         self.ok(d, "POST", "/api/v1/title31/acknowledgments", {"gaming_day": day, "player": "P1", "direction": "in",
                                                                  "kind": "ctr", "note": "filed"}, status=201, token=cage)
+        # the cash controls (docs/players.md): the cage, a void, a merge, a CTR's life and a second note
+        self.ok(d, "POST", "/api/v1/players", {"description": "green dress"}, status=201, token=cage)
+        self.ok(d, "POST", "/api/v1/cage/transactions", {"player": "P3", "direction": "out", "type": "chip_redemption",
+                                                           "amount": 400000, "window": "W2"}, status=201, token=cage)
+        wrong = self.ok(d, "POST", "/api/v1/cage/transactions", {"player": "P3", "direction": "in", "type": "front_money",
+                                                                   "amount": 90000}, status=201, token=cage)["id"]
+        self.ok(d, "POST", "/api/v1/transactions/%d/void" % wrong, {"reason": "keyed twice",
+                                                                     "witness": acct.witness("PB1")}, status=201, token=cage)
+        self.ok(d, "POST", "/api/v1/players/P3/merge", {"into": "P1", "reason": "same patron, seen on camera",
+                                                        "witness": acct.witness("PB1")}, status=201, token=cage)
+        ctr = "%s-P1-in" % day
+        self.ok(d, "POST", "/api/v1/title31/ctr/" + ctr, {"status": "filed", "bsa_id": "31000123456789",
+                                                          "note": "filed online"}, status=201, token=cage)
+        self.ok(d, "POST", "/api/v1/title31/ctr/" + ctr, {"note": "copy to compliance"}, status=201, token=cage)
         # the banker named (a player, a provider) or not, and an offer of the bank (docs/players.md, "The banker")
         provider = {"provider": {"badge": "TPPPS-0192", "company": "Acme Banking LLC"}}
         for seat, who in ((1, {"player": "P2"}), (1, {"player": "P2"}), (2, provider), (3, None)):
@@ -207,7 +224,7 @@ class RestoreTest(pgserver.CentralServerCase):
         self.assertEqual(rows(original, cp)[:shipped], rows(target, cp))
         for table in ("dealer_changes", "collections", "banker_turns", "report_hours", "acct_documents",
                       "acct_acknowledgments", "players", "seat_players", "seat_changes", "round_players",
-                      "table_transactions", "title31_acks"):
+                      "table_transactions", "title31_acks", "transaction_voids", "player_merges", "title31_notes"):
             self.assertGreater(len(rows(original, "SELECT * FROM " + table)), 0, table)
         self.assertEqual(rows(original, "SELECT count(*) FROM rounds WHERE state = 'void'"), [(1,)])
         for sql in DERIVED:

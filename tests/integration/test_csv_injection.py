@@ -67,7 +67,7 @@ BANKED_ROUND = {"banker": {"seat": 4, "bank": 50000},
 LOCAL_CSV_ROUTES = (
     "/api/v1/reports/summary", "/api/v1/reports/payouts", "/api/v1/reports/exceptions",
     "/api/v1/reports/bankers", "/api/v1/reports/dealers", "/api/v1/reports/master-game",
-    "/api/v1/reports/statistics", "/api/v1/reports/ratings", "/api/v1/reports/title31",
+    "/api/v1/reports/statistics", "/api/v1/reports/ratings", "/api/v1/reports/title31", "/api/v1/transactions",
 )
 CENTRAL_CSV_ROUTE = "/api/v1/central/summary"
 
@@ -183,7 +183,8 @@ class CsvInjection(pbtest.DaemonTestCase, CsvChecks):
             named = {"card": "77%04d" % i, "name": text if typed else "to be altered",
                      "address": text if typed else "1 Main St", "id_type": text if typed else "passport",
                      "id_number": text if typed else "X1", "id_issuer": text if typed else "ES"}
-            anon = {"description": text if typed else "to be altered"}
+            # identified, so that the transaction over the CTR limit is accepted (docs/players.md)
+            anon = {"description": text if typed else "to be altered", "id_type": "passport", "id_number": "A%d" % i}
             for body, field in ((named, "name"), (anon, "description")):
                 pid = self.api("POST", "/players", body, status=201)["id"]
                 self.api("POST", "/tables/T1/transactions", {"player": pid, "direction": "in", "kind": "cash",
@@ -262,6 +263,7 @@ class CsvInjection(pbtest.DaemonTestCase, CsvChecks):
             ("/api/v1/reports/ratings?gaming_day=%s&format=csv" % day, {}, None),
             ("/api/v1/reports/title31?gaming_day=%s&format=csv" % day, {"patron": TYPED + RAW, "acknowledged": TYPED},
              self.title31_records),
+            ("/api/v1/transactions?gaming_day=%s&format=csv" % day, {"name": TYPED, "description": TYPED}, None),
         ]
         self.assertEqual({path.split("?")[0] for path, _, _ in checks}, found)
         for path, want, further in checks:

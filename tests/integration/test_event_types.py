@@ -5,8 +5,8 @@ The registry of event types (docs/audit.md "The event types"; `pitboss event-typ
   text form lists the same types with the same fields;
 - one scenario records an event of every registered type through the real daemon (rounds step by
   step and whole, voids with and without a witness, the table's changes, a game file reloaded, the
-  dealer, the bank offered, every accounting document, players, seats, cash, Title 31, payout
-  corrections); every body stored is then checked against the registry by
+  dealer, the bank offered, every accounting document, players, seats, cash, Title 31, a manual
+  rating, payout corrections); every body stored is then checked against the registry by
   pbtest.event_body_problems (written apart from the daemon's own check, from the printed
   registry), every registered type is met, and `pitboss verify` finds nothing to say;
 - that checker catches a body that does not match.
@@ -73,7 +73,9 @@ class Listing(unittest.TestCase):
         for name in ("round_opened", "bet_placed", "bet_removed", "betting_closed", "cards_dealt", "decision",
                      "dealer_revealed", "round_settled", "round_voided"):
             self.assertEqual(chains.pop(name), "round", name)
-        for name in ("player_registered", "player_updated", "title31_acknowledged"):
+        for name in ("player_registered", "player_updated", "title31_acknowledged", "cage_transaction",
+                     "transaction_voided", "player_merged", "title31_noted", "ctr_status_changed",
+                     "manual_rating"):
             self.assertEqual(chains.pop(name), "players", name)
         self.assertEqual(set(chains.values()), {"table"})
 
@@ -202,6 +204,22 @@ class EveryType(unittest.TestCase):
                                                     "amount": 1000001}, 201)["gaming_day"]
         ok("POST", "/title31/acknowledgments", {"gaming_day": day, "player": "P1", "direction": "in", "kind": "ctr",
                                                 "note": "filed"}, 201, token=cage)
+        # the cash controls: the cage, a void, a merge, a further note, a CTR item filed
+        ok("POST", "/players", {"description": "green dress"}, 201, token=cage)
+        tid = ok("POST", "/cage/transactions", {"player": "P3", "direction": "in", "type": "front_money",
+                                                "amount": 50000, "window": "W1"}, 201, token=cage)["id"]
+        ok("POST", "/cage/transactions", {"player": "P1", "direction": "out", "type": "chip_redemption",
+                                          "amount": 20000}, 201, token=cage)
+        ok("POST", "/transactions/%d/void" % tid, {"reason": "keyed twice", "witness": acct.witness("PB1")}, 201,
+           token=cage)
+        ok("POST", "/players/P3/merge", {"into": "P1", "reason": "same patron", "witness": acct.witness("PB1")}, 201,
+           token=cage)
+        ok("POST", "/title31/acknowledgments", {"gaming_day": day, "player": "P1", "direction": "in", "kind": "ctr",
+                                                "note": "a second note"}, 201, token=cage)
+        ok("POST", "/title31/ctr/%s-P1-in" % day, {"status": "filed", "bsa_id": "31000123456789", "note": "filed"}, 201,
+           token=cage)
+        ok("POST", "/players/P2/ratings", {"average_bet": 2500, "minutes": 60, "table": "T1", "note": "no seat recorded"},
+           201, token=self.tok["FL1"])
         ok("PUT", "/tables/T2/limits", {"ante": {"min": 1000, "max": 50000}}, token=PITBOSS_TOKEN)
         ok("POST", "/tables/T3/close", None, token=PITBOSS_TOKEN)
         ok("POST", "/tables/T3/open", None, token=PITBOSS_TOKEN)

@@ -178,7 +178,7 @@ class Players(pbtest.DaemonTestCase):
         self.assertEqual(js["seats"][0]["player"]["name"], "Ana Maria Lopez")
         for who in ("DL1", "CT1"):
             seat1 = self.as_(who, "GET", "/tables/T1/seats")["seats"][0]["player"]
-            self.assertEqual(sorted(seat1), ["anonymous", "card", "display", "id"])
+            self.assertEqual(sorted(seat1), ["anonymous", "card", "display", "id", "merged_into"])
             self.assertEqual(seat1["display"], "Ana L.")
         self.refused(404, "table_not_found", "GET", "/api/v1/tables/NOPE/seats", token=self.tok["FL1"])
         self.refused(400, "unknown_parameter", "GET", "/api/v1/tables/T1/seats?x=1", token=self.tok["FL1"])
@@ -385,7 +385,13 @@ class Players(pbtest.DaemonTestCase):
         self.assertEqual([(a["player"], a["direction"], a["total"]) for a in rep["alerts"]], [("P1", "in", 1000000)])
         self.assertEqual(rep["ctr"], [])
         self.cash("T2", "P1", "in", 1)                # 1000001: over it
-        self.cash("T1", "P3", "out", 1000001)         # the formerly anonymous patron, by his record
+        # the formerly anonymous patron, by his record: refused over the limit until his identification is recorded
+        err = self.refused(422, "identification_required", "POST", "/api/v1/tables/T1/transactions",
+                           {"seat": 1, "player": "P3", "direction": "out", "kind": "cash", "amount": 1000001},
+                           token=self.tok["FL1"])
+        self.assertIn("$10,000.01, over $10,000.00", err["message"])
+        self.as_("CG1", "PATCH", "/players/P3", {"id_type": "passport", "id_number": "X1234567"})
+        self.cash("T1", "P3", "out", 1000001)
         rep = self.as_("CG1", "GET", "/reports/title31?gaming_day=%s" % day)
         self.assertEqual(sorted((c["player"], c["direction"], c["total"]) for c in rep["ctr"]),
                          [("P1", "in", 1000001), ("P3", "out", 1000001)])
@@ -393,7 +399,10 @@ class Players(pbtest.DaemonTestCase):
         self.assertEqual(sorted((m["player"], m["table"], m["amount"]) for m in rep["mtl"]),
                          [("P1", "T2", 300000), ("P1", "T2", 500000), ("P3", "T1", 1000001)])
         for m in rep["mtl"]:
-            self.assertEqual(set(m) - {"patron"}, {"player", "table", "direction", "kind", "amount", "at"})
+            self.assertEqual(set(m), {"id", "player", "counted_for", "table", "seat", "window", "direction", "kind", "type",
+                                      "amount", "at", "gaming_day", "by", "description", "name", "void", "patron"})
+            self.assertEqual((m["by"], m["seat"], m["type"], m["void"]), ("FL1", 1, "chip_purchase" if
+                             m["direction"] == "in" else "other", None))
         self.refused(403, "forbidden", "GET", "/api/v1/reports/title31?gaming_day=%s" % day, token=DEALER)
         # acknowledgments
         ack = {"gaming_day": day, "player": "P1", "direction": "in", "kind": "ctr", "note": "CTR filed, ref 123"}
@@ -401,10 +410,13 @@ class Players(pbtest.DaemonTestCase):
         self.refused(422, "no_such_item", "POST", "/api/v1/title31/acknowledgments", dict(ack, direction="out"),
                      token=self.tok["CG1"])
         self.as_("CG1", "POST", "/title31/acknowledgments", ack, status=201)
-        self.refused(409, "title31_acknowledged", "POST", "/api/v1/title31/acknowledgments", ack, token=self.tok["CG1"])
+        # a second acknowledgment is a note: kept beside the first
+        again = self.as_("PB1", "POST", "/title31/acknowledgments", dict(ack, note="ID copy sent to compliance"), status=201)
+        self.assertFalse(again["first"])
         rep = self.as_("PB1", "GET", "/reports/title31?gaming_day=%s" % day)
         done = [c for c in rep["ctr"] if c["player"] == "P1"][0]
         self.assertEqual(done["acknowledged"]["by"], "CG1")
+        self.assertEqual([(n["note"], n["by"]) for n in done["notes"]], [("ID copy sent to compliance", "PB1")])
         st, _, body = self.d.request("GET", "/api/v1/reports/title31?gaming_day=%s&format=csv" % day, token=self.tok["PB1"])
         self.assertEqual(st, 200)
         self.assertIn("CTR filed, ref 123", body.decode())

@@ -377,6 +377,12 @@ test_apply_reads_bodies(void **state)
 	    "before the table was configured", NULL);
 	apply_refused(s, EVT_LIMITS_CHANGED, "{\"previous\": {}}", "unreadable_event", "a limits_changed event has no "
 	    "\"limits\"", NULL);
+	apply_refused(s, EVT_MANUAL_RATING, "{\"average_bet\": 2500, \"decisions_per_hour\": 60, \"gaming_day\": "
+	    "\"2026-01-01\", \"id\": 1, \"minutes\": 90, \"player\": \"P1\", \"table\": null}", "unreadable_event",
+	    "a manual_rating event has no \"game\"", NULL);
+	apply_refused(s, EVT_MANUAL_RATING, "{\"average_bet\": 0, \"decisions_per_hour\": 60, \"game\": \"standard\", "
+	    "\"gaming_day\": \"2026-01-01\", \"id\": 1, \"minutes\": 90, \"player\": \"P1\", \"table\": null}",
+	    "unreadable_event", "manual_rating", "not above 0");
 	/* what the live path records is applied */
 	snprintf(text, sizeof(text), txn, "null");
 	assert_int_equal(apply_text(s, EVT_TABLE_TRANSACTION, text, &err), 0);
@@ -389,6 +395,11 @@ test_apply_reads_bodies(void **state)
 	assert_int_equal(apply_text(s, EVT_PLAYER_LEFT, "{\"player\": \"P1\", \"seat\": 3}", &err), 0);
 	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM seat_players"), 0);
 	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM seat_changes WHERE by = 'FL1'"), 2);
+	assert_int_equal(apply_text(s, EVT_MANUAL_RATING, "{\"average_bet\": 2500, \"decisions_per_hour\": 60, \"game\": "
+	    "\"standard\", \"gaming_day\": \"2026-01-01\", \"id\": 1, \"minutes\": 90, \"player\": \"P1\", "
+	    "\"table\": null}", &err), 0);
+	assert_int_equal(db_int(store_db(s), "SELECT count(*) FROM manual_ratings WHERE id = 1 AND table_id IS NULL AND "
+	    "note IS NULL AND by = 'FL1' AND average_bet = 2500"), 1);
 	assert_int_equal(store_commit(s, &err), 0);
 	store_free(s);
 }

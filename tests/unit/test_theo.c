@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "engine/analyze.h"
+#include "engine/limits.h"
 #include "engine/rules.h"
 #include "engine/theo.h"
 
@@ -474,6 +475,79 @@ test_a_half_cent_the_doubles_missed(void **state)
 	free(an);
 }
 
+/* One manual rating's cents (asserts it is accepted). */
+static int64_t
+manual_cents(int64_t bet, int64_t minutes, int64_t per_hour, int64_t edge)
+{
+	struct theo_sum s;
+	struct pb_error err;
+	int64_t c = 0;
+
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(theo_manual_add(&s, bet, minutes, per_hour, edge, &err), 0);
+	assert_int_equal(theo_manual_cents(&s, &c, &err), 0);
+	return c;
+}
+
+/*
+ * A manual rating, average bet x minutes / 60 x decisions an hour x edge:
+ * halves away from zero, random ones against plain arithmetic, a sum of two
+ * rounded once (not each), the standard game's edge at the API's bounds,
+ * and the refusals beyond 64 bits.
+ */
+static void
+test_manual_rating(void **state)
+{
+	struct analysis *an = malloc(sizeof(*an));
+	struct theo_sum s;
+	struct pb_error err;
+	struct rules r;
+	uint64_t x = 41;
+	int64_t ea, c;
+
+	(void)state;
+	assert_non_null(an);
+	/* 1 cent x 1 minute x 30 an hour at an edge of 1 is half a cent; 3 minutes of it 1.5 */
+	assert_int_equal(manual_cents(1, 1, 30, THEO_DEN), 1);
+	assert_int_equal(manual_cents(1, 3, 30, THEO_DEN), 2);
+	assert_int_equal(manual_cents(1, 1, 30, -THEO_DEN), -1);
+	assert_int_equal(manual_cents(1, 1, 30, THEO_DEN - 1), 0);
+	assert_int_equal(manual_cents(2500, 90, 60, THEO_DEN / 100), 2250);   /* $25 x 1.5 h x 60 x 1% = $22.50 */
+	for (int i = 0; i < 2000; i++) {
+		int64_t bet = 1 + (int64_t)(next_rand(&x) % 10000000), minutes = 1 + (int64_t)(next_rand(&x) % 1440);
+		int64_t per_hour = 1 + (int64_t)(next_rand(&x) % 400), edge = random_edge(&x);
+		__int128 want = plain_round((__int128)bet * minutes * per_hour * edge, (__int128)THEO_MINUTES * THEO_DEN);
+		if (manual_cents(bet, minutes, per_hour, edge) != (int64_t)want)
+			fail_msg("%lld x %lld / 60 x %lld x %lld / THEO_DEN: %lld, not %lld", (long long)bet, (long long)minutes,
+			    (long long)per_hour, (long long)edge, (long long)manual_cents(bet, minutes, per_hour, edge),
+			    (long long)want);
+	}
+	/* two half cents are one cent, not two: the sum is rounded once */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(theo_manual_add(&s, 1, 1, 30, THEO_DEN, &err), 0);
+	assert_int_equal(theo_manual_add(&s, 1, 1, 30, THEO_DEN, &err), 0);
+	assert_int_equal(theo_manual_cents(&s, &c, &err), 0);
+	assert_int_equal(c, 1);
+	/* the standard game's Ante/Play edge at the API's bounds: accepted, and exact */
+	load_game("standard", &r);
+	assert_int_equal(analyze_rules(&r, an, &err), 0);
+	assert_int_equal(theo_edge_of(&an->ante_play.net, &ea, &err), 0);
+	assert_int_equal(manual_cents(PB_MONEY_MAX, 1440, 400, ea),
+	    (int64_t)plain_round((__int128)PB_MONEY_MAX * 1440 * 400 * ea, (__int128)THEO_MINUTES * THEO_DEN));
+	/* beyond 64 bits of weight, or of the weights' sum: refused, the sum unchanged */
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(theo_manual_add(&s, INT64_MAX / 2, 3, 1, ea, &err), -1);
+	assert_string_equal(err.code, "report_overflow");
+	assert_int_equal(theo_manual_add(&s, INT64_MAX / 4, 2, 1, ea, &err), 0);
+	assert_int_equal(theo_manual_add(&s, INT64_MAX / 4, 2, 1, ea, &err), 0);
+	assert_int_equal(theo_manual_add(&s, 1, 1, 4, ea, &err), -1);   /* 3 short of 2^63 - 1 before */
+	assert_string_equal(err.code, "report_overflow");
+	assert_true(s.weight == INT64_MAX / 4 * 2 * 2);
+	assert_int_equal(theo_manual_add(&s, -1, 1, 1, ea, &err), -1);
+	assert_string_equal(err.code, "internal_error");
+	free(an);
+}
+
 /* Every share of six decimals from 0 to 1, written out and read as the JSON parser reads it, is exact. */
 static void
 test_share_parts_per_million(void **state)
@@ -514,6 +588,7 @@ main(void)
 		cmocka_unit_test(test_edge_of_distributions),
 		cmocka_unit_test(test_a_half_cent_the_doubles_missed),
 		cmocka_unit_test(test_share_parts_per_million),
+		cmocka_unit_test(test_manual_rating),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

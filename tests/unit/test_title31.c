@@ -122,12 +122,53 @@ test_limits(void **state)
 	json_decref(l);
 }
 
+/*
+ * A merged record's cash counts for the survivor ("counted_for"); a voided
+ * transaction counts for nothing but stays in the MTL, marked, and in
+ * "voids"; the cage's cash is summed with the tables'.
+ */
+static void
+test_merged_and_void(void **state)
+{
+	json_t *l = json_array(), *agg, *tot, *t;
+
+	(void)state;
+	/* the anonymous record P7 (merged into P2): $6,000 at a table */
+	t = txn("P7", "T1", "in", "cash", 600000, "2026-03-03T12:00:00.000Z");
+	json_object_set_new(t, "counted_for", json_string("P2"));
+	json_array_append_new(l, t);
+	/* P2's own $4,000 at the cage, and a mis-keyed $9,000 voided */
+	json_array_append_new(l, txn("P2", "_cage", "in", "cash", 400000, "2026-03-03T12:01:00.000Z"));
+	t = txn("P2", "T2", "in", "cash", 900000, "2026-03-03T12:02:00.000Z");
+	json_object_set_new(t, "void", json_pack("{s:s}", "reason", "keyed $9,000 for $900"));
+	json_array_append_new(l, t);
+	agg = title31_aggregate(l, &LIM);
+	tot = json_object_get(json_object_get(agg, "totals"), "P2");
+	assert_int_equal(json_integer_value(json_object_get(tot, "cash_in")), 1000000);   /* 600000 + 400000, the void out */
+	assert_null(json_object_get(json_object_get(agg, "totals"), "P7"));
+	assert_int_equal(json_array_size(json_object_get(agg, "ctr")), 0);                /* 1000000 is not over */
+	assert_int_equal(json_array_size(json_object_get(agg, "mtl")), 3);                /* the void listed too */
+	assert_int_equal(json_array_size(json_object_get(agg, "voids")), 1);
+	json_decref(agg);
+	/* one cent more at the cage: over */
+	json_array_append_new(l, txn("P2", "_cage", "in", "cash", 1, "2026-03-03T12:03:00.000Z"));
+	agg = title31_aggregate(l, &LIM);
+	assert_int_equal(json_array_size(json_object_get(agg, "ctr")), 1);
+	t = json_array_get(json_object_get(agg, "ctr"), 0);
+	assert_string_equal(json_string_value(json_object_get(t, "player")), "P2");
+	assert_int_equal(json_integer_value(json_object_get(t, "total")), 1000001);
+	assert_string_equal(json_string_value(json_object_get(t, "at")), "2026-03-03T12:03:00.000Z");
+	json_decref(agg);
+	json_decref(l);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boundary),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_merged_and_void),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -9,7 +9,9 @@
 //                   then PUT /tables/{t}/seats/{s}/player
 //   Leave           DELETE /tables/{t}/seats/{s}/player
 //   Cash and chips  POST /tables/{t}/transactions {seat, player, direction,
-//                   kind, amount}
+//                   kind, type, amount}; the answer's Title 31 warning shown
+//                   at once, and a refusal for want of identification with
+//                   the link to the player's record
 //
 // A refusal is shown as the daemon words it, with its code.
 import * as api from './api.js';
@@ -205,11 +207,31 @@ function transactionForm(t, base, cur, seatsOf) {
     h('option', {value: 'out'}, 'Out (paid to the player)'));
   const kind = h('select', {name: 'txn-kind'}, h('option', {value: 'cash'}, 'Cash'), h('option', {value: 'chips'}, 'Chips'),
     h('option', {value: 'marker'}, 'Marker'));
+  // what it was (docs/players.md, "Types at the table"); the kinds and directions each takes
+  const TYPES = {
+    chip_purchase: {label: 'Chip purchase (cash for chips)', kinds: ['cash'], dirs: ['in']},
+    money_play: {label: 'Money play (cash bet without chips)', kinds: ['cash'], dirs: ['in']},
+    marker_issue: {label: 'Marker issued (credit)', kinds: ['marker'], dirs: ['in']},
+    marker_redemption: {label: 'Marker paid off', kinds: ['cash', 'chips'], dirs: ['in']},
+    other: {label: 'Other', kinds: ['cash', 'chips', 'marker'], dirs: ['in', 'out']},
+  };
+  const type = h('select', {name: 'txn-type'}, ...Object.entries(TYPES).map(([v, t]) => h('option', {value: v}, t.label)));
+  // the type limits the kinds and directions to those it can have
+  const fit = () => {
+    const t = TYPES[type.value];
+    for (const o of kind.options) o.disabled = !t.kinds.includes(o.value);
+    for (const o of direction.options) o.disabled = !t.dirs.includes(o.value);
+    if (!t.kinds.includes(kind.value)) kind.value = t.kinds[0];
+    if (!t.dirs.includes(direction.value)) direction.value = t.dirs[0];
+  };
+  type.addEventListener('change', fit);
+  fit();
   const amount = h('input', {type: 'number', min: '0', step: minorDigits(cur) ? '0.01' : '1', inputmode: 'decimal', name: 'txn-amount'});
   const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
   const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Record');
   const form = h('form', {class: 'doc-form', 'data-form': 'transaction', 'aria-label': 'Cash or chips at a seat', novalidate: true},
-    field('Seat', seat), field('Direction', direction), field('Kind', kind), field(`Amount (${cur})`, amount),
+    field('Seat', seat), field('Type', type), field('Direction', direction), field('Kind', kind),
+    field(`Amount (${cur})`, amount),
     h('div', {class: 'field-submit'}, btn), msg);
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
@@ -221,13 +243,23 @@ function transactionForm(t, base, cur, seatsOf) {
     btn.disabled = true;
     try {
       const a = await api.send('POST', `${base}/transactions`, {seat: s.seat, player: s.player.id,
-        direction: direction.value, kind: kind.value, amount: amount.value === '' ? 0 : toMinor(amount.value, cur)});
+        direction: direction.value, kind: kind.value, type: type.value,
+        amount: amount.value === '' ? 0 : toMinor(amount.value, cur)});
       amount.value = '';
-      msg.replaceChildren(note('ok', `Recorded: ${a.kind} ${a.direction} of ${money(a.amount, cur)} for ${a.player} at seat ${s.seat} ` +
-        `(transaction #${a.id}, gaming day ${a.gaming_day}).`,
-      a.totals ? ` Cash today: in ${money(a.totals.cash_in, cur)}, out ${money(a.totals.cash_out, cur)}.` : ''));
+      const lines = [note('ok', `Recorded: ${TYPES[a.type]?.label || a.type}, ${a.kind} ${a.direction} of ${money(a.amount, cur)} ` +
+        `for ${a.player} at seat ${s.seat} (transaction #${a.id}, gaming day ${a.gaming_day}).`,
+      a.totals ? ` Cash today: in ${money(a.totals.cash_in, cur)}, out ${money(a.totals.cash_out, cur)}.` : '')];
+      // Title 31 at the moment it matters: the alert, the CTR, the identification still missing
+      if (a.title31?.warning) lines.push(note(a.title31.ctr ? 'error' : 'warn', h('strong', null, 'Title 31: '), a.title31.warning));
+      msg.replaceChildren(...lines);
     } catch (e) {
-      if (e.status !== 401) msg.replaceChildren(refusal(e));
+      if (e.status === 401) return;
+      if (e.code === 'identification_required') {
+        msg.replaceChildren(note('error', h('strong', null, 'Identification needed first: '), e.message, ' ',
+          h('a', {href: `#/players/${encodeURIComponent(s.player.id)}`}, `Record ${s.player.id}'s identification`)));
+      } else {
+        msg.replaceChildren(refusal(e));
+      }
     } finally {
       btn.disabled = false;
     }

@@ -14,7 +14,8 @@ enum player_put_param { PLAYER_PUT_P_ID = 1, PLAYER_PUT_P_CARD, PLAYER_PUT_P_NAM
 #define PLAYER_COLS(X, Y) \
 	X(PLAYER_COL_RECORD_JSON, "record_json") \
 	Y(PLAYER_COL_CREATED_AT, "created_at") \
-	Y(PLAYER_COL_UPDATED_AT, "updated_at")
+	Y(PLAYER_COL_UPDATED_AT, "updated_at") \
+	Y(PLAYER_COL_MERGED_INTO, "merged_into")
 enum player_col { SQL_INDICES(PLAYER_COLS) PLAYER_COL_COUNT };
 
 /* A seat's player as written (STMT_SEAT_PUT: ?1 .. ?4; STMT_SEAT_DELETE takes the first two). */
@@ -43,33 +44,6 @@ enum seat_change_in { SQL_INDICES(SEAT_CHANGE_INSERT_COLS) SEAT_CHANGE_IN_COUNT 
 	Y(SEAT_CHANGE_COL_AT, "at")
 enum seat_change_col { SQL_INDICES(SEAT_CHANGE_COLS) SEAT_CHANGE_COL_COUNT };
 
-/* A table transaction as written (STMT_TXN_INSERT). */
-#define TXN_INSERT_COLS(X, Y) \
-	X(TXN_IN_ID, "id") \
-	Y(TXN_IN_TABLE_ID, "table_id") \
-	Y(TXN_IN_SEAT, "seat") \
-	Y(TXN_IN_PLAYER_ID, "player_id") \
-	Y(TXN_IN_DIRECTION, "direction") \
-	Y(TXN_IN_KIND, "kind") \
-	Y(TXN_IN_AMOUNT, "amount") \
-	Y(TXN_IN_AT, "at") \
-	Y(TXN_IN_GAMING_DAY, "gaming_day") \
-	Y(TXN_IN_BY, "by")
-enum txn_in { SQL_INDICES(TXN_INSERT_COLS) TXN_IN_COUNT };
-
-/* A table transaction of a gaming day as read (STMT_TXNS_DAY). */
-#define TXN_COLS(X, Y) \
-	X(TXN_COL_ID, "id") \
-	Y(TXN_COL_TABLE_ID, "table_id") \
-	Y(TXN_COL_SEAT, "seat") \
-	Y(TXN_COL_PLAYER_ID, "player_id") \
-	Y(TXN_COL_DIRECTION, "direction") \
-	Y(TXN_COL_KIND, "kind") \
-	Y(TXN_COL_AMOUNT, "amount") \
-	Y(TXN_COL_AT, "at") \
-	Y(TXN_COL_BY, "by")
-enum txn_col { SQL_INDICES(TXN_COLS) TXN_COL_COUNT };
-
 /* A Title 31 acknowledgment as written (STMT_T31_ACK_INSERT) and as a gaming day's are read (STMT_T31_ACKS_DAY). */
 #define T31_INSERT_COLS(X, Y) \
 	X(T31_IN_GAMING_DAY, "gaming_day") \
@@ -96,7 +70,8 @@ enum t31_col { SQL_INDICES(T31_COLS) T31_COL_COUNT };
 	Y(PLAYER_LINE_COL_WAGER, "p.wager") \
 	Y(PLAYER_LINE_COL_STAKE, "p.stake") \
 	Y(PLAYER_LINE_COL_RESULT, "p.result") \
-	Y(PLAYER_LINE_COL_NET, "p.net")
+	Y(PLAYER_LINE_COL_NET, "p.net") \
+	Y(PLAYER_LINE_COL_SEAT, "p.seat")
 enum player_line_col { SQL_INDICES(PLAYER_LINE_COLS) PLAYER_LINE_COL_COUNT };
 
 #endif

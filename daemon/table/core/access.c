@@ -64,6 +64,13 @@ static const struct {
 	    "an offer of the bank is recorded by the dealer, a floor supervisor or a pit boss"},
 	[OP_CORRECTION] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
 	    "a payout is corrected by a floor supervisor or pit boss, with a witness"},
+	[OP_CAGE_CASH] = {R(ROLE_CAGE), true, "a cage transaction is recorded by a cage session"},
+	[OP_TXN_VOID] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_CAGE), true,
+	    "a transaction is voided by a floor supervisor, a pit boss or the cage, with a witness"},
+	[OP_PLAYER_MERGE] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true, "records are merged by the cage or a pit boss, with a witness"},
+	[OP_CTR_UPDATE] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true, "a CTR item is moved on by the cage or a pit boss"},
+	[OP_MANUAL_RATING] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a manual rating is recorded by a floor supervisor or "
+	    "pit boss"},
 };
 
 int

@@ -104,6 +104,11 @@ enum pit_operation {
 	OP_TITLE31_ACK,     /* acknowledging a Title 31 alert or CTR item */
 	OP_BANK_OFFER,      /* an offer of the bank and its answer (table/rounds/rounds.h) */
 	OP_CORRECTION,      /* correcting a settled round's payout (table/rounds/rounds.h) */
+	OP_CAGE_CASH,       /* a cage transaction in currency (table/players/players.h) */
+	OP_TXN_VOID,        /* voiding a table or cage transaction, with a witness */
+	OP_PLAYER_MERGE,    /* merging two records of one patron, with a witness */
+	OP_CTR_UPDATE,      /* moving a CTR work item on, or a note on it */
+	OP_MANUAL_RATING,   /* a supervisor's manual rating of a player (table/players/players.h) */
 	OP_COUNT
 };
 

@@ -164,8 +164,9 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	[EVT_PLAYER_LEFT] = {"player_left", EVENT_CHAIN_TABLE, EVENT_NO_STEP, SEAT_CHANGE,
 	    players_seat_apply, players_check, 0, "seat_players, seat_changes", "a player left his seat", NULL},
 	[EVT_TABLE_TRANSACTION] = {"table_transaction", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
-	    FIELDS(REQ("amount", EF_INTEGER), REQ("direction", EF_STRING), REQ("gaming_day", EF_STRING),
-	        REQ("id", EF_INTEGER), REQ("kind", EF_STRING), REQ("player", EF_STRING), REQ("seat", EF_INTEGER | EF_NULL)),
+	    FIELDS(REQ("amount", EF_INTEGER), OPT("description", EF_STRING), REQ("direction", EF_STRING),
+	        REQ("gaming_day", EF_STRING), REQ("id", EF_INTEGER), REQ("kind", EF_STRING), OPT("name", EF_STRING),
+	        REQ("player", EF_STRING), REQ("seat", EF_INTEGER | EF_NULL), OPT("type", EF_STRING)),
 	    players_txn_apply, players_check, 0, "table_transactions",
 	    "cash, chips or a marker between a player and the table, counted for Title 31", NULL},
 	[EVT_PAYOUT_CORRECTED] = {"payout_corrected", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
@@ -185,6 +186,40 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("player", EF_STRING)),
 	    players_title31_apply, players_check, EVENT_PERSONAL, "title31_acks",
 	    "a player's Title 31 alert or CTR item of a gaming day acknowledged, with a note", NULL},
+
+	/* ---- cash controls, in the players' chain (table/players/cage.c, txn_void.c, merge.c, ctr.c) ---- */
+	[EVT_CAGE_TRANSACTION] = {"cage_transaction", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("amount", EF_INTEGER), OPT("description", EF_STRING), REQ("direction", EF_STRING),
+	        REQ("gaming_day", EF_STRING), REQ("id", EF_INTEGER), OPT("name", EF_STRING), REQ("player", EF_STRING),
+	        REQ("type", EF_STRING), REQ("window", EF_STRING)),
+	    players_cage_txn_apply, players_check, EVENT_PERSONAL, "table_transactions",
+	    "currency between a patron and the cage (chip redemption, front money, ...), counted for Title 31", NULL},
+	[EVT_TRANSACTION_VOIDED] = {"transaction_voided", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("id", EF_INTEGER), REQ("reason", EF_STRING), REQ("witness", EF_STRING)),
+	    players_void_apply, players_check, EVENT_PERSONAL, "transaction_voids",
+	    "a table or cage transaction voided, with a reason and a witness: kept, out of the aggregates", NULL},
+	[EVT_PLAYER_MERGED] = {"player_merged", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("into", EF_STRING), REQ("player", EF_STRING), REQ("reason", EF_STRING), REQ("witness", EF_STRING)),
+	    players_merge_apply, players_check, EVENT_PERSONAL, "player_merges, players",
+	    "two records of one patron merged: the record's cash, seats and ratings count for the other", NULL},
+	[EVT_TITLE31_NOTED] = {"title31_noted", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("direction", EF_STRING), REQ("gaming_day", EF_STRING), REQ("kind", EF_STRING), REQ("note", EF_STRING),
+	        REQ("player", EF_STRING)),
+	    players_t31_note_apply, players_check, EVENT_PERSONAL, "title31_notes",
+	    "a further note on a Title 31 alert or CTR item, after its first acknowledgment", NULL},
+	[EVT_CTR_STATUS_CHANGED] = {"ctr_status_changed", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(OPT("bsa_id", EF_STRING), REQ("direction", EF_STRING), OPT("filed_on", EF_STRING),
+	        REQ("gaming_day", EF_STRING), REQ("note", EF_STRING), REQ("player", EF_STRING), REQ("status", EF_STRING)),
+	    players_t31_note_apply, players_check, EVENT_PERSONAL, "title31_notes",
+	    "a CTR item moved on: identified, filed (with its BSA id and filing date) or amended", NULL},
+
+	/* ---- rated play (table/players/manual_rating.c) ---- */
+	[EVT_MANUAL_RATING] = {"manual_rating", EVENT_CHAIN_PLAYERS, EVENT_NO_STEP,
+	    FIELDS(REQ("average_bet", EF_INTEGER), REQ("decisions_per_hour", EF_INTEGER), REQ("game", EF_STRING),
+	        REQ("gaming_day", EF_STRING), REQ("id", EF_INTEGER), REQ("minutes", EF_INTEGER), OPT("note", EF_STRING),
+	        REQ("player", EF_STRING), REQ("table", EF_STRING | EF_NULL)),
+	    manual_rating_apply, players_check, EVENT_PERSONAL, "manual_ratings",
+	    "a supervisor's manual rating of a player: average bet, minutes and decisions an hour at a game", NULL},
 };
 
 const struct event_type *
@@ -205,7 +240,7 @@ event_type_of_step(int step)
 	return NULL;
 }
 
-/* A linear search of the rows' addresses: 30 comparisons at most. */
+/* A linear search of the rows' addresses: EVT_COUNT comparisons at most. */
 enum event_type_id
 event_type_id(const struct event_type *t)
 {

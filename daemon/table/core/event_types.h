@@ -37,6 +37,8 @@ enum event_type_id {
 	EVT_INVENTORY, EVT_FILL, EVT_CREDIT, EVT_FILL_VOID, EVT_CREDIT_VOID, EVT_DROP, EVT_EXCEPTION_ACKNOWLEDGED,
 	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
 	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
+	EVT_CAGE_TRANSACTION, EVT_TRANSACTION_VOIDED, EVT_PLAYER_MERGED, EVT_TITLE31_NOTED, EVT_CTR_STATUS_CHANGED,
+	EVT_MANUAL_RATING,
 	EVT_COUNT
 };
 
@@ -115,9 +117,24 @@ int players_seat_apply(struct store *s, const struct event_type *t, const struct
 /* table_transaction: its table_transactions row (players_restore.c). */
 int players_txn_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);
+/* cage_transaction: its table_transactions row, table "_cage" (players_restore.c). */
+int players_cage_txn_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
+/* transaction_voided: its transaction_voids row (players_restore.c). */
+int players_void_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
+/* player_merged: its player_merges row and the records' merged_into (players_restore.c). */
+int players_merge_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
+/* title31_noted, ctr_status_changed: its title31_notes row (players_restore.c). */
+int players_t31_note_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
 /* title31_acknowledged: its title31_acks row (players_restore.c). */
 int players_title31_apply(struct store *s, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err);
+/* manual_rating: its manual_ratings row (manual_rating.c). */
+int manual_rating_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
 /* Every players' event: applied to the rows rebuilt in memory, compared whole at the walk's end (players_verify.c). */
 int players_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);

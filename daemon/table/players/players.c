@@ -173,12 +173,11 @@ do_update(struct pit *p, const struct actor *a, void *arg, json_t **out, int *st
 	char at[PB_TIME_LEN], was_card[PLAYER_FIELD_MAX + 1], card[PLAYER_FIELD_MAX + 1];
 	int rc = -1;
 
-	if (need_writer(a, err) < 0 || store_player_get(p->store, ua->id, &rec, err) < 0)
+	if (need_writer(a, err) < 0 || players_live_record(p, ua->id, 404, &rec, err) < 0)
 		return -1;
-	if (rec == NULL)
-		return pb_fail(err, 404, "player_not_found", "there is no player \"%.32s\"", ua->id);
 	json_object_del(rec, "created_at");
 	json_object_del(rec, "updated_at");
+	json_object_del(rec, "merged_into");
 	if (event_text(rec, type, "card", EV_OPTIONAL, was_card, sizeof(was_card), err) < 0)
 		goto out;
 	if (json_object_get(ua->body, "card") == NULL && json_object_size(ua->body) == 0) {
@@ -230,9 +229,10 @@ player_public_json(const json_t *rec, const struct actor *a)
 	} else {
 		snprintf(display, sizeof(display), "%s", description);
 	}
-	return json_pack("{s:O,s:O,s:O,s:s}", "id", json_object_get(rec, "id"), "card",
+	return json_pack("{s:O,s:O,s:O,s:s,s:O}", "id", json_object_get(rec, "id"), "card",
 	    json_object_get(rec, "card") ? json_object_get(rec, "card") : json_null(), "anonymous",
-	    json_object_get(rec, "anonymous"), "display", display);
+	    json_object_get(rec, "anonymous"), "display", display, "merged_into",
+	    json_object_get(rec, "merged_into") ? json_object_get(rec, "merged_into") : json_null());
 }
 
 int

@@ -24,6 +24,7 @@
 
 #include "common/gaming_day.h"
 #include "engine/round.h"
+#include "store/ratings.h"
 #include "table/core/core.h"
 
 struct store;
@@ -89,6 +90,47 @@ json_t *round_players_json(const struct round_record *r);
 int pit_table_transaction(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const json_t *body, json_t **out, int *status, struct pb_error *err);
 
+/*
+ * POST /cage/transactions {"player", "direction", "type", "amount",
+ * "window"?} (a cage session): currency at the cage, in the players'
+ * chain, counted in Title 31 with the tables' cash.  201 as a table's.
+ */
+int pit_cage_transaction(struct pit *p, const struct actor *a, const struct idempotency *idem, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/*
+ * POST /transactions/{id}/void {"reason", "witness"} (floor, pitboss, cage
+ * with a floor, pitboss or cage witness): the transaction kept, marked
+ * void, out of every aggregate.  404 transaction_not_found, 409
+ * already_voided.
+ */
+int pit_transaction_void(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t id, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/* GET /transactions?gaming_day=D&player=&where=cage|TABLE: {"gaming_day", "transactions": [...]}. */
+int pit_transactions_list(struct pit *p, const struct actor *a, const char *gaming_day, const char *player, const char *where,
+    json_t **out, struct pb_error *err);
+
+/*
+ * POST /players/{id}/merge {"into", "reason", "witness"} (cage, pitboss
+ * with a floor, pitboss or cage witness): the record's cash, seats and
+ * ratings count for "into" from then on.  201 with the survivor's totals of
+ * each gaming day the merged record had cash.
+ */
+int pit_player_merge(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *player,
+    const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/* POST /title31/ctr/{id} {"status"?, "bsa_id"?, "filed_on"?, "note"} (cage, pitboss): 201 the CTR item. */
+int pit_ctr_update(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *id, const json_t *body,
+    json_t **out, int *status, struct pb_error *err);
+
+/*
+ * The CTR items of the gaming days in [from_day, to_day] that are overdue
+ * now (open or identified past their due date), appended to arr as
+ * exceptions {"kind": "ctr_overdue", ...}.
+ */
+int title31_overdue_exceptions(struct pit *p, const char *from_day, const char *to_day, json_t *arr, struct pb_error *err);
+
 /* GET /reports/title31?gaming_day=D. */
 int pit_title31_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
 
@@ -102,6 +144,51 @@ int pit_title31_acknowledge(struct pit *p, const struct actor *a, const struct i
  * of memory.
  */
 char *players_csv(bool title31, const json_t *report, size_t *len);
+
+/* GET /transactions as CSV (as players_csv). */
+char *transactions_csv(const json_t *list, size_t *len);
+
+/*
+ * Manual ratings (manual_rating.c; docs/players.md, "Manual ratings"): a
+ * supervisor's average bet x time for a patron whose hands were not
+ * recorded seat by seat.  POST /players/{id}/ratings is read and checked by
+ * manual_rating_read into a call: the row to record (its id, gaming day,
+ * by and at are the write's) and the rules of its game; the caller (the
+ * reports, where the analysis is) sets the game's Ante/Play edge, and
+ * manual_rating_record records the event manual_rating and answers 201 the
+ * rating with its theoretical win.
+ */
+struct manual_rating_call {
+	struct manual_rating m;
+	const struct rules *rules;   /* the game's, as configured */
+	int64_t edge;                /* its Ante/Play edge, a numerator over THEO_DEN (engine/theo.h) */
+};
+
+/*
+ * The body into c, key by key (400 naming the field), the record rated (404
+ * player_not_found, 409 player_merged naming the surviving record), the
+ * game (422 game_required, 422 unknown_game, 404 table_not_found, 403
+ * outside a token's tables).
+ */
+int manual_rating_read(struct pit *p, const struct actor *a, const char *player, const json_t *body,
+    struct manual_rating_call *c, struct pb_error *err);
+
+/* Records c (the event manual_rating and its row): 201 the rating as manual_rating_json shows it. */
+int manual_rating_record(struct pit *p, const struct actor *a, const struct idempotency *idem, struct manual_rating_call *c,
+    json_t **out, int *status, struct pb_error *err);
+
+/* The rules of the configured game of this name, or NULL. */
+const struct rules *manual_rating_rules(const struct config *cfg, const char *game);
+
+/* A manual rating's theoretical win in cents at the game's Ante/Play edge, rounded once (engine/theo.h). */
+int manual_rating_theoretical(const struct manual_rating *m, int64_t edge, int64_t *cents, struct pb_error *err);
+
+/*
+ * A manual rating as the API shows it: its fields, "counted_for" (the
+ * surviving record when the one rated was merged), "manual": true and
+ * "theoretical" (cents; null when theoretical is NULL).  New reference.
+ */
+json_t *manual_rating_json(const struct manual_rating *m, const int64_t *theoretical);
 
 /* Title 31 limits (cents). */
 struct title31_limits {

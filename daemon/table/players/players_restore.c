@@ -99,26 +99,117 @@ players_seat_apply(struct store *s, const struct event_type *t, const struct sto
 	return store_seat_set(s, e->table_id, seat, player, event_type_id(t) == EVT_PLAYER_SEATED, e->at, e->actor, err);
 }
 
-/* The transaction's row: its id, seat (null: none), player, direction, kind, amount and gaming day. */
+/*
+ * The fields every transaction's event has into x: id, player, direction,
+ * amount, gaming day, and the patron's description and name as written
+ * (absent from the events before schema 020).
+ */
+static int
+txn_common(const struct event_type *t, const struct stored_event *e, const json_t *body, struct table_txn *x,
+    struct pb_error *err)
+{
+	memset(x, 0, sizeof(*x));
+	snprintf(x->at, sizeof(x->at), "%s", e->at);
+	snprintf(x->by, sizeof(x->by), "%s", e->actor);
+	if (event_int(body, t->name, "id", EV_REQUIRED, &x->id, err) < 0 ||
+	    event_text(body, t->name, "player", EV_REQUIRED, x->player, sizeof(x->player), err) < 0 ||
+	    event_text(body, t->name, "direction", EV_REQUIRED, x->direction, sizeof(x->direction), err) < 0 ||
+	    event_int(body, t->name, "amount", EV_REQUIRED, &x->amount, err) < 0 ||
+	    event_text(body, t->name, "gaming_day", EV_REQUIRED, x->gaming_day, sizeof(x->gaming_day), err) < 0 ||
+	    event_text(body, t->name, "description", EV_OPTIONAL, x->description, sizeof(x->description), err) < 0 ||
+	    event_text(body, t->name, "name", EV_OPTIONAL, x->name, sizeof(x->name), err) < 0)
+		return -1;
+	if (x->id <= 0 || x->player[0] == '\0' || x->gaming_day[0] == '\0')
+		return pb_fail(err, 422, "unreadable_event", "a %s event whose id, player or gaming day is empty", t->name);
+	return 0;
+}
+
+/* The table transaction's row: its seat (null: none), kind and type (absent before types) besides the common fields. */
 int
 players_txn_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err)
 {
 	struct table_txn x;
 
-	memset(&x, 0, sizeof(x));
-	snprintf(x.table_id, sizeof(x.table_id), "%s", e->table_id);
-	snprintf(x.at, sizeof(x.at), "%s", e->at);
-	snprintf(x.by, sizeof(x.by), "%s", e->actor);
-	if (event_int(body, t->name, "id", EV_REQUIRED, &x.id, err) < 0 ||
+	if (txn_common(t, e, body, &x, err) < 0 ||
 	    seat_of(body, t->name, EV_REQUIRED | EV_NULLABLE, &x.seat, err) < 0 ||
-	    event_text(body, t->name, "player", EV_REQUIRED, x.player, sizeof(x.player), err) < 0 ||
-	    event_text(body, t->name, "direction", EV_REQUIRED, x.direction, sizeof(x.direction), err) < 0 ||
 	    event_text(body, t->name, "kind", EV_REQUIRED, x.kind, sizeof(x.kind), err) < 0 ||
-	    event_int(body, t->name, "amount", EV_REQUIRED, &x.amount, err) < 0 ||
-	    event_text(body, t->name, "gaming_day", EV_REQUIRED, x.gaming_day, sizeof(x.gaming_day), err) < 0)
+	    event_text(body, t->name, "type", EV_OPTIONAL, x.type, sizeof(x.type), err) < 0)
 		return -1;
-	if (x.id <= 0 || x.player[0] == '\0' || x.gaming_day[0] == '\0')
-		return pb_fail(err, 422, "unreadable_event", "a %s event whose id, player or gaming day is empty", t->name);
+	snprintf(x.table_id, sizeof(x.table_id), "%s", e->table_id);
 	return store_txn_put(s, &x, err);
+}
+
+/* The cage transaction's row: table "_cage", no seat, currency, its type and window. */
+int
+players_cage_txn_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	struct table_txn x;
+
+	if (txn_common(t, e, body, &x, err) < 0 ||
+	    event_text(body, t->name, "type", EV_REQUIRED, x.type, sizeof(x.type), err) < 0 ||
+	    event_text(body, t->name, "window", EV_REQUIRED, x.window, sizeof(x.window), err) < 0)
+		return -1;
+	snprintf(x.table_id, sizeof(x.table_id), "%s", CASH_CAGE_TABLE);
+	snprintf(x.kind, sizeof(x.kind), "cash");
+	return store_txn_put(s, &x, err);
+}
+
+/* The void's row: the transaction, the reason and the witness; who and when the event's. */
+int
+players_void_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	char reason[TXN_REASON_MAX + 1], witness[PB_ID_MAX];
+	int64_t id;
+
+	if (event_int(body, t->name, "id", EV_REQUIRED, &id, err) < 0 ||
+	    event_text(body, t->name, "reason", EV_REQUIRED, reason, sizeof(reason), err) < 0 ||
+	    event_text(body, t->name, "witness", EV_REQUIRED, witness, sizeof(witness), err) < 0)
+		return -1;
+	return store_txn_void_put(s, id, reason, witness, e->actor, e->at, err);
+}
+
+/* The merge's row, and the merged record (with those merged into it) counting for the survivor. */
+int
+players_merge_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	char player[PB_ID_MAX], into[PB_ID_MAX], reason[TXN_REASON_MAX + 1], witness[PB_ID_MAX];
+
+	if (event_text(body, t->name, "player", EV_REQUIRED, player, sizeof(player), err) < 0 ||
+	    event_text(body, t->name, "into", EV_REQUIRED, into, sizeof(into), err) < 0 ||
+	    event_text(body, t->name, "reason", EV_REQUIRED, reason, sizeof(reason), err) < 0 ||
+	    event_text(body, t->name, "witness", EV_REQUIRED, witness, sizeof(witness), err) < 0)
+		return -1;
+	return store_player_merge_put(s, player, into, reason, witness, e->actor, e->at, err);
+}
+
+/* A further note on a Title 31 item (title31_noted) or a CTR item's status (ctr_status_changed): its title31_notes row. */
+int
+players_t31_note_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err)
+{
+	char day[11], player[PB_ID_MAX], direction[4], kind[8], status[16], bsa_id[CTR_BSA_ID_MAX + 1], filed_on[11];
+	char note[TITLE31_NOTE_MAX + 1];
+	bool is_status = event_type_id(t) == EVT_CTR_STATUS_CHANGED;
+	struct t31_note n = {day, player, direction, kind, NULL, NULL, NULL, note, e->actor, e->at};
+
+	if (event_text(body, t->name, "gaming_day", EV_REQUIRED, day, sizeof(day), err) < 0 ||
+	    event_text(body, t->name, "player", EV_REQUIRED, player, sizeof(player), err) < 0 ||
+	    event_text(body, t->name, "direction", EV_REQUIRED, direction, sizeof(direction), err) < 0 ||
+	    event_text(body, t->name, "note", EV_REQUIRED, note, sizeof(note), err) < 0 ||
+	    event_text(body, t->name, "status", is_status ? EV_REQUIRED : EV_OPTIONAL, status, sizeof(status), err) < 0 ||
+	    event_text(body, t->name, "bsa_id", EV_OPTIONAL, bsa_id, sizeof(bsa_id), err) < 0 ||
+	    event_text(body, t->name, "filed_on", EV_OPTIONAL, filed_on, sizeof(filed_on), err) < 0)
+		return -1;
+	if (is_status)
+		snprintf(kind, sizeof(kind), "ctr");
+	else if (event_text(body, t->name, "kind", EV_REQUIRED, kind, sizeof(kind), err) < 0)
+		return -1;
+	n.status = status[0] ? status : NULL;
+	n.bsa_id = bsa_id[0] ? bsa_id : NULL;
+	n.filed_on = filed_on[0] ? filed_on : NULL;
+	return store_t31_note_put(s, &n, err);
 }

@@ -18,7 +18,9 @@
 static const char *const NAMES[PLAYER_ROWS_COUNT] = {
 	[PLAYER_ROWS_PLAYERS] = "players", [PLAYER_ROWS_SEATS] = "seat_players",
 	[PLAYER_ROWS_SEAT_CHANGES] = "seat_changes", [PLAYER_ROWS_TRANSACTIONS] = "table_transactions",
-	[PLAYER_ROWS_TITLE31_ACKS] = "title31_acks",
+	[PLAYER_ROWS_TITLE31_ACKS] = "title31_acks", [PLAYER_ROWS_TXN_VOIDS] = "transaction_voids",
+	[PLAYER_ROWS_MERGES] = "player_merges", [PLAYER_ROWS_TITLE31_NOTES] = "title31_notes",
+	[PLAYER_ROWS_MANUAL_RATINGS] = "manual_ratings",
 };
 
 /*

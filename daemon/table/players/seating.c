@@ -42,7 +42,7 @@ struct seat_args {
 	bool leave;
 };
 
-/* The body {"player": ID} of a seating: the player must exist. */
+/* The body {"player": ID} of a seating: the player must exist and not be merged into another record. */
 static int
 read_player(struct pit *p, const json_t *body, char player[PB_ID_MAX], struct pb_error *err)
 {
@@ -52,10 +52,8 @@ read_player(struct pit *p, const json_t *body, char player[PB_ID_MAX], struct pb
 	if (!json_is_object(body) || json_object_size(body) != 1 || !json_is_string(v) || !pb_valid_id(json_string_value(v)))
 		return pb_fail(err, 400, "invalid_body", "the body is {\"player\": \"P12\"}, a player's id (POST /api/v1/players)");
 	snprintf(player, PB_ID_MAX, "%s", json_string_value(v));
-	if (store_player_get(p->store, player, &rec, err) < 0)
+	if (players_live_record(p, player, 422, &rec, err) < 0)
 		return -1;
-	if (rec == NULL)
-		return pb_fail(err, 422, "unknown_player", "there is no player \"%s\"; register him first (POST /api/v1/players)", player);
 	json_decref(rec);
 	return 0;
 }

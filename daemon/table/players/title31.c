@@ -1,9 +1,12 @@
 /*
- * title31.c - Title 31 at the tables (players.h; docs/players.md): MTL
- * entries, each player's cash in and cash out of a gaming day summed
- * separately (31 CFR 1021.311, .313: never netted), alerts as a side nears
- * the CTR limit, CTR work items, and their acknowledgments (the event
- * title31_acknowledged in the chain of PLAYERS_CHAIN).
+ * title31.c - Title 31 (players.h; docs/players.md): MTL entries as they
+ * were written, each patron's cash in and cash out of a gaming day summed
+ * separately across the tables and the cage (31 CFR 1021.311, .313: never
+ * netted; a merged record's cash counts for the survivor; a void counts
+ * for nothing), alerts as a side nears the CTR limit, CTR work items with
+ * their statuses and notes (ctr.c moves them on), and the first
+ * acknowledgment of an item (the event title31_acknowledged in the chain
+ * of PLAYERS_CHAIN; the later ones are notes).
  */
 #include "table/players/players_private.h"
 
@@ -48,26 +51,39 @@ add_total(json_t *totals, const char *player, const char *side, int64_t amount, 
 	json_object_set_new(t, side, json_integer(*after));
 }
 
+/* The record a transaction counts for: its "counted_for" (the survivor of a merge), else its "player". */
+static const char *
+counted_for(const json_t *t)
+{
+	const char *c = json_string_value(json_object_get(t, "counted_for"));
+
+	return c != NULL ? c : json_string_value(json_object_get(t, "player"));
+}
+
 json_t *
 title31_aggregate(const json_t *txns, const struct title31_limits *lim)
 {
-	json_t *mtl = json_array(), *ctr = json_array(), *alerts = json_array(), *totals = json_object();
+	json_t *mtl = json_array(), *ctr = json_array(), *alerts = json_array(), *totals = json_object(), *voids = json_array();
 	json_t *ctr_at = json_object(), *alert_at = json_object();
 	size_t i;
 	const json_t *t;
 
 	json_array_foreach(txns, i, t) {
-		const char *player = json_string_value(json_object_get(t, "player"));
+		const char *player = counted_for(t);
 		const char *dir = json_string_value(json_object_get(t, "direction"));
+		const char *kind = json_string_value(json_object_get(t, "kind"));
 		int64_t amount = json_integer_value(json_object_get(t, "amount")), before, after;
+		bool voided = json_is_object(json_object_get(t, "void"));
 		char key[PB_ID_MAX + 8];
 
-		if (player == NULL || dir == NULL || strcmp(json_string_value(json_object_get(t, "kind")), "cash") != 0)
+		if (player == NULL || dir == NULL || kind == NULL || strcmp(kind, "cash") != 0)
 			continue;   /* chips and markers are not currency */
 		if (amount >= lim->mtl_threshold)
-			json_array_append_new(mtl, json_pack("{s:s,s:O,s:s,s:s,s:I,s:O}", "player", player, "table",
-			    json_object_get(t, "table"), "direction", dir, "kind", "cash", "amount", (json_int_t)amount, "at",
-			    json_object_get(t, "at")));
+			json_array_append_new(mtl, json_deep_copy(t));   /* as written, a void marked */
+		if (voided) {
+			json_array_append_new(voids, json_deep_copy(t));
+			continue;
+		}
 		add_total(totals, player, strcmp(dir, "in") == 0 ? "cash_in" : "cash_out", amount, &before, &after);
 		snprintf(key, sizeof(key), "%s/%s", player, dir);
 		if (before < lim->alert_at && after >= lim->alert_at)
@@ -96,7 +112,7 @@ title31_aggregate(const json_t *txns, const struct title31_limits *lim)
 	}
 	json_decref(ctr_at);
 	json_decref(alert_at);
-	return json_pack("{s:o,s:o,s:o,s:o}", "mtl", mtl, "ctr", ctr, "alerts", alerts, "totals", totals);
+	return json_pack("{s:o,s:o,s:o,s:o,s:o}", "mtl", mtl, "ctr", ctr, "alerts", alerts, "totals", totals, "voids", voids);
 }
 
 static int
@@ -108,43 +124,180 @@ need_reader(const struct actor *a, struct pb_error *err)
 	return 0;
 }
 
-/* Each item of items gets the acknowledgment of its kind (null when none) and the patron's name or description. */
+/* Whether a note or acknowledgment (player, direction, kind) is of the item. */
+static bool
+of_item(const json_t *n, const char *player, const char *dir, const char *kind)
+{
+	return strcmp(json_string_value(json_object_get(n, "player")), player) == 0 &&
+	    strcmp(json_string_value(json_object_get(n, "direction")), dir) == 0 &&
+	    strcmp(json_string_value(json_object_get(n, "kind")), kind) == 0;
+}
+
+/* The patron's name, or his description, as his record stands now ("" when there is none). */
+static json_t *
+patron_now(struct pit *p, const char *player, struct pb_error *err)
+{
+	json_t *rec = NULL, *out;
+	const char *name, *description;
+
+	if (store_player_get(p->store, player, &rec, err) < 0)
+		return NULL;
+	name = json_string_value(json_object_get(rec, "name"));
+	description = json_string_value(json_object_get(rec, "description"));
+	out = json_string(name != NULL ? name : description != NULL ? description : "");
+	json_decref(rec);
+	return out != NULL ? out : (pb_oom(err), NULL);
+}
+
+int
+title31_ctr_state(const json_t *notes, const char *player, const char *dir, struct ctr_state *st)
+{
+	size_t i;
+	const json_t *n;
+	int count = 0;
+
+	memset(st, 0, sizeof(*st));
+	snprintf(st->status, sizeof(st->status), "open");
+	json_array_foreach(notes, i, n) {
+		const char *status = json_string_value(json_object_get(n, "status"));
+		if (!of_item(n, player, dir, "ctr") || status == NULL)
+			continue;
+		count++;
+		snprintf(st->status, sizeof(st->status), "%s", status);
+		snprintf(st->by, sizeof(st->by), "%s", json_string_value(json_object_get(n, "by")));
+		snprintf(st->at, sizeof(st->at), "%s", json_string_value(json_object_get(n, "at")));
+		if (json_is_string(json_object_get(n, "bsa_id")))
+			snprintf(st->bsa_id, sizeof(st->bsa_id), "%s", json_string_value(json_object_get(n, "bsa_id")));
+		if (json_is_string(json_object_get(n, "filed_on")))
+			snprintf(st->filed_on, sizeof(st->filed_on), "%s", json_string_value(json_object_get(n, "filed_on")));
+	}
+	return count;
+}
+
+/* The gaming day + CTR_DUE_DAYS, the day a CTR of that day is due (31 CFR 1021.311: within 15 days). */
+void
+title31_due(const char *day, char out[11])
+{
+	int64_t d = 0;
+
+	gaming_day_parse(day, &d);
+	gaming_day_format(d + CTR_DUE_DAYS, out);
+}
+
+/* The CTR item's life: its status, who moved it last and when, its BSA id, filing date, due date, overdue. */
 static int
-annotate(struct pit *p, json_t *items, const char *kind, const json_t *acks, struct pb_error *err)
+annotate_ctr(struct pit *p, json_t *it, const char *day, const json_t *notes, struct pb_error *err)
+{
+	const char *player = json_string_value(json_object_get(it, "player"));
+	const char *dir = json_string_value(json_object_get(it, "direction"));
+	struct ctr_state st;
+	char id[CTR_ID_MAX], due[11], today[11], now[PB_TIME_LEN];
+	json_t *rec = NULL;
+
+	title31_ctr_state(notes, player, dir, &st);
+	title31_due(day, due);
+	pb_time_now(now);
+	title31_gaming_day(&p->cfg->property.calendar, now, today);
+	snprintf(id, sizeof(id), "%s-%s-%s", day, player, dir);
+	if (store_player_get(p->store, player, &rec, err) < 0)
+		return -1;
+	json_object_set_new(it, "id", json_string(id));
+	json_object_set_new(it, "status", json_string(st.status));
+	json_object_set_new(it, "status_by", st.by[0] ? json_string(st.by) : json_null());
+	json_object_set_new(it, "status_at", st.at[0] ? json_string(st.at) : json_null());
+	json_object_set_new(it, "bsa_id", st.bsa_id[0] ? json_string(st.bsa_id) : json_null());
+	json_object_set_new(it, "filed_on", st.filed_on[0] ? json_string(st.filed_on) : json_null());
+	json_object_set_new(it, "due", json_string(due));
+	json_object_set_new(it, "overdue", json_boolean(strcmp(today, due) > 0 && (strcmp(st.status, "open") == 0 ||
+	    strcmp(st.status, "identified") == 0)));
+	json_object_set_new(it, "identified", json_boolean(rec != NULL && player_identified(rec)));
+	json_decref(rec);
+	if (json_object_get(it, "below_limit") == NULL)
+		json_object_set_new(it, "below_limit", json_false());
+	return 0;
+}
+
+/*
+ * Each item of items (kind "alert", "ctr", or NULL for the MTL) gets its
+ * first acknowledgment (null when none), its later notes and the patron's
+ * name or description as his record stands now; a CTR item its life.
+ */
+static int
+annotate(struct pit *p, json_t *items, const char *kind, const char *day, const json_t *acks, const json_t *notes,
+    struct pb_error *err)
 {
 	size_t i, j;
-	json_t *it;
-	const json_t *ack;
+	json_t *it, *patron;
+	const json_t *n;
 
 	json_array_foreach(items, i, it) {
-		const char *player = json_string_value(json_object_get(it, "player"));
-		json_t *rec = NULL, *found = json_null();
+		const char *player = counted_for(it), *dir = json_string_value(json_object_get(it, "direction"));
 		if (kind != NULL) {
-			json_array_foreach(acks, j, ack)
-				if (strcmp(json_string_value(json_object_get(ack, "player")), player) == 0 &&
-				    json_equal(json_object_get(ack, "direction"), json_object_get(it, "direction")) &&
-				    strcmp(json_string_value(json_object_get(ack, "kind")), kind) == 0)
-					found = json_pack("{s:O,s:O,s:O}", "note", json_object_get(ack, "note"), "by",
-					    json_object_get(ack, "by"), "at", json_object_get(ack, "at"));
+			json_t *found = json_null(), *list = json_array();
+			json_array_foreach(acks, j, n)
+				if (of_item(n, player, dir, kind))
+					found = json_pack("{s:O,s:O,s:O}", "note", json_object_get(n, "note"), "by",
+					    json_object_get(n, "by"), "at", json_object_get(n, "at"));
+			json_array_foreach(notes, j, n)
+				if (of_item(n, player, dir, kind))
+					json_array_append(list, (json_t *)n);
 			json_object_set_new(it, "acknowledged", found);
+			json_object_set_new(it, "notes", list);
+			if (strcmp(kind, "ctr") == 0 && annotate_ctr(p, it, day, notes, err) < 0)
+				return -1;
 		}
-		if (store_player_get(p->store, player, &rec, err) < 0)
+		if ((patron = patron_now(p, player, err)) == NULL)
 			return -1;
-		json_object_set_new(it, "patron", json_string(rec == NULL ? "" : json_object_get(rec, "name") ?
-		    json_string_value(json_object_get(rec, "name")) : json_string_value(json_object_get(rec, "description"))));
-		json_decref(rec);
+		json_object_set_new(it, "patron", patron);
 	}
 	return 0;
 }
 
-/* The day's aggregate: 400 for a malformed gaming day. */
-static int
-day_aggregate(struct pit *p, const char *gaming_day, json_t **agg, json_t **acks, struct pb_error *err)
+/* Whether items holds the item of player's side. */
+static bool
+has_item(const json_t *items, const char *player, const char *dir)
+{
+	size_t i;
+	const json_t *it;
+
+	json_array_foreach(items, i, it)
+		if (strcmp(json_string_value(json_object_get(it, "player")), player) == 0 &&
+		    strcmp(json_string_value(json_object_get(it, "direction")), dir) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * A CTR item that was moved on (a status) but whose side is no longer over
+ * the limit, after a void: kept in the list, "below_limit": true, so that
+ * a filed CTR never silently disappears from the report.
+ */
+static void
+keep_moved_items(json_t *agg, const json_t *notes)
+{
+	json_t *ctr = json_object_get(agg, "ctr"), *totals = json_object_get(agg, "totals");
+	size_t i;
+	const json_t *n;
+
+	json_array_foreach(notes, i, n) {
+		const char *player = json_string_value(json_object_get(n, "player"));
+		const char *dir = json_string_value(json_object_get(n, "direction"));
+		if (!json_is_string(json_object_get(n, "status")) || has_item(ctr, player, dir))
+			continue;
+		json_array_append_new(ctr, json_pack("{s:s,s:s,s:I,s:n,s:b}", "player", player, "direction", dir, "total",
+		    json_integer_value(json_object_get(json_object_get(totals, player), strcmp(dir, "in") == 0 ? "cash_in" :
+		    "cash_out")), "at", "below_limit", 1));
+	}
+}
+
+int
+title31_day(struct pit *p, const char *gaming_day, json_t **agg, json_t **acks, json_t **notes, struct pb_error *err)
 {
 	struct title31_limits lim;
 	json_t *txns;
 	int64_t day;
 
+	*agg = NULL;
 	if (gaming_day == NULL || gaming_day_parse(gaming_day, &day) < 0)
 		return pb_fail(err, 400, "invalid_query", "gaming_day: a gaming day YYYY-MM-DD");
 	if (store_txns_day(p->store, gaming_day, &txns, err) < 0)
@@ -152,67 +305,95 @@ day_aggregate(struct pit *p, const char *gaming_day, json_t **agg, json_t **acks
 	title31_limits_of(p, &lim);
 	*agg = title31_aggregate(txns, &lim);
 	json_decref(txns);
-	if (acks != NULL && store_t31_acks_day(p->store, gaming_day, acks, err) < 0) {
+	if (store_t31_acks_day(p->store, gaming_day, acks, err) < 0 || store_t31_notes_day(p->store, gaming_day, notes, err) < 0) {
 		json_decref(*agg);
+		json_decref(*acks);
+		*agg = *acks = NULL;
 		return -1;
 	}
+	keep_moved_items(*agg, *notes);
 	return 0;
+}
+
+/* The day's report whoever asks (the readers are checked by the callers). */
+static int
+title31_report_day(struct pit *p, const char *gaming_day, json_t **out, struct pb_error *err)
+{
+	json_t *agg, *acks = NULL, *notes = NULL;
+	int rc = -1;
+
+	if (title31_day(p, gaming_day, &agg, &acks, &notes, err) < 0)
+		return -1;
+	if (annotate(p, json_object_get(agg, "mtl"), NULL, gaming_day, acks, notes, err) < 0 ||
+	    annotate(p, json_object_get(agg, "voids"), NULL, gaming_day, acks, notes, err) < 0 ||
+	    annotate(p, json_object_get(agg, "ctr"), "ctr", gaming_day, acks, notes, err) < 0 ||
+	    annotate(p, json_object_get(agg, "alerts"), "alert", gaming_day, acks, notes, err) < 0)
+		goto out;
+	json_object_set_new(agg, "gaming_day", json_string(gaming_day));
+	json_object_set_new(agg, "limits", json_pack("{s:I,s:I,s:I}", "mtl_threshold", (json_int_t)p->cfg->title31.mtl_threshold,
+	    "alert_at", (json_int_t)p->cfg->title31.alert_at, "ctr_over", (json_int_t)p->cfg->title31.ctr_over));
+	*out = agg;
+	agg = NULL;
+	rc = 0;
+out:
+	json_decref(agg);
+	json_decref(acks);
+	json_decref(notes);
+	return rc;
 }
 
 int
 pit_title31_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err)
 {
-	json_t *agg, *acks;
+	if (need_reader(a, err) < 0)
+		return -1;
+	return title31_report_day(p, gaming_day, out, err);
+}
 
-	if (need_reader(a, err) < 0 || day_aggregate(p, gaming_day, &agg, &acks, err) < 0)
+int
+title31_overdue_exceptions(struct pit *p, const char *from_day, const char *to_day, json_t *arr, struct pb_error *err)
+{
+	json_t *days, *rep;
+	size_t i, j;
+	const json_t *d;
+	json_t *it;
+
+	if (store_txn_days_between(p->store, from_day, to_day, &days, err) < 0)
 		return -1;
-	if (annotate(p, json_object_get(agg, "mtl"), NULL, acks, err) < 0 ||
-	    annotate(p, json_object_get(agg, "ctr"), "ctr", acks, err) < 0 ||
-	    annotate(p, json_object_get(agg, "alerts"), "alert", acks, err) < 0) {
-		json_decref(agg);
-		json_decref(acks);
-		return -1;
+	json_array_foreach(days, i, d) {
+		if (title31_report_day(p, json_string_value(d), &rep, err) < 0) {
+			json_decref(days);
+			return -1;
+		}
+		json_array_foreach(json_object_get(rep, "ctr"), j, it) {
+			char detail[400], total[CASH_DOLLARS_LEN];
+			if (!json_is_true(json_object_get(it, "overdue")))
+				continue;
+			cash_dollars(json_integer_value(json_object_get(it, "total")), total);
+			snprintf(detail, sizeof(detail), "the CTR of %s (cash %s %s, gaming day %s) was due %s and is %s",
+			    json_string_value(json_object_get(it, "player")), json_string_value(json_object_get(it, "direction")),
+			    total, json_string_value(d), json_string_value(json_object_get(it, "due")),
+			    json_string_value(json_object_get(it, "status")));
+			json_array_append_new(arr, json_pack("{s:O,s:n,s:n,s:s,s:s,s:O,s:O,s:O,s:O,s:O}", "at",
+			    json_object_get(it, "at"), "table", "round", "kind", "ctr_overdue", "detail", detail, "ref",
+			    json_object_get(it, "id"), "player", json_object_get(it, "player"), "gaming_day", d, "due",
+			    json_object_get(it, "due"), "status", json_object_get(it, "status")));
+		}
+		json_decref(rep);
 	}
-	json_decref(acks);
-	json_object_set_new(agg, "gaming_day", json_string(gaming_day));
-	json_object_set_new(agg, "limits", json_pack("{s:I,s:I,s:I}", "mtl_threshold", (json_int_t)p->cfg->title31.mtl_threshold,
-	    "alert_at", (json_int_t)p->cfg->title31.alert_at, "ctr_over", (json_int_t)p->cfg->title31.ctr_over));
-	*out = agg;
+	json_decref(days);
 	return 0;
 }
 
-/* The item was acknowledged before: 409. */
-static int
-check_not_acked(struct pit *p, const char *day, const char *kind, const char *player, const char *dir, struct pb_error *err)
+/* Whether the item (kind "alert" or "ctr") of player's side was acknowledged before. */
+static bool
+was_acked(const json_t *acks, const char *kind, const char *player, const char *dir)
 {
-	json_t *acks;
 	size_t i;
 	const json_t *a;
-	bool seen = false;
 
-	if (store_t31_acks_day(p->store, day, &acks, err) < 0)
-		return -1;
 	json_array_foreach(acks, i, a)
-		seen = seen || (strcmp(json_string_value(json_object_get(a, "player")), player) == 0 &&
-		    strcmp(json_string_value(json_object_get(a, "direction")), dir) == 0 &&
-		    strcmp(json_string_value(json_object_get(a, "kind")), kind) == 0);
-	json_decref(acks);
-	if (seen)
-		return pb_fail(err, 409, "title31_acknowledged", "the %s of player %s (cash %s, gaming day %s) was acknowledged before; "
-		    "GET /api/v1/reports/title31?gaming_day=%s shows by whom", kind, player, dir, day, day);
-	return 0;
-}
-
-/* The item (kind "alert" or "ctr") of player's side is in the day's aggregate. */
-static bool
-has_item(const json_t *agg, const char *kind, const char *player, const char *dir)
-{
-	size_t i;
-	const json_t *it;
-
-	json_array_foreach(json_object_get(agg, strcmp(kind, "ctr") == 0 ? "ctr" : "alerts"), i, it)
-		if (strcmp(json_string_value(json_object_get(it, "player")), player) == 0 &&
-		    strcmp(json_string_value(json_object_get(it, "direction")), dir) == 0)
+		if (of_item(a, player, dir, kind))
 			return true;
 	return false;
 }
@@ -228,8 +409,9 @@ do_ack(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	const char *kind = json_string_value(json_object_get(body, "kind"));
 	const char *note = json_string_value(json_object_get(body, "note"));
 	char at[PB_TIME_LEN];
-	json_t *agg;
-	bool has;
+	json_t *agg, *acks, *notes;
+	bool has, again;
+	int rc;
 
 	if ((a->roles & (ROLE_BIT(ROLE_CAGE) | ROLE_BIT(ROLE_PITBOSS))) == 0)
 		return pb_fail(err, 403, "forbidden", "a Title 31 alert or CTR item is acknowledged by the cage or a pit boss");
@@ -240,22 +422,25 @@ do_ack(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	    strlen(note) > TITLE31_NOTE_MAX)
 		return pb_fail(err, 400, "invalid_body", "the body is {\"gaming_day\": \"YYYY-MM-DD\", \"player\", \"direction\": "
 		    "\"in\"|\"out\", \"kind\": \"alert\"|\"ctr\", \"note\": 1 to 500 characters}");
-	if (pb_text_check_controls("note", note, strlen(note), err) < 0 || day_aggregate(p, day, &agg, NULL, err) < 0)
+	if (pb_text_check_controls("note", note, strlen(note), err) < 0 || title31_day(p, day, &agg, &acks, &notes, err) < 0)
 		return -1;
-	has = has_item(agg, kind, player, dir);
+	has = has_item(json_object_get(agg, strcmp(kind, "ctr") == 0 ? "ctr" : "alerts"), player, dir);
+	again = was_acked(acks, kind, player, dir);
 	json_decref(agg);
+	json_decref(acks);
+	json_decref(notes);
 	if (!has)
 		return pb_fail(err, 422, "no_such_item", "player %s has no %s for cash %s on gaming day %s (GET "
 		    "/api/v1/reports/title31?gaming_day=%s)", player, kind, dir, day, day);
-	if (check_not_acked(p, day, kind, player, dir, err) < 0)
-		return -1;
 	pb_time_now(at);
-	/* the title31_acks row is the event's apply's (players_title31_apply), as a restore writes it */
-	if (event_record(p->store, PLAYERS_CHAIN, &EVENT_TYPES[EVT_TITLE31_ACKNOWLEDGED], at, a->name, body, err) < 0)
+	/* the first acknowledgment's row is players_title31_apply's, a later note's players_t31_note_apply's */
+	rc = event_record(p->store, PLAYERS_CHAIN, &EVENT_TYPES[again ? EVT_TITLE31_NOTED : EVT_TITLE31_ACKNOWLEDGED], at,
+	    a->name, body, err);
+	if (rc < 0)
 		return -1;
 	*status = 201;
-	*out = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "gaming_day", day, "player", player, "direction", dir, "kind", kind,
-	    "note", note, "by", a->name, "at", at);
+	*out = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:b}", "gaming_day", day, "player", player, "direction", dir, "kind", kind,
+	    "note", note, "by", a->name, "at", at, "first", !again);
 	return 0;
 }
 

@@ -3,6 +3,11 @@
  * docs/players.md): a player's hands, stakes, result and theoretical win
  * from the payout lines of the rounds he played, the conventional estimate
  * beside it, time seated and comps; the day's rating report and coverage.
+ * The result adds the recorded corrections of his lines (each line at its
+ * latest correction).  A player's rounds, corrections and seatings are
+ * those of his record and of every record merged into it; the report lists
+ * a merged record's play under the surviving one.  The manual ratings are
+ * shown beside, never mixed in (rating_manual.c).
  *
  * The money is the engine's (engine/theo.h): exact sums of stake x edge,
  * rounded once to the cent.  No money here passes through a double; the
@@ -18,9 +23,10 @@
 #include "engine/settle.h"
 #include "engine/theo.h"
 #include "store/players.h"
+#include "store/ratings.h"
 #include "store/reports.h"
 #include "store/store.h"
-#include "table/reports/reports.h"
+#include "table/reports/reports_private.h"
 
 #define GAMES_MAX 16
 #define TIME_MIN "0000-00-00T00:00:00.000Z"
@@ -33,7 +39,7 @@ struct rating_game {
 };
 
 struct rating {
-	int64_t hands, wagered, initial, result;
+	int64_t hands, wagered, initial, result, corrections;
 	int64_t per_wager[WAGER_COUNT];
 	struct theo_sum theo;            /* sum of stake x edge, exact */
 	struct theo_sum est_edges;       /* each hand's Ante/Play edge (weight 1 a hand), exact */
@@ -92,33 +98,37 @@ add_cents(int64_t *sum, int64_t v, struct pb_error *err)
 }
 
 /*
- * Sums the lines [[round, rules_id, wager, stake, result, net]] into r:
- * every cent sum checked against 64 bits, each stake x its wager's exact
- * edge into r->theo (Play's edge is 0: the Ante's covers the game), each
- * hand's Ante/Play edge into r->est_edges.
+ * Sums the lines [[round, rules_id, wager, stake, result, net, seat]] (by
+ * round and seat) into r: a hand is a round's seat (a patron's records
+ * merged into one may have held two seats of a round); every cent sum
+ * checked against 64 bits, each stake x its wager's exact edge into
+ * r->theo (Play's edge is 0: the Ante's covers the game), each hand's
+ * Ante/Play edge into r->est_edges.
  */
 static int
 sum_lines(struct pit *p, const json_t *lines, struct rating *r, struct pb_error *err)
 {
-	int64_t last_round = 0;
+	int64_t last_round = 0, last_seat = 0;
 	size_t i;
 	const json_t *l;
 
 	memset(r, 0, sizeof(*r));
 	json_array_foreach(lines, i, l) {
 		int64_t round = json_integer_value(json_array_get(l, 0)), stake = json_integer_value(json_array_get(l, 3));
+		int64_t seat = json_integer_value(json_array_get(l, 6));
 		int w = wager_of(json_string_value(json_array_get(l, 2)));
 		bool returned = strcmp(json_string_value(json_array_get(l, 4)), "returned") == 0;
 		struct rating_game *g = NULL;
 
 		if (game_of(p, r, json_integer_value(json_array_get(l, 1)), &g, err) < 0)
 			return -1;
-		if (round != last_round) {
+		if (round != last_round || seat != last_seat) {
 			r->hands++;
 			g->hands++;
 			if (theo_add(&r->est_edges, 1, g->f.edge_exact[WAGER_ANTE], err) < 0)
 				return -1;
 			last_round = round;
+			last_seat = seat;
 		}
 		if (add_cents(&r->result, json_integer_value(json_array_get(l, 5)), err) < 0)
 			return -1;
@@ -177,7 +187,11 @@ seated_seconds(const json_t *seatings, int64_t from_ms, int64_t to_ms)
 	return total / 1000;
 }
 
-/* The rating of player over [from, to) (times as stored). */
+/*
+ * The rating of player (his record and those merged into it) over [from,
+ * to) (times as stored): the result is his lines' net plus the corrections
+ * of his lines ("corrections": the sum of each line's latest paid - owed).
+ */
 static int
 rate(struct pit *p, const char *player, const char *from, const char *to, json_t **out, struct pb_error *err)
 {
@@ -193,18 +207,20 @@ rate(struct pit *p, const char *player, const char *from, const char *to, json_t
 		return -1;
 	}
 	json_decref(lines);
-	if (store_seat_changes_of_player(p->store, player, &seatings, err) < 0)
+	if (store_rating_corrections(p->store, player, from, to, &r.corrections, err) < 0 ||
+	    add_cents(&r.result, r.corrections, err) < 0 || store_rating_seat_changes(p->store, player, &seatings, err) < 0)
 		return -1;
 	if (strcmp(from, TIME_MIN) != 0)
 		pb_time_parse(from, &from_ms);
 	if (strcmp(to, TIME_MAX) != 0)
 		pb_time_parse(to, &to_ms);
-	*out = json_pack("{s:s,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:I,s:I,s:I,s:I,s:I,s:I}", "player", player, "hands",
+	*out = json_pack("{s:s,s:I,s:I,s:{s:I,s:I,s:I,s:I},s:I,s:I,s:I,s:I,s:I,s:I,s:I}", "player", player, "hands",
 	    (json_int_t)r.hands, "wagered", (json_int_t)r.wagered, "wagered_by_wager", "ante", (json_int_t)r.per_wager[WAGER_ANTE],
 	    "play", (json_int_t)r.per_wager[WAGER_PLAY], "pair_plus", (json_int_t)r.per_wager[WAGER_PAIR_PLUS], "six_card",
 	    (json_int_t)r.per_wager[WAGER_SIX_CARD], "average_bet", (json_int_t)m.average, "result", (json_int_t)r.result,
-	    "theoretical", (json_int_t)m.theoretical, "estimated_theoretical", (json_int_t)m.estimated, "seconds",
-	    (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps", (json_int_t)m.comps);
+	    "corrections", (json_int_t)r.corrections, "theoretical", (json_int_t)m.theoretical, "estimated_theoretical",
+	    (json_int_t)m.estimated, "seconds", (json_int_t)seated_seconds(seatings, from_ms, to_ms), "comps",
+	    (json_int_t)m.comps);
 	json_decref(seatings);
 	return *out != NULL ? 0 : pb_oom(err);
 }
@@ -237,18 +253,24 @@ int
 pit_player_rating(struct pit *p, const struct actor *a, const char *id, const char *from, const char *to,
     json_t **out, struct pb_error *err)
 {
-	char f[PB_TIME_LEN], t[PB_TIME_LEN];
-	json_t *rec = NULL;
+	char f[PB_TIME_LEN], t[PB_TIME_LEN], into[PB_ID_MAX];
+	json_t *manual;
+	bool found = false;
 
 	if (need_reader(a, err) < 0 || query_time(from, "from", TIME_MIN, f, err) < 0 || query_time(to, "to", TIME_MAX, t, err) < 0)
 		return -1;
-	if (store_player_get(p->store, id, &rec, err) < 0)
+	if (strlen(id) < PB_ID_MAX && store_player_merged_into(p->store, id, &found, into, err) < 0)
 		return -1;
-	if (rec == NULL)
+	if (!found)
 		return pb_fail(err, 404, "player_not_found", "there is no player \"%.32s\"", id);
-	json_decref(rec);
-	if (rate(p, id, f, t, out, err) < 0)
+	if (rating_manual_of_player(p, id, f, t, &manual, err) < 0)
 		return -1;
+	if (rate(p, id, f, t, out, err) < 0) {
+		json_decref(manual);
+		return -1;
+	}
+	json_object_set_new(*out, "merged_into", into[0] ? json_string(into) : json_null());
+	json_object_set_new(*out, "manual", manual);
 	json_object_set_new(*out, "from", strcmp(f, TIME_MIN) ? json_string(f) : json_null());
 	json_object_set_new(*out, "to", strcmp(t, TIME_MAX) ? json_string(t) : json_null());
 	return 0;
@@ -259,7 +281,7 @@ pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day,
 {
 	char f[PB_TIME_LEN], t[PB_TIME_LEN];
 	int64_t day, from_s, to_s, hands, known;
-	json_t *players, *rows;
+	json_t *players, *rows, *manual;
 	size_t i;
 	const json_t *v;
 
@@ -272,7 +294,8 @@ pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day,
 	pb_time_format_ms(to_s * 1000, t);
 	if (store_players_between(p->store, f, t, &players, err) < 0)
 		return -1;
-	if (store_hands_coverage(p->store, f, t, &hands, &known, err) < 0) {
+	if (store_hands_coverage(p->store, f, t, &hands, &known, err) < 0 ||
+	    rating_manual_of_day(p, gaming_day, &manual, err) < 0) {
 		json_decref(players);
 		return -1;
 	}
@@ -282,13 +305,14 @@ pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day,
 		if (rate(p, json_string_value(v), f, t, &row, err) < 0) {
 			json_decref(players);
 			json_decref(rows);
+			json_decref(manual);
 			return -1;
 		}
 		json_array_append_new(rows, row);
 	}
 	json_decref(players);
-	*out = json_pack("{s:s,s:s,s:s,s:o,s:{s:I,s:I,s:o}}", "gaming_day", gaming_day, "from", f, "to", t, "players", rows,
-	    "coverage", "hands", (json_int_t)hands, "rated_hands", (json_int_t)known, "share",
+	*out = json_pack("{s:s,s:s,s:s,s:o,s:o,s:{s:I,s:I,s:o}}", "gaming_day", gaming_day, "from", f, "to", t, "players", rows,
+	    "manual", manual, "coverage", "hands", (json_int_t)hands, "rated_hands", (json_int_t)known, "share",
 	    hands > 0 ? json_real((double)known / (double)hands) : json_null());
 	return 0;
 }

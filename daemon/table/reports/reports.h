@@ -163,8 +163,17 @@ int pit_acct_acknowledge(struct pit *p, const struct actor *a, const struct idem
 int pit_player_rating(struct pit *p, const struct actor *a, const char *id, const char *from, const char *to,
     json_t **out, struct pb_error *err);
 
-/* GET /reports/ratings?gaming_day=D: every rated player of the day and the coverage. */
+/* GET /reports/ratings?gaming_day=D: every rated player of the day, the day's manual ratings and the coverage. */
 int pit_ratings_report(struct pit *p, const struct actor *a, const char *gaming_day, json_t **out, struct pb_error *err);
+
+/*
+ * POST /players/{id}/ratings {"average_bet", "minutes", "game"?, "table"?,
+ * "decisions_per_hour"?, "note"?} by a floor supervisor or pit boss: a
+ * manual rating (table/players/players.h), its theoretical win at the
+ * game's exact Ante/Play edge; 201 the rating.
+ */
+int pit_player_manual_rating(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *id,
+    const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 /* ---- a summary of hour rows read elsewhere: the central copy's (reports_summary.c) ---- */
 

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/gaming_day.h"
 #include "engine/hand3.h"
 #include "engine/hand6.h"
 #include "store/store.h"
+#include "table/players/players.h"
 #include "table/rounds/rounds.h"
 #include "table/reports/reports_private.h"
 
@@ -176,6 +178,31 @@ exceptions_json(const struct report_exception_list *list, int n)
 	return arr;
 }
 
+/* How far before a period's start the exceptions report looks for overdue CTR items, in gaming days. */
+#define CTR_LOOKBACK_DAYS 90
+
+/*
+ * The CTR items overdue now (table/players/title31.c), of the gaming days
+ * from CTR_LOOKBACK_DAYS before the period's start to its end, for the
+ * readers of personal data (the others see none).
+ */
+static int
+report_ctr_overdue(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr, struct pb_error *err)
+{
+	char from_day[11], to_day[11], at[PB_TIME_LEN];
+	int64_t day = 0;
+
+	if ((a->roles & PLAYER_PERSONAL_ROLES) == 0)
+		return 0;
+	pb_time_format_ms(q->from_ms, at);
+	title31_gaming_day(&p->cfg->property.calendar, at, from_day);
+	gaming_day_parse(from_day, &day);
+	gaming_day_format(day - CTR_LOOKBACK_DAYS, from_day);
+	pb_time_format_ms(q->to_ms - 1, at);
+	title31_gaming_day(&p->cfg->property.calendar, at, to_day);
+	return title31_overdue_exceptions(p, from_day, to_day, arr, err);
+}
+
 int
 pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err)
@@ -210,6 +237,11 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 	}
 	/* the accounting exceptions (table/reports/acct_exceptions.c) merged in by time */
 	if (arr != NULL && acct_exceptions_merge(p, a, q, arr, &cut, err) < 0) {
+		json_decref(arr);
+		goto out;
+	}
+	/* the CTR items overdue now, of the gaming days up to the period's end (property-wide: no table's) */
+	if (arr != NULL && q->table[0] == '\0' && report_ctr_overdue(p, a, q, arr, err) < 0) {
 		json_decref(arr);
 		goto out;
 	}

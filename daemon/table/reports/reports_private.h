@@ -31,6 +31,17 @@ const char *report_group_name(enum report_group g);
  */
 int report_scope(struct pit *p, const struct actor *a, const struct report_query *q, char **scope, struct pb_error *err);
 
+/*
+ * The manual ratings of a player's rating (rating_manual.c): those of the
+ * player and of the records merged into him recorded in [from, to), as
+ * {"ratings": [...], "minutes", "theoretical"} (the exact sum rounded once).
+ */
+int rating_manual_of_player(struct pit *p, const char *player, const char *from, const char *to, json_t **out,
+    struct pb_error *err);
+
+/* The manual ratings of a gaming day, each with its theoretical win: [...] (new reference into *out). */
+int rating_manual_of_day(struct pit *p, const char *gaming_day, json_t **out, struct pb_error *err);
+
 /* A Unix-ms time as the API writes it (new reference). */
 json_t *report_time_json(int64_t ms);
 
