@@ -82,13 +82,18 @@ function watch(p) {
 
 async function shot(name) {
   const file = path.join(OUT, `cash-${name}.png`);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({path: file, fullPage: true});
   console.log(`# screenshot: ${file}`);
 }
 
-/** Signs the page in as p (after signing out whoever is in) and opens the address. */
+/**
+ * Signs the page in as p at the address (after signing out whoever is in): signing in opens it, so no
+ * other view is read on the way (a cage cashier may not read the floor's summary).
+ */
 async function as(p, hash) {
   if (await page.locator('#signout').isVisible()) await page.locator('#signout').click();
+  await page.goto(`${base}/${hash}`);
   await page.locator('#signin-form').waitFor({state: 'visible'});
   const person = page.locator('input[name="person"]');
   if (!await person.isVisible()) await page.locator('#signin-switch', {hasText: 'employee id'}).click();
@@ -96,7 +101,6 @@ async function as(p, hash) {
   await page.locator('#signin-form input[name="password"]').fill(password(p));
   await page.locator('#signin-form input[name="password"]').press('Enter');
   await page.locator('#who', {hasText: p.name}).waitFor();
-  await page.goto(`${base}/${hash}`);
 }
 
 /** Records a cage transaction through the form; returns the form (its result shown in [data-result]). */
@@ -161,10 +165,10 @@ describe('cash controls on the page', () => {
     assert.equal(await page.locator('#nav-cage').isVisible(), false);
     await as(CASH.pb, '#/floor');
     assert.equal(await page.locator('#nav-cage').isVisible(), true);
-    await as(CASH.cage, '#/floor');
-    await page.locator('nav.mainnav a', {hasText: 'Cage'}).click();
-    await page.waitForURL(/#\/cage/);
+    await as(CASH.cage, '#/cage');
+    assert.equal(await page.locator('#nav-cage').isVisible(), true);
     await page.locator('h1', {hasText: 'Cage'}).waitFor();
+    assert.equal(await page.locator('nav.mainnav a[aria-current="page"]').innerText(), 'Cage');
   });
 
   it('a cage cashier records cage transactions through the form: the totals and the alert at once, the list', async () => {
@@ -192,7 +196,11 @@ describe('cash controls on the page', () => {
       assert.match(ok, t.window ? new RegExp(`the cage, window ${t.window}`) : /at the cage \(/);
     }
     assert.ok(cashIn >= limits.alert_at && cashIn <= limits.ctr_over, 'the inputs reach the alert, not the CTR limit');
-    assert.match(await f.locator('[data-result] [data-title31="warning"]').innerText(), /alert level/);
+    // The alert's warning names the side's total and what is left before the limit, as computed here.
+    const alert = f.locator('[data-result] [data-title31="warning"]');
+    assert.equal(await alert.getAttribute('data-ctr'), 'no');
+    assert.ok((await alert.innerText()).includes(usd(cashIn)), 'the total in the warning');
+    assert.ok((await alert.innerText()).includes(usd(limits.ctr_over - cashIn)), 'what is left in the warning');
     // A table's cash transaction of the day is listed beside the cage's.
     const tt = await http('POST', '/api/v1/tables/T1/transactions', {body: {player: ids.nora, direction: 'in', kind: 'cash', amount: 20000}});
     assert.equal(tt.status, 201, tt.text);
@@ -239,7 +247,10 @@ describe('cash controls on the page', () => {
     await f.locator('[data-result] .note-ok', {hasText: usd(cents)}).waitFor();
     assert.equal(await fig(f, 'cash_in'), usd(cents));
     assert.equal(await fig(f, 'remaining'), usd(0));
-    assert.match(await f.locator('[data-result] [data-title31="warning"]').innerText(), /over the CTR limit/);
+    const over = f.locator('[data-result] [data-title31="warning"]');
+    assert.equal(await over.getAttribute('data-ctr'), 'yes', 'over the CTR limit: said at once');
+    assert.ok((await over.innerText()).includes(usd(cents)), 'the total in the warning');
+    await shot('02b-over-the-limit');
   });
 
   it('voids a transaction through the page: struck through, out of the totals, marked in the MTL', async () => {
@@ -314,6 +325,44 @@ describe('cash controls on the page', () => {
     assert.equal(item.filed_on, day);
     assert.equal(item.status_by, CASH.pb.id);
     await shot('04-title31');
+  });
+
+  it('merges an anonymous record into a known one on the player page; his cash counts for the survivor', async () => {
+    const r = await http('POST', '/api/v1/players', {body: {description: 'tall man, grey coat'}});
+    assert.equal(r.status, 201, r.text);
+    const anon = r.json.id;
+    const buyIn = 100000;
+    const tt = await http('POST', '/api/v1/tables/T2/transactions', {body: {player: anon, direction: 'in', kind: 'cash', amount: buyIn}});
+    assert.equal(tt.status, 201, tt.text);
+    await page.goto(`${base}/#/players/${anon}`);
+    const txns = page.locator('#player-transactions');
+    await txns.locator(`tr[data-txn="${tt.json.id}"]`).waitFor();
+    assert.equal(await txns.locator('[data-fig="cash_in"]').innerText(), usd(buyIn));
+    const f = page.locator('form[data-form="merge"]');
+    await page.locator('[data-box="merge"] summary').click();
+    await f.locator('input[name="merge-into"]').fill(ids.nora);
+    await f.locator('input[name="merge-reason"]').fill('the same patron: her card and the camera');
+    await f.locator('input[name="merge-witness"]').fill(CASH.floor.id);
+    await f.locator('input[name="merge-witness-password"]').fill(password(CASH.floor));
+    await f.locator('button[type="submit"]').click();
+    // Nora's cash in of the day: her cage deposits, the table's $200.00 and his buy-in.
+    const noraIn = recorded.filter(t => t.direction === 'in').reduce((a, t) => a + t.cents, 0) + 20000 + buyIn;
+    const ok = f.locator('.note-ok');
+    await ok.waitFor();
+    assert.ok((await ok.innerText()).includes(`${anon} is merged into ${ids.nora}`));
+    assert.ok((await ok.innerText()).includes(`${day}: in ${usd(noraIn)}, out ${usd(0)}`), await ok.innerText());
+    await page.locator(`#player-record [data-merged-into="${ids.nora}"]`).waitFor();
+    await page.reload();
+    await page.locator(`#player-record [data-merged-into="${ids.nora}"] a[data-player="${ids.nora}"]`).waitFor();
+    assert.equal(await page.locator('[data-box="merge"]').count(), 0, 'a merged record is not merged again');
+    await shot('05-merged');
+    await page.locator(`#player-record [data-merged-into] a[data-player="${ids.nora}"]`).click();
+    const noraTxns = page.locator('#player-transactions');
+    const row = noraTxns.locator(`tr[data-txn="${tt.json.id}"]`);
+    await row.waitFor();
+    assert.ok((await row.innerText()).includes('tall man, grey coat'), 'as written');
+    await row.locator(`[data-counted-for="${ids.nora}"]`).waitFor();
+    assert.equal(await noraTxns.locator('[data-fig="cash_in"]').innerText(), usd(noraIn));
   });
 
   it('logged no console errors and no policy violation', () => {

@@ -105,8 +105,8 @@ export function transactionsTable(rows, cur, {onVoid, caption = 'Transactions', 
     {label: 'Type', render: x => typeName(x.type)},
     {label: 'Side', render: x => sideText(x.direction, x.kind)},
     {label: 'Amount', num: true, render: x => amountCell(x, cur)},
-    {label: 'By', render: x => x.by || '—'},
-    {label: 'State', className: 'wrap', render: x => {
+    {label: 'By', className: 'nowrap', render: x => x.by || '—'},
+    {label: 'State', className: 'notes', render: x => {
       if (x.void) return voidMark(x.void);
       if (!onVoid) return h('span', {class: 'muted'}, 'Counts');
       const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'void', 'data-txn': String(x.id)}, 'Void');
@@ -158,13 +158,14 @@ export function title31Answer(a, cur) {
       h('dd', null, t.remaining === undefined ? '—' : money(t.remaining, cur))),
     h('div', {class: 'fact', 'data-fig': 'identified'}, h('dt', null, 'Identification on record'),
       h('dd', null, t.identified ? 'Yes' : 'No'))));
-  const lines = [];
-  if (t.ctr) lines.push(`${a.player}\u2019s ${side} of the gaming day is over the CTR limit: a CTR item is open in the Title 31 view.`);
-  else if (t.alert) lines.push(`${a.player}\u2019s ${side} of the gaming day has reached the alert level.`);
-  if (t.warning) lines.push(t.warning);
-  if (lines.length) {
-    out.push(h('div', {'data-title31': 'warning'}, note('warn', lines.join(' '), ' ',
-      h('a', {href: `#/title31?day=${encodeURIComponent(a.gaming_day)}`}, 'Open Title 31'), '.')));
+  // The daemon's sentence when it writes one; else the page's own from the flags.
+  let line = t.warning ? String(t.warning).trim() : '';
+  if (!line && t.ctr) line = `${a.player}\u2019s ${side} of the gaming day is over the CTR limit: a CTR item is open.`;
+  else if (!line && t.alert) line = `${a.player}\u2019s ${side} of the gaming day has reached the alert level.`;
+  if (line) {
+    if (!/[.!?]$/.test(line)) line += '.';
+    out.push(h('div', {'data-title31': 'warning', 'data-ctr': t.ctr ? 'yes' : 'no'}, note(t.ctr ? 'error' : 'warn',
+      h('strong', null, 'Title 31: '), line, ' ', h('a', {href: `#/title31?day=${encodeURIComponent(a.gaming_day)}`}, 'Open Title 31'), '.')));
   }
   return out;
 }
@@ -234,9 +235,9 @@ export function patronPicker(name, onChange = () => {}) {
     chosen = p;
     results.replaceChildren();
     picked.dataset.picked = p.id;
-    picked.replaceChildren('Patron: ', playerLink(p.id, p), ' ', anonymousBadge(p),
-      p.card ? h('span', {class: 'muted'}, ` · card ${p.card}`) : '',
-      p.merged_into ? note('warn', `This record was merged into ${p.merged_into}: choose `, playerLink(p.merged_into), ' instead.') : '');
+    picked.replaceChildren(h('span', null, 'Patron: ', playerLink(p.id, p), ' ', anonymousBadge(p),
+      p.card ? h('span', {class: 'muted'}, ` · card ${p.card}`) : null,
+      p.merged_into ? note('warn', `This record was merged into ${p.merged_into}: choose `, playerLink(p.merged_into), ' instead.') : null));
     onChange(p);
   }
 

@@ -73,7 +73,7 @@ export async function render(main, params, ctx) {
   const [mtlSec, mtlBody] = section('Multiple transaction log', {id: 't31-mtl'});
   const [ratSec, ratBody] = section('Ratings of the gaming day', {id: 't31-ratings',
     actions: csvButton('Download CSV', () => '/reports/ratings' + dayQuery({format: 'csv'}), 'ratings.csv', api)});
-  main.append(itemsSec, alertSec, mtlSec, h('div', {class: 'grid-2'}, totSec, voidSec), ratSec);
+  main.append(itemsSec, h('div', {class: 'grid-2'}, alertSec, totSec), mtlSec, voidSec, ratSec);
   const ctrList = h('div', {class: 'ctr-list'});
   const mover = mayAcknowledge() ? ctrForm(cur, () => loadTitle31()) : null;
   itemsBody.append(ctrList, mover ? h('div', {class: 'doc-forms'}, mover.el) : '');
@@ -110,14 +110,14 @@ export async function render(main, params, ctx) {
       {label: 'Side', render: x => sideText(x.direction)},
       {label: 'Day total', num: true, render: x => h('span', {class: 'stack end'}, money(x.total, cur),
         x.below_limit ? h('small', {class: 'badge', 'data-below': 'yes'}, 'Below the limit now (a void)') : null)},
-      {label: 'Crossed at', render: x => when(x.at, 'short')},
+      {label: 'Crossed at', className: 'nowrap', render: x => when(x.at, 'short')},
       {label: 'Status', render: x => h('span', {class: 'stack'}, statusBadge(x.status),
         x.status_by ? h('small', {class: 'muted'}, `${x.status_by}, `, when(x.status_at, 'short')) : null)},
-      {label: 'Due', render: x => h('span', {class: 'stack'}, x.due || '—',
+      {label: 'Due', className: 'nowrap', render: x => h('span', {class: 'stack'}, x.due || '—',
         x.overdue ? h('span', {class: 'badge flag-high', 'data-overdue': 'yes'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Overdue') : null)},
-      {label: 'BSA id', render: x => x.bsa_id || '—'},
-      {label: 'Filed on', render: x => x.filed_on || '—'},
-      {label: 'Notes', className: 'wrap', render: x => notesList(history(x))},
+      {label: 'BSA id', className: 'nowrap', render: x => x.bsa_id || '—'},
+      {label: 'Filed on', className: 'nowrap', render: x => x.filed_on || '—'},
+      {label: 'Notes', className: 'notes', render: x => notesList(history(x))},
       ...(mover ? [{label: '', render: x => {
         const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'ctr', 'data-ctr': x.id}, 'Status or note');
         b.addEventListener('click', () => mover.open(x));
@@ -154,7 +154,7 @@ export async function render(main, params, ctx) {
       {label: 'Side', render: x => sideText(x.direction)},
       {label: 'Day total', num: true, render: x => money(x.total, cur)},
       {label: 'Reached at', render: x => when(x.at, 'short')},
-      {label: 'State', className: 'wrap', render: ackCell},
+      {label: 'State', className: 'notes', render: ackCell},
     ], b.alerts, {caption: 'Alerts', empty: 'No alert on this gaming day.'}));
     const patrons = new Map([...b.mtl, ...b.ctr, ...b.alerts].map(x => [x.counted_for || x.player, x.patron]));
     const totals = Object.entries(b.totals).map(([player, t]) => ({player, ...t}));
@@ -166,12 +166,12 @@ export async function render(main, params, ctx) {
     const mtl = dataTable([
       {label: 'At', rowHeader: true, render: x => when(x.at, 'short')},
       {label: 'Patron', render: patronCell},
-      {label: 'By', render: x => x.by || '—'},
+      {label: 'By', className: 'nowrap', render: x => x.by || '—'},
       {label: 'Where', render: whereCell},
       {label: 'Type', render: x => typeName(x.type)},
       {label: 'Side', render: x => sideText(x.direction)},
       {label: 'Amount', num: true, render: x => x.void ? h('del', null, money(x.amount, cur)) : money(x.amount, cur)},
-      {label: 'Void', className: 'wrap', render: x => x.void ? voidMark(x.void) : ''},
+      {label: 'Void', className: 'notes', render: x => x.void ? voidMark(x.void) : ''},
     ], b.mtl, {caption: 'Multiple transaction log', empty: 'No cash transaction at or above the MTL threshold.',
       rowClass: x => x.void ? 'row-voided' : null});
     for (const [i, tr] of [...mtl.querySelectorAll('tbody tr')].entries()) tr.dataset.txn = String(b.mtl[i].id);
@@ -235,7 +235,7 @@ function ctrForm(cur, done) {
   const filedOn = h('input', {type: 'date', name: 'ctr-filed-on'});
   const text = h('textarea', {name: 'ctr-note', rows: '2', maxlength: '500'});
   const filing = h('div', {class: 'doc-form', 'data-filing': ''}, formField('BSA id', bsa, 'The BSA identifier FinCEN gave the filed report.'),
-    formField('Filed on', filedOn));
+    formField('Filed on', filedOn, 'Left empty: today.'));
   const showFiling = () => { filing.hidden = !['filed', 'amended'].includes(status.value); };
   status.addEventListener('change', showFiling);
   const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
