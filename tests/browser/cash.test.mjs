@@ -124,7 +124,8 @@ async function fig(f, k) {
 
 before(async () => {
   fs.mkdirSync(OUT, {recursive: true});
-  run = await startPitbossd('pitboss-cash-', cfg => { cfg.sessions = {idle_seconds: 900, absolute_seconds: 3600}; });
+  run = await startPitbossd('pitboss-cash-', cfg => { cfg.sessions = {idle_seconds: 900, absolute_seconds: 3600}; },
+    {clock: true});
   base = run.base;
   for (const p of Object.values(CASH)) await makePerson(p);
   for (const [k, rec] of [['nora', NORA], ['leo', LEO]]) {
@@ -363,6 +364,25 @@ describe('cash controls on the page', () => {
     assert.ok((await row.innerText()).includes('tall man, grey coat'), 'as written');
     await row.locator(`[data-counted-for="${ids.nora}"]`).waitFor();
     assert.equal(await noraTxns.locator('[data-fig="cash_in"]').innerText(), usd(noraIn));
+  });
+
+  it('an open CTR item past its due day is shown overdue, highlighted; a filed one is not', async () => {
+    // Nora's cash out over the limit (her record holds an ID): an open item of the day.
+    const out = limits.ctr_over + 5000;
+    const r = await http('POST', '/api/v1/tables/T1/transactions', {body: {player: ids.nora, direction: 'out', kind: 'cash', amount: out}});
+    assert.equal(r.status, 201, r.text);
+    // The daemon's clock 17 days on: past the due day (the gaming day + 15), and past every session.
+    await run.advanceClock(17 * 86400);
+    await page.evaluate(() => sessionStorage.clear());
+    await as(CASH.pb, `#/title31?day=${day}`);
+    const open = page.locator(`#t31-ctr tr[data-ctr="${day}-${ids.nora}-out"]`);
+    await open.locator('[data-overdue="yes"]').waitFor();
+    assert.match(await open.getAttribute('class'), /row-overdue/);
+    assert.ok((await open.innerText()).includes(usd(out)));
+    const filed = page.locator(`#t31-ctr tr[data-ctr="${day}-${ids.leo}-in"]`);
+    await filed.locator('[data-status="filed"]').waitFor();
+    assert.equal(await filed.locator('[data-overdue]').count(), 0, 'a filed item is not overdue');
+    await shot('06-overdue');
   });
 
   it('logged no console errors and no policy violation', () => {
