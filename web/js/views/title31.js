@@ -25,7 +25,7 @@ import {sideText, whereCell, patronCell, typeName, voidMark, transactionsTable, 
 export const name = 'title31';
 
 /** The statuses a CTR item may move to from each (the daemon refuses the others: invalid_transition). */
-export const CTR_NEXT = {open: ['identified', 'filed'], identified: ['filed'], filed: ['amended'], amended: ['amended']};
+const CTR_NEXT = {open: ['identified', 'filed'], identified: ['filed'], filed: ['amended'], amended: ['amended']};
 const STATUS_ICON = {open: '○', identified: '◐', filed: '✔', amended: '✎'};
 
 function statusBadge(status) {
