@@ -106,8 +106,10 @@ class CashControls(pbtest.DaemonTestCase):
                          dict({"player": pid, "direction": "in", "amount": 100}, **body), token=self.tok["FL1"])
         self.refused(400, "invalid_body", "POST", "/api/v1/tables/T1/transactions",
                      {"player": pid, "direction": "in", "type": "marker_redemption", "amount": 100}, token=self.tok["FL1"])
-        self.refused(400, "invalid_body", "POST", "/api/v1/tables/T1/transactions",
+        self.refused(422, "invalid_type", "POST", "/api/v1/tables/T1/transactions",
                      {"player": pid, "direction": "in", "type": "chip_redemption", "amount": 100}, token=self.tok["FL1"])
+        self.refused(400, "invalid_body", "POST", "/api/v1/tables/T1/transactions",
+                     {"player": pid, "direction": "in", "type": "cash_purchase", "amount": 100}, token=self.tok["FL1"])
         # the cage: its types and their directions; currency always; the cage's role only
         allowed = {"chip_redemption": ["out"], "front_money": ["in", "out"], "safekeeping": ["in", "out"],
                    "marker_payment": ["in"], "check_cashing": ["out"], "cash_advance": ["out"], "other": ["in", "out"]}
@@ -122,11 +124,14 @@ class CashControls(pbtest.DaemonTestCase):
                     self.refused(422, "invalid_type", "POST", "/api/v1/cage/transactions", body, token=self.tok["CG1"])
         self.refused(400, "invalid_body", "POST", "/api/v1/cage/transactions",
                      {"player": pid, "direction": "in", "amount": 100}, token=self.tok["CG1"])
-        self.refused(400, "invalid_body", "POST", "/api/v1/cage/transactions",
+        self.refused(422, "invalid_type", "POST", "/api/v1/cage/transactions",
                      {"player": pid, "direction": "in", "type": "money_play", "amount": 100}, token=self.tok["CG1"])
         self.refused(403, "forbidden", "POST", "/api/v1/cage/transactions",
                      {"player": pid, "direction": "in", "type": "front_money", "amount": 100}, token=self.tok["FL1"])
-        t = self.cage(pid, 100, window="W3")
+        self.refused(422, "invalid_type", "POST", "/api/v1/cage/transactions",
+                     {"player": pid, "direction": "in", "type": "front_money", "kind": "chips", "amount": 100},
+                     token=self.tok["CG1"])
+        t = self.cage(pid, 100, window="W3", kind="cash")
         self.assertEqual(t["window"], "W3")
         # the day's list has them all, the cage's by where=cage; CSV the same
         day = t["gaming_day"]

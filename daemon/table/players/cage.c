@@ -16,7 +16,7 @@
 static int
 do_cage_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"player", "direction", "type", "amount", "window", NULL};
+	static const char *const KEYS[] = {"player", "direction", "type", "amount", "window", "kind", NULL};
 	const json_t *body = arg, *window;
 	struct table_txn t;
 	const char *type;
@@ -28,6 +28,11 @@ do_cage_txn(struct pit *p, const struct actor *a, void *arg, json_t **out, int *
 		return pb_fail(err, 400, "invalid_body", "the body is {\"player\", \"direction\", \"type\", \"amount\", \"window\"?}");
 	if (input_known_keys(body, "cage transaction", KEYS, err) < 0)
 		return -1;
+	/* the cage deals in currency only: "kind" may say so, and nothing else */
+	if (json_object_get(body, "kind") != NULL && (json_string_value(json_object_get(body, "kind")) == NULL ||
+	    strcmp(json_string_value(json_object_get(body, "kind")), "cash") != 0))
+		return pb_fail(err, 422, "invalid_type", "kind: the cage's transactions are currency (\"cash\"); chips and markers "
+		    "are recorded at the table");
 	memset(&t, 0, sizeof(t));
 	if (cash_read_common(body, &t, &type, err) < 0 || cash_type_resolve(true, type, kind, t.direction, t.type, err) < 0)
 		return -1;

@@ -69,8 +69,14 @@ cash_type_resolve(bool cage, const char *type, char kind[8], const char *directi
 	for (size_t i = 0; i < sizeof(TYPES) / sizeof(TYPES[0]) && t == NULL; i++)
 		if (TYPES[i].cage == cage && strcmp(TYPES[i].name, type) == 0)
 			t = &TYPES[i];
-	if (t == NULL)
+	if (t == NULL) {
+		/* a type of the other place is a known type in the wrong place: 422, saying where it belongs */
+		for (size_t i = 0; i < sizeof(TYPES) / sizeof(TYPES[0]); i++)
+			if (strcmp(TYPES[i].name, type) == 0)
+				return pb_fail(err, 422, "invalid_type", "a %s is recorded %s; %s: %s", type, cage ? "at a table" :
+				    "at the cage", cage ? "the cage's types" : "a table's types", cage ? CAGE_TYPES : TABLE_TYPES);
 		return pb_fail(err, 400, "invalid_body", "type: %s", cage ? CAGE_TYPES : TABLE_TYPES);
+	}
 	if (kind[0] == '\0' && t->implied_kind == NULL)
 		return pb_fail(err, 400, "invalid_body", "kind: a %s is %s; say which (\"kind\")", t->name, t->is);
 	if (kind[0] == '\0')

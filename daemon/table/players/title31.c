@@ -357,8 +357,17 @@ title31_overdue_exceptions(struct pit *p, const char *from_day, const char *to_d
 	size_t i, j;
 	const json_t *d;
 	json_t *it;
+	char now[PB_TIME_LEN], last[11];
+	int64_t today = 0;
 
-	if (store_txn_days_between(p->store, from_day, to_day, &days, err) < 0)
+	/* only a gaming day whose CTRs were due before today can have one overdue: no later day is read */
+	pb_time_now(now);
+	title31_gaming_day(&p->cfg->property.calendar, now, last);
+	gaming_day_parse(last, &today);
+	gaming_day_format(today - CTR_DUE_DAYS - 1, last);
+	if (strcmp(to_day, last) < 0)
+		snprintf(last, sizeof(last), "%s", to_day);
+	if (store_txn_days_between(p->store, from_day, last, &days, err) < 0)
 		return -1;
 	json_array_foreach(days, i, d) {
 		if (title31_report_day(p, json_string_value(d), &rep, err) < 0) {
