@@ -3,7 +3,7 @@
 // js/session.js).
 //
 // Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/exceptions, #/events,
-// #/players, #/players/P1, #/title31.
+// #/players, #/players/P1, #/title31, #/cage.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
 import * as api from './js/api.js';
@@ -20,6 +20,8 @@ import * as master from './js/views/master.js';
 import * as players from './js/views/players.js';
 import * as player from './js/views/player.js';
 import * as title31 from './js/views/title31.js';
+import * as cage from './js/views/cage.js';
+import {showsCage} from './js/players.js';
 
 const $ = id => document.getElementById(id);
 
@@ -34,6 +36,7 @@ const ROUTES = [
   {re: /^\/players$/, view: players, nav: 'players'},
   {re: /^\/players\/([A-Za-z0-9_.-]+)$/, view: player, nav: 'players', params: m => ({player: decodeURIComponent(m[1])})},
   {re: /^\/title31$/, view: title31, nav: 'title31'},
+  {re: /^\/cage$/, view: cage, nav: 'cage'},
 ];
 
 let stopView = null;
@@ -78,6 +81,8 @@ function showWho() {
     who.replaceChildren(h('span', {class: 'who-meta'}, 'Signed in with a token'));
     who.title = 'Signed in with an access token';
   }
+  // The top bar offers the views of the roles signed in (the daemon decides what each may read and do).
+  $('nav-cage').hidden = !showsCage();
 }
 
 async function showApp() {
@@ -111,6 +116,8 @@ async function route() {
     alive: () => gen === generation,
     query,
     setTitle: t => { document.title = `${t} — pitboss`; },
+    // Renders the view again (after a change it shows), unless another view has come since.
+    reload: () => { if (gen === generation) route(); },
     // Updates the hash query without re-rendering (for bookmarkable filters).
     setQuery: params => {
       const q = new URLSearchParams(params).toString();

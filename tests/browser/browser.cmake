@@ -16,3 +16,10 @@ set_tests_properties(browser.dealer PROPERTIES LABELS browser RESOURCE_LOCK brow
   COST 150
   ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
   TIMEOUT 300)
+# Cash controls on the pit boss page: the cage view, identification, voids, CTR items moved on;
+# its screenshots land in tests/browser/out/cash-*.png.
+add_test(NAME browser.cash COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh cash.test.mjs)
+set_tests_properties(browser.cash PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
+  COST 100
+  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 300)

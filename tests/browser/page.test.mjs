@@ -1161,12 +1161,14 @@ describe('players on the page', () => {
     const mtlText = await pp.locator('#t31-mtl').innerText();
     assert.match(mtlText, /\$3,500\.00/);
     assert.match(mtlText, /\$8,000\.00/);
-    const ctr = pp.locator('#t31-items tbody tr', {hasText: 'CTR'});
+    const ctr = pp.locator('#t31-ctr tbody tr', {hasText: ids.nora});
     await ctr.waitFor();
     assert.match(await ctr.innerText(), /\$11,500\.00/);
     assert.match(await ctr.innerText(), /Nora Quinn/);
-    assert.equal(await ctr.locator('button', {hasText: 'Acknowledge'}).count(), 0, 'a floor supervisor does not acknowledge');
-    await pp.locator('#t31-items tbody tr', {hasText: 'Alert'}).waitFor();
+    assert.equal(await ctr.locator('button[data-action="ctr"]').count(), 0, 'a floor supervisor does not move a CTR item on');
+    const alert = pp.locator('#t31-alerts tbody tr', {hasText: ids.nora});
+    await alert.waitFor();
+    assert.equal(await alert.locator('button', {hasText: 'Acknowledge'}).count(), 0, 'a floor supervisor does not acknowledge');
     const tot = pp.locator('#t31-totals tbody tr', {hasText: ids.nora});
     assert.match(await tot.innerText(), /\$11,500\.00/);
     // The ratings of the day and the coverage, as the report says.
@@ -1178,19 +1180,19 @@ describe('players on the page', () => {
     await pp.locator('#t31-ratings tbody tr', {hasText: ids.nora}).waitFor();
   });
 
-  it('a pit boss acknowledges the CTR item with a note', async () => {
+  it('a pit boss acknowledges the alert with a note', async () => {
     await as(PL.pb, '#/title31');
-    const ctr = pp.locator('#t31-items tbody tr', {hasText: 'CTR'});
-    await ctr.locator('input[name="t31-note"]').fill('ID checked, CTR filed: ref 112-0042');
-    await ctr.locator('button', {hasText: 'Acknowledge'}).click();
-    const done = pp.locator('#t31-items tbody tr', {hasText: 'CTR'}).locator('[data-ack="done"]');
+    const alert = pp.locator('#t31-alerts tbody tr', {hasText: ids.nora});
+    await alert.locator('input[name="t31-note"]').fill('ID checked, patron told of the CTR');
+    await alert.locator('button', {hasText: 'Acknowledge'}).click();
+    const done = pp.locator('#t31-alerts tbody tr', {hasText: ids.nora}).locator('[data-ack="done"]');
     await done.waitFor();
     assert.match(await done.innerText(), /Acknowledged by Y-PB/);
     const day = (await http('GET', '/api/v1/tables')).json.property.gaming_day;
     const r = await http('GET', `/api/v1/reports/title31?gaming_day=${day}`);
-    const item = r.json.ctr.find(x => x.player === ids.nora && x.direction === 'in');
+    const item = r.json.alerts.find(x => x.player === ids.nora && x.direction === 'in');
     assert.equal(item.acknowledged.by, PL.pb.id);
-    assert.equal(item.acknowledged.note, 'ID checked, CTR filed: ref 112-0042');
+    assert.equal(item.acknowledged.note, 'ID checked, patron told of the CTR');
     await shot(pp, '20-title31');
   });
 
@@ -1224,7 +1226,7 @@ describe('players on the page', () => {
     await pp.locator('#table-seats tbody tr', {hasText: 'Nora Q.'}).waitFor();
     assert.doesNotMatch(await pp.locator('#table-seats').innerText(), /Quinn/);
     await pp.goto(`${base}/#/title31`);
-    await pp.locator('#t31-items .note', {hasText: 'not allowed'}).waitFor();
+    await pp.locator('#t31-ctr .note', {hasText: 'not allowed'}).waitFor();
   });
 
   it('logged no console errors and no policy violation', () => {

@@ -116,6 +116,33 @@ export function liveStatus() {
   };
 }
 
+// ---- form pieces ----
+
+let fieldSeq = 0;
+/** A labelled control (the control gets an id when it has none), with an optional hint below. */
+export function formField(labelText, control, hint) {
+  control.id = control.id || `f-${++fieldSeq}`;
+  return h('div', {class: 'field'}, h('label', {for: control.id}, labelText), control,
+    hint ? h('small', {class: 'muted'}, hint) : null);
+}
+
+/** The witness's person id and password fields (inputs named NAME-witness, NAME-witness-password). */
+export function witnessFields(name) {
+  const person = h('input', {type: 'text', name: `${name}-witness`, autocomplete: 'off', spellcheck: 'false', maxlength: '32'});
+  const password = h('input', {type: 'password', name: `${name}-witness-password`, autocomplete: 'off', maxlength: '128'});
+  return {
+    el: h('fieldset', {class: 'witness'}, h('legend', null, 'Witness'), formField('Witness id', person),
+      formField('Witness password', password)),
+    read: () => ({person: person.value.trim(), password: password.value}),
+    clear: () => { password.value = ''; },
+  };
+}
+
+/** A refusal as the daemon words it, with its code. */
+export function refusalNote(e) {
+  return note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : '');
+}
+
 /** A "Download CSV" button: fetches with the Authorization header, saves via a Blob. */
 export function csvButton(text, pathFn, fallbackName, api) {
   const status = h('span', {class: 'csv-status', role: 'status'});

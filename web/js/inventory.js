@@ -15,7 +15,7 @@ import * as api from './api.js';
 import * as session from './session.js';
 import {h, section, dataTable, note} from './dom.js';
 import {money, when, toMinor, minorDigits} from './format.js';
-import {errorNote} from './common.js';
+import {errorNote, witnessFields} from './common.js';
 
 const TITLES = {opener: 'Opener', closer: 'Closer', fill: 'Fill', credit: 'Credit', fill_void: 'Void of fill',
   credit_void: 'Void of credit', drop: 'Drop'};
@@ -105,17 +105,6 @@ function chipCounts(denoms, cur, name) {
       return chips;
     },
     clear() { for (const i of inputs) i.value = ''; update(); },
-  };
-}
-
-/** The witness's person id and password fields. */
-function witnessFields(name) {
-  const person = h('input', {type: 'text', name: `${name}-witness`, autocomplete: 'off', spellcheck: 'false', maxlength: '32'});
-  const password = h('input', {type: 'password', name: `${name}-witness-password`, autocomplete: 'off', maxlength: '128'});
-  return {
-    el: h('fieldset', {class: 'witness'}, h('legend', null, 'Witness'), field('Witness id', person), field('Witness password', password)),
-    read: () => ({person: person.value.trim(), password: password.value}),
-    clear: () => { password.value = ''; },
   };
 }
 

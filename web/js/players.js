@@ -24,8 +24,16 @@ export const maySeat = () => any('dealer', 'floor', 'pitboss', 'admin');
 export const mayRegister = () => any('cage', 'floor', 'pitboss', 'admin');
 /** Searching by name (a search by card is any role's). */
 export const maySearchByName = () => !session.current() || any(...PERSONAL);
-/** Acknowledging a Title 31 alert or CTR item. */
+/** Acknowledging a Title 31 alert or CTR item, and moving a CTR item on (its status, BSA id, notes). */
 export const mayAcknowledge = () => any('cage', 'pitboss');
+/** Recording a cage transaction (a cage cashier signed in as himself). */
+export const mayCage = () => any('cage');
+/** Voiding a cash transaction (witnessed by another floor, pitboss or cage person). */
+export const mayVoidCash = () => any('floor', 'pitboss', 'cage');
+/** Merging a player's record into another (witnessed). */
+export const mayMerge = () => any('cage', 'pitboss');
+/** The cage view in the top bar: the cage, pit bosses and admins (a terminal token: shown, the daemon decides). */
+export const showsCage = () => !session.current() || any('cage', 'pitboss', 'admin');
 
 /** The name a record shows: the name, else the dealer's display, else the description, else the id. */
 export function playerName(rec) {

@@ -3,12 +3,18 @@
 // them), the seat sessions from its seatings, and the rating over a range
 // (GET /players/{id}/rating?from&to): hands, time, wagered, average bet,
 // result, the exact theoretical win beside the conventional estimate, and
-// comps (docs/players.md, "Rated play, exact").
+// comps (docs/players.md, "Rated play, exact").  Cash controls
+// (docs/page.md, "A player"): "Merged into P9" when the record was merged
+// into another; for the cage and a pit boss "Merge into…" (POST
+// /players/{id}/merge, witnessed); his identification recorded (PATCH
+// /players/{id}: what a transaction over the CTR limit needs); his
+// transactions of the gaming day (GET /transactions?player=), voids marked.
 import * as api from '../api.js';
 import {h, section, dataTable, facts, note} from '../dom.js';
 import {money, moneyCell, label, when, int} from '../format.js';
-import {pageHeader, errorNote, dayStartISO, dayEndISO} from '../common.js';
-import {playerName, anonymousBadge, duration, playersCurrency} from '../players.js';
+import {pageHeader, errorNote, dayStartISO, dayEndISO, formField, witnessFields, refusalNote} from '../common.js';
+import {playerName, playerLink, anonymousBadge, duration, playersCurrency, mayMerge, mayRegister} from '../players.js';
+import {transactionsTable} from '../cash.js';
 
 export const name = 'player';
 
@@ -60,6 +66,13 @@ export async function render(main, params, ctx) {
     p.created_at ? ['Registered', when(p.created_at, 'short')] : null,
     p.updated_at ? ['Changed', when(p.updated_at, 'short')] : null,
   ]));
+  const showMerged = into => recBody.prepend(h('div', {'data-merged-into': into}, note('warn', 'Merged into ', playerLink(into),
+    `: his transactions, seats and ratings count for ${into}, and this record takes no more.`)));
+  if (p.merged_into) showMerged(p.merged_into);
+  const forms = h('div', {class: 'doc-forms'});
+  if (personal && !p.merged_into && mayRegister()) forms.append(identificationForm(p, () => ctx.reload()));
+  if (!p.merged_into && mayMerge()) forms.append(mergeForm(p, cur, into => showMerged(into)));
+  if (forms.childElementCount) recBody.append(forms);
   const sessions = sessionsOf(p.seatings);
   const [sesSec, sesBody] = section('Seat sessions', {id: 'player-sessions'});
   sesBody.append(dataTable([
@@ -81,8 +94,27 @@ export async function render(main, params, ctx) {
       h('div', {class: 'field'}, h('label', {for: 'rating-to'}, 'To'), to),
       h('div', {class: 'field field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Show rating'))));
   const [ratSec, ratBody] = section('Rating', {id: 'player-rating'});
-  main.append(ratSec);
+  const [txnSec, txnBody] = section('Transactions of the gaming day', {id: 'player-transactions'});
+  main.append(txnSec, ratSec);
   ratSec.querySelector('.panel-body').before(h('div', {class: 'panel-body'}, form));
+
+  async function loadTransactions() {
+    const day = api.property()?.gaming_day || '';
+    try {
+      const b = await api.get('/transactions' + api.qs({gaming_day: day, player: p.id}));
+      if (!ctx.alive()) return;
+      const live = b.transactions.filter(x => !x.void && x.kind === 'cash');
+      const sum = d => live.filter(x => x.direction === d).reduce((a, x) => a + x.amount, 0);
+      txnBody.replaceChildren(
+        h('p', {class: 'muted small'}, `Gaming day ${b.gaming_day}: cash in `, h('strong', {'data-fig': 'cash_in'}, money(sum('in'), cur)),
+          ', cash out ', h('strong', {'data-fig': 'cash_out'}, money(sum('out'), cur)), ' (these transactions, voids left out; never netted).'),
+        transactionsTable(b.transactions, cur, {caption: 'His transactions of the gaming day', empty: 'No transaction today.'}));
+    } catch (e) {
+      if (ctx.alive()) txnBody.replaceChildren(errorNote(e, 'Transactions') || '');
+    }
+  }
+  if (personal) loadTransactions();
+  else txnBody.append(h('p', {class: 'muted small'}, 'His transactions are for the roles that read personal data.'));
 
   async function loadRating() {
     ratBody.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
@@ -121,4 +153,75 @@ export async function render(main, params, ctx) {
     loadRating();
   });
   await loadRating();
+}
+
+/** "Record identification": the ID fields of the record (PATCH /players/{id}); saved() after. */
+function identificationForm(p, saved) {
+  const input = (n, v, type = 'text') => h('input', {type, name: `id-${n}`, maxlength: '200', autocomplete: 'off', value: v || ''});
+  const idType = input('type', p.id_type), idNumber = input('number', p.id_number), issuer = input('issuer', p.id_issuer);
+  const expiry = input('expiry', p.id_expiry, 'date');
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const form = h('form', {class: 'doc-form', 'data-form': 'identification', 'aria-label': 'Record identification', novalidate: true},
+    h('p', {class: 'muted small'}, 'A cash transaction that takes his cash in, or cash out, of a gaming day over the CTR limit, ' +
+      'and a CTR item identified or filed, need the ID type and number on record.'),
+    formField('ID type', idType, 'passport, driver_license, ...'), formField('ID number', idNumber), formField('ID issued by', issuer),
+    formField('ID expires', expiry), h('div', {class: 'field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Save')), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const body = {};
+    for (const [k, i] of [['id_type', idType], ['id_number', idNumber], ['id_issuer', issuer], ['id_expiry', expiry]]) {
+      if (i.value.trim()) body[k] = i.value.trim();
+    }
+    if (!body.id_type || !body.id_number) { msg.replaceChildren(note('warn', 'Type at least the ID type and the ID number.')); return; }
+    try {
+      await api.send('PATCH', `/players/${encodeURIComponent(p.id)}`, body);
+      saved();
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+    }
+  });
+  const box = h('details', {class: 'doc-form-box', 'data-box': 'identification'},
+    h('summary', null, p.id_type && p.id_number ? 'Change the identification' : 'Record identification'), form);
+  box.open = !(p.id_type && p.id_number) && !p.anonymous;
+  return box;
+}
+
+/**
+ * "Merge into…": this record into another (the surviving one), with a
+ * reason and a witness (POST /players/{id}/merge).  The answer's days are
+ * shown: the surviving record's cash of each gaming day this one had cash in,
+ * and the sides over the CTR limit.  merged(into) after it.
+ */
+function mergeForm(p, cur, merged) {
+  const into = h('input', {type: 'text', name: 'merge-into', maxlength: '32', autocomplete: 'off', spellcheck: 'false'});
+  const reason = h('input', {type: 'text', name: 'merge-reason', maxlength: '500', autocomplete: 'off'});
+  const w = witnessFields('merge');
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, `Merge ${p.id}`);
+  const form = h('form', {class: 'doc-form', 'data-form': 'merge', 'aria-label': 'Merge into another record', novalidate: true},
+    h('p', {class: 'muted small'}, `The same patron under two records: ${p.id}\u2019s transactions, seats and ratings then count ` +
+      'for the other, which survives; this one takes no more. It cannot be undone, and not while he is seated.'),
+    formField('Into (the surviving player id)', into), formField('Reason', reason), w.el, h('div', {class: 'field-submit'}, btn), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const target = into.value.trim().toUpperCase();
+    if (!target) { msg.replaceChildren(note('warn', 'Type the id of the record he is merged into.')); into.focus(); return; }
+    if (!reason.value.trim()) { msg.replaceChildren(note('warn', 'Say why the records are one patron.')); reason.focus(); return; }
+    const body = {into: target, reason: reason.value.trim(), witness: w.read()};
+    w.clear();
+    btn.disabled = true;
+    try {
+      const a = await api.send('POST', `/players/${encodeURIComponent(p.id)}/merge`, body);
+      msg.replaceChildren(note('ok', `${a.player} is merged into ${a.into}.`, a.days?.length ? ` ${a.into}\u2019s cash since: ` +
+        a.days.map(d => `${d.gaming_day}: in ${money(d.cash_in, cur)}, out ${money(d.cash_out, cur)}` +
+          (d.ctr?.length ? ` (over the CTR limit: ${d.ctr.map(x => `cash ${x}`).join(', ')})` : '')).join('; ') + '.' : ''));
+      form.querySelectorAll('input, button').forEach(i => { i.disabled = true; });
+      merged(a.into);
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return h('details', {class: 'doc-form-box', 'data-box': 'merge'}, h('summary', null, 'Merge into…'), form);
 }

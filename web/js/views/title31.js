@@ -1,20 +1,53 @@
 // title31.js - the Title 31 view (#/title31?day=D) for a gaming day
-// (docs/players.md): the alerts and CTR items with their state, and for the
-// cage and a pit boss a note and "Acknowledge" (POST
-// /title31/acknowledgments); the per-player cash in and cash out, summed
-// apart and never netted; the MTL entries; a CSV download.  Then the
-// ratings report of the same gaming day (GET /reports/ratings) with its
-// coverage: the share of the day's hands played by a known player.
+// (docs/players.md, docs/page.md "Title 31"):
+//
+//   CTR items: each patron's side over the CTR limit, with its status (open,
+//   identified, filed, amended; who and when), the due date (overdue ones
+//   highlighted), the BSA id, the filing date and the history of notes; for
+//   the cage and a pit boss "Status or note" moves it on (POST
+//   /title31/ctr/{id}: only the statuses allowed next are offered) or adds a note;
+//   alerts, acknowledged with a note (POST /title31/acknowledgments), again
+//   and again: the later acknowledgments are notes;
+//   the per-player cash in and cash out, summed apart and never netted;
+//   the MTL entries: who recorded each, where (a table and seat, or the cage
+//   and its window), its type, the patron's name and description as written
+//   then; the void ones marked, and the day's voids apart;
+//   a CSV download.  Then the ratings report of the same gaming day (GET
+//   /reports/ratings) with its coverage: the share of the day's hands played
+//   by a known player.
 import * as api from '../api.js';
 import {h, section, dataTable, note, facts} from '../dom.js';
 import {money, moneyCell, label, when, int, percent} from '../format.js';
-import {pageHeader, errorNote, csvButton} from '../common.js';
+import {pageHeader, errorNote, csvButton, formField, refusalNote} from '../common.js';
 import {playerLink, mayAcknowledge, duration, playersCurrency} from '../players.js';
+import {sideText, whereCell, patronCell, typeName, voidMark, transactionsTable, cashRefusal} from '../cash.js';
 
 export const name = 'title31';
 
-function directionText(d) {
-  return d === 'in' ? 'Cash in' : d === 'out' ? 'Cash out' : label(d);
+/** The statuses a CTR item may move to from each (the daemon refuses the others: invalid_transition). */
+const CTR_NEXT = {open: ['identified', 'filed'], identified: ['filed'], filed: ['amended'], amended: ['amended']};
+const STATUS_ICON = {open: '○', identified: '◐', filed: '✔', amended: '✎'};
+
+function statusBadge(status) {
+  return h('span', {class: `badge ${status === 'open' ? 'flag-high' : ''}`.trim(), 'data-status': status},
+    h('span', {'aria-hidden': 'true'}, `${STATUS_ICON[status] || '•'} `), label(status));
+}
+
+/** A list of notes, oldest first: the note, who and when, and the status or BSA id it recorded. */
+function notesList(notes) {
+  if (!notes.length) return h('span', {class: 'muted'}, 'No note yet.');
+  return h('ul', {class: 'notes'}, notes.map(n => h('li', {'data-note': ''},
+    h('span', null, n.note || ''),
+    h('small', {class: 'muted'}, ' — ', n.by, ', ', when(n.at, 'short'),
+      n.status ? `, status ${label(n.status).toLowerCase()}` : '', n.bsa_id ? `, BSA id ${n.bsa_id}` : ''))));
+}
+
+/** An item's acknowledgment and notes as one history (the acknowledgment first, when not among the notes). */
+function history(x) {
+  const notes = [...(x.notes || [])];
+  const a = x.acknowledged;
+  if (a && !notes.some(n => n.at === a.at && n.by === a.by && n.note === a.note)) notes.unshift(a);
+  return notes;
 }
 
 export async function render(main, params, ctx) {
@@ -22,7 +55,8 @@ export async function render(main, params, ctx) {
   const prop = api.property();
   const cur = playersCurrency(api.tables());
   const state = {day: ctx.query.get('day') || prop?.gaming_day || ''};
-  main.append(pageHeader('Title 31', {sub: 'Cash at the tables for a gaming day: the CTR items and alerts, each patron\u2019s cash in and cash out (never netted), the multiple transaction log; and the day\u2019s ratings.'}));
+  main.append(pageHeader('Title 31', {sub: 'Cash at the tables and the cage for a gaming day: the CTR items and their filing, ' +
+    'the alerts, each patron\u2019s cash in and cash out (never netted), the multiple transaction log with its voids; and the day\u2019s ratings.'}));
   const day = h('input', {type: 'date', id: 't31-day', value: state.day});
   const form = h('form', {class: 'filters', 'aria-label': 'Gaming day'},
     h('div', {class: 'filter-fields'},
@@ -31,83 +65,119 @@ export async function render(main, params, ctx) {
   main.append(h('section', {class: 'panel', 'aria-label': 'Filters'}, h('div', {class: 'panel-body'}, form)));
 
   const dayQuery = (extra = {}) => api.qs({gaming_day: state.day, ...extra});
-  const [itemsSec, itemsBody] = section('CTR items and alerts', {id: 't31-items',
+  const [itemsSec, itemsBody] = section('CTR items', {id: 't31-ctr',
     actions: csvButton('Download CSV', () => '/reports/title31' + dayQuery({format: 'csv'}), 'title31.csv', api)});
+  const [alertSec, alertBody] = section('Alerts', {id: 't31-alerts'});
   const [totSec, totBody] = section('Cash in and cash out per patron', {id: 't31-totals'});
+  const [voidSec, voidBody] = section('Voided cash transactions', {id: 't31-voids'});
   const [mtlSec, mtlBody] = section('Multiple transaction log', {id: 't31-mtl'});
   const [ratSec, ratBody] = section('Ratings of the gaming day', {id: 't31-ratings',
     actions: csvButton('Download CSV', () => '/reports/ratings' + dayQuery({format: 'csv'}), 'ratings.csv', api)});
-  main.append(itemsSec, h('div', {class: 'grid-2'}, totSec, mtlSec), ratSec);
+  main.append(itemsSec, h('div', {class: 'grid-2'}, alertSec, totSec), mtlSec, voidSec, ratSec);
+  const ctrList = h('div', {class: 'ctr-list'});
+  const mover = mayAcknowledge() ? ctrForm(cur, () => loadTitle31()) : null;
+  itemsBody.append(ctrList, mover ? h('div', {class: 'doc-forms'}, mover.el) : '');
 
-  function ackCell(x, kind) {
-    if (x.acknowledged) {
-      return h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
-        `Acknowledged by ${x.acknowledged.by}`), h('small', {class: 'muted'}, when(x.acknowledged.at, 'short'), ` — ${x.acknowledged.note}`));
-    }
-    if (!mayAcknowledge()) return h('span', {class: 'badge flag-high'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Open');
-    const text = h('input', {type: 'text', name: 't31-note', maxlength: '500', 'aria-label': `Note for the ${kind} of ${x.player}, ${directionText(x.direction)}`});
+  /** An alert's acknowledgments and, for the cage and a pit boss, a note to add ("Acknowledge" the first time). */
+  function ackCell(x) {
+    const notes = history(x);
+    const done = x.acknowledged ? h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
+      `Acknowledged by ${x.acknowledged.by}`), notesList(notes)) : null;
+    if (!mayAcknowledge()) return done || h('span', {class: 'badge flag-high'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Open');
+    const text = h('input', {type: 'text', name: 't31-note', maxlength: '500',
+      'aria-label': `Note for the alert of ${x.player}, ${sideText(x.direction)}`});
     const msg = h('span', {class: 'form-msg', role: 'status'});
-    const f = h('form', {class: 'ack-form', 'data-item': `${kind}-${x.player}-${x.direction}`}, text,
-      h('button', {type: 'submit', class: 'btn btn-small'}, 'Acknowledge'), msg);
+    const f = h('form', {class: 'ack-form', 'data-item': `alert-${x.player}-${x.direction}`}, text,
+      h('button', {type: 'submit', class: 'btn btn-small'}, x.acknowledged ? 'Add a note' : 'Acknowledge'), msg);
     f.addEventListener('submit', async ev => {
       ev.preventDefault();
       try {
         await api.send('POST', '/title31/acknowledgments', {gaming_day: state.day, player: x.player, direction: x.direction,
-          kind, note: text.value.trim()});
+          kind: 'alert', note: text.value.trim()});
         loadTitle31();
       } catch (e) {
-        if (e.status !== 401) msg.replaceChildren(note('error', h('strong', null, 'Refused: '), e.message, e.code ? ` (${e.code})` : ''));
+        if (e.status !== 401) msg.replaceChildren(refusalNote(e));
       }
     });
-    return f;
+    return h('span', {class: 'stack'}, done, f);
+  }
+
+  function ctrTable(items) {
+    return dataTable([
+      {label: 'Patron', rowHeader: true, render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''),
+        h('small', {class: x.identified ? 'muted' : 'voided-note', 'data-identified': x.identified ? 'yes' : 'no'},
+          x.identified ? 'ID on record' : 'No ID on record'))},
+      {label: 'Side', render: x => sideText(x.direction)},
+      {label: 'Day total', num: true, render: x => h('span', {class: 'stack end'}, money(x.total, cur),
+        x.below_limit ? h('small', {class: 'badge', 'data-below': 'yes'}, 'Below the limit now (a void)') : null)},
+      {label: 'Crossed at', className: 'nowrap', render: x => when(x.at, 'short')},
+      {label: 'Status', render: x => h('span', {class: 'stack'}, statusBadge(x.status),
+        x.status_by ? h('small', {class: 'muted'}, `${x.status_by}, `, when(x.status_at, 'short')) : null)},
+      {label: 'Due', className: 'nowrap', render: x => h('span', {class: 'stack'}, x.due || '—',
+        x.overdue ? h('span', {class: 'badge flag-high', 'data-overdue': 'yes'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Overdue') : null)},
+      {label: 'BSA id', className: 'nowrap', render: x => x.bsa_id || '—'},
+      {label: 'Filed on', className: 'nowrap', render: x => x.filed_on || '—'},
+      {label: 'Notes', className: 'notes', render: x => notesList(history(x))},
+      ...(mover ? [{label: '', render: x => {
+        const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'ctr', 'data-ctr': x.id}, 'Status or note');
+        b.addEventListener('click', () => mover.open(x));
+        return b;
+      }}] : []),
+    ], items, {caption: 'CTR items', empty: 'No CTR item on this gaming day.',
+      rowClass: x => x.overdue ? 'row-flagged row-overdue' : x.status === 'open' ? 'row-flagged' : null});
   }
 
   async function loadTitle31() {
-    itemsBody.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
+    ctrList.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
     let b;
     try {
       b = await api.get('/reports/title31' + dayQuery());
     } catch (e) {
       if (!ctx.alive()) return;
       const n = errorNote(e, 'Title 31 report') || '';
-      itemsBody.replaceChildren(n);
-      totBody.replaceChildren();
-      mtlBody.replaceChildren();
+      ctrList.replaceChildren(n);
+      for (const x of [alertBody, totBody, mtlBody, voidBody]) x.replaceChildren();
       return;
     }
     if (!ctx.alive()) return;
     if (!state.day) state.day = b.gaming_day;
-    const items = [...b.ctr.map(x => ({...x, kind: 'ctr'})), ...b.alerts.map(x => ({...x, kind: 'alert'}))];
     const lim = b.limits;
-    itemsBody.replaceChildren(
+    const table = ctrTable(b.ctr);
+    for (const [i, tr] of [...table.querySelectorAll('tbody tr')].entries()) tr.dataset.ctr = b.ctr[i].id;
+    ctrList.replaceChildren(
       h('p', {class: 'muted small'}, `Gaming day ${b.gaming_day}. A CTR item when a patron\u2019s cash in, or cash out, exceeds ` +
-        `${money(lim.ctr_over, cur)}; an alert when it reaches ${money(lim.alert_at, cur)}; an MTL entry for each cash transaction ` +
-        `of ${money(lim.mtl_threshold, cur)} or more.`),
-      dataTable([
-        {label: 'Item', rowHeader: true, render: x => x.kind === 'ctr'
-          ? h('span', {class: 'badge flag-high'}, h('span', {'aria-hidden': 'true'}, '⚑ '), 'CTR')
-          : h('span', {class: 'badge'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Alert')},
-        {label: 'Patron', render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''))},
-        {label: 'Side', render: x => directionText(x.direction)},
-        {label: 'Day total', num: true, render: x => money(x.total, cur)},
-        {label: 'Crossed at', render: x => when(x.at, 'short')},
-        {label: 'State', className: 'wrap', render: x => ackCell(x, x.kind)},
-      ], items, {caption: 'CTR items and alerts', empty: 'No CTR item or alert on this gaming day.',
-        rowClass: x => x.kind === 'ctr' && !x.acknowledged ? 'row-flagged' : null}));
-    const patrons = new Map([...b.mtl, ...b.ctr, ...b.alerts].map(x => [x.player, x.patron]));
+        `${money(lim.ctr_over, cur)}, due 15 days after the gaming day; an alert when it reaches ${money(lim.alert_at, cur)}; ` +
+        `an MTL entry for each cash transaction of ${money(lim.mtl_threshold, cur)} or more.`),
+      table);
+    alertBody.replaceChildren(dataTable([
+      {label: 'Patron', rowHeader: true, render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''))},
+      {label: 'Side', render: x => sideText(x.direction)},
+      {label: 'Day total', num: true, render: x => money(x.total, cur)},
+      {label: 'Reached at', render: x => when(x.at, 'short')},
+      {label: 'State', className: 'notes', render: ackCell},
+    ], b.alerts, {caption: 'Alerts', empty: 'No alert on this gaming day.'}));
+    const patrons = new Map([...b.mtl, ...b.ctr, ...b.alerts].map(x => [x.counted_for || x.player, x.patron]));
     const totals = Object.entries(b.totals).map(([player, t]) => ({player, ...t}));
     totBody.replaceChildren(dataTable([
       {label: 'Patron', rowHeader: true, render: r => h('span', {class: 'stack'}, playerLink(r.player), patrons.get(r.player) ? h('small', null, patrons.get(r.player)) : null)},
       {label: 'Cash in', num: true, render: r => money(r.cash_in, cur)},
       {label: 'Cash out', num: true, render: r => money(r.cash_out, cur)},
-    ], totals, {caption: 'Cash in and cash out per patron', empty: 'No cash recorded at the tables on this gaming day.'}));
-    mtlBody.replaceChildren(dataTable([
+    ], totals, {caption: 'Cash in and cash out per patron', empty: 'No cash recorded on this gaming day.'}));
+    const mtl = dataTable([
       {label: 'At', rowHeader: true, render: x => when(x.at, 'short')},
-      {label: 'Patron', render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''))},
-      {label: 'Table', render: x => h('a', {href: `#/table/${encodeURIComponent(x.table)}`}, x.table)},
-      {label: 'Side', render: x => directionText(x.direction)},
-      {label: 'Amount', num: true, render: x => money(x.amount, cur)},
-    ], b.mtl, {caption: 'Multiple transaction log', empty: 'No cash transaction at or above the MTL threshold.'}));
+      {label: 'Patron', render: patronCell},
+      {label: 'By', className: 'nowrap', render: x => x.by || '—'},
+      {label: 'Where', render: whereCell},
+      {label: 'Type', render: x => typeName(x.type)},
+      {label: 'Side', render: x => sideText(x.direction)},
+      {label: 'Amount', num: true, render: x => x.void ? h('del', null, money(x.amount, cur)) : money(x.amount, cur)},
+      {label: 'Void', className: 'notes', render: x => x.void ? voidMark(x.void) : ''},
+    ], b.mtl, {caption: 'Multiple transaction log', empty: 'No cash transaction at or above the MTL threshold.',
+      rowClass: x => x.void ? 'row-voided' : null});
+    for (const [i, tr] of [...mtl.querySelectorAll('tbody tr')].entries()) tr.dataset.txn = String(b.mtl[i].id);
+    mtlBody.replaceChildren(mtl);
+    voidBody.replaceChildren(transactionsTable(b.voids || [], cur, {caption: 'Voided cash transactions',
+      empty: 'No cash transaction was voided on this gaming day.'}));
   }
 
   async function loadRatings() {
@@ -149,4 +219,72 @@ export async function render(main, params, ctx) {
     loadRatings();
   });
   await Promise.all([loadTitle31(), loadRatings()]);
+}
+
+/**
+ * The form that moves a CTR item on, in a box a row's "Status or note"
+ * opens (open(item)): the statuses allowed next from the item's, the BSA
+ * id and filing date for a filing or an amendment, and the note (alone: a
+ * note).  done() after the daemon recorded it.
+ */
+function ctrForm(cur, done) {
+  let item = null;
+  const which = h('p', {class: 'muted small', 'data-ctr-which': ''}, 'Choose a CTR item above.');
+  const status = h('select', {name: 'ctr-status'});
+  const bsa = h('input', {type: 'text', name: 'ctr-bsa', maxlength: '64', autocomplete: 'off', spellcheck: 'false'});
+  const filedOn = h('input', {type: 'date', name: 'ctr-filed-on'});
+  const text = h('textarea', {name: 'ctr-note', rows: '2', maxlength: '500'});
+  const filing = h('div', {class: 'doc-form', 'data-filing': ''}, formField('BSA id', bsa, 'The BSA identifier FinCEN gave the filed report.'),
+    formField('Filed on', filedOn, 'Left empty: today.'));
+  const showFiling = () => { filing.hidden = !['filed', 'amended'].includes(status.value); };
+  status.addEventListener('change', showFiling);
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Record');
+  const form = h('form', {class: 'doc-form', 'data-form': 'ctr', 'aria-label': 'A CTR item\u2019s status or a note', novalidate: true},
+    which, formField('Status', status), filing, formField('Note', text, 'What was done: required, and kept in the item\u2019s history.'),
+    h('div', {class: 'field-submit'}, btn), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    if (!item) { msg.replaceChildren(note('warn', 'Choose a CTR item above first.')); return; }
+    if (!text.value.trim()) { msg.replaceChildren(note('warn', 'Write a note: what was done.')); text.focus(); return; }
+    const body = {note: text.value.trim()};
+    if (status.value) body.status = status.value;
+    if (!filing.hidden && bsa.value.trim()) body.bsa_id = bsa.value.trim();
+    if (!filing.hidden && filedOn.value) body.filed_on = filedOn.value;
+    btn.disabled = true;
+    msg.replaceChildren('Recording…');
+    try {
+      const a = await api.send('POST', `/title31/ctr/${encodeURIComponent(item.id)}`, body);
+      text.value = '';
+      bsa.value = '';
+      filedOn.value = '';
+      msg.replaceChildren(note('ok', body.status
+        ? `CTR item ${a.id} is now ${label(a.status).toLowerCase()}${a.bsa_id ? ` (BSA id ${a.bsa_id})` : ''}.`
+        : `Note added to CTR item ${a.id}.`));
+      open(a);
+      done(a);
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(cashRefusal(e, item.player, 'Identifying or filing this CTR item'));
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  const box = h('details', {class: 'doc-form-box', 'data-box': 'ctr'}, h('summary', null, 'A CTR item\u2019s status or a note'), form);
+  function open(x) {
+    item = x;
+    which.textContent = `CTR item ${x.id}: ${x.player}, ${sideText(x.direction).toLowerCase()} of ${money(x.total, cur)}, ` +
+      `${label(x.status).toLowerCase()}${x.bsa_id ? `, BSA id ${x.bsa_id}` : ''}.`;
+    status.replaceChildren(h('option', {value: ''}, 'No change: a note'),
+      ...(CTR_NEXT[x.status] || []).map(s => h('option', {value: s}, label(s))));
+    showFiling();
+  }
+  return {
+    el: box,
+    open(x) {
+      box.open = true;
+      msg.replaceChildren();
+      open(x);
+      status.focus();
+    },
+  };
 }

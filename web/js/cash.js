@@ -1,0 +1,290 @@
+// cash.js - what the cage view, the Title 31 view and the player page share
+// about cash transactions (docs/page.md, "Cage"; the rules: docs/players.md, "Title 31"):
+//
+//   the types of a transaction, and the directions each allows at the cage;
+//   where it was made (a table and seat, or the cage and its window);
+//   a gaming day's transactions as a table (GET /transactions), void ones
+//   struck through with who voided them, and a "Void" action on each;
+//   the form of a void (POST /transactions/{id}/void: reason and witness);
+//   the search for a patron by card, name or id (GET /players);
+//   the answer's "title31" as sentences, and the refusal
+//   identification_required as what to do about it.
+import * as api from './api.js';
+import {h, dataTable, note} from './dom.js';
+import {money, when} from './format.js';
+import {formField, witnessFields, refusalNote} from './common.js';
+import {playerLink, playerName, anonymousBadge, maySearchByName} from './players.js';
+
+/** The cage's types, in the order offered, with the directions each allows (the daemon refuses the others). */
+export const CAGE_TYPES = [
+  {type: 'chip_redemption', directions: ['out']},
+  {type: 'front_money', directions: ['in', 'out']},
+  {type: 'safekeeping', directions: ['in', 'out']},
+  {type: 'marker_payment', directions: ['in']},
+  {type: 'check_cashing', directions: ['out']},
+  {type: 'cash_advance', directions: ['out']},
+  {type: 'other', directions: ['in', 'out']},
+];
+
+const TYPE_NAMES = {
+  chip_purchase: 'Chip purchase', money_play: 'Money play', marker_issue: 'Marker issue',
+  marker_redemption: 'Marker redemption', chip_redemption: 'Chip redemption', front_money: 'Front money',
+  safekeeping: 'Safekeeping', marker_payment: 'Marker payment', check_cashing: 'Check cashing',
+  cash_advance: 'Cash advance', other: 'Other',
+};
+
+/** "front_money" -> "Front money". */
+export function typeName(type) {
+  return TYPE_NAMES[type] || (type ? String(type).replace(/_/g, ' ') : '—');
+}
+
+/** What a direction means at the cage for a type: "Deposit (in)", "Out (paid to the patron)". */
+export function directionChoice(type, direction) {
+  const front = {in: 'Deposit (in)', out: 'Withdrawal (out)'};
+  if (type === 'front_money' || type === 'safekeeping') return front[direction];
+  return direction === 'in' ? 'In (the patron pays the cage)' : 'Out (the cage pays the patron)';
+}
+
+/** "Cash in", "Cash out" (a side of Title 31, or a transaction's direction). */
+export function sideText(direction, kind = 'cash') {
+  const k = kind === 'cash' ? 'Cash' : kind === 'chips' ? 'Chips' : kind === 'marker' ? 'Marker' : String(kind || 'Cash');
+  return `${k} ${direction === 'in' ? 'in' : direction === 'out' ? 'out' : direction}`;
+}
+
+/** Where a transaction was made: "T1, seat 2", "T1", "Cage, window 3", "Cage". */
+export function whereText(x) {
+  if (x.table === null || x.table === undefined || x.seat === 'cage') {
+    return x.window && x.window !== 'cage' ? `Cage, window ${x.window}` : 'Cage';
+  }
+  return Number.isInteger(x.seat) ? `${x.table}, seat ${x.seat}` : String(x.table);
+}
+
+/** The same, the table a link. */
+export function whereCell(x) {
+  if (x.table === null || x.table === undefined || x.seat === 'cage') return h('span', {'data-where': 'cage'}, whereText(x));
+  return h('span', {'data-where': x.table}, h('a', {href: `#/table/${encodeURIComponent(x.table)}`}, x.table),
+    Number.isInteger(x.seat) ? `, seat ${x.seat}` : '');
+}
+
+/**
+ * The patron of a transaction or an MTL entry: his id (a link) and, below,
+ * the name and the description as written at the time; "counted for P9" when
+ * the record was merged into another.
+ */
+export function patronCell(x) {
+  const written = [x.name, x.description].filter(Boolean);
+  if (!written.length && x.patron) written.push(x.patron);
+  return h('span', {class: 'stack'}, playerLink(x.player),
+    written.map(w => h('small', null, w)),
+    x.counted_for && x.counted_for !== x.player
+      ? h('small', {class: 'muted', 'data-counted-for': x.counted_for}, 'counted for ', playerLink(x.counted_for)) : null);
+}
+
+/** A void's mark: "⊘ Void", who voided it, the witness, when and why. */
+export function voidMark(v) {
+  return h('span', {class: 'stack', 'data-void': 'yes'},
+    h('span', {class: 'badge flag-high'}, h('span', {'aria-hidden': 'true'}, '⊘ '), 'Void'),
+    h('small', {class: 'voided-note'}, `Voided by ${v.by} (witness ${v.witness}), `, when(v.at, 'short'), `: ${v.reason}`));
+}
+
+/** An amount, struck through when the transaction was voided. */
+function amountCell(x, cur) {
+  return x.void ? h('del', null, money(x.amount, cur)) : money(x.amount, cur);
+}
+
+/**
+ * A gaming day's transactions as a table, oldest first.  onVoid(x): the
+ * "Void" button of each transaction not voided (left out: no button).
+ */
+export function transactionsTable(rows, cur, {onVoid, caption = 'Transactions', empty = 'No transaction.'} = {}) {
+  const cols = [
+    {label: 'At', rowHeader: true, render: x => when(x.at, 'short')},
+    {label: '#', num: true, render: x => String(x.id)},
+    {label: 'Where', render: whereCell},
+    {label: 'Patron', render: patronCell},
+    {label: 'Type', render: x => typeName(x.type)},
+    {label: 'Side', render: x => sideText(x.direction, x.kind)},
+    {label: 'Amount', num: true, render: x => amountCell(x, cur)},
+    {label: 'By', className: 'nowrap', render: x => x.by || '—'},
+    {label: 'State', className: 'notes', render: x => {
+      if (x.void) return voidMark(x.void);
+      if (!onVoid) return h('span', {class: 'muted'}, 'Counts');
+      const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'void', 'data-txn': String(x.id)}, 'Void');
+      b.addEventListener('click', () => onVoid(x));
+      return b;
+    }},
+  ];
+  const table = dataTable(cols, rows, {caption, empty, rowClass: x => x.void ? 'row-voided' : null});
+  for (const [i, tr] of [...table.querySelectorAll('tbody tr')].entries()) tr.dataset.txn = String(rows[i].id);
+  return table;
+}
+
+/** One line of a transaction for a sentence: "#12, front money, cash in of $3,000.00, P3 at the cage, window 2". */
+export function transactionLine(x, cur) {
+  return `#${x.id}, ${typeName(x.type).toLowerCase()}, ${sideText(x.direction, x.kind).toLowerCase()} of ` +
+    `${money(x.amount, cur)}, ${x.player} at ${whereText(x).replace(/^Cage/, 'the cage')}`;
+}
+
+/**
+ * The refusal of a write as a sentence.  identification_required: the
+ * patron's record lacks its ID type and number; a link to his page, where
+ * they are recorded.  what: what was refused ("This transaction").
+ */
+export function cashRefusal(e, player, what = 'This transaction') {
+  if (e.code !== 'identification_required') return refusalNote(e);
+  return note('error', h('strong', null, 'Identification required: nothing was recorded. '),
+    `${what} needs ${player ? `${player}\u2019s` : 'the patron\u2019s'} identification on record (ID type and number): `,
+    'above the CTR limit of a gaming day, or to identify or file a CTR, the patron must be identified. ',
+    player ? h('span', null, 'Record it on ', h('a', {href: `#/players/${encodeURIComponent(player)}`, 'data-identify': player},
+      `${player}\u2019s page`), ', then try again.') : 'Record it on his page, then try again.',
+    h('small', {class: 'muted'}, ` (${e.message})`));
+}
+
+/**
+ * What a transaction's answer says of Title 31: the recorded line, the
+ * patron's cash in and cash out of the day, whether he is identified, how
+ * much this side may still take before the CTR limit, and a warning when
+ * "alert" or "ctr" is true or the daemon wrote one.
+ */
+export function title31Answer(a, cur) {
+  const t = a.title31 || {};
+  const tot = a.totals || {};
+  const side = a.direction === 'in' ? 'cash in' : 'cash out';
+  const out = [note('ok', `Recorded: ${transactionLine(a, cur)} (gaming day ${a.gaming_day}).`)];
+  out.push(h('dl', {class: 'facts', 'data-title31': 'answer'},
+    h('div', {class: 'fact', 'data-fig': 'cash_in'}, h('dt', null, `${a.player}\u2019s cash in today`), h('dd', null, money(tot.cash_in, cur))),
+    h('div', {class: 'fact', 'data-fig': 'cash_out'}, h('dt', null, `${a.player}\u2019s cash out today`), h('dd', null, money(tot.cash_out, cur))),
+    h('div', {class: 'fact', 'data-fig': 'remaining'}, h('dt', null, `Before the CTR limit (${side})`),
+      h('dd', null, t.remaining === undefined ? '—' : money(t.remaining, cur))),
+    h('div', {class: 'fact', 'data-fig': 'identified'}, h('dt', null, 'Identification on record'),
+      h('dd', null, t.identified ? 'Yes' : 'No'))));
+  // The daemon's sentence when it writes one; else the page's own from the flags.
+  let line = t.warning ? String(t.warning).trim() : '';
+  if (!line && t.ctr) line = `${a.player}\u2019s ${side} of the gaming day is over the CTR limit: a CTR item is open.`;
+  else if (!line && t.alert) line = `${a.player}\u2019s ${side} of the gaming day has reached the alert level.`;
+  if (line) {
+    if (!/[.!?]$/.test(line)) line += '.';
+    out.push(h('div', {'data-title31': 'warning', 'data-ctr': t.ctr ? 'yes' : 'no'}, note(t.ctr ? 'error' : 'warn',
+      h('strong', null, 'Title 31: '), line, ' ', h('a', {href: `#/title31?day=${encodeURIComponent(a.gaming_day)}`}, 'Open Title 31'), '.')));
+  }
+  return out;
+}
+
+/**
+ * The form of a void, in a box that a row's "Void" opens (open(x)).
+ * done(answer) after the daemon recorded it.  Returns {el, open}.
+ */
+export function voidBox(cur, done) {
+  const txn = h('input', {type: 'text', name: 'txnvoid-id', inputmode: 'numeric', maxlength: '20', autocomplete: 'off'});
+  const which = h('p', {class: 'muted small', 'data-void-which': ''});
+  const reason = h('input', {type: 'text', name: 'txnvoid-reason', maxlength: '500', autocomplete: 'off'});
+  const w = witnessFields('txnvoid');
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Void the transaction');
+  const form = h('form', {class: 'doc-form', 'data-form': 'txn-void', 'aria-label': 'Void a transaction', novalidate: true},
+    formField('Transaction #', txn), which, formField('Reason', reason, 'Why it is void: it stays listed, struck through, ' +
+      'and no longer counts in the totals, alerts or CTR items.'), w.el, h('div', {class: 'field-submit'}, btn), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const id = txn.value.trim();
+    if (!/^\d+$/.test(id)) { msg.replaceChildren(note('warn', 'Type the number of the transaction to void.')); return; }
+    if (!reason.value.trim()) { msg.replaceChildren(note('warn', 'Say why the transaction is void.')); reason.focus(); return; }
+    btn.disabled = true;
+    msg.replaceChildren('Recording…');
+    const body = {reason: reason.value.trim(), witness: w.read()};
+    w.clear();
+    try {
+      const a = await api.send('POST', `/transactions/${id}/void`, body);
+      reason.value = '';
+      which.textContent = '';
+      msg.replaceChildren(note('ok', `Transaction #${a.id} is void (${a.void.reason}), voided by ${a.void.by}, witness ${a.void.witness}.`,
+        a.totals ? ` The patron\u2019s cash today: in ${money(a.totals.cash_in, cur)}, out ${money(a.totals.cash_out, cur)}.` : ''));
+      done(a);
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  const box = h('details', {class: 'doc-form-box', 'data-box': 'txn-void'}, h('summary', null, 'Void a transaction'), form);
+  return {
+    el: box,
+    open(x) {
+      box.open = true;
+      txn.value = String(x.id);
+      which.textContent = `Voiding ${transactionLine(x, cur)}.`;
+      msg.replaceChildren();
+      reason.focus();
+    },
+  };
+}
+
+/**
+ * Finds a patron by card, by a part of the name (the roles that read
+ * personal data) or by his id ("P3"), and lets one be chosen.  Returns
+ * {el, chosen() -> id or null, clear()}; onChange(record) when one is chosen.
+ */
+export function patronPicker(name, onChange = () => {}) {
+  const text = h('input', {type: 'text', id: `${name}-patron`, name: `${name}-patron`, maxlength: '200', spellcheck: 'false', autocomplete: 'off'});
+  const find = h('button', {type: 'button', class: 'btn', 'data-action': 'find-patron'}, 'Find');
+  const results = h('div', {class: 'seat-results', 'aria-live': 'polite'});
+  const picked = h('p', {class: 'picked', 'data-picked': ''}, h('span', {class: 'muted'}, 'No patron chosen yet.'));
+  let chosen = null;
+
+  function choose(p) {
+    chosen = p;
+    results.replaceChildren();
+    picked.dataset.picked = p.id;
+    picked.replaceChildren(h('span', null, 'Patron: ', playerLink(p.id, p), ' ', anonymousBadge(p),
+      p.card ? h('span', {class: 'muted'}, ` · card ${p.card}`) : null,
+      p.merged_into ? note('warn', `This record was merged into ${p.merged_into}: choose `, playerLink(p.merged_into), ' instead.') : null));
+    onChange(p);
+  }
+
+  async function search() {
+    const t = text.value.trim();
+    if (!t) { results.replaceChildren(note('warn', maySearchByName() ? 'Type a card, a name or a player id.' : 'Type a card or a player id.')); return; }
+    results.replaceChildren(h('p', {class: 'muted'}, 'Searching…'));
+    const found = new Map();
+    try {
+      if (/^P\d+$/i.test(t)) {
+        const p = await api.get(`/players/${encodeURIComponent(t.toUpperCase())}`).catch(e => { if (e.status === 404) return null; throw e; });
+        if (p) found.set(p.id, p);
+      } else {
+        for (const p of (await api.get('/players' + api.qs({card: t}))).players) found.set(p.id, p);
+        if (maySearchByName()) for (const p of (await api.get('/players' + api.qs({name: t}))).players) found.set(p.id, p);
+      }
+    } catch (e) {
+      if (e.status !== 401) results.replaceChildren(refusalNote(e));
+      return;
+    }
+    const list = [...found.values()];
+    if (list.length === 1) { choose(list[0]); return; }
+    results.replaceChildren(dataTable([
+      {label: 'Player', rowHeader: true, render: p => h('span', null, playerLink(p.id, p), ' ', anonymousBadge(p))},
+      {label: 'Card', render: p => p.card || '—'},
+      {label: '', render: p => {
+        const b = h('button', {type: 'button', class: 'btn btn-small', 'data-pick': p.id}, `Choose ${p.id}`);
+        b.addEventListener('click', () => choose(p));
+        return b;
+      }},
+    ], list, {caption: 'Players found', empty: 'No player has that card, name or id.'}));
+  }
+  find.addEventListener('click', search);
+  text.addEventListener('keydown', ev => { if (ev.key === 'Enter') { ev.preventDefault(); search(); } });
+  const label = maySearchByName() ? 'Patron: card, name or player id' : 'Patron: card or player id';
+  return {
+    el: h('div', {class: 'patron-picker'}, h('div', {class: 'field'}, h('label', {for: text.id}, label),
+      h('div', {class: 'inline-list'}, text, ' ', find)), results, picked),
+    chosen: () => chosen?.id || null,
+    record: () => chosen,
+    clear() {
+      chosen = null;
+      text.value = '';
+      results.replaceChildren();
+      delete picked.dataset.picked;
+      picked.replaceChildren(h('span', {class: 'muted'}, 'No patron chosen yet.'));
+    },
+    name: () => chosen ? playerName(chosen) : '',
+  };
+}
