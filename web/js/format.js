@@ -52,9 +52,13 @@ export function toMajor(minor, currency = 'USD') {
 
 /** Converts a typed amount in major units ("1,000.50") to minor units for the currency. */
 export function toMinor(text, currency = 'USD') {
-  const v = Number(String(text).replace(/[^0-9.]/g, ''));
-  if (!Number.isFinite(v)) return null;
-  return Math.round(v * 10 ** minorDigits(currency));
+  // read as text, never through a float: "19.99" is 1999 exactly; a further digit rounds half up
+  const digits = minorDigits(currency);
+  const m = /^(\d*)(?:\.(\d*))?$/.exec(String(text).replace(/[^0-9.]/g, ''));
+  if (!m) return null;
+  const frac = (m[2] || '').padEnd(digits + 1, '0');
+  const minor = Number(m[1] || 0) * 10 ** digits + Number(frac.slice(0, digits) || 0);
+  return Number(frac[digits]) >= 5 ? minor + 1 : minor;
 }
 
 /** The currency's sign as the browser writes it: "$", "¥", "€" (or its code, "CHF"). */
