@@ -19,16 +19,21 @@ The signatures of the accounting documents under accounting.signatures
 - under "basic" a slip with one witness is counted as issued, the dealer
   signs no opener, and nothing is pending;
 - after accounting.pending_slip_minutes (on the test clock) a slip neither
-  received nor voided is a pending_slip exception, until received.
+  received nor voided is a pending_slip exception, until received;
+- the other routes that take a "witness" take "witnesses" too (a payout
+  correction), and a witnessed request's idempotency hash keeps no password.
 """
 import datetime
+import hashlib
 import json
+import random
 import sys
 import unittest
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
-from pbtest import PITBOSS_TOKEN  # noqa: E402
+from pbtest import AUDITOR, PITBOSS_TOKEN  # noqa: E402
+from test_reports import random_round  # noqa: E402
 
 PEOPLE = pbtest.staff("FL1", "FL2", "PB1", "DL1", "DL2", "CG1", "CT1") + (
     ("CT2", "Lou Count", ["count"]),
@@ -261,6 +266,29 @@ class Signatures(pbtest.DaemonTestCase):
         self.assertEqual(sorted(e["serial"] for e in self.pending_exceptions() if e["table"] == "T2"), ["SC-1", "SF-1"])
         self.post("/tables/T1/fills/PF-1/receipt", {"witness": w("FL1"), "year": pf["year"]}, "DL1")
         self.assertEqual(self.pending_exceptions("T1"), [])
+
+    def test_6_witnesses_elsewhere(self):
+        rng = random.Random(29)
+        while True:                                      # a settled round with a payout line
+            r = self.whole("F1", random_round(rng, 6, (500, 5000), (500, 2500), None, False))
+            lines = self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]["payouts"]
+            if lines:
+                break
+        line = lines[0]
+        body = {"seat": line["seat"], "wager": line["wager"], "paid": line["net"] + 500, "reason": "overpaid",
+                "witnesses": [w("FL1")]}
+        st, js = self.d.call("POST", "/api/v1/rounds/%d/corrections" % r["id"], body, token=self.tok["PB1"],
+                             idem="sig-correction-1")
+        self.assertEqual(st, 201, js)
+        self.assertEqual((js["by"], js["witness"]), ("PB1", "FL1"))
+        # the request's hash is of the body without the witnesses' passwords (no unsalted hash of one is kept)
+        kept = self.d.db_value("SELECT request_hash FROM idempotency WHERE key = 'sig-correction-1'")
+        path = "/api/v1/rounds/%d/corrections" % r["id"]
+        bare = dict(body, witnesses=[{"person": "FL1"}])
+        text = json.dumps(bare, sort_keys=True, separators=(",", ":"))
+        self.assertEqual(kept, hashlib.sha256(("POST %s\n%s" % (path, text)).encode()).hexdigest())
+        self.refuse(400, "invalid_witness", "/rounds/%d/corrections" % r["id"],
+                    dict(body, witnesses=[w("FL1"), w("FL2")]), "PB1")
 
 
 if __name__ == "__main__":

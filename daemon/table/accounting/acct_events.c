@@ -100,7 +100,8 @@ witnesses_field(const struct event_type *t, const json_t *b, struct acct_documen
 		return 0;
 	json_array_foreach(ids, i, id)
 		if (!json_is_string(id) || json_string_length(id) == 0 || json_string_length(id) >= PB_ID_MAX)
-			return pb_fail(err, 422, "unreadable_event", "a %s event's \"witnesses[%zu]\" is not a person's id", t->name, i);
+			return pb_fail(err, 422, "unreadable_event", "a %s event's \"witnesses[%zu]\" is not a person's id",
+			    t->name, i);
 	if ((text = json_dumps(ids, JSON_COMPACT)) == NULL)
 		return pb_oom(err);
 	if (strlen(text) >= sizeof(d->witnesses))

@@ -91,7 +91,8 @@ pit_acct_receipt(struct pit *p, const struct actor *a, const struct idempotency 
 	snprintf(c.serial, sizeof(c.serial), "%s", serial);
 	year = json_object_get(body, "year");
 	if (year != NULL && (!json_is_integer(year) || json_integer_value(year) < 1970 || json_integer_value(year) > 9999))
-		return pb_fail(err, 400, "invalid_body", "year: the year of the serial, e.g. 2026 (default: the current gaming day's)");
+		return pb_fail(err, 400, "invalid_body", "year: the year of the serial, e.g. 2026 (default: the current gaming "
+		    "day's)");
 	c.year = year ? json_integer_value(year) : 0;
 	if (acct_sign(p, a, c.kind, body, 0, what, &c.s, err) < 0)
 		return -1;
