@@ -8,7 +8,8 @@
  * refused before any hashing, and a good witness giving its id.  Several
  * signatures (pit_witnesses_check): "witnesses" as a list, each matched to
  * one need whatever the order given, too few or too many, both keys, one
- * person twice or the asker among them, a need no good signature fills, and
+ * person twice or the asker among them, a need no good signature fills (and
+ * an eligible signer who fills none told so, not refused as a guess), and
  * one bad signature among good ones refused alike and counted for its
  * person only.
  */
