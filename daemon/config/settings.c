@@ -287,6 +287,8 @@ check_accounting(const struct cfg_at *at, struct pb_error *err)
 	return 0;
 }
 
+static const char *const SIGNATURES[] = {"nj", "basic", NULL};
+
 static const struct cfg_key ACCOUNTING_KEYS[] = {
 	{.name = "require_opener", .type = CFG_BOOL, CFG_FIELD(struct config, accounting.require_opener), .def = "false",
 	 .reload = true, .describe = "a table's first round of a gaming day needs an opener of that day"},
@@ -310,12 +312,19 @@ static const struct cfg_key ACCOUNTING_KEYS[] = {
 	 CFG_FIELD(struct config, accounting.win_per_drop_tolerance), .def = "0.05", .reload = true,
 	 .must = "be a number above 0 and at most 1 (a distance of win per drop)",
 	 .describe = "a win per drop further than this from its game's baseline is flagged"},
+	{.name = "signatures", .type = CFG_CHOICE, .choices = SIGNATURES, CFG_FIELD(struct config, accounting.signatures),
+	 .def = "\"nj\"", .reload = true, .must = "be \"nj\" or \"basic\"",
+	 .describe = "who signs the documents: nj (dealer and floor; slips issued, then received at the table) or basic"},
+	{.name = "pending_slip_minutes", .type = CFG_INT, .min = 1, .max = 10080,
+	 CFG_FIELD(struct config, accounting.pending_slip_minutes), .def = "30", .reload = true,
+	 .describe = "minutes: a fill or credit issued and not received this long is a pending_slip exception (nj)"},
 };
 
 static const struct cfg_section ACCOUNTING = {
 	.name = "accounting", .keys = ACCOUNTING_KEYS, .count = CFG_COUNT(ACCOUNTING_KEYS),
 	.must = "be {\"require_opener\", \"discrepancy_report\", \"discrepancy_regulator\", \"variance_threshold\", "
-	    "\"variance_percent\", \"win_per_drop_baseline\", \"win_per_drop_tolerance\"}",
+	    "\"variance_percent\", \"win_per_drop_baseline\", \"win_per_drop_tolerance\", \"signatures\", "
+	    "\"pending_slip_minutes\"}",
 	.noun = "accounting", .check = check_accounting,
 };
 

@@ -141,22 +141,30 @@ read_idempotency(const struct http_request *req, struct idempotency *idem, struc
  * The bytes a request's hash covers: its body as sent, except that a
  * witness's password never goes into a stored hash (an unsalted SHA-256 of
  * it would be a password hash anyone reading the database could attack):
- * such a body is taken as its sorted JSON text with the password left out.
+ * a body with a "witness" or "witnesses" is taken as its sorted JSON text
+ * with every witness's password left out.
  */
 static char *
 hashed_body(const struct http_request *req, const json_t *body, size_t *len)
 {
 	json_t *copy, *w;
 	char *text;
+	size_t i;
 
-	w = json_object_get(body, "witness");
-	if (!json_is_object(w) || json_object_get(w, "password") == NULL) {
+	if (!json_is_object(body) ||
+	    (json_object_get(body, "witness") == NULL && json_object_get(body, "witnesses") == NULL)) {
 		*len = req->body_len;
 		return NULL;
 	}
-	copy = json_deep_copy(body);
+	if ((copy = json_deep_copy(body)) == NULL) {
+		*len = 0;
+		return NULL;
+	}
 	json_object_del(json_object_get(copy, "witness"), "password");
-	text = json_text(copy, true, len);
+	json_array_foreach(json_object_get(copy, "witnesses"), i, w)
+		json_object_del(w, "password");
+	if ((text = json_text(copy, true, len)) == NULL)
+		*len = 0;
 	json_decref(copy);
 	return text;
 }
@@ -170,6 +178,8 @@ idempotency_hash(const struct http_request *req, const json_t *body, struct idem
 	if (idem->key == NULL)
 		return 0;
 	text = hashed_body(req, body, &len);
+	if (text == NULL && len == 0 && req->body_len != 0)
+		return pb_oom(err);            /* never the witnesses' passwords in a stored hash */
 	buf = malloc(strlen(req->method) + strlen(req->path) + len + 3);
 	if (buf == NULL) {
 		free(text);

@@ -29,7 +29,7 @@ static const struct store_field ACCT_FIELDS[] = {
 	ACCT_FIELD(collections, ACCT_COL_COLLECTIONS), ACCT_FIELD(discrepancy, ACCT_COL_DISCREPANCY),
 	ACCT_FIELD(reason, ACCT_COL_REASON), ACCT_FIELD(voids, ACCT_COL_VOIDS), ACCT_FIELD(signer, ACCT_COL_SIGNER),
 	ACCT_FIELD(witness, ACCT_COL_WITNESS), ACCT_FIELD(runner, ACCT_COL_RUNNER),
-	ACCT_FIELD(requester, ACCT_COL_REQUESTER),
+	ACCT_FIELD(requester, ACCT_COL_REQUESTER), ACCT_FIELD(witnesses, ACCT_COL_WITNESSES),
 };
 _Static_assert(sizeof(ACCT_FIELDS) / sizeof(ACCT_FIELDS[0]) == ACCT_COL_COUNT, "every column of a document is read");
 
@@ -81,6 +81,7 @@ store_acct_put(struct store *s, const struct acct_document *d, struct pb_error *
 	sqlite3_bind_text(q.st, SQL_PARAM(ACCT_COL_WITNESS), d->witness, -1, SQLITE_STATIC);
 	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_RUNNER), d->runner);
 	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_REQUESTER), d->requester);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_WITNESSES), d->witnesses);
 	if (store_query_done(&q) == 0)
 		return 0;
 	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
@@ -153,15 +154,17 @@ store_acct_has_opener(struct store *s, const char *table_id, const char *gaming_
 	return 0;
 }
 
-/* Every row of a query bound by the caller, handed to fn. */
+/* Every row of a query bound by the caller, handed to fn (with received when the query reads it after the columns). */
 static int
 walk(struct store_query *q, acct_document_fn fn, void *ctx, struct pb_error *err)
 {
+	bool has_received = sqlite3_column_count(q->st) > ACCT_COL_COUNT;
 	struct acct_document d;
 	int rc = 0;
 
 	while (rc == 0 && store_query_next(q)) {
 		read_row(q->st, &d);
+		d.received = has_received && sqlite3_column_int(q->st, ACCT_COL_COUNT) != 0;
 		rc = fn(ctx, &d, err);
 	}
 	if (store_query_end(q) < 0)
@@ -203,6 +206,20 @@ store_acct_days(struct store *s, const char *from_day, const char *to_day, acct_
 		return -1;
 	sqlite3_bind_text(q.st, 1, from_day, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, to_day, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
+store_acct_pending(struct store *s, const char *from, const char *to, const char *before, acct_document_fn fn,
+    void *ctx, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_PENDING, "reading the slips not received", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, before, -1, SQLITE_STATIC);
 	return walk(&q, fn, ctx, err);
 }
 

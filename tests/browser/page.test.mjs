@@ -821,6 +821,7 @@ const ACCT = {
   cg: {id: 'A-CG', name: 'Cato Cage', roles: ['cage']},
   ct: {id: 'A-CT', name: 'Cora Count', roles: ['count']},
   ct2: {id: 'A-CU', name: 'Curt Count', roles: ['count']},
+  sc: {id: 'A-SC', name: 'Sid Runner', roles: ['security']},
 };
 const acctPassword = p => `violet-meadow-${p.id.slice(2).toLowerCase()}${p.id.length}-9`;
 
@@ -917,7 +918,7 @@ describe('table accounting on the page', () => {
     await shot(ap, '15-inventory-opener');
   });
 
-  it('a cage cashier records a fill and a credit, and voids a wrong fill (struck through with its reason)', async () => {
+  it('a cage cashier records a fill and a credit signed by the floor and the runner, and voids a wrong fill', async () => {
     await as(ACCT.cg);
     assert.equal(await ap.locator('#table-inventory [data-box="inventory"]').count(), 0, 'no opener form for the cage');
     const slip = async (kind, serial, chips) => {
@@ -925,7 +926,8 @@ describe('table accounting on the page', () => {
         await form.locator('select[name="slip-kind"]').selectOption(kind);
         await form.locator('input[name="slip-serial"]').fill(serial);
         await count(form, chips);
-        await form.locator('input[name="slip-runner"]').fill(ACCT.fl.id);
+        await form.locator('input[name="slip-runner"]').fill(ACCT.sc.id);
+        await form.locator('input[name="slip-runner-password"]').fill(acctPassword(ACCT.sc));
       });
       await f.locator('.note-ok', {hasText: serial}).waitFor();
     };
@@ -945,7 +947,35 @@ describe('table accounting on the page', () => {
     assert.match(await voided.innerText(), /BF-101/);
     assert.match(await voided.innerText(), /slip written for table T1/);
     assert.equal(await voided.locator('del').count(), 2, 'the slip and its amount struck through');
+    // Issued, not yet received at the table: pending, and not counted (accounting.signatures "nj").
+    await ap.locator('#table-inventory [data-total="pending"]', {hasText: '2 not received'}).waitFor();
+    assert.equal(await ap.locator('#table-inventory [data-total="fills"] dd').innerText(), '$0.00');
+    const pending = ap.locator('#table-inventory tr.row-pending', {hasText: 'BF-100'});
+    assert.match(await pending.innerText(), /Pending/);
+    assert.match(await pending.innerText(), /A-PB, A-SC/);
+    assert.equal(await ap.locator('#table-inventory button[data-receive]').count(), 0, 'the cage receives no slip');
+  });
+
+  it('a floor supervisor receives the pending slips with the dealer as witness; then they count', async () => {
+    await as(ACCT.fl);
+    const box = ap.locator('#table-inventory [data-box="receipt"]');
+    for (const serial of ['BF-100', 'BC-100']) {
+      await ap.locator(`#table-inventory button[data-receive="${serial}"]`).click();
+      assert.equal(await box.evaluate(e => e.open), true, 'the receipt form opens on the slip');
+      const f = box.locator('form');
+      assert.equal(await f.locator('input[name="receipt-serial"]').inputValue(), serial);
+      await f.locator('input[name="receipt-witness"]').fill(ACCT.dl.id);
+      await f.locator('input[name="receipt-witness-password"]').fill(acctPassword(ACCT.dl));
+      await f.locator('button[type="submit"]').click();
+      await f.locator('.note-ok', {hasText: `${serial} received`}).waitFor();
+    }
     await ap.locator('#table-inventory [data-total="fills"]', {hasText: '$200.00'}).waitFor();
+    await ap.locator('#table-inventory [data-total="credits"]', {hasText: '$50.00'}).waitFor();
+    assert.equal(await ap.locator('#table-inventory [data-total="pending"]').count(), 0);
+    assert.equal(await ap.locator('#table-inventory button[data-receive]').count(), 0);
+    const row = ap.locator('#table-inventory tbody tr', {hasText: 'Fill BF-100'}).first();
+    assert.match(await row.innerText(), /Received/);
+    assert.match(await row.innerText(), /by A-FL \(witness A-DL\)/);
   });
 
   it('the count team records the drop', async () => {

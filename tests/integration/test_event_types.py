@@ -230,10 +230,16 @@ class EveryType(unittest.TestCase):
         def post(path, body, who):
             return self.ok("POST", path, body, 201, token=tok[who])
         post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 40}, "witness": w("DL1")}, "FL1")
-        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "RN1", "witness": w("PB1")}, "CG1")
+        # slips by the "nj" signatures: the floor and the runner (security) beside the cage, then received at the table
+        slip = [w("PB1"), w("SC1")]
+        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "SC1", "witnesses": slip}, "CG1")
         post("/tables/T1/fills/F-1/void", {"reason": "wrong table", "witness": w("PB1")}, "FL1")
-        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witness": w("PB1")}, "CG1")
+        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witnesses": slip}, "CG1")
         post("/tables/T1/credits/C-1/void", {"reason": "wrong count", "witness": w("PB1")}, "FL1")
+        post("/tables/T1/fills", {"serial": "F-2", "chips": {"2500": 2}, "witnesses": slip}, "CG1")
+        post("/tables/T1/fills/F-2/receipt", {"witness": w("DL1")}, "FL1")
+        post("/tables/T1/credits", {"serial": "C-2", "chips": {"500": 1}, "witnesses": slip}, "CG1")
+        post("/tables/T1/credits/C-2/receipt", {"witnesses": [w("FL1")]}, "DL1")
         post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 39}, "witness": w("DL1")}, "FL1")
         post("/tables/T1/drop", {"box": "D-1", "cash": 12000, "witness": w("CT2")}, "CT1")
         o = post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 38}, "reason": "short",
