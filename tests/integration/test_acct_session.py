@@ -324,12 +324,14 @@ class Session(pbtest.DaemonTestCase):
         variance = led.win() - led.hand
         self.assertEqual(variance, fill["total"] - over)
         self.assertTrue(row["flagged"])
+        # the mispay is in the variance (subtracted); the voided fill is beside it, and the rest left is its amount
         self.assertEqual(row["explained"], {"mispays": -over, "voids": fill["total"], "pending_slips": 0,
-                                            "discrepancies": 0, "unexplained": variance + over - fill["total"]})
+                                            "discrepancies": 0, "unexplained": variance + over})
+        self.assertEqual(row["explained"]["unexplained"], row["explained"]["voids"])
         ex = [e for e in self.exceptions("count_variance") if e["table"] == "T1"]
         self.assertEqual(len(ex), 1)
         self.assertEqual((ex[0]["variance"], ex[0]["explained"]["unexplained"], ex[0]["investigation"]),
-                         (variance, 0, None))
+                         (variance, fill["total"], None))
 
     def test_7_investigation(self):
         """T1's variance investigated: assigned, cause found, resolved with a second person, in that order."""
@@ -351,7 +353,7 @@ class Session(pbtest.DaemonTestCase):
             path="/api/v1/variances/T2/%s" % DAY.isoformat())
         bad(404, "variance_not_found", {"status": "assigned", "assignee": "FL1", "note": "n"},
             path="/api/v1/variances/T3/%s" % DAY.isoformat())
-        bad(400, "invalid_gaming_day", {"status": "assigned", "assignee": "FL1", "note": "n"},
+        bad(422, "invalid_gaming_day", {"status": "assigned", "assignee": "FL1", "note": "n"},
             path="/api/v1/variances/T1/tomorrow")
         got = self.post(path[7:], {"status": "assigned", "assignee": "FL1", "note": "look at the fills"}, "FL1")
         self.assertEqual((got["table"], got["gaming_day"], got["investigation"]["status"],

@@ -20,10 +20,16 @@
 #include "table/accounting/accounting.h"
 #include "table/reports/reports_private.h"
 
-/* What explains a table's variance (docs/accounting.md "Variances explained"), each as the variance it accounts for. */
+/*
+ * What explains a table's variance (docs/accounting.md "Variances
+ * explained"), each as the variance it accounts for: the mispays and the
+ * pending slips are in it (the dealer paid what the correction says; a
+ * slip not yet received counts for nothing though its chips are there),
+ * a voided slip only if its chips moved all the same.
+ */
 struct mg_explained {
 	int64_t mispays;                   /* owed - paid of the corrected lines of the window's rounds */
-	int64_t voids;                     /* voided fills minus voided credits */
+	int64_t voids;                     /* voided fills minus voided credits: beside, not subtracted */
 	int64_t pending;                   /* pending fills minus pending credits */
 };
 
@@ -190,7 +196,8 @@ id_or_null(int64_t id)
 
 /*
  * The figures of a row (a table, or the total), as the report shows them:
- * win, variance and unexplained only when complete, flagged only then.
+ * win, variance and unexplained (variance - mispays - pending slips) only
+ * when complete, flagged only then.
  */
 static json_t *
 mg_row_json(const struct accounting_config *ac, const struct acct_count *x, int64_t hand_win,
@@ -201,9 +208,9 @@ mg_row_json(const struct accounting_config *ac, const struct acct_count *x, int6
 	bool flagged = false;
 
 	if (complete) {
+		/* the mispays and the pending slips are in the variance; a void or a discrepancy only may be (shown beside) */
 		if (acct_count_win(x, &win, &(struct pb_error){0}) < 0 || __builtin_sub_overflow(win, hand_win, &variance) ||
 		    __builtin_sub_overflow(variance, e->mispays, &unexplained) ||
-		    __builtin_sub_overflow(unexplained, e->voids, &unexplained) ||
 		    __builtin_sub_overflow(unexplained, e->pending, &unexplained))
 			return NULL;
 		pct = x->drop != 0 ? 100.0 * (double)variance / (double)x->drop : NAN;

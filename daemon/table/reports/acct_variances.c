@@ -346,7 +346,7 @@ pit_variance_investigate(struct pit *p, const struct actor *a, const struct idem
 		return pb_fail(err, 403, "person_required", "an investigation's step is signed by a person: sign in (POST "
 		    "/api/v1/sessions) and send your session's token");
 	if (gaming_day_parse(gaming_day, &day) < 0)
-		return pb_fail(err, 400, "invalid_gaming_day", "the path's gaming day: YYYY-MM-DD, e.g. 2026-11-21");
+		return pb_fail(err, 422, "invalid_gaming_day", "the path's gaming day: YYYY-MM-DD, e.g. 2026-11-21");
 	snprintf(c.v.table_id, sizeof(c.v.table_id), "%s", table_id);
 	gaming_day_format(day, c.v.gaming_day);
 	if (read_step(p, body, &c, err) < 0)
