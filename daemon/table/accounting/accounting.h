@@ -124,10 +124,10 @@ int acct_check_session(struct pit *p, const char *table_id, struct pb_error *err
 
 /*
  * {"state": "open"|"closed"|"none", "document": {"id", "kind", "at"} of the
- * last opener, closer or shift change, or null} (new reference; NULL with
- * err on failure): what GET /tables shows of the table's session.
+ * last opener, closer or shift change, or null} (new reference; NULL: no
+ * memory): what GET /tables shows of the table's session.
  */
-json_t *acct_session_json(struct pit *p, const char *table_id, struct pb_error *err);
+json_t *acct_session_json(const struct acct_session *s);
 
 /*
  * One segment of a session (acct_segments.c): from the opener or shift

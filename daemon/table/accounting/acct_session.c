@@ -52,16 +52,12 @@ acct_check_session(struct pit *p, const char *table_id, struct pb_error *err)
 }
 
 json_t *
-acct_session_json(struct pit *p, const char *table_id, struct pb_error *err)
+acct_session_json(const struct acct_session *s)
 {
-	struct acct_session s;
-
-	if (acct_session_get(p, table_id, &s, err) < 0)
-		return NULL;
-	if (!s.any)
+	if (!s->any)
 		return json_pack("{s:s,s:n}", "state", "none", "document");
-	return json_pack("{s:s,s:{s:I,s:s,s:s}}", "state", s.open ? "open" : "closed", "document", "id", (json_int_t)s.last.id,
-	    "kind", s.last.kind, "at", s.last.at);
+	return json_pack("{s:s,s:{s:I,s:s,s:s}}", "state", s->open ? "open" : "closed", "document",
+	    "id", (json_int_t)s->last.id, "kind", s->last.kind, "at", s->last.at);
 }
 
 /*

@@ -358,7 +358,8 @@ pit_variance_investigate(struct pit *p, const struct actor *a, const struct idem
 	if (check_variance(p, a, &c, day, err) < 0)
 		return -1;
 	if ((resolving || json_object_get(body, "witness") != NULL) && pit_witness_check(p, a, body,
-	    VARIANCE_RESOLVE_WITNESS, "resolving a variance's investigation", c.v.witness, err) < 0)
+	    VARIANCE_RESOLVE_WITNESS, resolving ? "resolving a variance's investigation" : "a step of a variance's "
+	    "investigation", c.v.witness, err) < 0)
 		return -1;
 	return pit_write(p, a, idem, do_investigate, &c, out, status, err);
 }

@@ -194,7 +194,7 @@ st_row_of_day(struct stats *st, size_t t, int64_t rules_id, struct pb_error *err
 
 /* A count into a period of the row and of the totals. */
 static int
-count_add2(struct st_count *a, struct st_count *b, const struct acct_count *c, int64_t win, struct pb_error *err)
+count_add_both(struct st_count *a, struct st_count *b, const struct acct_count *c, int64_t win, struct pb_error *err)
 {
 	bool complete = c->open_segments == 0;
 
@@ -215,13 +215,13 @@ st_day_count(struct stats *st, size_t t, int64_t day, int64_t rules_id, const st
 	if (acct_count_win(c, &win, err) < 0 || (r = st_row_of_day(st, t, rules_id, err)) == NULL)
 		return -1;
 	if (abs_day >= st->prior_day && abs_day < st->prior_day + st->pdays &&
-	    count_add2(&r->prior_count, &st->total.prior_count, c, win, err) < 0)
+	    count_add_both(&r->prior_count, &st->total.prior_count, c, win, err) < 0)
 		return -1;
-	if (abs_day >= st->year_day && count_add2(&r->ytd, &st->total.ytd, c, win, err) < 0)
+	if (abs_day >= st->year_day && count_add_both(&r->ytd, &st->total.ytd, c, win, err) < 0)
 		return -1;
 	if (m < 0)
 		return 0;
-	if (count_add2(&r->mtd, &st->total.mtd, c, win, err) < 0 || count_add2(&r->days[m], &st->total.days[m], c, win, err) < 0)
+	if (count_add_both(&r->mtd, &st->total.mtd, c, win, err) < 0 || count_add_both(&r->days[m], &st->total.days[m], c, win, err) < 0)
 		return -1;
 	return 0;
 }

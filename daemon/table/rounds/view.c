@@ -421,8 +421,12 @@ table_json(struct pit *p, const struct table_config *t, bool full, struct pb_err
 	bool by_pit_boss, by_closer;
 
 	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || store_round_current(p->store, t->id, &current, err) < 0 ||
-	    acct_session_get(p, t->id, &session, err) < 0 || (sj = acct_session_json(p, t->id, err)) == NULL)
+	    acct_session_get(p, t->id, &session, err) < 0)
 		return NULL;
+	if ((sj = acct_session_json(&session)) == NULL) {
+		pb_oom(err);
+		return NULL;
+	}
 	by_pit_boss = !(ts.found ? ts.open : t->open);
 	by_closer = session.any && !session.open;
 	o = json_pack("{s:s,s:s,s:s,s:s,s:i,s:o,s:s,s:s?,s:o,s:o,s:s}", "id", t->id, "name", t->name, "game", t->game,

@@ -43,7 +43,7 @@ const EXPLAINED = [['mispays', 'Mispays'], ['voids', 'Voids'], ['pending_slips',
 /** What explains a row's variance: the parts that are not 0, and the unexplained rest. */
 function explainedCell(r, cur) {
   const e = r.explained;
-  if (!e) return '—';
+  if (!e || (r.complete === false && !EXPLAINED.some(([k]) => e[k]))) return '—';
   const parts = EXPLAINED.filter(([k]) => e[k]).map(([k, text]) =>
     h('span', {'data-explained': k}, `${text} ${money(e[k], cur, {signed: true})}`));
   parts.push(h('span', {'data-explained': 'unexplained', class: e.unexplained ? 'strong' : 'muted'},
