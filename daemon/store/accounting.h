@@ -75,7 +75,7 @@ int store_acct_last(struct store *s, const char *table_id, const char *kind, str
 int store_acct_neighbour(struct store *s, const char *table_id, const char *kind, int64_t id, bool after,
     struct acct_document *d, bool *found, struct pb_error *err);
 
-/* Does the table have an opener of this gaming day? */
+/* Does the table have an opener (or a shift change) of this gaming day? */
 int store_acct_has_opener(struct store *s, const char *table_id, const char *gaming_day, bool *found,
     struct pb_error *err);
 
