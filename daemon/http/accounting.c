@@ -1,7 +1,9 @@
 /*
  * accounting.c - the routes of the table's accounting documents
- * (table/accounting/accounting.h): the opener and closer, fills and credits, their
- * voids and their receipts at the table, the drop, and the acknowledgment of an accounting exception.  Each
+ * (table/accounting/accounting.h): the opener, closer and shift change,
+ * fills and credits, their voids and their receipts at the table, the drop,
+ * the acknowledgment of an accounting exception and the investigation of a
+ * count variance.  Each
  * hands the body to the pit and answers what it says.
  */
 #include "http/request.h"
@@ -95,4 +97,16 @@ handle_acct_documents(const struct route_call *c, struct http_answer *ans)
 		return;
 	rc = pit_acct_documents(c->pit, c->actor, c->table, query(c->req, "gaming_day"), &out, &err);
 	answer_result(ans, rc, out, 200, &err);
+}
+
+/* POST /variances/{table}/{gaming_day} {"status", "assignee"?, "cause"?, "note", "witness"?} */
+void
+handle_variance_investigate(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_variance_investigate(c->pit, c->actor, c->idem, c->table, c->gaming_day, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
 }

@@ -70,6 +70,8 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_MASTER_GAME},
 	{"GET", V1 "/reports/statistics", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_STATISTICS},
 	{"POST", V1 "/exceptions/acknowledgments", ROUTE_ACCOUNTING, OP_EXCEPTION_ACK, WRITE, handle_acct_acknowledge, 0},
+	{"POST", V1 "/variances/{table}/{gaming_day}", ROUTE_ACCOUNTING, OP_VARIANCE_INVESTIGATE, WRITE,
+	    handle_variance_investigate, 0},
 	{"GET", V1 "/central/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_central_summary, 0},
 	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
@@ -232,6 +234,8 @@ read_params(const struct route *r, const struct path *path, struct route_call *c
 			c->serial = s;
 		} else if (strcmp(ps, "{id}") == 0) {
 			c->id = s;
+		} else if (strcmp(ps, "{gaming_day}") == 0) {
+			c->gaming_day = s;
 		} else if (strcmp(ps, "{round}") == 0 && parse_id(s, &c->round) < 0) {
 			round_not_found(ans, s);
 			return -1;

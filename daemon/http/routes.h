@@ -71,6 +71,7 @@ struct route_call {
 	const char *round_text;           /* {round_text} */
 	const char *serial;               /* {serial}: a fill's or credit's serial as sent */
 	const char *id;                   /* {id}: a transaction's or CTR item's id as sent */
+	const char *gaming_day;           /* {gaming_day}: a gaming day as sent (YYYY-MM-DD) */
 	int64_t round;                    /* {round} */
 	int seat;                         /* {seat} */
 	const json_t *body;               /* RT_BODY: never NULL */
@@ -151,6 +152,7 @@ void handle_acct_receipt(const struct route_call *c, struct http_answer *ans);
 void handle_acct_drop(const struct route_call *c, struct http_answer *ans);
 void handle_acct_documents(const struct route_call *c, struct http_answer *ans);
 void handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans);
+void handle_variance_investigate(const struct route_call *c, struct http_answer *ans);
 
 /* reports.c */
 void handle_report(const struct route_call *c, struct http_answer *ans);

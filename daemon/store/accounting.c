@@ -138,6 +138,22 @@ store_acct_last(struct store *s, const char *table_id, const char *kind, struct 
 }
 
 int
+store_acct_neighbour(struct store *s, const char *table_id, const char *kind, int64_t id, bool after,
+    struct acct_document *d, bool *found, struct pb_error *err)
+{
+	struct store_query q;
+
+	*found = false;
+	if (store_query(&q, s, after ? STMT_ACCT_NEXT_OF_KIND : STMT_ACCT_PREV_OF_KIND, "reading the table's documents in "
+	    "order", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 3, id);
+	return one_row(&q, d, found);
+}
+
+int
 store_acct_has_opener(struct store *s, const char *table_id, const char *gaming_day, bool *found,
     struct pb_error *err)
 {
@@ -220,6 +236,19 @@ store_acct_pending(struct store *s, const char *from, const char *to, const char
 	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 3, before, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
+store_acct_inventory_days(struct store *s, const char *from_day, const char *to_day, acct_document_fn fn, void *ctx,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_INVENTORY_DAYS, "reading the days' openers, closers and shift changes", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to_day, -1, SQLITE_STATIC);
 	return walk(&q, fn, ctx, err);
 }
 

@@ -29,8 +29,8 @@ struct store;
 struct acct_document {
 	int64_t id;
 	char table_id[PB_ID_MAX];
-	char kind[ACCT_KIND_MAX];           /* opener, closer, fill, credit, fill_void, credit_void, fill_receipt,
-	                                       credit_receipt, drop */
+	char kind[ACCT_KIND_MAX];           /* opener, closer, shift_change, fill, credit, fill_void, credit_void,
+	                                       fill_receipt, credit_receipt, drop */
 	char at[PB_TIME_LEN];
 	char gaming_day[ACCT_DAY_LEN];      /* YYYY-MM-DD */
 	char shift[GAMING_SHIFT_NAME_MAX];  /* "" when none */
@@ -72,7 +72,14 @@ int store_acct_by_serial(struct store *s, const char *kind, int64_t year, const 
 int store_acct_last(struct store *s, const char *table_id, const char *kind, struct acct_document *d, bool *found,
     struct pb_error *err);
 
-/* Does the table have an opener of this gaming day? */
+/*
+ * The table's document of kind nearest to document id: the first after it
+ * (after true) or the last before it (*found false when none).
+ */
+int store_acct_neighbour(struct store *s, const char *table_id, const char *kind, int64_t id, bool after,
+    struct acct_document *d, bool *found, struct pb_error *err);
+
+/* Does the table have an opener (or a shift change) of this gaming day? */
 int store_acct_has_opener(struct store *s, const char *table_id, const char *gaming_day, bool *found,
     struct pb_error *err);
 
@@ -102,6 +109,10 @@ int store_acct_days(struct store *s, const char *from_day, const char *to_day, a
 /* The fills and credits recorded in [from, to) and before `before`, neither voided nor received, oldest first. */
 int store_acct_pending(struct store *s, const char *from, const char *to, const char *before, acct_document_fn fn,
     void *ctx, struct pb_error *err);
+
+/* The openers, closers and shift changes of the gaming days from_day to to_day (both included), every table, in order. */
+int store_acct_inventory_days(struct store *s, const char *from_day, const char *to_day, acct_document_fn fn, void *ctx,
+    struct pb_error *err);
 
 /* The openers recorded in [from, to) whose total differed from the previous closer's, oldest first. */
 int store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,

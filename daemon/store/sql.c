@@ -19,6 +19,7 @@
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
 #include "store/sql/tables.h"
+#include "store/sql/variances.h"
 
 static const char *const SQL[STMT_COUNT] = {
 #define STMT(name, text) [name] = text,

@@ -6,7 +6,7 @@ The registry of event types (docs/audit.md "The event types"; `pitboss event-typ
 - one scenario records an event of every registered type through the real daemon (rounds step by
   step and whole, voids with and without a witness, the table's changes, a game file reloaded, the
   dealer, the bank offered, every accounting document, players, seats, cash, Title 31, a manual
-  rating, payout corrections); every body stored is then checked against the registry by
+  rating, payout corrections, a variance investigated); every body stored is then checked against the registry by
   pbtest.event_body_problems (written apart from the daemon's own check, from the printed
   registry), every registered type is met, and `pitboss verify` finds nothing to say;
 - that checker catches a body that does not match.
@@ -154,6 +154,7 @@ class EveryType(unittest.TestCase):
         # a dealer to seat at a table (people are the property's own, not in the record)
         pbtest.add_person(self.d, "E1027", "Ana Ruiz", "dealer")
         acct.setup_people(self.d)
+        pbtest.add_person(self.d, "PB2", "Paz Boss", ["pitboss"], acct.PASSWORD % "PB2")   # resolves with PB1
         self.d.start()
         self.tok = {pid: acct.sign_in(self.d, pid) for pid in ("FL1", "CG1", "CT1", "PB1", "DL1")}
 
@@ -246,6 +247,14 @@ class EveryType(unittest.TestCase):
                                           "witness": w("DL1")}, "FL1")
         post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),
                                              "note": "counted again"}, "PB1")
+        # a shift change and the closer: the day's count is complete, with a variance (no round since the opener)
+        post("/tables/T1/inventory", {"kind": "shift_change", "chips": {"2500": 38}, "witness": w("DL1")}, "FL1")
+        day = post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 38}, "witness": w("DL1")},
+                   "FL1")["gaming_day"]
+        var = "/variances/T1/%s" % day
+        post(var, {"status": "assigned", "assignee": "FL1", "note": "count the box again"}, "PB1")
+        post(var, {"status": "cause_found", "cause": "rounds dealt before the opener", "note": "seen"}, "FL1")
+        post(var, {"status": "resolved", "note": "explained", "witness": w("PB2")}, "PB1")
         rid = self.d.db_value("SELECT id FROM rounds WHERE state = 'settled' ORDER BY id LIMIT 1")
         line = self.ok("GET", "/rounds/%d" % rid)["round"]["payouts"][0]
         first = post("/rounds/%d/corrections" % rid, {"seat": line["seat"], "wager": line["wager"],

@@ -41,7 +41,7 @@ TOKENS = (("none", None), ("dealer", DEALER), ("pitboss", PITBOSS_TOKEN), ("audi
 # A pattern's parameters (daemon/http/routes.h) as the walk fills them in: ids the router takes, of
 # a table of the example configuration, of no round, of no person.  A serial is a fill's or a credit's.
 SAMPLES = {"{table}": "T1", "{round}": "999999", "{round_text}": "999999", "{seat}": "1", "{person}": "NOPE",
-           "{id}": "999999"}
+           "{id}": "999999", "{gaming_day}": "2026-01-01"}
 SERIALS = {"fills": "F-1", "credits": "C-1"}
 
 R = "/api/v1/rounds/999999"

@@ -1,10 +1,11 @@
 // inventory.js - a table's inventory panel (the table view): the gaming
 // day's accounting documents (opener, fills, credits, their voids and
-// receipts, closer, drop) with who signed and the witnesses, and the forms
-// to record them for the roles that sign each (docs/accounting.md, "Who
-// signs"; accounting.signatures "nj" by default):
+// receipts, shift changes, closer, drop) with who signed and the
+// witnesses, and the forms to record them for the roles that sign each
+// (docs/accounting.md, "Who signs"; accounting.signatures "nj" by default):
 //
-//   opener, closer    dealer | floor | pitboss  (witness: the other of the dealer and the floor)
+//   opener, closer,   dealer | floor | pitboss  (witness: the other of the dealer and the floor)
+//   shift change
 //   fill, credit      cage                      (witnesses: floor or pitboss, and the runner: security)
 //   receipt of a slip dealer | floor | pitboss  (witness: the other of the dealer and the floor)
 //   void of a slip    cage | floor | pitboss    (witness: floor, pitboss)
@@ -25,7 +26,8 @@ import {money, when, toMinor, minorDigits} from './format.js';
 import {errorNote, witnessFields} from './common.js';
 
 const TITLES = {opener: 'Opener', closer: 'Closer', fill: 'Fill', credit: 'Credit', fill_void: 'Void of fill',
-  credit_void: 'Void of credit', fill_receipt: 'Receipt of fill', credit_receipt: 'Receipt of credit', drop: 'Drop'};
+  credit_void: 'Void of credit', fill_receipt: 'Receipt of fill', credit_receipt: 'Receipt of credit', drop: 'Drop',
+  shift_change: 'Shift change'};
 
 let seq = 0;
 function field(labelText, control, hint) {
@@ -160,8 +162,11 @@ function docForm(title, name, controls, submit, {onRefused} = {}) {
   return h('details', {class: 'doc-form-box', 'data-box': name}, h('summary', null, title), form);
 }
 
-/** The panel: the day's documents and, for the roles that sign, the forms. Returns the section. */
-export function inventoryPanel(t, ctx) {
+/**
+ * The panel: the day's documents and, for the roles that sign, the forms. Returns the section.
+ * opts.onInventory: called once an opener, closer or shift change is recorded (the table's session changed).
+ */
+export function inventoryPanel(t, ctx, opts = {}) {
   const cur = t.currency;
   const prop = api.property();
   const denoms = prop?.chips || [];
@@ -206,7 +211,8 @@ export function inventoryPanel(t, ctx) {
     forms.append(note('info', 'This server does not say its chip denominations, so counts cannot be entered here.'));
   }
   if (denoms.length && any('dealer', 'floor', 'pitboss')) {
-    const kind = h('select', {name: 'inv-kind'}, h('option', {value: 'opener'}, 'Opener'), h('option', {value: 'closer'}, 'Closer'));
+    const kind = h('select', {name: 'inv-kind'}, h('option', {value: 'opener'}, 'Opener'), h('option', {value: 'closer'}, 'Closer'),
+      h('option', {value: 'shift_change'}, 'Shift change'));
     const counts = chipCounts(denoms, cur, 'inv');
     const reason = h('textarea', {name: 'inv-reason', rows: '2', maxlength: '500'});
     const w = witnessFields('inv');
@@ -219,7 +225,8 @@ export function inventoryPanel(t, ctx) {
         const a = await api.send('POST', `${base}/inventory`, b);
         counts.clear();
         reason.value = '';
-        return recorded(kind.value, a);
+        opts.onInventory?.();
+        return recorded(TITLES[kind.value].toLowerCase(), a);
       }, {onRefused: e => { if (e.code === 'opener_discrepancy') reason.focus(); }}));
   }
   if (denoms.length && any('cage')) {

@@ -211,7 +211,7 @@ do_inventory(struct pit *p, const struct actor *a, void *arg, json_t **out, int 
 	if (pit_check_hold(p, c->table_id, err) < 0)
 		return -1;
 	new_document(p, a, c, &d);
-	if (set_chips(p, c, &d, err) < 0)
+	if (set_chips(p, c, &d, err) < 0 || acct_session_check_document(p, &d, err) < 0)   /* acct_session.c */
 		return -1;
 	if (strcmp(c->kind, "opener") == 0 && store_acct_last(p->store, c->table_id, "closer", &last, &found, err) < 0)
 		return -1;
@@ -230,16 +230,18 @@ pit_acct_inventory(struct pit *p, const struct actor *a, const struct idempotenc
 	static const char *const KEYS[] = {"kind", "chips", "reason", "witness", "witnesses", NULL};
 	struct doc_call c = {.table_id = table_id, .body = body};
 	const json_t *kind;
+	const char *k;
 
 	if (check_signer(p, a, table_id, OP_INVENTORY, "an opener or closer", err) < 0 ||
 	    check_body(body, "inventory", KEYS, "{\"kind\": \"opener\" or \"closer\", \"chips\": {\"2500\": 40, ...}, "
 	    "\"witness\": {\"person\", \"password\"}}", err) < 0)
 		return -1;
 	kind = json_object_get(body, "kind");
-	if (!json_is_string(kind) || (strcmp(json_string_value(kind), "opener") != 0 && strcmp(json_string_value(kind), "closer") != 0))
-		return pb_fail(err, 400, "invalid_body", "kind: \"opener\" (the tray counted as the table opens) or \"closer\" "
-		    "(as it closes)");
-	snprintf(c.kind, sizeof(c.kind), "%s", json_string_value(kind));
+	k = json_is_string(kind) ? json_string_value(kind) : "";
+	if (strcmp(k, "opener") != 0 && strcmp(k, "closer") != 0 && strcmp(k, "shift_change") != 0)
+		return pb_fail(err, 400, "invalid_body", "kind: \"opener\" (the tray counted as the table opens), \"closer\" "
+		    "(as it closes) or \"shift_change\" (at a change of shift, the table staying open)");
+	snprintf(c.kind, sizeof(c.kind), "%s", k);
 	if (acct_chips_read(json_object_get(body, "chips"), p->cfg, "chips", &c.chips, err) < 0 ||
 	    read_text(body, "reason", "inventory", false, c.reason, err) < 0)
 		return -1;

@@ -41,9 +41,9 @@
 
 #include "common/error.h"
 #include "config/config.h"
+#include "store/accounting.h"
 #include "table/core/core.h"
 
-struct acct_document;
 struct event_type;
 struct store;
 
@@ -123,9 +123,63 @@ int pit_acct_documents(struct pit *p, const struct actor *a, const char *table_i
 int acct_check_opener(struct pit *p, const char *table_id, struct pb_error *err);
 
 /*
+ * The table's session (acct_session.c, docs/accounting.md "The table's
+ * session"): its last opener, closer or shift change.  An opener opens it,
+ * a shift change goes on with it, a closer closes it; a table with none of
+ * them has no session kept (any false) and deals as before.
+ */
+struct acct_session {
+	bool any;                          /* the table has an opener, closer or shift change */
+	bool open;                         /* the last of them is an opener or a shift change */
+	struct acct_document last;         /* that last one, when any */
+};
+
+/* The table's session now. */
+int acct_session_get(struct pit *p, const char *table_id, struct acct_session *s, struct pb_error *err);
+
+/*
+ * A round at the table: refused after the table's closer until its next
+ * opener (409 table_closed, saying to record one).  Called in the round's
+ * write transaction.
+ */
+int acct_check_session(struct pit *p, const char *table_id, struct pb_error *err);
+
+/*
+ * {"state": "open"|"closed"|"none", "document": {"id", "kind", "at"} of the
+ * last opener, closer or shift change, or null} (new reference; NULL: no
+ * memory): what GET /tables shows of the table's session.
+ */
+json_t *acct_session_json(const struct acct_session *s);
+
+/*
+ * One segment of a session (acct_segments.c): from the opener or shift
+ * change that opened it to the shift change or closer that closed it.  It
+ * belongs to the window (gaming day and shift) of its start.  start NULL:
+ * a closer (end) that closed nothing, recorded out of order.
+ */
+struct acct_segment {
+	const struct acct_document *start;
+	const struct acct_document *end;   /* NULL: still open */
+	bool opens_session;                /* start is an opener after a closer (or the table's first): its discrepancy */
+};
+
+typedef int (*acct_segment_fn)(void *ctx, const struct acct_segment *s, struct pb_error *err);
+
+/*
+ * Every segment starting on the gaming days from_day to to_day
+ * (YYYY-MM-DD, both included) at table_id (NULL: every table), and every
+ * closer of those days that closed nothing, handed to fn in the order
+ * recorded (a segment when its end is met; those open at the range's end
+ * last).  fn returning non-zero stops the walk (-1).
+ */
+int acct_segments(struct pit *p, const char *table_id, const char *from_day, const char *to_day, acct_segment_fn fn,
+    void *ctx, struct pb_error *err);
+
+/*
  * The counted figures of one table over a window (a gaming day, a shift),
- * docs/accounting.md "The formulas": the window's first opener and last
- * closer, its fills, credits and drops (on a player-banked table the
+ * docs/accounting.md "The formulas": the window's first opening count (an
+ * opener or shift change) and last closing one, what the tray moved over
+ * its segments, its fills, credits and drops (on a player-banked table the
  * counted collections), and how many documents of each.
  */
 struct acct_count {
@@ -134,16 +188,32 @@ struct acct_count {
 	int fill_count, credit_count, drop_count;
 	int64_t pending_fills, pending_credits;   /* "nj": the slips issued, not received, so not counted */
 	int pending_count;
+	int segments, open_segments;       /* the window's segments, and those not closed yet */
+	int out_of_order;                  /* closers of the window that closed nothing */
+	int64_t tray;                      /* the sum of closing minus opening count over the closed segments */
+	int64_t discrepancy;               /* the sessions' openers' differences from the last closer: kept out of the win */
 };
 
 /*
- * Adds a document (never a void, nor one voided) to its window's figures;
- * with receipts (accounting.signatures "nj"), a fill or credit not received
+ * Adds a fill, credit or drop (never a void, nor one voided) to its
+ * window's figures; other documents add nothing.  With receipts
+ * (accounting.signatures "nj"), a fill or credit not received
  * (d->received) goes to the pending figures instead of the count.
  */
 void acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked, bool receipts);
 
-/* The count win, drop + closer - opener + credits - fills (500 report_overflow beyond 64 bits). */
+/* Adds a segment of the window (acct_segments, in order) to its figures. */
+void acct_count_add_segment(struct acct_count *c, const struct acct_segment *s);
+
+/* Has the window an opener and a closer for each of its segments (and at least one)? */
+bool acct_count_complete(const struct acct_count *c);
+
+/*
+ * The count win of the window's segments, drop + the tray's movement over
+ * them (closer - opener, less the discrepancies of the openers between) +
+ * credits - fills (500 report_overflow beyond 64 bits).  Meaningful when
+ * acct_count_complete.
+ */
 int acct_count_win(const struct acct_count *c, int64_t *win, struct pb_error *err);
 
 /* Has the window any document? */
@@ -152,11 +222,28 @@ bool acct_count_any(const struct acct_count *c);
 /*
  * The counted figures of every configured table and gaming day from
  * from_day to to_day (days since 1970-01-01, both included), read in one
- * query: *cells (malloc'd, the caller frees) holds the figures of table i
+ * query and one walk of the sessions' segments: *cells (malloc'd, the caller frees) holds the figures of table i
  * (p->cfg->tables[i]) and day d at [i * days + (d - from_day)].  No scope
  * check: the caller shows only the tables its reader may read.
  */
 int acct_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_count **cells, struct pb_error *err);
+
+/* One table's shift of one gaming day: the count's figures and the hand win of the rounds of its closed segments. */
+struct acct_shift_cell {
+	struct acct_count c;
+	int64_t hand_win;
+};
+
+/*
+ * The shifts' figures of every configured table and gaming day from
+ * from_day to to_day (days since 1970-01-01, both included), for the
+ * statistics report (acct_shifts.c): *cells (malloc'd, the caller frees)
+ * holds table i's, day d's, shift s's at [(i * days + (d - from_day)) *
+ * shifts + s], shifts the property's count (none: an empty array).  A drop
+ * for the whole day belongs to no shift.  No scope check.
+ */
+int acct_shift_counts(struct pit *p, int64_t from_day, int64_t to_day, struct acct_shift_cell **cells,
+    struct pb_error *err);
 
 /* An acknowledgment's kind ("inventory_discrepancy", "count_variance") and the ref of its exception, with their NUL. */
 #define ACCT_ACK_KIND_MAX 32

@@ -21,7 +21,7 @@ acct_event_type(const char *kind)
 	static const struct { const char *kind; enum event_type_id type; } KINDS[] = {
 		{"opener", EVT_INVENTORY}, {"closer", EVT_INVENTORY}, {"fill", EVT_FILL}, {"credit", EVT_CREDIT},
 		{"fill_void", EVT_FILL_VOID}, {"credit_void", EVT_CREDIT_VOID}, {"fill_receipt", EVT_FILL_RECEIVED},
-		{"credit_receipt", EVT_CREDIT_RECEIVED}, {"drop", EVT_DROP},
+		{"credit_receipt", EVT_CREDIT_RECEIVED}, {"drop", EVT_DROP}, {"shift_change", EVT_INVENTORY},
 	};
 
 	for (size_t i = 0; i < sizeof(KINDS) / sizeof(KINDS[0]); i++)
@@ -54,7 +54,7 @@ acct_body(const struct acct_document *d)
 		json_object_set_new(b, "chips", json_loads(d->chips_json, 0, NULL));
 	if (d->witnesses[0])
 		json_object_set_new(b, "witnesses", json_loads(d->witnesses, 0, NULL));
-	if (kind_is(d, "opener", "closer")) {
+	if (kind_is(d, "opener", "closer") || kind_is(d, "shift_change", NULL)) {
 		json_object_set_new(b, "kind", json_string(d->kind));
 		json_object_set_new(b, "discrepancy", d->has_discrepancy ? json_integer(d->discrepancy) : json_null());
 		json_object_set_new(b, "reason", text_or_null(d->reason));

@@ -27,6 +27,22 @@ int acct_ack_from_body(const struct event_type *t, const struct stored_event *e,
 int acct_record(struct pit *p, const struct actor *a, const struct acct_document *d, json_t **out,
     struct pb_error *err);
 
+/*
+ * Before an opener, closer or shift change d is recorded (in its write):
+ * refuses it while a round is in progress (409 round_in_progress) or out of
+ * the session's order (409 opener_out_of_order: the table is open;
+ * closer_out_of_order: closed by its closer; shift_change_out_of_order: not
+ * open); a shift change gets the gaming day and shift it opens.
+ */
+int acct_session_check_document(struct pit *p, struct acct_document *d, struct pb_error *err);
+
+/*
+ * The table's opener, closer or shift change nearest to document id: the
+ * first after it (after true) or the last before it (*found false when none).
+ */
+int acct_inventory_neighbour(struct pit *p, const char *table_id, int64_t id, bool after, struct acct_document *d,
+    bool *found, struct pb_error *err);
+
 /* Now, its gaming day and shift (when the property has shifts) into d->at, d->gaming_day, d->shift. */
 void acct_now(const struct config *cfg, struct acct_document *d);
 

@@ -59,7 +59,7 @@ event_walk_verify(struct pit *p, json_t *problems, struct pb_error *err)
 	if (store_table_events(p->store, walk_event, &v, err) < 0)
 		goto out;
 	if (problem_sink_end(&v.sink, err) < 0 || acct_verify_end(&v, err) < 0 || corrections_verify_end(&v, err) < 0 ||
-	    dealer_changes_verify_end(&v, err) < 0 || table_state_verify_end(&v, err) < 0)
+	    variance_verify_end(&v, err) < 0 || dealer_changes_verify_end(&v, err) < 0 || table_state_verify_end(&v, err) < 0)
 		goto out;
 	rc = players_verify_end(&v, err);
 out:

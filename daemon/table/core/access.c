@@ -75,6 +75,8 @@ static const struct {
 	[OP_CTR_UPDATE] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true, "a CTR item is moved on by the cage or a pit boss"},
 	[OP_MANUAL_RATING] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a manual rating is recorded by a floor supervisor or "
 	    "pit boss"},
+	[OP_VARIANCE_INVESTIGATE] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a variance is investigated by a floor "
+	    "supervisor or pit boss (resolved by a pit boss, with a second person)"},
 };
 
 int

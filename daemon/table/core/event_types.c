@@ -144,7 +144,7 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("kind", EF_STRING), REQ("reason", EF_STRING | EF_NULL), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS,
 	        DOC_WITNESSES),
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
-	    "an opener or a closer: the chips in the tray counted, signed and witnessed", NULL},
+	    "an opener, a closer or a shift change: the chips in the tray counted, signed and witnessed", NULL},
 	[EVT_FILL] = {"fill", EVENT_CHAIN_TABLE, EVENT_NO_STEP, TRANSFER_SLIP,
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
 	    "a fill slip: chips brought to the table from the cage", NULL},
@@ -234,6 +234,13 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("player", EF_STRING), REQ("table", EF_STRING | EF_NULL)),
 	    manual_rating_apply, players_check, EVENT_PERSONAL, "manual_ratings",
 	    "a supervisor's manual rating of a player: average bet, minutes and decisions an hour at a game", NULL},
+
+	/* ---- count controls (table/reports/acct_variances.c): a table event ---- */
+	[EVT_VARIANCE_INVESTIGATED] = {"variance_investigated", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
+	    FIELDS(REQ("assignee", EF_STRING | EF_NULL), REQ("cause", EF_STRING | EF_NULL), REQ("gaming_day", EF_STRING),
+	        REQ("id", EF_INTEGER), REQ("note", EF_STRING), REQ("status", EF_STRING), REQ("witness", EF_STRING | EF_NULL)),
+	    variance_step_apply, variance_step_check, 0, "variance_investigations",
+	    "a step of a count variance's investigation: assigned, cause found, or resolved with a second person", NULL},
 };
 
 const struct event_type *

@@ -39,7 +39,7 @@ enum event_type_id {
 	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
 	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
 	EVT_CAGE_TRANSACTION, EVT_TRANSACTION_VOIDED, EVT_PLAYER_MERGED, EVT_TITLE31_NOTED, EVT_CTR_STATUS_CHANGED,
-	EVT_MANUAL_RATING,
+	EVT_MANUAL_RATING, EVT_VARIANCE_INVESTIGATED,
 	EVT_COUNT
 };
 
@@ -139,6 +139,13 @@ int manual_rating_apply(struct store *s, const struct event_type *t, const struc
 /* Every players' event: applied to the rows rebuilt in memory, compared whole at the walk's end (players_verify.c). */
 int players_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);
+
+/* variance_investigated: its variance_investigations row (table/reports/acct_variances.c). */
+int variance_step_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
+/* The step's row against its event (acct_variances.c). */
+int variance_step_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
 
 /* payout_corrected: its corrections row (corrections.c). */
 int correction_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,

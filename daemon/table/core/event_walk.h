@@ -72,6 +72,9 @@ int event_walk_verify(struct pit *p, json_t *problems, struct pb_error *err);
 /* Accounting documents and acknowledgments with no event in any chain (acct_verify.c). */
 int acct_verify_end(struct event_verify *v, struct pb_error *err);
 
+/* Variance investigation rows with no event in any chain (table/reports/acct_variances.c). */
+int variance_verify_end(struct event_verify *v, struct pb_error *err);
+
 /* Correction rows with no event in any chain (corrections.c). */
 int corrections_verify_end(struct event_verify *v, struct pb_error *err);
 

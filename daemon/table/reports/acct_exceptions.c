@@ -2,8 +2,9 @@
  * acct_exceptions.c - the accounting exceptions (accounting.h): an opener's
  * discrepancy against the last closer, with its level (NJ 13:69D-1.21(e):
  * reported, and for the regulator's copy), and a flagged count variance of
- * a gaming day; each acknowledged by a pit boss with a note (the table event
- * exception_acknowledged).
+ * a gaming day (with what explains it and its investigation,
+ * acct_variances.c); each acknowledged by a pit boss with a note (the table
+ * event exception_acknowledged).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +104,10 @@ add_variances(struct pit *p, const struct actor *a, const struct report_query *q
 		    (long long)json_integer_value(json_object_get(row, "win")),
 		    (long long)json_integer_value(json_object_get(row, "hand_win")),
 		    (long long)json_integer_value(json_object_get(row, "variance")));
-		o = json_pack("{s:o,s:s,s:n,s:s,s:s,s:s,s:O,s:O,s:o}", "at", report_time_json(from_s * 1000), "table", table,
-		    "round", "kind", "count_variance", "detail", detail, "ref", ref,
+		o = json_pack("{s:o,s:s,s:n,s:s,s:s,s:s,s:O,s:O,s:O,s:O,s:o}", "at", report_time_json(from_s * 1000),
+		    "table", table, "round", "kind", "count_variance", "detail", detail, "ref", ref,
 		    "variance", json_object_get(row, "variance"), "variance_percent", json_object_get(row, "variance_percent"),
+		    "explained", json_object_get(row, "explained"), "investigation", json_object_get(row, "investigation"),
 		    "acknowledged", ack);
 		json_array_append_new(arr, o);
 	}

@@ -127,6 +127,20 @@ int pit_report_dealers(struct pit *p, const struct actor *a, const struct report
 int pit_report_statistics(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);
 
+/*
+ * POST /variances/{table}/{gaming_day} {"status", "assignee"?, "cause"?,
+ * "note", "witness"?} (table/reports/acct_variances.c, docs/accounting.md
+ * "Variances investigated"): a step of the investigation of the table's
+ * count variance of that gaming day, in the order assigned (again: a
+ * reassignment), cause_found, resolved (409 investigation_out_of_order,
+ * already_resolved).  A floor supervisor or pit boss signs; "resolved" is a
+ * pit boss's, with a second pit boss or an admin as witness.  404
+ * variance_not_found when the day's count is not complete or has no
+ * variance.  201 {"table", "gaming_day", "investigation"}.
+ */
+int pit_variance_investigate(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
+    const char *gaming_day, const json_t *body, json_t **out, int *status, struct pb_error *err);
+
 /* Any of them by kind. */
 int pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
     struct pb_error *err);

@@ -143,8 +143,21 @@ static const struct list_column DEALER_COLUMNS[] = {
 static const struct list_column MASTER_GAME_COLUMNS[] = {
 	{"table", NULL}, {"opener", NULL}, {"closer", NULL}, {"fills", NULL}, {"credits", NULL}, {"drop", NULL},
 	{"win", NULL}, {"win_per_drop", NULL}, {"hand_win", NULL}, {"variance", NULL}, {"variance_percent", NULL},
-	{"flagged", NULL},
+	{"flagged", NULL}, {"complete", NULL}, {"discrepancy", NULL}, {"mispays", NULL}, {"voids", NULL},
+	{"pending_slips", NULL}, {"unexplained", NULL}, {"investigation", NULL},
 };
+
+/* A master game row made flat for its CSV line: "explained"'s parts beside the rest, the investigation's status. */
+static void
+master_game_flat(json_t *row)
+{
+	static const char *const PARTS[] = {"mispays", "voids", "pending_slips", "unexplained"};
+	const json_t *e = json_object_get(row, "explained"), *inv = json_object_get(row, "investigation");
+
+	for (size_t i = 0; i < sizeof(PARTS) / sizeof(PARTS[0]); i++)
+		json_object_set(row, PARTS[i], e ? json_object_get(e, PARTS[i]) : json_null());
+	json_object_set(row, "investigation", json_is_object(inv) ? json_object_get(inv, "status") : json_null());
+}
 
 /* An array of objects: a header row, then a row per object. */
 static void
@@ -187,8 +200,12 @@ master_game_csv(struct pb_csv *c, const json_t *report)
 	if (rows == NULL || total == NULL) {
 		c->oom = true;
 	} else {
+		size_t i;
+		json_t *row;
 		json_object_set_new(total, "table", json_string("total"));
 		json_array_append(rows, total);
+		json_array_foreach(rows, i, row)
+			master_game_flat(row);
 		list_csv(c, rows, COLUMNS(MASTER_GAME_COLUMNS));
 	}
 	json_decref(rows);

@@ -158,4 +158,13 @@ int acct_exceptions_merge(struct pit *p, const struct actor *a, const struct rep
 int acct_master_game(struct pit *p, const struct actor *a, const char *table_id, int64_t day, int shift,
     bool only_documented, json_t **out, struct pb_error *err);
 
+/*
+ * The investigation of table_id's count variance of gaming_day
+ * (acct_variances.c): {"status", "assignee", "cause", "steps": [{"id",
+ * "status", "assignee", "cause", "note", "by", "witness", "at"}, ...]} with
+ * the last status and the last assignee and cause given, or null before its
+ * first step (new reference; NULL with err).
+ */
+json_t *variance_investigation_json(struct pit *p, const char *table_id, const char *gaming_day, struct pb_error *err);
+
 #endif

@@ -8,9 +8,17 @@
  * figures, through a report feed per row and period), with the interval's
  * flag and the distance from the game's configured baseline.
  *
- * One read of the hour rows of the year to date and one of its documents.
- * A table's documents of a day count for the game of its last round that
- * day (else of the latest day before with rounds, else its configured game).
+ * Beside the month to date: the month before (prior_month), and the
+ * breakdown by the property's shifts of both (acct_shifts.c: each shift's
+ * window as the master game counts it, its hand win the rounds of its
+ * sessions' closed segments).
+ *
+ * One read of the hour rows from the earlier of January 1 and the month
+ * before's first day, and one of their documents.  A table's documents of
+ * a day count for the game of its last round that day (else of the latest
+ * day before with rounds, else its configured game).  A table's day whose
+ * session is still open (an opener without its closer) is left out of the
+ * count and counted as incomplete.
  */
 #include <math.h>
 #include <stdio.h>
@@ -27,14 +35,27 @@
 struct st_count {
 	int64_t drop, win;
 	int drops;                          /* drop documents */
+	int incomplete;                     /* table-days left out: their session still open */
+};
+
+/* One shift's sums over a period: its complete windows' count and hands. */
+struct st_shift_sum {
+	int64_t drop, win, hand_win;
+	int windows, incomplete;            /* table-days of the shift counted, and left out (not complete) */
+};
+
+/* One shift of a row: the month to date and the month before. */
+struct st_shift {
+	struct st_shift_sum mtd, prior;
 };
 
 /* A row: one table and game. */
 struct st_row {
 	size_t table;                       /* index in cfg->tables */
 	char game[RULES_NAME_MAX];
-	struct report_feed *month, *year;
-	struct st_count *days, mtd, ytd;    /* days: [month's days] */
+	struct report_feed *month, *year, *prior;
+	struct st_count *days, mtd, ytd, prior_count;   /* days: [month's days] */
+	struct st_shift *shifts;            /* [the property's shifts] */
 };
 
 struct st_game {
@@ -45,9 +66,11 @@ struct st_game {
 
 struct stats {
 	struct pit *p;
-	struct report_query mq, yq;         /* the month's feeds (by day) and the year's (one group) */
+	struct report_query mq, yq, pq;     /* the month's feeds (by day), the year's and the month before's (one group) */
 	int64_t year_day, ydays, mdays;     /* Jan 1, the days of the year and of the month reported */
-	int64_t *last_rules;                /* [table * ydays + day]: the rules of the table's last row that day */
+	int64_t prior_day, pdays;           /* the month before's first day and its days */
+	int64_t base_day, bdays;            /* the earlier of Jan 1 and prior_day, and the days from it to the last reported */
+	int64_t *last_rules;                /* [table * bdays + day - base_day]: the rules of the table's last row that day */
 	struct st_game *games;
 	size_t game_count;
 	struct st_row *rows;
@@ -83,10 +106,12 @@ st_row_init(struct stats *st, struct st_row *r, struct pb_error *err)
 {
 	r->month = report_feed_new(&st->mq, err);
 	r->year = report_feed_new(&st->yq, err);
+	r->prior = report_feed_new(&st->pq, err);
 	r->days = calloc((size_t)st->mdays, sizeof(r->days[0]));
-	if (r->days == NULL)
+	r->shifts = calloc((size_t)st->p->cfg->property.calendar.shift_count + 1, sizeof(r->shifts[0]));
+	if (r->days == NULL || r->shifts == NULL)
 		pb_oom(err);
-	return r->month && r->year && r->days ? 0 : -1;
+	return r->month && r->year && r->prior && r->days && r->shifts ? 0 : -1;
 }
 
 /* The row of table and game, made when new; NULL with err. */
@@ -133,45 +158,70 @@ st_hour(void *arg, const struct report_hour *h, struct pb_error *err)
 		return 0;                   /* a table no longer configured */
 	if ((g = st_game(st, h->rules_id, err)) == NULL || (r = st_row(st, t, g->r.name, err)) == NULL)
 		return -1;
-	day = gaming_day_of(&st->p->cfg->property.calendar, h->hour) - st->year_day;
-	if (day >= 0 && day < st->ydays)
-		st->last_rules[t * (size_t)st->ydays + (size_t)day] = h->rules_id;
+	day = gaming_day_of(&st->p->cfg->property.calendar, h->hour) - st->base_day;
+	if (day >= 0 && day < st->bdays)
+		st->last_rules[t * (size_t)st->bdays + (size_t)day] = h->rules_id;
 	if (report_feed_row(r->month, h, err) < 0 || report_feed_row(r->year, h, err) < 0 ||
-	    report_feed_row(st->total.month, h, err) < 0 || report_feed_row(st->total.year, h, err) < 0)
+	    report_feed_row(r->prior, h, err) < 0 || report_feed_row(st->total.month, h, err) < 0 ||
+	    report_feed_row(st->total.year, h, err) < 0 || report_feed_row(st->total.prior, h, err) < 0)
 		return -1;
 	return 0;
 }
 
 static int
-count_add(struct st_count *c, int64_t drop, int64_t win, int drops, struct pb_error *err)
+count_add(struct st_count *c, int64_t drop, int64_t win, int drops, bool complete, struct pb_error *err)
 {
+	if (!complete) {
+		c->incomplete++;
+		return 0;
+	}
 	c->drops += drops;
 	if (__builtin_add_overflow(c->drop, drop, &c->drop) || __builtin_add_overflow(c->win, win, &c->win))
 		return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits");
 	return 0;
 }
 
-/* A day's documents of table t (day: index in the year) into the row of its game, and the totals. */
+/* The row of table t's game on a day whose rules are rules_id (0: none known, the table's configured game). */
+static struct st_row *
+st_row_of_day(struct stats *st, size_t t, int64_t rules_id, struct pb_error *err)
+{
+	struct st_game *g = rules_id ? st_game(st, rules_id, err) : NULL;
+
+	if (rules_id && g == NULL)
+		return NULL;
+	return st_row(st, t, g ? g->r.name : st->p->cfg->tables[t].rules->name, err);
+}
+
+/* A count into a period of the row and of the totals. */
+static int
+count_add_both(struct st_count *a, struct st_count *b, const struct acct_count *c, int64_t win, struct pb_error *err)
+{
+	bool complete = c->open_segments == 0;
+
+	if (count_add(a, c->drop, win, c->drop_count, complete, err) < 0 ||
+	    count_add(b, c->drop, win, c->drop_count, complete, err) < 0)
+		return -1;
+	return 0;
+}
+
+/* A day's documents of table t (day: days since base_day) into the row of its game, and the totals. */
 static int
 st_day_count(struct stats *st, size_t t, int64_t day, int64_t rules_id, const struct acct_count *c,
     struct pb_error *err)
 {
-	const struct table_config *tc = &st->p->cfg->tables[t];
-	struct st_game *g = rules_id ? st_game(st, rules_id, err) : NULL;
 	struct st_row *r;
-	int64_t win, m = day - (st->mq.first_day - st->year_day);
+	int64_t win, abs_day = st->base_day + day, m = abs_day - st->mq.first_day;
 
-	if ((rules_id && g == NULL) || acct_count_win(c, &win, err) < 0)
+	if (acct_count_win(c, &win, err) < 0 || (r = st_row_of_day(st, t, rules_id, err)) == NULL)
 		return -1;
-	if ((r = st_row(st, t, g ? g->r.name : tc->rules->name, err)) == NULL)
+	if (abs_day >= st->prior_day && abs_day < st->prior_day + st->pdays &&
+	    count_add_both(&r->prior_count, &st->total.prior_count, c, win, err) < 0)
 		return -1;
-	if (count_add(&r->ytd, c->drop, win, c->drop_count, err) < 0 || count_add(&st->total.ytd, c->drop, win, c->drop_count, err) < 0)
+	if (abs_day >= st->year_day && count_add_both(&r->ytd, &st->total.ytd, c, win, err) < 0)
 		return -1;
 	if (m < 0)
 		return 0;
-	if (count_add(&r->mtd, c->drop, win, c->drop_count, err) < 0 || count_add(&st->total.mtd, c->drop, win, c->drop_count, err) < 0 ||
-	    count_add(&r->days[m], c->drop, win, c->drop_count, err) < 0 ||
-	    count_add(&st->total.days[m], c->drop, win, c->drop_count, err) < 0)
+	if (count_add_both(&r->mtd, &st->total.mtd, c, win, err) < 0 || count_add_both(&r->days[m], &st->total.days[m], c, win, err) < 0)
 		return -1;
 	return 0;
 }
@@ -184,17 +234,17 @@ st_counts(struct stats *st, const struct actor *a, const char *table_id, struct 
 	struct acct_count *cells;
 	int rc = 0;
 
-	if (acct_counts(st->p, st->year_day, st->year_day + st->ydays - 1, &cells, err) < 0)
+	if (acct_counts(st->p, st->base_day, st->base_day + st->bdays - 1, &cells, err) < 0)
 		return -1;
 	for (size_t t = 0; rc == 0 && t < cfg->table_count; t++) {
 		int64_t rules_id = 0;
 		if ((table_id != NULL && strcmp(cfg->tables[t].id, table_id) != 0) ||
 		    (a->token != NULL && !token_allows_table(a->token, cfg->tables[t].id)))
 			continue;
-		for (int64_t d = 0; rc == 0 && d < st->ydays; d++) {
-			const struct acct_count *c = &cells[t * (size_t)st->ydays + (size_t)d];
-			if (st->last_rules[t * (size_t)st->ydays + (size_t)d] != 0)
-				rules_id = st->last_rules[t * (size_t)st->ydays + (size_t)d];
+		for (int64_t d = 0; rc == 0 && d < st->bdays; d++) {
+			const struct acct_count *c = &cells[t * (size_t)st->bdays + (size_t)d];
+			if (st->last_rules[t * (size_t)st->bdays + (size_t)d] != 0)
+				rules_id = st->last_rules[t * (size_t)st->bdays + (size_t)d];
 			if (acct_count_any(c))
 				rc = st_day_count(st, t, d, rules_id, c, err);
 		}
@@ -203,18 +253,88 @@ st_counts(struct stats *st, const struct actor *a, const char *table_id, struct 
 	return rc;
 }
 
-/* Flushes a row's feeds, gives them every game read, and makes their JSON (new references). */
+/* A shift's window of one day into a period's sums: counted when complete, else counted as incomplete. */
 static int
-st_feeds_json(struct stats *st, struct st_row *r, json_t **month, json_t **year, struct pb_error *err)
+shift_add(struct st_shift_sum *s, const struct acct_shift_cell *c, struct pb_error *err)
 {
-	*month = *year = NULL;
-	if (report_feed_flush(r->month, err) < 0 || report_feed_flush(r->year, err) < 0)
+	int64_t win;
+
+	if (!acct_count_complete(&c->c)) {
+		s->incomplete++;
+		return 0;
+	}
+	if (acct_count_win(&c->c, &win, err) < 0)
 		return -1;
+	s->windows++;
+	if (__builtin_add_overflow(s->drop, c->c.drop, &s->drop) || __builtin_add_overflow(s->win, win, &s->win) ||
+	    __builtin_add_overflow(s->hand_win, c->hand_win, &s->hand_win))
+		return pb_fail(err, 500, "report_overflow", "a report sum exceeds 64 bits");
+	return 0;
+}
+
+/* The shifts of the month before and of the month to date, table by table and day by day, into the rows. */
+static int
+st_shifts(struct stats *st, const struct actor *a, const char *table_id, struct pb_error *err)
+{
+	const struct config *cfg = st->p->cfg;
+	int shifts = cfg->property.calendar.shift_count;
+	int64_t from = st->prior_day, days = st->mq.gaming_day - from + 1, off = from - st->base_day;
+	struct acct_shift_cell *cells;
+	int rc = 0;
+
+	if (shifts == 0)
+		return 0;
+	if (acct_shift_counts(st->p, from, st->mq.gaming_day, &cells, err) < 0)
+		return -1;
+	for (size_t t = 0; rc == 0 && t < cfg->table_count; t++) {
+		int64_t rules_id = 0;
+		if ((table_id != NULL && strcmp(cfg->tables[t].id, table_id) != 0) ||
+		    (a->token != NULL && !token_allows_table(a->token, cfg->tables[t].id)))
+			continue;
+		for (int64_t d = 0; d < off; d++)       /* the rules of the days before the month before */
+			if (st->last_rules[t * (size_t)st->bdays + (size_t)d] != 0)
+				rules_id = st->last_rules[t * (size_t)st->bdays + (size_t)d];
+		for (int64_t d = 0; rc == 0 && d < days; d++) {
+			bool mtd = from + d >= st->mq.first_day;
+			struct st_row *r = NULL;
+			if (st->last_rules[t * (size_t)st->bdays + (size_t)(off + d)] != 0)
+				rules_id = st->last_rules[t * (size_t)st->bdays + (size_t)(off + d)];
+			for (int s = 0; rc == 0 && s < shifts; s++) {
+				const struct acct_shift_cell *c = &cells[(t * (size_t)days + (size_t)d) * (size_t)shifts + (size_t)s];
+				if (!acct_count_any(&c->c))
+					continue;
+				if (r == NULL && (r = st_row_of_day(st, t, rules_id, err)) == NULL) {
+					rc = -1;
+					break;
+				}
+				rc = shift_add(mtd ? &r->shifts[s].mtd : &r->shifts[s].prior, c, err) < 0 ||
+				    shift_add(mtd ? &st->total.shifts[s].mtd : &st->total.shifts[s].prior, c, err) < 0 ? -1 : 0;
+			}
+		}
+	}
+	free(cells);
+	return rc;
+}
+
+/* Flushes a feed, gives it every game read, and makes its JSON (new reference; NULL with err). */
+static json_t *
+st_feed_json(struct stats *st, struct report_feed *f, struct pb_error *err)
+{
+	if (report_feed_flush(f, err) < 0)
+		return NULL;
 	for (size_t i = 0; i < st->game_count; i++)
-		if (report_feed_game(r->month, st->games[i].rules_id, &st->games[i].r, st->games[i].sha, err) < 0 ||
-		    report_feed_game(r->year, st->games[i].rules_id, &st->games[i].r, st->games[i].sha, err) < 0)
-			return -1;
-	if ((*month = report_feed_json(r->month, err)) == NULL || (*year = report_feed_json(r->year, err)) == NULL)
+		if (report_feed_game(f, st->games[i].rules_id, &st->games[i].r, st->games[i].sha, err) < 0)
+			return NULL;
+	return report_feed_json(f, err);
+}
+
+/* A row's feeds' JSON (new references). */
+static int
+st_feeds_json(struct stats *st, struct st_row *r, json_t **month, json_t **year, json_t **prior, struct pb_error *err)
+{
+	*month = *year = *prior = NULL;
+	if ((*month = st_feed_json(st, r->month, err)) == NULL || (*year = st_feed_json(st, r->year, err)) == NULL ||
+	    (*prior = st_feed_json(st, r->prior, err)) == NULL)
 		return -1;
 	return 0;
 }
@@ -248,8 +368,9 @@ st_figures(const struct accounting_config *ac, const struct st_count *c, const j
 		if (fabs(v - base) > ac->win_per_drop_tolerance)
 			bflag = json_string(v > base ? "high" : "low");
 	}
-	return json_pack("{s:I,s:I,s:i,s:o,s:I,s:I,s:I,s:O?,s:O?,s:O?,s:{s:o,s:o}}",
-	    "drop", (json_int_t)c->drop, "win", (json_int_t)c->win, "drops", c->drops, "win_per_drop", wpd,
+	return json_pack("{s:I,s:I,s:i,s:i,s:o,s:I,s:I,s:I,s:O?,s:O?,s:O?,s:{s:o,s:o}}",
+	    "drop", (json_int_t)c->drop, "win", (json_int_t)c->win, "drops", c->drops, "incomplete", c->incomplete,
+	    "win_per_drop", wpd,
 	    "hand_win", (json_int_t)(g ? json_integer_value(json_object_get(g, "win")) : 0),
 	    "handle", (json_int_t)(handle ? json_integer_value(handle) : 0),
 	    "theoretical_win", (json_int_t)(g ? json_integer_value(json_object_get(g, "theoretical_win")) : 0),
@@ -272,15 +393,46 @@ group_of(const json_t *month, const char *key)
 	return NULL;
 }
 
-/* A row's (or the total's) periods as {"days", "month_to_date", "year_to_date"} (new reference). */
+/* A shift's sums over a period: its count, its hands, their variance (new reference). */
+static json_t *
+st_shift_json(const struct st_shift_sum *s)
+{
+	return json_pack("{s:I,s:I,s:o,s:I,s:I,s:i,s:i}", "drop", (json_int_t)s->drop, "win", (json_int_t)s->win,
+	    "win_per_drop", s->drop != 0 ? json_real((double)s->win / (double)s->drop) : json_null(),
+	    "hand_win", (json_int_t)s->hand_win, "variance", (json_int_t)(s->win - s->hand_win),
+	    "windows", s->windows, "incomplete", s->incomplete);
+}
+
+/* A row's shifts: [{"shift", "month_to_date", "prior_month"}, ...] in the property's order (new reference). */
+static json_t *
+st_shifts_json(const struct stats *st, const struct st_row *r)
+{
+	const struct gaming_calendar *cal = &st->p->cfg->property.calendar;
+	json_t *arr = json_array();
+
+	for (int i = 0; arr != NULL && i < cal->shift_count; i++) {
+		json_t *o = json_pack("{s:s,s:o,s:o}", "shift", cal->shifts[i].name,
+		    "month_to_date", st_shift_json(&r->shifts[i].mtd), "prior_month", st_shift_json(&r->shifts[i].prior));
+		if (o == NULL || json_array_append_new(arr, o) < 0) {
+			json_decref(arr);
+			return NULL;
+		}
+	}
+	return arr;
+}
+
+/*
+ * A row's (or the total's) periods as {"days", "month_to_date",
+ * "year_to_date", "prior_month", "shifts"} (new reference).
+ */
 static json_t *
 st_row_json(struct stats *st, struct st_row *r, bool has_base, double base, bool interval, struct pb_error *err)
 {
 	const struct accounting_config *ac = &st->p->cfg->accounting;
-	json_t *month = NULL, *year = NULL, *days = json_array(), *o = NULL;
+	json_t *month = NULL, *year = NULL, *prior = NULL, *days = json_array(), *o = NULL;
 	char key[DAY_LEN];
 
-	if (days == NULL || st_feeds_json(st, r, &month, &year, err) < 0)
+	if (days == NULL || st_feeds_json(st, r, &month, &year, &prior, err) < 0)
 		goto out;
 	for (int64_t d = 0; d < st->mdays; d++) {
 		json_t *f;
@@ -289,15 +441,18 @@ st_row_json(struct stats *st, struct st_row *r, bool has_base, double base, bool
 		if (f == NULL || json_object_set_new(f, "gaming_day", json_string(key)) < 0 || json_array_append_new(days, f) < 0)
 			goto out;
 	}
-	o = json_pack("{s:O,s:o,s:o}", "days", days,
+	o = json_pack("{s:O,s:o,s:o,s:o,s:o}", "days", days,
 	    "month_to_date", st_figures(ac, &r->mtd, json_object_get(month, "totals"), has_base, base, interval),
-	    "year_to_date", st_figures(ac, &r->ytd, json_object_get(year, "totals"), has_base, base, interval));
+	    "year_to_date", st_figures(ac, &r->ytd, json_object_get(year, "totals"), has_base, base, interval),
+	    "prior_month", st_figures(ac, &r->prior_count, json_object_get(prior, "totals"), has_base, base, interval),
+	    "shifts", st_shifts_json(st, r));
 out:
 	if (o == NULL && err->status == 0)
 		pb_oom(err);
 	json_decref(days);
 	json_decref(month);
 	json_decref(year);
+	json_decref(prior);
 	return o;
 }
 
@@ -317,7 +472,7 @@ st_json(struct stats *st, const struct report_query *q, json_t **out, struct pb_
 {
 	const struct config *cfg = st->p->cfg;
 	json_t *rows = json_array(), *o;
-	char first[DAY_LEN], last[DAY_LEN], jan1[DAY_LEN];
+	char first[DAY_LEN], last[DAY_LEN], jan1[DAY_LEN], prior_first[DAY_LEN], prior_last[DAY_LEN];
 
 	if (st->row_count > 0)
 		qsort(st->rows, st->row_count, sizeof(st->rows[0]), cmp_row);
@@ -338,8 +493,12 @@ st_json(struct stats *st, const struct report_query *q, json_t **out, struct pb_
 	gaming_day_format(q->first_day, first);
 	gaming_day_format(q->gaming_day, last);
 	gaming_day_format(st->year_day, jan1);
-	*out = json_pack("{s:s%,s:s,s:s,s:s,s:o,s:s,s:f,s:o,s:o}", "month", first, (size_t)7, "from_day", first,
-	    "to_day", last, "year_from_day", jan1, "table", report_table_json(q), "time_zone", cfg->property.time_zone,
+	gaming_day_format(st->prior_day, prior_first);
+	gaming_day_format(st->prior_day + st->pdays - 1, prior_last);
+	*out = json_pack("{s:s%,s:s,s:s,s:s,s:{s:s%,s:s,s:s},s:o,s:s,s:f,s:o,s:o}", "month", first, (size_t)7,
+	    "from_day", first, "to_day", last, "year_from_day", jan1,
+	    "prior_month", "month", prior_first, (size_t)7, "from_day", prior_first, "to_day", prior_last,
+	    "table", report_table_json(q), "time_zone", cfg->property.time_zone,
 	    "win_per_drop_tolerance", cfg->accounting.win_per_drop_tolerance, "rows", rows, "total", o);
 	if (*out == NULL)
 		return pb_oom(err);
@@ -364,6 +523,13 @@ st_setup(struct stats *st, const struct report_query *q)
 	gaming_day_parse(text, &st->year_day);
 	st->ydays = q->gaming_day - st->year_day + 1;
 	st->mdays = q->gaming_day - q->first_day + 1;
+	/* the month before: from its first day to the day before the month reported */
+	gaming_day_format(q->first_day - 1, text);
+	memcpy(text + 8, "01", 2);
+	gaming_day_parse(text, &st->prior_day);
+	st->pdays = q->first_day - st->prior_day;
+	st->base_day = st->prior_day < st->year_day ? st->prior_day : st->year_day;
+	st->bdays = q->gaming_day - st->base_day + 1;
 	st->mq = *q;
 	st->mq.kind = REPORT_SUMMARY;
 	st->mq.group = REPORT_GROUP_DAY;
@@ -372,6 +538,11 @@ st_setup(struct stats *st, const struct report_query *q)
 	st->yq.group = REPORT_GROUP_TABLE;
 	gaming_day_bounds(cal, st->year_day, &from_s, &to_s);
 	st->yq.from_ms = from_s * 1000;
+	st->pq = st->yq;
+	gaming_day_bounds(cal, st->prior_day, &from_s, &to_s);
+	st->pq.from_ms = from_s * 1000;
+	gaming_day_bounds(cal, q->first_day, &from_s, &to_s);
+	st->pq.to_ms = from_s * 1000;
 }
 
 static void
@@ -381,7 +552,9 @@ st_free(struct stats *st)
 		struct st_row *r = i < st->row_count ? &st->rows[i] : &st->total;
 		report_feed_free(r->month);
 		report_feed_free(r->year);
+		report_feed_free(r->prior);
 		free(r->days);
+		free(r->shifts);
 	}
 	free(st->rows);
 	free(st->games);
@@ -402,16 +575,19 @@ pit_report_statistics(struct pit *p, const struct actor *a, const struct report_
 	if (report_scope(p, a, q, &scope, err) < 0)
 		return -1;
 	st_setup(&st, q);
-	st.last_rules = calloc(p->cfg->table_count * (size_t)st.ydays + 1, sizeof(st.last_rules[0]));
+	st.last_rules = calloc(p->cfg->table_count * (size_t)st.bdays + 1, sizeof(st.last_rules[0]));
 	if (st.last_rules == NULL) {
 		pb_oom(err);
 		goto out;
 	}
 	if (st_row_init(&st, &st.total, err) < 0 || store_snapshot_begin(p->store, err) < 0)
 		goto out;
-	rc = store_report_hours(p->store, scope, st.yq.from_ms / 1000 - 3600, q->to_ms / 1000 + 3600, st_hour, &st, err);
+	rc = store_report_hours(p->store, scope, (st.pq.from_ms < st.yq.from_ms ? st.pq.from_ms : st.yq.from_ms) / 1000 - 3600,
+	    q->to_ms / 1000 + 3600, st_hour, &st, err);
 	if (rc == 0)
 		rc = st_counts(&st, a, q->table[0] ? q->table : NULL, err);
+	if (rc == 0)
+		rc = st_shifts(&st, a, q->table[0] ? q->table : NULL, err);
 	store_snapshot_end(p->store);
 	if (rc == 0)
 		rc = st_json(&st, q, out, err);

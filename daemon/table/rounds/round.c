@@ -696,6 +696,8 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 		return -1;
 	if (ts.found && !ts.open)
 		return pb_fail(err, 409, "table_closed", "table %s is closed; a pit boss opens it with POST /api/v1/tables/%s/open", t->id, t->id);
+	if (acct_check_session(p, t->id, err) < 0)   /* closed by its closer until the next opener */
+		return -1;
 	if (store_round_current(p->store, t->id, &current, err) < 0)
 		return -1;
 	if (current != 0)

@@ -15,6 +15,7 @@
 #include "store/audit.h"
 #include "store/corrections.h"
 #include "store/store.h"
+#include "table/accounting/accounting.h"
 #include "table/players/players.h"
 #include "table/rounds/rounds_private.h"
 
@@ -404,19 +405,35 @@ table_dealer_json(struct pit *p, const struct table_state *ts, struct pb_error *
 	return json_pack("{s:s,s:s}", "id", ts->dealer_id, "name", found ? who.name : ts->dealer_id);
 }
 
+/*
+ * A table as GET /tables shows it.  Its status is "closed" when a pit boss
+ * closed it (POST /tables/{t}/close) or its closer closed its session
+ * (table/accounting/acct_session.c); closed_by says which ("closer" first:
+ * only an opener reopens it), session what the session is.
+ */
 static json_t *
 table_json(struct pit *p, const struct table_config *t, bool full, struct pb_error *err)
 {
 	struct table_state ts;
+	struct acct_session session;
 	int64_t current = 0;
-	json_t *o, *dealer;
+	json_t *o, *dealer, *sj;
+	bool by_pit_boss, by_closer;
 
-	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || store_round_current(p->store, t->id, &current, err) < 0)
+	if (store_table_state_get(p->store, t->id, &ts, err) < 0 || store_round_current(p->store, t->id, &current, err) < 0 ||
+	    acct_session_get(p, t->id, &session, err) < 0)
 		return NULL;
-	o = json_pack("{s:s,s:s,s:s,s:s,s:i,s:o,s:s,s:o,s:s}", "id", t->id, "name", t->name, "game", t->game,
+	if ((sj = acct_session_json(&session)) == NULL) {
+		pb_oom(err);
+		return NULL;
+	}
+	by_pit_boss = !(ts.found ? ts.open : t->open);
+	by_closer = session.any && !session.open;
+	o = json_pack("{s:s,s:s,s:s,s:s,s:i,s:o,s:s,s:s?,s:o,s:o,s:s}", "id", t->id, "name", t->name, "game", t->game,
 	    "banking", t->player_banked ? "player" : "house", "seats", t->seats,
 	    "limits", limits_to_json(ts.found ? &ts.limits : &t->limits),
-	    "status", (ts.found ? ts.open : t->open) ? "open" : "closed",
+	    "status", by_pit_boss || by_closer ? "closed" : "open",
+	    "closed_by", by_closer ? "closer" : by_pit_boss ? "pit_boss" : NULL, "session", sj,
 	    "current_round", current ? json_integer(current) : json_null(), "currency", t->currency);
 	if (t->player_banked) {
 		json_t *b = json_pack("{s:i,s:I}", "max_consecutive", t->banker.max_consecutive, "min_bank", (json_int_t)t->banker.min_bank);

@@ -1,15 +1,19 @@
 // master.js - the master game report: per table and in total, the gaming
 // day's (or a shift's) counted win from the accounting documents against
-// the hand win the rounds give, the variance, flagged rows highlighted
-// (docs/accounting.md); a CSV download; and the accounting exceptions of
-// that day (inventory discrepancies, count variances) with their
+// the hand win of the rounds between the opener and the closer, the
+// variance, flagged rows highlighted, incomplete rows (no opener or no
+// closer) marked, what explains each variance (mispays, voids, pending
+// slips, the openers' discrepancies kept apart, the rest unexplained) and
+// its investigation, whose next step a floor supervisor or pit boss records
+// here (docs/accounting.md); a CSV download; and the accounting exceptions
+// of that day (inventory discrepancies, count variances) with their
 // acknowledgment, which a pit boss gives with a note, and the slips still
-// pending (received at the table, not acknowledged).
+// pending (issued at the cage, not received at the table).
 import * as api from '../api.js';
 import * as session from '../session.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {money, moneyCell, percent, when, label} from '../format.js';
-import {pageHeader, errorNote, csvButton} from '../common.js';
+import {pageHeader, errorNote, csvButton, witnessFields, refusalNote} from '../common.js';
 
 export const name = 'master';
 
@@ -19,11 +23,36 @@ function pct(x) {
   return x === null || x === undefined ? '—' : `${Number(x).toFixed(2)}%`;
 }
 
-function flagBadge(flagged) {
-  return flagged
+/** A row with no document at all: nothing was counted at the table. */
+function undocumented(r) {
+  const d = r.documents;
+  return !!d && !d.opener && !d.segments && !d.fills && !d.credits && !d.drops && !(r.out_of_order || []).length;
+}
+
+function flagBadge(r) {
+  if (undocumented(r)) return h('span', {class: 'muted', 'data-complete': 'false'}, 'No documents');
+  if (r.complete === false) {
+    return h('span', {class: 'badge badge-closed', 'data-complete': 'false', title: 'No opener or no closer: the count is not complete'}, 'Incomplete');
+  }
+  return r.flagged
     ? h('span', {class: 'badge flag-high', title: 'Variance at or beyond the thresholds'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Flagged')
     : h('span', {class: 'muted'}, 'OK');
 }
+
+const EXPLAINED = [['mispays', 'Mispays'], ['voids', 'Voids'], ['pending_slips', 'Pending slips'], ['discrepancies', 'Discrepancies (apart)']];
+
+/** What explains a row's variance: the parts that are not 0, and the unexplained rest. */
+function explainedCell(r, cur) {
+  const e = r.explained;
+  if (!e || (r.complete === false && !EXPLAINED.some(([k]) => e[k]))) return '—';
+  const parts = EXPLAINED.filter(([k]) => e[k]).map(([k, text]) =>
+    h('span', {'data-explained': k}, `${text} ${money(e[k], cur, {signed: true})}`));
+  parts.push(h('span', {'data-explained': 'unexplained', class: e.unexplained ? 'strong' : 'muted'},
+    e.unexplained === null ? 'Unexplained —' : `Unexplained ${money(e.unexplained, cur, {signed: true})}`));
+  return h('span', {class: 'stack'}, parts);
+}
+
+const NEXT = {none: 'assigned', assigned: 'cause_found', cause_found: 'resolved'};
 
 export async function render(main, params, ctx) {
   ctx.setTitle('Master game');
@@ -76,9 +105,11 @@ export async function render(main, params, ctx) {
         {label: 'Hand win', num: true, render: m('hand_win', true)},
         {label: 'Variance', num: true, render: m('variance', true)},
         {label: 'Variance %', num: true, render: r => pct(r.variance_percent)},
-        {label: 'Flag', render: r => flagBadge(r.flagged)},
+        {label: 'Flag', render: r => flagBadge(r)},
+        {label: 'Explained', className: 'explain', render: r => explainedCell(r, curOf(r))},
+        {label: 'Investigation', className: 'explain', render: r => r === b.total ? '' : investigationCell(r, b.gaming_day)},
       ], b.tables, {caption: 'Master game report', empty: 'No tables in this report.', foot: b.total,
-        rowClass: r => r.flagged ? 'row-flagged' : null}));
+        rowClass: r => r.flagged ? 'row-flagged' : r.complete === false ? 'row-incomplete' : null}));
     body.querySelector('tfoot tr')?.classList.toggle('row-flagged', !!b.total.flagged);
   }
 
@@ -101,6 +132,45 @@ export async function render(main, params, ctx) {
       {label: 'Detail', className: 'wrap', render: x => x.detail},
       {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
     ], list, {caption: 'Accounting exceptions', empty: 'No inventory discrepancy, count variance or pending slip on this gaming day.'}));
+  }
+
+  /**
+   * A row's investigation: its status, assignee and cause; for a floor supervisor or pit boss, the form
+   * of its next step (assigned, cause found, resolved with a second person) while its variance stands.
+   */
+  function investigationCell(r, gamingDay) {
+    const inv = r.investigation;
+    const state = inv ? h('span', {class: 'stack', 'data-investigation': inv.status},
+      h('span', null, label(inv.status), inv.assignee ? ` · ${inv.assignee}` : ''),
+      inv.cause ? h('small', {class: 'muted'}, inv.cause) : null) : h('span', {class: 'muted'}, r.variance ? 'Not investigated' : '—');
+    const roles = session.current()?.person.roles || [];
+    const next = NEXT[inv ? inv.status : 'none'];
+    if (!next || !r.complete || !r.variance || !(roles.includes('floor') || roles.includes('pitboss'))) return state;
+    const status = h('select', {name: 'inv-status', 'aria-label': `Step for ${r.table}`},
+      (inv?.status === 'assigned' ? ['assigned', 'cause_found'] : [next]).map(v => h('option', {value: v, selected: v === next ? true : null}, label(v))));
+    const assignee = h('input', {type: 'text', name: 'inv-assignee', maxlength: '32', placeholder: 'Assignee id', 'aria-label': 'Assignee'});
+    const cause = h('input', {type: 'text', name: 'inv-cause', maxlength: '500', placeholder: 'Cause', 'aria-label': 'Cause'});
+    const text = h('input', {type: 'text', name: 'inv-note', maxlength: '500', placeholder: 'Note', 'aria-label': 'Note'});
+    const w = witnessFields('var');
+    const msg = h('span', {class: 'form-msg', role: 'status'});
+    const f = h('form', {class: 'inv-form', 'data-table': r.table}, status, assignee, cause, text, w.el,
+      h('button', {type: 'submit', class: 'btn btn-small'}, 'Record'), msg);
+    f.addEventListener('submit', async ev => {
+      ev.preventDefault();
+      const body = {status: status.value, note: text.value.trim()};
+      if (assignee.value.trim()) body.assignee = assignee.value.trim();
+      if (cause.value.trim()) body.cause = cause.value.trim();
+      if (w.read().person) body.witness = w.read();
+      w.clear();
+      try {
+        await api.send('POST', `/variances/${encodeURIComponent(r.table)}/${gamingDay}`, body);
+        loadReport();
+        loadExceptions();
+      } catch (e) {
+        if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+      }
+    });
+    return h('span', {class: 'stack'}, state, h('details', {class: 'inv-step'}, h('summary', null, 'Investigate'), f));
   }
 
   /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */

@@ -38,10 +38,29 @@ export async function render(main, params, ctx) {
   if (!ctx.alive()) return;
   const cur = t.currency;
   const banked = t.banking === 'player';
+  const status = h('span', {id: 'table-status'}, statusBadge(t.status));
+  const sessionNote = h('div', {id: 'table-session'});
   main.append(pageHeader(`${t.id} · ${t.name}`, {
     crumbs: [['Floor', '#/floor'], [t.id]],
-    sub: h('span', {class: 'inline-list'}, statusBadge(t.status), ` ${label(t.game)} game · ${banked ? 'player-banked' : 'house-banked'} · ${t.seats} seats · ${cur}`),
-  }));
+    sub: h('span', {class: 'inline-list'}, status, ` ${label(t.game)} game · ${banked ? 'player-banked' : 'house-banked'} · ${t.seats} seats · ${cur}`),
+  }), sessionNote);
+  /** The table's status and, when its closer closed it, why and what reopens it (docs/accounting.md). */
+  function showSession(tt) {
+    status.replaceChildren(statusBadge(tt.status));
+    const doc = tt.session?.document;
+    sessionNote.replaceChildren(tt.closed_by === 'closer' && doc
+      ? note('info', `Closed by its closer (document #${doc.id}, ${whenText(doc.at, 'short')}): rounds are refused until a floor supervisor or pit boss records an opener.`)
+      : tt.closed_by === 'pit_boss' ? note('info', 'Closed by a pit boss.') : '');
+  }
+  showSession(t);
+  async function refreshSession() {
+    try {
+      const tt = (await api.get(`/tables/${encodeURIComponent(id)}`)).table;
+      if (ctx.alive()) showSession(tt);
+    } catch (e) {
+      /* the status stays as it was; the panel shows the document recorded */
+    }
+  }
 
   // Facts and limits side by side.
   const [factsSec, factsBody] = section('Table', {id: 'table-facts'});
@@ -60,7 +79,7 @@ export async function render(main, params, ctx) {
   main.append(seatsPanel(t, ctx));
 
   // The gaming day's accounting documents, and the forms for the roles that sign them.
-  main.append(inventoryPanel(t, ctx));
+  main.append(inventoryPanel(t, ctx, {onInventory: refreshSession}));
 
   // Win per handle over time, by hour (on a player-banked table, the house's win: its collections).
   const hoursSel = h('select', {id: 'hold-hours', 'aria-label': 'Period of the chart'},
