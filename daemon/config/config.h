@@ -90,6 +90,19 @@ struct property_config {
 	int32_t offsets[CONFIG_ZONE_OFFSETS_MAX];   /* seconds east of UTC */
 };
 
+/* The longest prefix of a series of slips (accounting.serials), with its NUL. */
+#define CONFIG_SERIAL_PREFIX_MAX 16
+
+/* A pre-numbered series of slips (accounting.serials): its prefix, then exactly `digits` digits ("F-000123"). */
+struct serial_series {
+	bool configured;               /* false: the kind's serials are not checked */
+	char prefix[CONFIG_SERIAL_PREFIX_MAX];
+	int digits;                    /* 1..18 */
+};
+
+/* The kinds of slips a series may be configured for: accounting.serials.fill and .credit. */
+enum serial_kind { SERIAL_FILL, SERIAL_CREDIT, SERIAL_KINDS };
+
 /* "accounting": openers required, the thresholds of discrepancies and count variances (docs/accounting.md). */
 struct accounting_config {
 	bool require_opener;           /* a table's first round of a gaming day needs that day's opener */
@@ -103,6 +116,8 @@ struct accounting_config {
 	} baselines[CONFIG_BASELINES_MAX];
 	size_t baseline_count;
 	double win_per_drop_tolerance; /* |win_per_drop - baseline| beyond this is flagged */
+	int count_team_min;            /* the drop's signers at least: the count session and its witnesses */
+	struct serial_series serials[SERIAL_KINDS];   /* the series of fills and credits, by enum serial_kind */
 };
 
 /* One part of what was loaded (config/digest.c): a file, a setting, a game, a table or a token, and its hash. */

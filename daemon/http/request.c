@@ -137,25 +137,45 @@ read_idempotency(const struct http_request *req, struct idempotency *idem, struc
 	return 0;
 }
 
+/* Does the body carry a signature's password: its "witness", an item of "witnesses", its "approval"? */
+static bool
+has_signature(const json_t *body)
+{
+	const json_t *list = json_object_get(body, "witnesses"), *w;
+	size_t i;
+
+	if (json_object_get(json_object_get(body, "witness"), "password") != NULL ||
+	    json_object_get(json_object_get(body, "approval"), "password") != NULL)
+		return true;
+	json_array_foreach(list, i, w)
+		if (json_object_get(w, "password") != NULL)
+			return true;
+	return false;
+}
+
 /*
  * The bytes a request's hash covers: its body as sent, except that a
- * witness's password never goes into a stored hash (an unsalted SHA-256 of
- * it would be a password hash anyone reading the database could attack):
- * such a body is taken as its sorted JSON text with the password left out.
+ * signer's password (a witness's, each of the witnesses', an approval's)
+ * never goes into a stored hash (an unsalted SHA-256 of it would be a
+ * password hash anyone reading the database could attack): such a body is
+ * taken as its sorted JSON text with the passwords left out.
  */
 static char *
 hashed_body(const struct http_request *req, const json_t *body, size_t *len)
 {
 	json_t *copy, *w;
 	char *text;
+	size_t i;
 
-	w = json_object_get(body, "witness");
-	if (!json_is_object(w) || json_object_get(w, "password") == NULL) {
+	if (!json_is_object(body) || !has_signature(body)) {
 		*len = req->body_len;
 		return NULL;
 	}
 	copy = json_deep_copy(body);
 	json_object_del(json_object_get(copy, "witness"), "password");
+	json_object_del(json_object_get(copy, "approval"), "password");
+	json_array_foreach(json_object_get(copy, "witnesses"), i, w)
+		json_object_del(w, "password");
 	text = json_text(copy, true, len);
 	json_decref(copy);
 	return text;

@@ -51,6 +51,8 @@ acct_body(const struct acct_document *d)
 		return NULL;
 	if (d->chips_json[0])
 		json_object_set_new(b, "chips", json_loads(d->chips_json, 0, NULL));
+	if (d->witnesses[0])
+		json_object_set_new(b, "witnesses", json_loads(d->witnesses, 0, NULL));
 	if (kind_is(d, "opener", "closer")) {
 		json_object_set_new(b, "kind", json_string(d->kind));
 		json_object_set_new(b, "discrepancy", d->has_discrepancy ? json_integer(d->discrepancy) : json_null());
@@ -71,15 +73,63 @@ acct_body(const struct acct_document *d)
 		json_object_set_new(b, "chips", json_integer(d->chip_value));
 		json_object_set_new(b, "markers", json_integer(d->markers));
 		json_object_set_new(b, "collections", json_integer(d->collections));
+		if (d->count_json[0])
+			json_object_set_new(b, "count", json_loads(d->count_json, 0, NULL));
+		if (d->approval[0])
+			json_object_set_new(b, "approval", json_string(d->approval));
 	}
 	return b;
+}
+
+/*
+ * The value of key (absent: dst ""; of type want otherwise) as the row
+ * keeps it: compact text, keys sorted, in dst of n bytes (422 when longer).
+ */
+static int
+json_field_text(const struct event_type *t, const json_t *b, const char *key, json_type want, char *dst, size_t n,
+    struct pb_error *err)
+{
+	const json_t *v;
+	char *text;
+	int rc = 0;
+
+	dst[0] = '\0';
+	if (event_value(b, t->name, key, EV_OPTIONAL, want, &v, err) < 0)
+		return -1;
+	if (v == NULL)
+		return 0;
+	if ((text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS)) == NULL)   /* a parsed value has a text: out of memory */
+		return pb_oom(err);
+	if (strlen(text) >= n)
+		rc = pb_fail(err, 422, "unreadable_event", "a %s event's \"%s\" is longer than a document holds", t->name, key);
+	else
+		snprintf(dst, n, "%s", text);
+	free(text);
+	return rc;
+}
+
+/* Each id of a document's "witnesses" is a string (422 unreadable_event naming the item otherwise). */
+static int
+witnesses_field(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
+{
+	const json_t *list = json_object_get(b, "witnesses");
+	size_t i;
+	json_t *v;
+
+	if (json_field_text(t, b, "witnesses", JSON_ARRAY, d->witnesses, sizeof(d->witnesses), err) < 0)
+		return -1;
+	json_array_foreach(list, i, v)
+		if (!json_is_string(v))
+			return pb_fail(err, 422, "unreadable_event", "a %s event's \"witnesses\"[%zu] is not a person's id", t->name, i);
+	return 0;
 }
 
 /* The fields every document's body has (docs/audit.md, "Accounting events"), into d. */
 static int
 common_fields(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
 {
-	if (event_int(b, t->name, "id", EV_REQUIRED, &d->id, err) < 0 ||
+	if (witnesses_field(t, b, d, err) < 0 ||
+	    event_int(b, t->name, "id", EV_REQUIRED, &d->id, err) < 0 ||
 	    event_text(b, t->name, "gaming_day", EV_REQUIRED, d->gaming_day, sizeof(d->gaming_day), err) < 0 ||
 	    event_text(b, t->name, "shift", EV_REQUIRED | EV_NULLABLE, d->shift, sizeof(d->shift), err) < 0 ||
 	    event_int(b, t->name, "total", EV_REQUIRED, &d->total, err) < 0 ||
@@ -152,7 +202,9 @@ type_fields(const struct event_type *t, const json_t *b, struct acct_document *d
 		if (event_text(b, n, "box", EV_REQUIRED, d->serial, sizeof(d->serial), err) < 0 ||
 		    event_int(b, n, "cash", EV_REQUIRED, &d->cash, err) < 0 ||
 		    event_int(b, n, "chips", EV_REQUIRED, &d->chip_value, err) < 0 ||
-		    event_int(b, n, "markers", EV_REQUIRED, &d->markers, err) < 0)
+		    event_int(b, n, "markers", EV_REQUIRED, &d->markers, err) < 0 ||
+		    json_field_text(t, b, "count", JSON_OBJECT, d->count_json, sizeof(d->count_json), err) < 0 ||
+		    event_text(b, n, "approval", EV_OPTIONAL, d->approval, sizeof(d->approval), err) < 0)
 			return -1;
 		return event_int(b, n, "collections", EV_REQUIRED, &d->collections, err);
 	default:

@@ -71,6 +71,8 @@ static const struct {
 	[OP_CTR_UPDATE] = {R(ROLE_CAGE) | R(ROLE_PITBOSS), true, "a CTR item is moved on by the cage or a pit boss"},
 	[OP_MANUAL_RATING] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a manual rating is recorded by a floor supervisor or "
 	    "pit boss"},
+	[OP_SERIAL_EXPLAIN] = {R(ROLE_PITBOSS) | R(ROLE_CAGE), true,
+	    "a slip's serial is accounted for by a pit boss or the cage, with a witness"},
 };
 
 int

@@ -109,6 +109,7 @@ enum pit_operation {
 	OP_PLAYER_MERGE,    /* merging two records of one patron, with a witness */
 	OP_CTR_UPDATE,      /* moving a CTR work item on, or a note on it */
 	OP_MANUAL_RATING,   /* a supervisor's manual rating of a player (table/players/players.h) */
+	OP_SERIAL_EXPLAIN,  /* accounting for a slip's serial exception, with a witness (table/accounting/accounting.h) */
 	OP_COUNT
 };
 

@@ -149,10 +149,11 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	[EVT_CREDIT_VOID] = {"credit_void", EVENT_CHAIN_TABLE, EVENT_NO_STEP, VOID_SLIP,
 	    acct_document_apply, acct_document_check, 0, "acct_documents", "a credit slip voided, with the reason", NULL},
 	[EVT_DROP] = {"drop", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
-	    FIELDS(REQ("box", EF_STRING), REQ("cash", EF_INTEGER), REQ("chips", EF_INTEGER), REQ("collections", EF_INTEGER),
-	        DOC_GAMING_DAY, DOC_ID, REQ("markers", EF_INTEGER), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS),
+	    FIELDS(OPT("approval", EF_STRING), REQ("box", EF_STRING), REQ("cash", EF_INTEGER), REQ("chips", EF_INTEGER),
+	        REQ("collections", EF_INTEGER), OPT("count", EF_OBJECT), DOC_GAMING_DAY, DOC_ID, REQ("markers", EF_INTEGER),
+	        DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS, OPT("witnesses", EF_ARRAY)),
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
-	    "a drop box counted: cash, chips, markers and collections (cents)", NULL},
+	    "a drop box counted: its count sheet, cash, chips, markers and collections (cents), the count team", NULL},
 	[EVT_EXCEPTION_ACKNOWLEDGED] = {"exception_acknowledged", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("kind", EF_STRING), REQ("note", EF_STRING), REQ("ref", EF_STRING)),
 	    acct_ack_apply, acct_ack_check, 0, "acct_acknowledgments",
@@ -220,6 +221,14 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("player", EF_STRING), REQ("table", EF_STRING | EF_NULL)),
 	    manual_rating_apply, players_check, EVENT_PERSONAL, "manual_ratings",
 	    "a supervisor's manual rating of a player: average bet, minutes and decisions an hour at a game", NULL},
+
+	/* ---- serial control (table/accounting/acct_serial_explain.c), a table event ---- */
+	[EVT_SERIAL_EXPLAINED] = {"serial_explained", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
+	    FIELDS(REQ("id", EF_INTEGER), REQ("kind", EF_STRING), REQ("note", EF_STRING), REQ("problem", EF_STRING),
+	        REQ("serial", EF_STRING), REQ("witness", EF_STRING), REQ("year", EF_INTEGER)),
+	    acct_serial_apply, acct_serial_check, 0, "serial_explanations",
+	    "a gap, duplicate or out-of-series serial of the fill or credit slips accounted for, with a note and a witness",
+	    NULL},
 };
 
 const struct event_type *
