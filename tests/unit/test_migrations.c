@@ -5,7 +5,8 @@
  * so does a database left at any earlier version.  (A database newer than
  * the build is refused: test_store.c, test_newer_database_is_refused.)
  * Migrations with a purpose of their own are checked at the end: 017's
- * partial index, 019's indexes without regard to case.
+ * partial index, 019's indexes without regard to case, the rows kept through
+ * 020 and 021 (which makes acct_documents again).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -209,6 +210,70 @@ test_case_duplicates_survive_019(void **state)
 	store_free(s);
 }
 
+/* The version before the migration named name (NNN_name). */
+static int
+version_before(const char *name)
+{
+	for (const struct migration *m = pb_migrations; m->version != 0; m++)
+		if (strcmp(m->name, name) == 0)
+			return m->version - 1;
+	return 0;
+}
+
+/* A database left at version before, made by the migrations up to it (their SQL run as is). */
+static sqlite3 *
+db_at(int before)
+{
+	sqlite3 *db;
+	char sql[64];
+
+	temp_db_remove(dbpath);
+	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
+	for (const struct migration *m = pb_migrations; m->version != 0 && m->version <= before; m++)
+		db_exec_ok(db, m->sql);
+	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", before);
+	db_exec_ok(db, sql);
+	return db;
+}
+
+/*
+ * 020 adds columns to table_transactions and players; 021 makes acct_documents again: the rows
+ * written before stay, every column as it was (a void still names its fill), the new columns NULL,
+ * and the table still refuses an update.
+ */
+static void
+test_rows_survive_020_and_021(void **state)
+{
+	struct store *s;
+	sqlite3 *db;
+	int before = version_before("020_cash_controls");
+
+	(void)state;
+	assert_true(before > 0);
+	db = db_at(before);
+	db_exec_ok(db, "INSERT INTO players (id, card, name, record_json, created_at, updated_at) VALUES "
+	    "('P1', 'C1', 'Ana', '{}', 'a', 'a')");
+	db_exec_ok(db, "INSERT INTO table_transactions (id, table_id, seat, player_id, direction, kind, amount, at, gaming_day, by) "
+	    "VALUES (1, 'T1', 2, 'P1', 'in', 'cash', 300000, 'a', '2026-03-01', 'FL1')");
+	db_exec_ok(db, "INSERT INTO acct_documents (id, table_id, kind, at, gaming_day, serial, year, total, chips_json, signer, "
+	    "witness, voids) VALUES (1, 'T1', 'fill', 'a', '2026-03-01', 'F-1', 2026, 10000, '{\"2500\":4}', 'CG1', 'PB1', NULL), "
+	    "(2, 'T1', 'fill_void', 'b', '2026-03-01', 'F-1', 2026, 10000, NULL, 'FL1', 'PB1', 1)");
+	sqlite3_close(db);
+	s = open_db();
+	db = store_db(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	assert_int_equal(db_int(db, "SELECT count(*) FROM table_transactions WHERE id = 1 AND amount = 300000 AND type IS NULL"), 1);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM players WHERE id = 'P1' AND merged_into IS NULL"), 1);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM acct_documents"), 2);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM acct_documents WHERE id = 2 AND voids = 1 AND kind = 'fill_void' "
+	    "AND witnesses IS NULL AND count_json IS NULL"), 1);
+	assert_int_equal(db_int(db, "SELECT total FROM acct_documents WHERE id = 1"), 10000);
+	assert_int_not_equal(sqlite3_exec(db, "UPDATE acct_documents SET total = 1 WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -219,6 +284,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bank_offers_use_the_nonround_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_nocase_checks_use_their_indexes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_case_duplicates_survive_019, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rows_survive_020_and_021, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
