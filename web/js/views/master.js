@@ -2,8 +2,9 @@
 // day's (or a shift's) counted win from the accounting documents against
 // the hand win the rounds give, the variance, flagged rows highlighted
 // (docs/accounting.md); a CSV download; and the accounting exceptions of
-// that day (inventory discrepancies, count variances) with their
-// acknowledgment, which a pit boss gives with a note.
+// that day (inventory discrepancies, count variances, serial exceptions) with
+// their acknowledgment, which a pit boss gives with a note (a serial
+// exception shows its explanation instead).
 import * as api from '../api.js';
 import * as session from '../session.js';
 import {h, section, dataTable, note} from '../dom.js';
@@ -12,7 +13,7 @@ import {pageHeader, errorNote, csvButton} from '../common.js';
 
 export const name = 'master';
 
-const KINDS = ['inventory_discrepancy', 'count_variance'];
+const KINDS = ['inventory_discrepancy', 'count_variance', 'serial_gap'];
 
 function pct(x) {
   return x === null || x === undefined ? '—' : `${Number(x).toFixed(2)}%`;
@@ -99,11 +100,17 @@ export async function render(main, params, ctx) {
       {label: 'Kind', render: x => h('span', {class: 'badge badge-kind'}, label(x.kind))},
       {label: 'Detail', className: 'wrap', render: x => x.detail},
       {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
-    ], list, {caption: 'Accounting exceptions', empty: 'No inventory discrepancy or count variance on this gaming day.'}));
+    ], list, {caption: 'Accounting exceptions', empty: 'No inventory discrepancy, count variance or serial exception on this gaming day.'}));
   }
 
   /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */
   function ackCell(x, mayAck) {
+    if (x.kind === 'serial_gap') {       // accounted for by a void or an explanation with a witness, not acknowledged
+      return x.explained
+        ? h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
+          `Explained by ${x.explained.by} (witness ${x.explained.witness})`), h('small', {class: 'muted'}, when(x.explained.at, 'short'), ` — ${x.explained.note}`))
+        : h('span', {class: 'muted'}, 'Not accounted for: void the slip, or explain it with a witness (POST /api/v1/serials/…/explanation)');
+    }
     if (x.acknowledged) {
       return h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
         `Acknowledged by ${x.acknowledged.by}`), h('small', {class: 'muted'}, when(x.acknowledged.at, 'short'), ` — ${x.acknowledged.note}`));
