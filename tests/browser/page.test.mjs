@@ -966,8 +966,8 @@ describe('table accounting on the page', () => {
       for (const [d, n] of Object.entries(bills)) await form.locator(`input[data-bill="${d}"]`).fill(String(n));
       await count(form, chips);
       await form.locator('input[name="drop-markers"]').fill(String(markers / 100));
-      assert.equal(await form.locator('.drop-total').innerText(),
-        new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format((sum(bills) + sum(chips) + markers) / 100));
+      const usd = n => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(n / 100);
+      assert.equal(await form.locator('.drop-total').innerText(), usd(sum(bills) + sum(chips) + markers));
     });
     const refusal = f.locator('.note-error');
     await refusal.waitFor();

@@ -104,7 +104,8 @@ function chipCounts(denoms, cur, name, {legend = 'Chips counted', attr = 'denom'
   const total = h('output', {class: 'running-total', 'aria-live': 'polite'}, money(0, cur));
   const inputs = denoms.map(d => h('input', {type: 'number', min: '0', step: '1', inputmode: 'numeric',
     name: `${name}-${d}`, [`data-${attr}`]: String(d), class: 'count'}));
-  const value = () => inputs.reduce((a, i) => a + (Number(i.value) > 0 ? Math.floor(Number(i.value)) : 0) * Number(i.dataset[attr]), 0);
+  const counted = i => (Number(i.value) > 0 ? Math.floor(Number(i.value)) : 0);
+  const value = () => inputs.reduce((a, i) => a + counted(i) * Number(i.dataset[attr]), 0);
   const update = () => { total.textContent = money(value(), cur); if (onChange) onChange(); };
   for (const i of inputs) i.addEventListener('input', update);
   const el = h('fieldset', {class: 'chip-counts'}, h('legend', null, legend),

@@ -100,16 +100,19 @@ export async function render(main, params, ctx) {
       {label: 'Kind', render: x => h('span', {class: 'badge badge-kind'}, label(x.kind))},
       {label: 'Detail', className: 'wrap', render: x => x.detail},
       {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
-    ], list, {caption: 'Accounting exceptions', empty: 'No inventory discrepancy, count variance or serial exception on this gaming day.'}));
+    ], list, {caption: 'Accounting exceptions',
+      empty: 'No inventory discrepancy, count variance or serial exception on this gaming day.'}));
   }
 
   /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */
   function ackCell(x, mayAck) {
     if (x.kind === 'serial_gap') {       // accounted for by a void or an explanation with a witness, not acknowledged
-      return x.explained
-        ? h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
-          `Explained by ${x.explained.by} (witness ${x.explained.witness})`), h('small', {class: 'muted'}, when(x.explained.at, 'short'), ` — ${x.explained.note}`))
-        : h('span', {class: 'muted'}, 'Not accounted for: void the slip, or explain it with a witness (POST /api/v1/serials/…/explanation)');
+      const e = x.explained;
+      return e
+        ? h('span', {class: 'stack', 'data-ack': 'done'},
+          h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '), `Explained by ${e.by} (witness ${e.witness})`),
+          h('small', {class: 'muted'}, when(e.at, 'short'), ` — ${e.note}`))
+        : h('span', {class: 'muted'}, 'Not accounted for: void the slip, or explain it with a witness');
     }
     if (x.acknowledged) {
       return h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
