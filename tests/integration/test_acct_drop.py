@@ -12,7 +12,8 @@ one rule at a time, every figure computed here from what the test sends:
   one when given; an earlier one only with a pit boss's (or admin's) approval, recorded;
 - serial control (accounting.serials, one series for fills and credits here): a gap, a number used
   twice, serials outside the series are exceptions until voided or explained with a witness;
-- the bank passed round the table records no declines; the offers made are recorded.
+- the bank passed round the table records no declines; the offers made are recorded;
+- pitboss verify names an altered count sheet, an altered explanation and one without its event.
 """
 import datetime
 import sys
@@ -265,9 +266,16 @@ class DropAndCount(pbtest.DaemonTestCase):
                          ("PB1", "FL1"))
         self.assertEqual(ex[("out_of_series", "F-77")]["explained"]["by"], "CG1")
         self.assertIsNone(ex[("out_of_series", "C-000001")]["explained"])
+        # recorded in the chain of the table named (the credit's slip was T1's)
+        x = self.as_("PB1", "POST", "/serials/credit/C-000001/explanation",
+                     {"note": "a credit form of the old book", "witness": witness("FL1"), "table": "T3"}, status=201)
+        self.assertEqual((x["table"], x["problem"]), ("T3", "out_of_series"))
+        ex = {(e["problem"], e["ref"]): e for e in self.serial_exceptions()}
+        self.assertEqual(ex[("out_of_series", "C-000001")]["explained"]["table"], "T3")
         # the row and its event: serial_explained in T2's chain
-        self.assertEqual(self.d.db_value("SELECT count(*) FROM events WHERE type = 'serial_explained' AND table_id = "
-                                         "'T2'"), 1)
+        self.assertEqual(self.d.db_rows("SELECT table_id, json_extract(body, '$.serial') FROM events WHERE type = "
+                                        "'serial_explained' ORDER BY rowid"),
+                         [("T2", "F-000005"), ("T1", "F-77"), ("T3", "C-000001")])
         # a numbered slip closing the gap's start leaves the rest of it a gap, not explained (a new ref)
         self.slip("F-000005")
         refs = {(e["problem"], e["ref"]): e for e in self.serial_exceptions()}
@@ -299,10 +307,20 @@ class DropAndCount(pbtest.DaemonTestCase):
         self.assertEqual([(o["seat"], o["answer"]) for o in offers], [(5, "declined")])
 
     def test_9_verify(self):
-        """pitboss verify rebuilds and checks every row these tests wrote (the daemon stopped: the last test)."""
-        self.d.stop()
-        rc, out, err = pbtest.run_pitboss("verify", "--database", self.d.db_path)
-        self.assertEqual(rc, 0, out + err)
+        """pitboss verify accepts every row these tests wrote, and names an altered drop or explanation."""
+        def alter(conn):
+            conn.execute("DROP TRIGGER serial_explanations_no_update")
+            conn.execute("DROP TRIGGER acct_documents_no_update")
+            conn.execute("UPDATE serial_explanations SET witness = 'CT1' WHERE serial = 'F-000005'")
+            conn.execute("UPDATE acct_documents SET count_json = replace(count_json, '\"10000\":12', '\"10000\":13') "
+                         "WHERE kind = 'drop' AND serial = 'D-T1'")
+            conn.execute("INSERT INTO serial_explanations (id, table_id, kind, year, serial, note, by, witness, at) "
+                         "VALUES (99, 'T1', 'fill', 2026, 'F-000500', 'made up', 'PB1', 'FL1', '2026-01-01T00:00:00.000Z')")
+        rc, out, err = self.d.verify_altered_copy(alter)     # the untouched copy passes first
+        self.assertEqual(rc, 1, out + err)
+        self.assertRegex(out, r"the explanation of fill F-000005: its row differs from its event")
+        self.assertRegex(out, r"accounting document \d+: its row's count sheet differs from its event")
+        self.assertRegex(out, r"1 serial explanation rows have no event in any chain")
 
 
 if __name__ == "__main__":
