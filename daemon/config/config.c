@@ -15,7 +15,7 @@ static const char *const DEMO_SECRETS[] = {
 };
 
 static const char *const ROLE_NAMES[ROLE_KINDS] = {
-	"dealer", "pitboss", "auditor", "admin", "floor", "cage", "count", "surveillance",
+	"dealer", "pitboss", "auditor", "admin", "floor", "cage", "count", "surveillance", "security",
 };
 
 /* The role's name as the configuration and the API spell it. */

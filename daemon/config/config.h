@@ -28,12 +28,13 @@
 /*
  * What a token or a person may do.  Tokens (machines, and the people of
  * before accounts) hold one of the first four; people may hold several
- * (people issue: floor supervisors, the cage, the count team, surveillance).
+ * (people issue: floor supervisors, the cage, the count team, surveillance;
+ * security: the runners who carry fills and credits between cage and table).
  * The numbers are kept: they are part of cache keys, never of the record.
  */
 enum role {
 	ROLE_DEALER = 0, ROLE_PITBOSS, ROLE_AUDITOR, ROLE_ADMIN,
-	ROLE_FLOOR, ROLE_CAGE, ROLE_COUNT, ROLE_SURVEILLANCE,
+	ROLE_FLOOR, ROLE_CAGE, ROLE_COUNT, ROLE_SURVEILLANCE, ROLE_SECURITY,
 	ROLE_KINDS
 };
 
@@ -103,6 +104,12 @@ struct serial_series {
 /* The kinds of slips a series may be configured for: accounting.serials.fill and .credit. */
 enum serial_kind { SERIAL_FILL, SERIAL_CREDIT, SERIAL_KINDS };
 
+/* accounting.signatures: who signs the documents (docs/accounting.md, "Who signs"). */
+enum acct_signatures {
+	ACCT_SIGNATURES_NJ = 0,        /* "nj": dealer and floor on inventories; slips issued, then received at the table */
+	ACCT_SIGNATURES_BASIC,         /* "basic": the session and one witness each, slips counted when issued */
+};
+
 /* "accounting": openers required, the thresholds of discrepancies and count variances (docs/accounting.md). */
 struct accounting_config {
 	bool require_opener;           /* a table's first round of a gaming day needs that day's opener */
@@ -118,6 +125,8 @@ struct accounting_config {
 	double win_per_drop_tolerance; /* |win_per_drop - baseline| beyond this is flagged */
 	int count_team_min;            /* the drop's signers at least: the count session and its witnesses */
 	struct serial_series serials[SERIAL_KINDS];   /* the series of fills and credits, by enum serial_kind */
+	enum acct_signatures signatures;
+	int pending_slip_minutes;      /* a slip issued and not received this long is an exception (nj) */
 };
 
 /* One part of what was loaded (config/digest.c): a file, a setting, a game, a table or a token, and its hash. */

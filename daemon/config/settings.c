@@ -342,6 +342,8 @@ check_accounting(const struct cfg_at *at, struct pb_error *err)
 	return 0;
 }
 
+static const char *const SIGNATURES[] = {"nj", "basic", NULL};
+
 static const struct cfg_key ACCOUNTING_KEYS[] = {
 	{.name = "require_opener", .type = CFG_BOOL, CFG_FIELD(struct config, accounting.require_opener), .def = "false",
 	 .reload = true, .describe = "a table's first round of a gaming day needs an opener of that day"},
@@ -365,7 +367,13 @@ static const struct cfg_key ACCOUNTING_KEYS[] = {
 	 CFG_FIELD(struct config, accounting.win_per_drop_tolerance), .def = "0.05", .reload = true,
 	 .must = "be a number above 0 and at most 1 (a distance of win per drop)",
 	 .describe = "a win per drop further than this from its game's baseline is flagged"},
-	{.name = "count_team_min", .type = CFG_INT, .min = 2, .max = 8, CFG_FIELD(struct config, accounting.count_team_min),
+	{.name = "signatures", .type = CFG_CHOICE, .choices = SIGNATURES, CFG_FIELD(struct config, accounting.signatures),
+	 .def = "\"nj\"", .reload = true, .must = "be \"nj\" or \"basic\"",
+	 .describe = "who signs the documents: nj (dealer and floor; slips issued, then received at the table) or basic"},
+	{.name = "pending_slip_minutes", .type = CFG_INT, .min = 1, .max = 10080,
+	 CFG_FIELD(struct config, accounting.pending_slip_minutes), .def = "30", .reload = true,
+	 .describe = "minutes: a fill or credit issued and not received this long is a pending_slip exception (nj)"},
+	{.name = "count_team_min", .type = CFG_INT, .min = 2, .max = 5, CFG_FIELD(struct config, accounting.count_team_min),
 	 .def = "3", .reload = true, .describe = "the drop is signed by at least this many of the count team, all different"},
 	{.name = "serials", .type = CFG_CUSTOM, .read = read_serials, .def = "{}", .reload = true,
 	 .must = "be {\"fill\": {\"prefix\": \"F-\", \"digits\": 6}, \"credit\": {...}}, either or both",
@@ -375,7 +383,8 @@ static const struct cfg_key ACCOUNTING_KEYS[] = {
 static const struct cfg_section ACCOUNTING = {
 	.name = "accounting", .keys = ACCOUNTING_KEYS, .count = CFG_COUNT(ACCOUNTING_KEYS),
 	.must = "be {\"require_opener\", \"discrepancy_report\", \"discrepancy_regulator\", \"variance_threshold\", "
-	    "\"variance_percent\", \"win_per_drop_baseline\", \"win_per_drop_tolerance\", \"count_team_min\", \"serials\"}",
+	    "\"variance_percent\", \"win_per_drop_baseline\", \"win_per_drop_tolerance\", \"signatures\", "
+	    "\"pending_slip_minutes\", \"count_team_min\", \"serials\"}",
 	.noun = "accounting", .check = check_accounting,
 };
 

@@ -1,9 +1,9 @@
 /*
  * accounting.c - the routes of the table's accounting documents
- * (table/accounting/accounting.h): the opener and closer, fills and credits and their
- * voids, the drop, the acknowledgment of an accounting exception and the
- * explanation of a serial exception.  Each hands the body to the pit and
- * answers what it says.
+ * (table/accounting/accounting.h): the opener and closer, fills and credits,
+ * their voids and their receipts at the table, the drop, the acknowledgment
+ * of an accounting exception and the explanation of a serial exception.
+ * Each hands the body to the pit and answers what it says.
  */
 #include "http/request.h"
 #include "http/routes.h"
@@ -42,6 +42,19 @@ handle_acct_void(const struct route_call *c, struct http_answer *ans)
 	json_t *out = NULL;
 	int status = 201;
 	int rc = pit_acct_void(c->pit, c->actor, c->idem, c->table, c->route->arg == 1, c->serial, c->body, &out, &status,
+	    &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /tables/{t}/fills/{serial}/receipt and /credits/{serial}/receipt {"witnesses", "year"?} */
+void
+handle_acct_receipt(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_acct_receipt(c->pit, c->actor, c->idem, c->table, c->route->arg == 1, c->serial, c->body, &out, &status,
 	    &err);
 
 	answer_result(ans, rc, out, status, &err);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/json_text.h"
+#include "common/timeutil.h"
 #include "http/report_cache.h"
 #include "http/request.h"
 #include "http/routes.h"
@@ -86,7 +87,10 @@ key_add_argument(void *cls, enum MHD_ValueKind kind, const char *name, const cha
  * query argument as received.  The raw arguments rather than the parsed
  * query, so that a parameter added to the reports later is in the key
  * without a change here; equivalent spellings of one query are merely
- * separate entries.  Returns false when the key does not fit.
+ * separate entries.  The exceptions report also changes as time passes (a
+ * slip not received becomes a pending_slip exception after
+ * accounting.pending_slip_minutes): its key holds the current minute.
+ * Returns false when the key does not fit.
  */
 static bool
 report_key(struct report_key *k, const char *name, const char *format, const struct report_query *q,
@@ -98,6 +102,8 @@ report_key(struct report_key *k, const char *name, const char *format, const str
 	key_add(k, 'f', format);
 	key_add_int(k, 'a', q->from_ms);
 	key_add_int(k, 'b', q->to_ms);
+	if (q->kind == REPORT_EXCEPTIONS)
+		key_add_int(k, 'm', pb_time_now_ms() / 60000);
 	key_add_int(k, 'o', (int64_t)a->roles);
 	if (a->token == NULL || a->token->all_tables) {
 		key_add(k, 's', "*");

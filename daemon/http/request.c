@@ -137,28 +137,13 @@ read_idempotency(const struct http_request *req, struct idempotency *idem, struc
 	return 0;
 }
 
-/* Does the body carry a signature's password: its "witness", an item of "witnesses", its "approval"? */
-static bool
-has_signature(const json_t *body)
-{
-	const json_t *list = json_object_get(body, "witnesses"), *w;
-	size_t i;
-
-	if (json_object_get(json_object_get(body, "witness"), "password") != NULL ||
-	    json_object_get(json_object_get(body, "approval"), "password") != NULL)
-		return true;
-	json_array_foreach(list, i, w)
-		if (json_object_get(w, "password") != NULL)
-			return true;
-	return false;
-}
-
 /*
  * The bytes a request's hash covers: its body as sent, except that a
  * signer's password (a witness's, each of the witnesses', an approval's)
  * never goes into a stored hash (an unsalted SHA-256 of it would be a
- * password hash anyone reading the database could attack): such a body is
- * taken as its sorted JSON text with the passwords left out.
+ * password hash anyone reading the database could attack): a body with a
+ * "witness", "witnesses" or "approval" is taken as its sorted JSON text with
+ * every such password left out.
  */
 static char *
 hashed_body(const struct http_request *req, const json_t *body, size_t *len)
@@ -167,16 +152,21 @@ hashed_body(const struct http_request *req, const json_t *body, size_t *len)
 	char *text;
 	size_t i;
 
-	if (!json_is_object(body) || !has_signature(body)) {
+	if (!json_is_object(body) || (json_object_get(body, "witness") == NULL && json_object_get(body, "witnesses") == NULL &&
+	    json_object_get(body, "approval") == NULL)) {
 		*len = req->body_len;
 		return NULL;
 	}
-	copy = json_deep_copy(body);
+	if ((copy = json_deep_copy(body)) == NULL) {
+		*len = 0;
+		return NULL;
+	}
 	json_object_del(json_object_get(copy, "witness"), "password");
 	json_object_del(json_object_get(copy, "approval"), "password");
 	json_array_foreach(json_object_get(copy, "witnesses"), i, w)
 		json_object_del(w, "password");
-	text = json_text(copy, true, len);
+	if ((text = json_text(copy, true, len)) == NULL)
+		*len = 0;
 	json_decref(copy);
 	return text;
 }
@@ -190,6 +180,8 @@ idempotency_hash(const struct http_request *req, const json_t *body, struct idem
 	if (idem->key == NULL)
 		return 0;
 	text = hashed_body(req, body, &len);
+	if (text == NULL && len == 0 && req->body_len != 0)
+		return pb_oom(err);            /* never the witnesses' passwords in a stored hash */
 	buf = malloc(strlen(req->method) + strlen(req->path) + len + 3);
 	if (buf == NULL) {
 		free(text);

@@ -147,6 +147,7 @@ void handle_table_acknowledge(const struct route_call *c, struct http_answer *an
 void handle_acct_inventory(const struct route_call *c, struct http_answer *ans);
 void handle_acct_transfer(const struct route_call *c, struct http_answer *ans);
 void handle_acct_void(const struct route_call *c, struct http_answer *ans);
+void handle_acct_receipt(const struct route_call *c, struct http_answer *ans);
 void handle_acct_drop(const struct route_call *c, struct http_answer *ans);
 void handle_acct_documents(const struct route_call *c, struct http_answer *ans);
 void handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans);

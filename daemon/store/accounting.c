@@ -157,15 +157,17 @@ store_acct_has_opener(struct store *s, const char *table_id, const char *gaming_
 	return 0;
 }
 
-/* Every row of a query bound by the caller, handed to fn. */
+/* Every row of a query bound by the caller, handed to fn (with received when the query reads it after the columns). */
 static int
 walk(struct store_query *q, acct_document_fn fn, void *ctx, struct pb_error *err)
 {
+	bool has_received = sqlite3_column_count(q->st) > ACCT_COL_COUNT;
 	struct acct_document d;
 	int rc = 0;
 
 	while (rc == 0 && store_query_next(q)) {
 		read_row(q->st, &d);
+		d.received = has_received && sqlite3_column_int(q->st, ACCT_COL_COUNT) != 0;
 		rc = fn(ctx, &d, err);
 	}
 	if (store_query_end(q) < 0)
@@ -207,6 +209,20 @@ store_acct_days(struct store *s, const char *from_day, const char *to_day, acct_
 		return -1;
 	sqlite3_bind_text(q.st, 1, from_day, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, to_day, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
+store_acct_pending(struct store *s, const char *from, const char *to, const char *before, acct_document_fn fn,
+    void *ctx, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_PENDING, "reading the slips not received", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 3, before, -1, SQLITE_STATIC);
 	return walk(&q, fn, ctx, err);
 }
 

@@ -23,18 +23,19 @@ struct store;
 #define ACCT_CHIPS_JSON_MAX 1024
 #define ACCT_REASON_MAX 512
 #define ACCT_DAY_LEN 11
-#define ACCT_WITNESSES_JSON_MAX 400     /* ["CT2","CT3",...]: up to ACCT_WITNESSES_MAX ids */
+#define ACCT_WITNESSES_JSON_MAX 192      /* ["ID", ...]: the witnesses' ids, a few of at most 32 bytes each */
 #define ACCT_COUNT_JSON_MAX 2048        /* a drop's count sheet as compact JSON */
 
 /* One document as its row holds it. */
 struct acct_document {
 	int64_t id;
 	char table_id[PB_ID_MAX];
-	char kind[ACCT_KIND_MAX];           /* opener, closer, fill, credit, fill_void, credit_void, drop */
+	char kind[ACCT_KIND_MAX];           /* opener, closer, fill, credit, fill_void, credit_void, fill_receipt,
+	                                       credit_receipt, drop */
 	char at[PB_TIME_LEN];
 	char gaming_day[ACCT_DAY_LEN];      /* YYYY-MM-DD */
 	char shift[GAMING_SHIFT_NAME_MAX];  /* "" when none */
-	char serial[PB_ID_MAX];             /* fills, credits, voids: the serial; a drop: its box; "" otherwise */
+	char serial[PB_ID_MAX];             /* fills, credits, voids, receipts: the serial; a drop: its box; "" otherwise */
 	int64_t year;                       /* the serial's year; 0 when none */
 	int64_t total;
 	char chips_json[ACCT_CHIPS_JSON_MAX];   /* "" for a drop and a void */
@@ -42,11 +43,12 @@ struct acct_document {
 	bool has_discrepancy;               /* an opener after a closer */
 	int64_t discrepancy;                /* opener total - previous closer total */
 	char reason[ACCT_REASON_MAX];
-	int64_t voids;                      /* a void: the document it voids; 0 otherwise */
+	int64_t voids;                      /* a void: the document it voids; a receipt: the slip received; 0 otherwise */
 	char signer[PB_ID_MAX], witness[PB_ID_MAX], runner[PB_ID_MAX], requester[PB_ID_MAX];
-	char witnesses[ACCT_WITNESSES_JSON_MAX];   /* every witness's id, a JSON array; "" with one witness (before 021) */
+	char witnesses[ACCT_WITNESSES_JSON_MAX];   /* every witness's id, compact JSON; "" before schema 021 */
 	char count_json[ACCT_COUNT_JSON_MAX];      /* a drop's count sheet, compact JSON, keys sorted; "" otherwise */
 	char approval[PB_ID_MAX];                  /* a back-dated drop: the pit boss or admin who approved it; "" otherwise */
+	bool received;                      /* the window reads (store_acct_day, _days): a slip received at the table */
 };
 
 /* An acknowledgment of an accounting exception. */
@@ -80,9 +82,11 @@ int store_acct_has_opener(struct store *s, const char *table_id, const char *gam
 typedef int (*acct_document_fn)(void *ctx, const struct acct_document *d, struct pb_error *err);
 
 /*
- * Every document of the gaming day that is not a void and was not voided
- * (whenever the void was recorded), in the order recorded; fn returning
- * non-zero stops the walk with that value.
+ * Every document of the gaming day that is not a void nor a receipt and was
+ * not voided (whenever the void was recorded), in the order recorded, each
+ * fill and credit saying whether it was received (whenever the receipt was
+ * recorded; one recorded before receipts existed counts as received); fn
+ * returning non-zero stops the walk with that value.
  */
 int store_acct_day(struct store *s, const char *gaming_day, acct_document_fn fn, void *ctx, struct pb_error *err);
 
@@ -97,6 +101,10 @@ int store_acct_table_day(struct store *s, const char *table_id, const char *gami
 /* What store_acct_day reads, over the gaming days from_day to to_day (YYYY-MM-DD, both included), in the order recorded. */
 int store_acct_days(struct store *s, const char *from_day, const char *to_day, acct_document_fn fn, void *ctx,
     struct pb_error *err);
+
+/* The fills and credits recorded in [from, to) and before `before`, neither voided nor received, oldest first. */
+int store_acct_pending(struct store *s, const char *from, const char *to, const char *before, acct_document_fn fn,
+    void *ctx, struct pb_error *err);
 
 /* The openers recorded in [from, to) whose total differed from the previous closer's, oldest first. */
 int store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,

@@ -822,6 +822,7 @@ const ACCT = {
   ct: {id: 'A-CT', name: 'Cora Count', roles: ['count']},
   ct2: {id: 'A-CU', name: 'Curt Count', roles: ['count']},
   ct3: {id: 'A-CV', name: 'Cleo Count', roles: ['count']},
+  sc: {id: 'A-SC', name: 'Sid Runner', roles: ['security']},
 };
 const acctPassword = p => `violet-meadow-${p.id.slice(2).toLowerCase()}${p.id.length}-9`;
 
@@ -921,7 +922,7 @@ describe('table accounting on the page', () => {
     await shot(ap, '15-inventory-opener');
   });
 
-  it('a cage cashier records a fill and a credit, and voids a wrong fill (struck through with its reason)', async () => {
+  it('a cage cashier records a fill and a credit signed by the floor and the runner, and voids a wrong fill', async () => {
     await as(ACCT.cg);
     assert.equal(await ap.locator('#table-inventory [data-box="inventory"]').count(), 0, 'no opener form for the cage');
     const slip = async (kind, serial, chips) => {
@@ -929,7 +930,8 @@ describe('table accounting on the page', () => {
         await form.locator('select[name="slip-kind"]').selectOption(kind);
         await form.locator('input[name="slip-serial"]').fill(serial);
         await count(form, chips);
-        await form.locator('input[name="slip-runner"]').fill(ACCT.fl.id);
+        await form.locator('input[name="slip-runner"]').fill(ACCT.sc.id);
+        await form.locator('input[name="slip-runner-password"]').fill(acctPassword(ACCT.sc));
       });
       await f.locator('.note-ok', {hasText: serial}).waitFor();
     };
@@ -949,7 +951,35 @@ describe('table accounting on the page', () => {
     assert.match(await voided.innerText(), /BF-101/);
     assert.match(await voided.innerText(), /slip written for table T1/);
     assert.equal(await voided.locator('del').count(), 2, 'the slip and its amount struck through');
+    // Issued, not yet received at the table: pending, and not counted (accounting.signatures "nj").
+    await ap.locator('#table-inventory [data-total="pending"]', {hasText: '2 not received'}).waitFor();
+    assert.equal(await ap.locator('#table-inventory [data-total="fills"] dd').innerText(), '$0.00');
+    const pending = ap.locator('#table-inventory tr.row-pending', {hasText: 'BF-100'});
+    assert.match(await pending.innerText(), /Pending/);
+    assert.match(await pending.innerText(), /A-PB, A-SC/);
+    assert.equal(await ap.locator('#table-inventory button[data-receive]').count(), 0, 'the cage receives no slip');
+  });
+
+  it('a floor supervisor receives the pending slips with the dealer as witness; then they count', async () => {
+    await as(ACCT.fl);
+    const box = ap.locator('#table-inventory [data-box="receipt"]');
+    for (const serial of ['BF-100', 'BC-100']) {
+      await ap.locator(`#table-inventory button[data-receive="${serial}"]`).click();
+      assert.equal(await box.evaluate(e => e.open), true, 'the receipt form opens on the slip');
+      const f = box.locator('form');
+      assert.equal(await f.locator('input[name="receipt-serial"]').inputValue(), serial);
+      await f.locator('input[name="receipt-witness"]').fill(ACCT.dl.id);
+      await f.locator('input[name="receipt-witness-password"]').fill(acctPassword(ACCT.dl));
+      await f.locator('button[type="submit"]').click();
+      await f.locator('.note-ok', {hasText: `${serial} received`}).waitFor();
+    }
     await ap.locator('#table-inventory [data-total="fills"]', {hasText: '$200.00'}).waitFor();
+    await ap.locator('#table-inventory [data-total="credits"]', {hasText: '$50.00'}).waitFor();
+    assert.equal(await ap.locator('#table-inventory [data-total="pending"]').count(), 0);
+    assert.equal(await ap.locator('#table-inventory button[data-receive]').count(), 0);
+    const row = ap.locator('#table-inventory tbody tr', {hasText: 'Fill BF-100'}).first();
+    assert.match(await row.innerText(), /Received/);
+    assert.match(await row.innerText(), /by A-FL \(witness A-DL\)/);
   });
 
   it('the count team records the drop: a count sheet by denomination, three signers', async () => {
@@ -976,7 +1006,7 @@ describe('table accounting on the page', () => {
     // the count sheet is still there: the team signs it
     f = await submit('drop', [ACCT.ct2, ACCT.ct3], async () => {});
     await f.locator('.note-ok', {hasText: 'drop D-T3'}).waitFor();
-    assert.match(await f.locator('.note-ok').innerText(), new RegExp(`witnesses ${ACCT.ct2.id}, ${ACCT.ct3.id}`));
+    assert.match(await f.locator('.note-ok').innerText(), new RegExp(`witness ${ACCT.ct2.id}, ${ACCT.ct3.id}`));
     fig.drop = sum(bills) + sum(chips) + markers;
     const docs = await http('GET', `/api/v1/tables/${T}/documents`);
     const drop = docs.json.documents.find(d => d.type === 'drop');

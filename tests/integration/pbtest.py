@@ -193,7 +193,8 @@ def run_pitboss(*args, timeout=300):
 # ---- people: the property's own staff, not in the record ----
 
 # The bits of people.roles, in the order of the role names of daemon/config/config.c.
-ROLE = {"dealer": 1, "pitboss": 2, "auditor": 4, "admin": 8, "floor": 16, "cage": 32, "count": 64, "surveillance": 128}
+ROLE = {"dealer": 1, "pitboss": 2, "auditor": 4, "admin": 8, "floor": 16, "cage": 32, "count": 64, "surveillance": 128,
+        "security": 256}
 
 
 def argon2id(password, cheap=False):

@@ -7,7 +7,9 @@ rounds it dealt (GET /rounds/{id} payouts): a table where the count win
 equals the hand win to the cent, one with a deliberate mispay and one with a
 fill that was never recorded; every refusal of a bad document, each changing
 nothing; the exceptions (an opener's discrepancy, the count variances) and
-their acknowledgment; accounting.require_opener.
+their acknowledgment; accounting.require_opener.  Signed by accounting.signatures "basic" (one
+witness each, slips counted when issued); the "nj" rules are
+test_acct_signatures.py's.
 
 People are written into the database while the daemon is stopped (as in
 test_dealer.py), then sign in for their sessions.
@@ -32,7 +34,10 @@ PEOPLE = (
     ("CT2", "Lou Count", ["count"]),
     ("CT3", "Max Count", ["count"]),
     ("RN1", "Ray Runner", ["floor"]),
+    ("SC1", "Sal Security", ["security"]),     # a runner who signs (accounting.signatures "nj")
 )
+# These tests are of the figures, and sign by the second wave's rules; test_acct_signatures.py has "nj"'s.
+BASIC = {"accounting": {"signatures": "basic"}}
 PASSWORD = "the-right-one-%s"
 
 
@@ -75,6 +80,7 @@ def sign_in(d, pid):
 
 
 class Accounting(pbtest.DaemonTestCase):
+    daemon_kwargs = {"overrides": BASIC}
 
     @classmethod
     def setUpClass(cls):
@@ -304,7 +310,7 @@ class Accounting(pbtest.DaemonTestCase):
         self.assertEqual((row["drop"], row["win"], row["hand_win"], row["variance"]), (fees, fees, fees, 0))
 
     def test_6_require_opener(self):
-        cfg = dict(self.d.config, accounting={"require_opener": True})
+        cfg = dict(self.d.config, accounting=dict(BASIC["accounting"], require_opener=True))
         self.d.write_config(cfg)
         self.d.sighup()
         answer = []

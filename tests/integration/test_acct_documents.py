@@ -3,7 +3,8 @@ What the page reads to show a table's accounting (docs/api.md "Table
 accounting"): GET /tables answers the property's chip denominations, shifts
 and current gaming day beside the tables, and GET /tables/{t}/documents lists
 a table's documents of a gaming day, voids included, each voided slip with
-its void; refusals of a bad query or table.
+its void; refusals of a bad query or table.  Signed by accounting.signatures
+"basic" (test_acct_signatures.py lists the slips pending and received).
 """
 import datetime
 import sys
@@ -13,7 +14,7 @@ import zoneinfo
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import AUDITOR, PITBOSS_TOKEN  # noqa: E402
-from test_accounting import PEOPLE, count_sheet, count_team, setup_people, sign_in, witness  # noqa: E402
+from test_accounting import BASIC, PEOPLE, count_sheet, count_team, setup_people, sign_in, witness  # noqa: E402
 
 PROPERTY = {"id": "B1", "name": "Bayfront", "time_zone": "America/New_York", "gaming_day_start": "06:00",
             "shifts": [{"name": "day", "start": "06:00"}, {"name": "swing", "start": "14:00"},
@@ -26,7 +27,7 @@ def current_gaming_day():
 
 
 class Documents(pbtest.DaemonTestCase):
-    daemon_kwargs = {"overrides": {"property": PROPERTY, "chips": [100, 500, 2500]}}
+    daemon_kwargs = {"overrides": dict(BASIC, property=PROPERTY, chips=[100, 500, 2500])}
 
     @classmethod
     def setUpClass(cls):

@@ -4,7 +4,8 @@ The drop and the count, serial control and the offers of the bank against the re
 one rule at a time, every figure computed here from what the test sends:
 
 - the count sheet: the drop's cash, chips and markers are the sheet's bills, chips and markers
-  added up here; a sheet that is not one is refused; totals alone are refused;
+  added up here; a sheet that is not one is refused; totals alone are refused (but under
+  accounting.signatures "basic", where they are taken as before);
 - the count team: two signers are refused (naming how many more), three different people of the
   count accepted, each recorded;
 - a box is counted once a gaming day: again at the same table, or at another, is refused;
@@ -29,6 +30,7 @@ PEOPLE = pbtest.staff("FL1", "PB1", "CG1", "CT1", "AU1") + (
     ("CT4", "Ned Count", ["count"]),
     ("CP1", "Cam Count-Boss", ["count", "pitboss"]),
     ("AD1", "Ada Admin", ["admin"]),
+    ("SC1", "Sal Security", ["security"]),      # the runner who signs a slip (accounting.signatures "nj")
 )
 witness = pbtest.staff_witness
 BILLS = (100, 200, 500, 1000, 2000, 5000, 10000)
@@ -219,7 +221,7 @@ class DropAndCount(pbtest.DaemonTestCase):
     # ---- serial control ----
 
     def slip(self, serial, table="T1", kind="fills", chips=None):
-        body = {"serial": serial, "chips": chips or {"2500": 4}, "witness": witness("PB1")}
+        body = {"serial": serial, "chips": chips or {"2500": 4}, "witnesses": [witness("PB1"), witness("SC1")]}
         return self.as_("CG1", "POST", "/tables/%s/%s" % (table, kind), body, status=201)
 
     def test_6_serials(self):
@@ -321,6 +323,35 @@ class DropAndCount(pbtest.DaemonTestCase):
         self.assertRegex(out, r"the explanation of fill F-000005: its row differs from its event")
         self.assertRegex(out, r"accounting document \d+: its row's count sheet differs from its event")
         self.assertRegex(out, r"1 serial explanation rows have no event in any chain")
+
+
+class DropBasic(pbtest.DaemonTestCase):
+    """Under accounting.signatures "basic" a drop given as totals is still taken; the count team's rule holds."""
+    daemon_kwargs = {"overrides": {"accounting": {"signatures": "basic"}}}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        pbtest.add_staff(cls.d, PEOPLE)
+        cls.d.start()
+        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
+
+    def test_totals(self):
+        cash, chips, markers = 125000, 5000, 20000
+        body = {"box": "D-B", "cash": cash, "chips": chips, "markers": markers, "witnesses": team("CT2")}
+        err = self.refused(403, "witness_required", "POST", "/api/v1/tables/T1/drop", body, token=self.tok["CT1"])
+        self.assertIn("1 more", err["message"])
+        d = self.ok("POST", "/api/v1/tables/T1/drop", dict(body, witnesses=team("CT2", "CT3")), status=201,
+                    token=self.tok["CT1"])
+        self.assertEqual((d["cash"], d["chips"], d["markers"], d["total"]), (cash, chips, markers, cash + chips + markers))
+        self.assertNotIn("count", d)
+        # the count sheet is taken too, and not beside the totals
+        self.refused(400, "invalid_body", "POST", "/api/v1/tables/T1/drop",
+                     dict(body, box="D-C", count={"cash": {"100": 1}}, witnesses=team("CT2", "CT3")), token=self.tok["CT1"])
+        d = self.ok("POST", "/api/v1/tables/T1/drop", {"box": "D-C", "count": {"cash": {"100": 7}},
+                                                      "witnesses": team("CT2", "CT3")}, status=201, token=self.tok["CT1"])
+        self.assertEqual(d["total"], 700)
 
 
 if __name__ == "__main__":

@@ -159,13 +159,15 @@ class RestoreTest(pgserver.CentralServerCase):
     def documents(self):
         """The accounting documents of T1 and P1 (table events whose rows restore rebuilds), and an acknowledgment."""
         d, tok = self.d, {pid: acct.sign_in(self.d, pid) for pid in ("FL1", "CG1", "CT1", "PB1")}
+        slip = [acct.witness("PB1"), acct.witness("SC1")]      # "nj": the floor and the runner sign a slip
 
         def post(path, body, who):
             return self.ok(d, "POST", "/api/v1" + path, body, status=201, token=tok[who])
         post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 40}, "witness": acct.witness("DL1")}, "FL1")
-        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "RN1", "witness": acct.witness("PB1")}, "CG1")
+        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "SC1", "witnesses": slip}, "CG1")
         post("/tables/T1/fills/F-1/void", {"reason": "wrong table", "witness": acct.witness("PB1")}, "FL1")
-        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witness": acct.witness("PB1")}, "CG1")
+        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witnesses": slip}, "CG1")
+        post("/tables/T1/credits/C-1/receipt", {"witness": acct.witness("DL1")}, "FL1")
         post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 39}, "witness": acct.witness("DL1")}, "FL1")
         post("/tables/T1/drop", {"box": "D-1", "count": acct.count_sheet(12000), "witnesses": acct.count_team(),
                                  "gaming_day": acct.today()}, "CT1")

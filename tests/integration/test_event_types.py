@@ -232,17 +232,23 @@ class EveryType(unittest.TestCase):
         def post(path, body, who):
             return self.ok("POST", path, body, 201, token=tok[who])
         post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 40}, "witness": w("DL1")}, "FL1")
-        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "RN1", "witness": w("PB1")}, "CG1")
+        # slips by the "nj" signatures: the floor and the runner (security) beside the cage, then received at the table
+        slip = [w("PB1"), w("SC1")]
+        post("/tables/T1/fills", {"serial": "F-1", "chips": {"2500": 4}, "runner": "SC1", "witnesses": slip}, "CG1")
         post("/tables/T1/fills/F-1/void", {"reason": "wrong table", "witness": w("PB1")}, "FL1")
-        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witness": w("PB1")}, "CG1")
+        post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witnesses": slip}, "CG1")
         post("/tables/T1/credits/C-1/void", {"reason": "wrong count", "witness": w("PB1")}, "FL1")
+        post("/tables/T1/fills", {"serial": "F-2", "chips": {"2500": 2}, "witnesses": slip}, "CG1")
+        post("/tables/T1/fills/F-2/receipt", {"witness": w("DL1")}, "FL1")
+        post("/tables/T1/credits", {"serial": "C-2", "chips": {"500": 1}, "witnesses": slip}, "CG1")
+        post("/tables/T1/credits/C-2/receipt", {"witnesses": [w("FL1")]}, "DL1")
         post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 39}, "witness": w("DL1")}, "FL1")
         # a drop of three days ago: its count sheet, its count team, the pit boss's approval
         back = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=3)).strftime("%Y-%m-%d")
         post("/tables/T1/drop", {"box": "D-1", "count": acct.count_sheet(12000), "witnesses": acct.count_team(),
                                  "gaming_day": back, "approval": w("PB1")}, "CT1")
         # a fill's serial outside its series (accounting.serials), accounted for
-        post("/tables/T1/fills", {"serial": "F-9", "chips": {"2500": 1}, "witness": w("PB1")}, "CG1")
+        post("/tables/T1/fills", {"serial": "F-9", "chips": {"2500": 1}, "witnesses": slip}, "CG1")
         post("/serials/fill/F-9/explanation", {"note": "keyed short: the slip reads F-000009", "witness": w("FL1")}, "PB1")
         o = post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 38}, "reason": "short",
                                           "witness": w("DL1")}, "FL1")

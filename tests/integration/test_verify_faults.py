@@ -72,7 +72,7 @@ def deal_record(d):
     ok(d, "PUT", "/api/v1/tables/T1/seats/1/player", {"player": "P1"}, token=tok["FL1"])
     ok(d, "POST", "/api/v1/tables/T1/transactions", {"seat": 1, "player": "P1", "direction": "in", "kind": "cash",
                                                      "amount": 50000}, 201, tok["FL1"])
-    ok(d, "POST", "/api/v1/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 40}, "witness": witness("PB1")},
+    ok(d, "POST", "/api/v1/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 40}, "witness": witness("DL1")},
        201, tok["FL1"])
     rounds = {"t1": ok(d, "POST", "/api/v1/tables/T1/rounds", T1_WHOLE, 201)["round"]["id"],
               "p1": ok(d, "POST", "/api/v1/tables/P1/rounds", P1_WHOLE, 201)["round"]["id"],

@@ -5,7 +5,13 @@
  * guess), the wrong password counted and locking the witness out at
  * auth.max_failures with its event, a locked-out witness refused except at
  * an address of his own, a one-time password refused, a locked-out address
- * refused before any hashing, and a good witness giving its id.
+ * refused before any hashing, and a good witness giving its id.  Several
+ * signatures (pit_witnesses_check): "witnesses" as a list, each matched to
+ * one need whatever the order given, too few or too many, both keys, one
+ * person twice or the asker among them, a need no good signature fills (and
+ * an eligible signer who fills none told so, not refused as a guess), and
+ * one bad signature among good ones refused alike and counted for its
+ * person only.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -59,6 +65,8 @@ setup(void **state)
 	add_person("F2", "Old Floor", ROLE_BIT(ROLE_FLOOR), false, FLOOR_PASSWORD);
 	add_person("C1", "Cal Cage", ROLE_BIT(ROLE_CAGE), true, "cage password 1");
 	add_person("F3", "New Floor", ROLE_BIT(ROLE_FLOOR), true, FLOOR_PASSWORD);
+	add_person("F4", "Fern Floor", ROLE_BIT(ROLE_FLOOR), true, "floor password 4");
+	add_person("S1", "Sam Security", ROLE_BIT(ROLE_SECURITY), true, "runner password 1");
 	db_exec_ok(store_db(s), "UPDATE people SET must_change = 1 WHERE id = 'F3'");
 	return 0;
 }
@@ -290,6 +298,155 @@ test_token_asks(void **state)
 	assert_string_equal(id, "F1");
 }
 
+/* ---- several signatures ---- */
+
+static const struct actor CAGE = {.name = "C1", .roles = ROLE_BIT(ROLE_CAGE), .is_person = true};
+static const struct witness_need SLIP_NEEDS[] = {
+	{WANTED, "a floor supervisor or pit boss"}, {ROLE_BIT(ROLE_SECURITY), "the runner (security)"},
+};
+
+/* pit_witnesses_check of SLIP_NEEDS (a fill's) by the cage with body (taken). */
+static int
+check_slip(json_t *body, struct witness_signed out[2], struct pb_error *err)
+{
+	int rc = pit_witnesses_check(&pit, &CAGE, body, SLIP_NEEDS, 2, 0, "a fill", out, err);
+
+	json_decref(body);
+	return rc;
+}
+
+/* {"witnesses": [{"person": a, "password": pa}, {"person": b, "password": pb}]} */
+static json_t *
+two(const char *a, const char *pa, const char *b, const char *pb)
+{
+	return json_pack("{s:[{s:s,s:s},{s:s,s:s}]}", "witnesses", "person", a, "password", pa, "person", b, "password", pb);
+}
+
+/* Each signature fills the need its roles fit, whatever the order they come in; "witnesses" of one is a witness. */
+static void
+test_witnesses_fill_needs(void **state)
+{
+	struct witness_signed out[2];
+	char id[PB_ID_MAX];
+	struct pb_error err;
+	json_t *one;
+
+	(void)state;
+	assert_int_equal(check_slip(two("S1", "runner password 1", "F1", FLOOR_PASSWORD), out, &err), 0);
+	assert_string_equal(out[0].id, "F1");
+	assert_int_equal(out[0].roles, ROLE_BIT(ROLE_FLOOR));
+	assert_string_equal(out[1].id, "S1");
+	assert_int_equal(out[1].roles, ROLE_BIT(ROLE_SECURITY));
+	one = json_pack("{s:[{s:s,s:s}]}", "witnesses", "person", "F1", "password", FLOOR_PASSWORD);
+	assert_int_equal(pit_witness_check(&pit, &DEALER, one, WANTED, "voiding", id, &err), 0);
+	assert_string_equal(id, "F1");
+	json_decref(one);
+}
+
+/* A slip's refusals: too few, too many, both keys, a malformed one, twice, the asker, an unfilled need. */
+static void
+test_witnesses_refusals(void **state)
+{
+	struct witness_signed out[2];
+	struct pb_error err;
+	json_t *b;
+
+	(void)state;
+	assert_int_equal(check_slip(json_pack("{s:{s:s,s:s}}", "witness", "person", "F1", "password", FLOOR_PASSWORD), out,
+	    &err), -1);
+	assert_string_equal(err.code, "witness_required");
+	assert_non_null(strstr(err.message, "a floor supervisor or pit boss and the runner (security)"));
+	assert_non_null(strstr(err.message, "1 given"));
+	assert_string_equal(out[0].id, "");
+	b = json_pack("{s:[{s:s,s:s},{s:s,s:s},{s:s,s:s}]}", "witnesses", "person", "F1", "password", FLOOR_PASSWORD,
+	    "person", "S1", "password", "runner password 1", "person", "F4", "password", "floor password 4");
+	assert_int_equal(check_slip(b, out, &err), -1);
+	assert_string_equal(err.code, "invalid_witness");
+	b = two("F1", FLOOR_PASSWORD, "S1", "runner password 1");
+	json_object_set_new(b, "witness", json_pack("{s:s,s:s}", "person", "F1", "password", FLOOR_PASSWORD));
+	assert_int_equal(check_slip(b, out, &err), -1);
+	assert_string_equal(err.code, "invalid_witness");
+	assert_int_equal(check_slip(json_pack("{s:[{s:s,s:s},{s:s}]}", "witnesses", "person", "F1", "password", FLOOR_PASSWORD,
+	    "person", "S1"), out, &err), -1);
+	assert_string_equal(err.code, "invalid_witness");
+	assert_non_null(strstr(err.message, "witnesses[1]"));
+	assert_int_equal(check_slip(json_pack("{s:s}", "witnesses", "F1"), out, &err), -1);
+	assert_string_equal(err.code, "invalid_witness");
+	assert_int_equal(check_slip(two("F1", FLOOR_PASSWORD, "f1", FLOOR_PASSWORD), out, &err), -1);
+	assert_string_equal(err.code, "witness_same_person");
+	assert_int_equal(check_slip(two("F1", FLOOR_PASSWORD, "C1", "cage password 1"), out, &err), -1);
+	assert_string_equal(err.code, "witness_same_person");
+	/* Two floor supervisors, both good: no runner signed, and the message names the runner. */
+	assert_int_equal(check_slip(two("F1", FLOOR_PASSWORD, "F4", "floor password 4"), out, &err), -1);
+	assert_int_equal(err.status, 403);
+	assert_string_equal(err.code, "witness_required");
+	assert_non_null(strstr(err.message, "needs the signature of the runner (security)"));
+	assert_false(err.guess);
+	assert_int_equal(failures_of("F1") + failures_of("F4"), 0);
+}
+
+/*
+ * An eligible signer who fills no need (a floor supervisor's opener witnessed
+ * by another floor supervisor where the dealer signs): told the need, not
+ * refused as a guess; without eligible roles refused alike as any role that
+ * may not sign.
+ */
+static void
+test_witnesses_eligible(void **state)
+{
+	static const struct actor FLOOR = {.name = "F1", .roles = ROLE_BIT(ROLE_FLOOR), .is_person = true};
+	const struct witness_need dealer = {ROLE_BIT(ROLE_DEALER), "the dealer"};
+	struct witness_signed out;
+	struct pb_error err;
+	json_t *b = json_pack("{s:{s:s,s:s}}", "witness", "person", "F4", "password", "floor password 4");
+
+	(void)state;
+	assert_int_equal(pit_witnesses_check(&pit, &FLOOR, b, &dealer, 1, WANTED | ROLE_BIT(ROLE_DEALER), "an opener", &out,
+	    &err), -1);
+	assert_string_equal(err.code, "witness_required");
+	assert_non_null(strstr(err.message, "the dealer"));
+	assert_false(err.guess);
+	assert_int_equal(pit_witnesses_check(&pit, &FLOOR, b, &dealer, 1, 0, "an opener", &out, &err), -1);
+	assert_string_equal(err.code, "witness_refused");
+	assert_true(err.guess);
+	json_decref(b);
+	b = json_pack("{s:{s:s,s:s}}", "witness", "person", "D1", "password", "dealer password 1");
+	assert_int_equal(pit_witnesses_check(&pit, &FLOOR, b, &dealer, 1, WANTED | ROLE_BIT(ROLE_DEALER), "an opener", &out,
+	    &err), 0);
+	assert_string_equal(out.id, "D1");
+	json_decref(b);
+}
+
+/*
+ * One bad signature among good ones: witness_refused, the same words whoever
+ * failed and however, a guess, counted for that person only; a dealer holds
+ * no role of a slip's needs and is refused alike, his password never counted.
+ */
+static void
+test_witnesses_one_bad(void **state)
+{
+	struct witness_signed out[2];
+	struct pb_error err;
+	char first[PB_ERROR_MESSAGE_MAX];
+
+	(void)state;
+	assert_int_equal(check_slip(two("F1", "not the password", "S1", "runner password 1"), out, &err), -1);
+	assert_string_equal(err.code, "witness_refused");
+	assert_true(err.guess);
+	assert_null(strstr(err.message, "F1"));
+	snprintf(first, sizeof(first), "%s", err.message);
+	assert_int_equal(failures_of("F1"), 1);
+	assert_int_equal(failures_of("S1"), 0);
+	assert_string_equal(out[0].id, "");
+	assert_int_equal(check_slip(two("F1", FLOOR_PASSWORD, "S1", "not the password"), out, &err), -1);
+	assert_string_equal(err.message, first);
+	assert_int_equal(failures_of("F1"), 0);
+	assert_int_equal(failures_of("S1"), 1);
+	assert_int_equal(check_slip(two("F1", FLOOR_PASSWORD, "D1", "wrong for a dealer"), out, &err), -1);
+	assert_string_equal(err.message, first);
+	assert_int_equal(failures_of("D1"), 0);
+}
+
 int
 main(void)
 {
@@ -301,6 +458,10 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_locked_witness_signs_at_home, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_locked_address_refused_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refusals_take_the_same_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_witnesses_fill_needs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_witnesses_refusals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_witnesses_one_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_witnesses_eligible, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

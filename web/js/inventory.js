@@ -1,19 +1,24 @@
 // inventory.js - a table's inventory panel (the table view): the gaming
-// day's accounting documents (opener, fills, credits and their voids,
-// closer, drop) with who signed and the witness, and the forms to record
-// them for the roles that sign each (docs/accounting.md):
+// day's accounting documents (opener, fills, credits, their voids and
+// receipts, closer, drop) with who signed and the witnesses, and the forms
+// to record them for the roles that sign each (docs/accounting.md, "Who
+// signs"; accounting.signatures "nj" by default):
 //
-//   opener, closer   floor | pitboss        (witness: dealer, floor, pitboss)
-//   fill, credit     cage                   (witness: floor, pitboss)
-//   void of a slip   cage | floor | pitboss (witness: floor, pitboss)
-//   drop             count                  (witnesses: count, three people in all by
-//                                            default; a back-dated day: a pit boss's
-//                                            or admin's approval)
+//   opener, closer    dealer | floor | pitboss  (witness: the other of the dealer and the floor)
+//   fill, credit      cage                      (witnesses: floor or pitboss, and the runner: security)
+//   receipt of a slip dealer | floor | pitboss  (witness: the other of the dealer and the floor)
+//   void of a slip    cage | floor | pitboss    (witness: floor, pitboss)
+//   drop              count                     (witnesses: count, three people in all by default;
+//                                                a back-dated day: a pit boss's or admin's approval)
 //
-// A count is typed per denomination of the property's chips (GET /tables
-// answers them) and its running total shown as it is typed; the drop's
-// count sheet also per US bill.  A refusal is shown as the daemon words it;
-// opener_discrepancy asks for a reason.
+// A slip issued and not yet received is "pending": it is marked in the list,
+// with a Receive button that opens the receipt form on it, and left out of
+// the day's totals as the master game leaves it out.  Under "basic" a slip
+// counts when issued, one witness each, and the runner's password is not
+// asked.  A count is typed per denomination of the property's chips (GET
+// /tables answers them) and its running total shown as it is typed; the
+// drop's count sheet also per US bill.  A refusal is shown as the daemon
+// words it; opener_discrepancy asks for a reason.
 import * as api from './api.js';
 import * as session from './session.js';
 import {h, section, dataTable, note} from './dom.js';
@@ -21,7 +26,7 @@ import {money, when, toMinor, minorDigits} from './format.js';
 import {errorNote, witnessFields} from './common.js';
 
 const TITLES = {opener: 'Opener', closer: 'Closer', fill: 'Fill', credit: 'Credit', fill_void: 'Void of fill',
-  credit_void: 'Void of credit', drop: 'Drop'};
+  credit_void: 'Void of credit', fill_receipt: 'Receipt of fill', credit_receipt: 'Receipt of credit', drop: 'Drop'};
 
 let seq = 0;
 function field(labelText, control, hint) {
@@ -69,27 +74,46 @@ function docRow(d) {
   return d.serial && d.type !== 'drop' ? `${name} ${d.serial}` : name;
 }
 
-/** The documents as a table; a voided slip is struck through with its void's reason. */
-function documentsTable(docs, cur) {
+/** A slip's status: pending (with a Receive button when onReceive is given), received by whom, void, issued. */
+function slipStatus(d, onReceive) {
+  if (d.status === 'pending') {
+    return h('span', {class: 'stack'}, h('span', {class: 'badge badge-pending'}, 'Pending'),
+      onReceive ? h('button', {type: 'button', class: 'btn btn-small', 'data-receive': d.serial,
+        onclick: () => onReceive(d)}, 'Receive') : null);
+  }
+  if (d.status === 'received' && d.received) {
+    return h('span', {class: 'stack'}, 'Received', h('small', {class: 'muted'},
+      `by ${d.received.signer} (witness ${(d.received.witnesses || [d.received.witness]).join(', ')})`));
+  }
+  return d.status === 'void' ? 'Void' : d.status === 'issued' ? 'Issued' : '';
+}
+
+/** The documents as a table; a voided slip is struck through with its void's reason, a pending one marked. */
+function documentsTable(docs, cur, onReceive) {
   return dataTable([
     {label: 'Time', rowHeader: true, render: d => when(d.at, 'short')},
     {label: 'Document', render: d => d.voided ? h('span', {class: 'stack'}, h('del', null, docRow(d)),
       h('small', {class: 'voided-note'}, `Voided by ${d.voided.signer} (witness ${d.voided.witness}): ${d.voided.reason}`)) : docRow(d)},
     {label: 'Amount', num: true, render: d => d.voided ? h('del', null, money(d.total, cur)) : money(d.total, cur)},
     {label: 'Detail', className: 'wrap', render: d => detail(d, cur)},
+    {label: 'Status', render: d => slipStatus(d, onReceive)},
     {label: 'Signed by', render: d => d.signer},
-    {label: 'Witness', render: d => (d.witnesses?.length ? d.witnesses.join(', ') : d.witness)},
+    {label: 'Witness', render: d => (d.witnesses || [d.witness]).join(', ')},
   ], docs, {caption: 'The gaming day\u2019s documents', empty: 'No documents for this gaming day yet.',
-    rowClass: d => d.voided ? 'row-voided' : null});
+    rowClass: d => d.voided ? 'row-voided' : d.status === 'pending' ? 'row-pending' : null});
 }
 
-/** Totals of the day's documents that count (voided slips and voids left out), as the report sums them. */
+/**
+ * Totals of the day's documents that count, as the report sums them: voided
+ * slips, voids, receipts and pending slips left out; how many slips are pending.
+ */
 function dayTotals(docs) {
-  const live = docs.filter(d => !d.voided && !d.type.endsWith('_void'));
+  const live = docs.filter(d => !d.voided && !d.type.endsWith('_void') && !d.type.endsWith('_receipt') &&
+    d.status !== 'pending');
   const sum = type => live.filter(d => d.type === type).reduce((a, d) => a + d.total, 0);
   const openers = live.filter(d => d.type === 'opener'), closers = live.filter(d => d.type === 'closer');
   return {opener: openers.length ? openers[0].total : null, closer: closers.length ? closers[closers.length - 1].total : null,
-    fills: sum('fill'), credits: sum('credit'), drop: sum('drop')};
+    fills: sum('fill'), credits: sum('credit'), drop: sum('drop'), pending: docs.filter(d => d.status === 'pending').length};
 }
 
 /** The US bills a drop's count sheet counts, in cents. */
@@ -192,6 +216,7 @@ export function inventoryPanel(t, ctx) {
   const forms = h('div', {class: 'doc-forms'});
   body.append(list, forms);
   const base = `/tables/${encodeURIComponent(t.id)}`;
+  let onReceive = null;        // set below for the roles that receive a slip at the table
 
   async function load() {
     list.setAttribute('aria-busy', 'true');
@@ -202,8 +227,10 @@ export function inventoryPanel(t, ctx) {
       list.replaceChildren(
         h('dl', {class: 'facts inv-totals'}, [['Opener', tot.opener], ['Fills', tot.fills], ['Credits', tot.credits],
           ['Closer', tot.closer], ['Drop', tot.drop]].map(([k, v]) =>
-          h('div', {class: 'fact', 'data-total': k.toLowerCase()}, h('dt', null, k), h('dd', null, v === null ? '—' : money(v, cur))))),
-        documentsTable(b.documents, cur));
+          h('div', {class: 'fact', 'data-total': k.toLowerCase()}, h('dt', null, k), h('dd', null, v === null ? '—' : money(v, cur)))),
+          tot.pending ? h('div', {class: 'fact', 'data-total': 'pending'}, h('dt', null, 'Pending slips'),
+            h('dd', null, `${tot.pending} not received`)) : null),
+        documentsTable(b.documents, cur, onReceive));
     } catch (e) {
       if (ctx.alive()) list.replaceChildren(errorNote(e, 'Inventory documents') || '');
     } finally {
@@ -214,14 +241,15 @@ export function inventoryPanel(t, ctx) {
 
   const recorded = (what, a) => {
     load();
-    const who = a.witnesses?.length > 1 ? `witnesses ${a.witnesses.join(', ')}` : `witness ${a.witness}`;
-    return `Recorded: ${what} of ${money(a.total, cur)} (document #${a.id}), signed by ${a.signer}, ${who}.`;
+    const pending = a.status === 'pending' ? ' Pending until received at the table.' : '';
+    return `Recorded: ${what} of ${money(a.total, cur)} (document #${a.id}), signed by ${a.signer}, ` +
+      `witness ${(a.witnesses || [a.witness]).join(', ')}.${pending}`;
   };
 
   if (!denoms.length && any('floor', 'pitboss', 'cage')) {
     forms.append(note('info', 'This server does not say its chip denominations, so counts cannot be entered here.'));
   }
-  if (denoms.length && any('floor', 'pitboss')) {
+  if (denoms.length && any('dealer', 'floor', 'pitboss')) {
     const kind = h('select', {name: 'inv-kind'}, h('option', {value: 'opener'}, 'Opener'), h('option', {value: 'closer'}, 'Closer'));
     const counts = chipCounts(denoms, cur, 'inv');
     const reason = h('textarea', {name: 'inv-reason', rows: '2', maxlength: '500'});
@@ -241,20 +269,48 @@ export function inventoryPanel(t, ctx) {
   if (denoms.length && any('cage')) {
     const kind = h('select', {name: 'slip-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));
     const serial = h('input', {type: 'text', name: 'slip-serial', maxlength: '32', spellcheck: 'false'});
-    const runner = h('input', {type: 'text', name: 'slip-runner', maxlength: '32', spellcheck: 'false'});
+    const runner = h('input', {type: 'text', name: 'slip-runner', maxlength: '32', spellcheck: 'false', autocomplete: 'off'});
+    const runnerPassword = h('input', {type: 'password', name: 'slip-runner-password', maxlength: '128', autocomplete: 'off'});
     const counts = chipCounts(denoms, cur, 'slip');
     const w = witnessFields('slip');
+    const runnerBox = h('fieldset', {class: 'witness'}, h('legend', null, 'Runner (security)'), field('Runner id', runner),
+      field('Runner password', runnerPassword, 'The runner signs the slip too (accounting.signatures "nj").'));
     forms.append(docForm('Record a fill or credit', 'slip',
-      [field('Slip', kind), field('Serial', serial), counts.el, field('Runner (id)', runner), w.el],
+      [field('Slip', kind), field('Serial', serial), counts.el, w.el, runnerBox],
       async () => {
-        const b = {serial: serial.value.trim(), chips: counts.read(), witness: w.read()};
+        const b = {serial: serial.value.trim(), chips: counts.read()};
         if (runner.value.trim()) b.runner = runner.value.trim();
+        if (runnerPassword.value) b.witnesses = [w.read(), {person: runner.value.trim(), password: runnerPassword.value}];
+        else b.witness = w.read();
         w.clear();
+        runnerPassword.value = '';
         const a = await api.send('POST', `${base}/${kind.value}`, b);
         counts.clear();
         serial.value = '';
         return recorded(`${kind.value === 'fills' ? 'fill' : 'credit'} ${a.serial}`, a);
       }));
+  }
+  if (any('dealer', 'floor', 'pitboss')) {
+    const kind = h('select', {name: 'receipt-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));
+    const serial = h('input', {type: 'text', name: 'receipt-serial', maxlength: '32', spellcheck: 'false'});
+    const w = witnessFields('receipt');
+    const box = docForm('Receive a fill or credit at the table', 'receipt',
+      [field('Slip', kind), field('Serial', serial, 'The dealer and a floor supervisor or pit boss sign: one signed in, the other as witness.'), w.el],
+      async () => {
+        const b = {witness: w.read()};
+        w.clear();
+        const a = await api.send('POST', `${base}/${kind.value}/${encodeURIComponent(serial.value.trim())}/receipt`, b);
+        serial.value = '';
+        load();
+        return `Recorded: ${kind.value === 'fills' ? 'fill' : 'credit'} ${a.serial} received (document #${a.id}); it counts now.`;
+      });
+    forms.append(box);
+    onReceive = d => {
+      kind.value = d.type === 'credit' ? 'credits' : 'fills';
+      serial.value = d.serial;
+      box.open = true;
+      box.querySelector('input[name="receipt-witness"]').focus();
+    };
   }
   if (any('cage', 'floor', 'pitboss')) {
     const kind = h('select', {name: 'void-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));

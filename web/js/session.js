@@ -56,7 +56,7 @@ export function forget() {
 
 /** "Ana Ruiz" with "E1027 · Pit boss, Floor" for the header. */
 const ROLE_NAMES = {dealer: 'Dealer', floor: 'Floor supervisor', pitboss: 'Pit boss', cage: 'Cage', count: 'Count',
-  surveillance: 'Surveillance', auditor: 'Auditor', admin: 'Admin'};
+  security: 'Security', surveillance: 'Surveillance', auditor: 'Auditor', admin: 'Admin'};
 export function rolesText(roles) {
   return (roles || []).map(r => ROLE_NAMES[r] || r).join(', ');
 }

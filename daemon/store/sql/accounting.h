@@ -39,6 +39,18 @@
 enum acct_col { SQL_INDICES(ACCT_COLS) ACCT_COL_COUNT };
 #define ACCT_COLUMNS SQL_NAMES(ACCT_COLS)
 
+/*
+ * After the columns of a window's documents (d): whether a fill or credit
+ * was received at the table, or was recorded before receipts existed (no
+ * witnesses list, schema 021), and so counts as received.
+ */
+#define ACCT_RECEIVED "(d.witnesses IS NULL OR EXISTS (SELECT 1 FROM acct_documents r WHERE r.voids = d.id " \
+	"AND r.kind IN ('fill_receipt', 'credit_receipt')))"
+
+/* A document voided: a void of it exists (a receipt names the slip it receives in the same column). */
+#define ACCT_NOT_VOIDED "NOT EXISTS (SELECT 1 FROM acct_documents v WHERE v.voids = d.id " \
+	"AND v.kind IN ('fill_void', 'credit_void'))"
+
 /* An acknowledgment as written (STMT_ACCT_ACK_INSERT). */
 #define ACK_COLS(X, Y) \
 	X(ACK_COL_TABLE_ID, "table_id") \

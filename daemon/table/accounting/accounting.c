@@ -19,6 +19,7 @@ struct doc_call {
 	const json_t *body;
 	char kind[ACCT_KIND_MAX];          /* the document's kind */
 	char witness[PB_ID_MAX];
+	char witnesses[ACCT_WITNESSES_JSON_MAX];
 	struct acct_chips chips;
 	char serial[PB_ID_MAX];            /* a fill's, a credit's, a void's */
 	char reason[ACCT_REASON_MAX];
@@ -122,6 +123,7 @@ new_document(struct pit *p, const struct actor *a, const struct doc_call *c, str
 	snprintf(d->kind, sizeof(d->kind), "%s", c->kind);
 	snprintf(d->signer, sizeof(d->signer), "%s", a->name);
 	snprintf(d->witness, sizeof(d->witness), "%s", c->witness);
+	snprintf(d->witnesses, sizeof(d->witnesses), "%s", c->witnesses);
 	snprintf(d->reason, sizeof(d->reason), "%s", c->reason);
 	acct_now(p->cfg, d);
 }
@@ -144,13 +146,19 @@ set_chips(struct pit *p, const struct doc_call *c, struct acct_document *d, stru
 	return rc;
 }
 
-/* Checks the witness (before the write: a wrong password is counted), then records the document in one write. */
+/* Checks the signatures (before the write: a wrong password is counted), then records the document in one write. */
 static int
 sign_and_write(struct pit *p, const struct actor *a, const struct idempotency *idem, struct doc_call *c,
     unsigned witness_roles, const char *what, pit_write_fn fn, json_t **out, int *status, struct pb_error *err)
 {
-	if (pit_witness_check(p, a, c->body, witness_roles, what, c->witness, err) < 0)
+	struct acct_signed s;
+
+	if (acct_sign(p, a, c->kind, c->body, witness_roles, what, &s, err) < 0)
 		return -1;
+	snprintf(c->witness, sizeof(c->witness), "%s", s.witness);
+	snprintf(c->witnesses, sizeof(c->witnesses), "%s", s.witnesses);
+	if (s.runner[0] != '\0')
+		snprintf(c->runner, sizeof(c->runner), "%s", s.runner);
 	return pit_write(p, a, idem, fn, c, out, status, err);
 }
 
@@ -214,7 +222,7 @@ int
 pit_acct_inventory(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const json_t *body, json_t **out, int *status, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"kind", "chips", "reason", "witness", NULL};
+	static const char *const KEYS[] = {"kind", "chips", "reason", "witness", "witnesses", NULL};
 	struct doc_call c = {.table_id = table_id, .body = body};
 	const json_t *kind;
 
@@ -268,7 +276,7 @@ int
 pit_acct_transfer(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     bool credit, const json_t *body, json_t **out, int *status, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"serial", "chips", "runner", "requester", "witness", NULL};
+	static const char *const KEYS[] = {"serial", "chips", "runner", "requester", "witness", "witnesses", NULL};
 	struct doc_call c = {.table_id = table_id, .body = body};
 	const char *what = credit ? "a credit" : "a fill";
 
@@ -324,7 +332,7 @@ int
 pit_acct_void(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     bool credit, const char *serial, const json_t *body, json_t **out, int *status, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"reason", "year", "witness", NULL};
+	static const char *const KEYS[] = {"reason", "year", "witness", "witnesses", NULL};
 	struct doc_call c = {.table_id = table_id, .body = body};
 	const json_t *year;
 	const char *what = credit ? "voiding a credit" : "voiding a fill";

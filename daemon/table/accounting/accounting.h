@@ -9,18 +9,25 @@
  * (table/reports/acct_report.c, acct_exceptions.c).
  *
  * Every document is a table event in the table's chain (inventory, fill,
- * credit, fill_void, credit_void, drop) whose body holds everything its row
+ * credit, fill_void, credit_void, fill_received, credit_received, drop)
+ * whose body holds everything its row
  * (store/accounting.h) and the report need, written in one transaction with
  * the row; central restore rebuilds the rows from the events alone and
  * verify compares them (the apply and check functions of their rows of the
- * registry, table/core/event_types.h).  A document is signed by two people: the session of
- * a person holding the session's role (a terminal token signs nothing) and
- * a witness (table/people/people.h) holding the witness's role:
+ * registry, table/core/event_types.h).  A document is signed by the session
+ * of a person holding the session's role (a terminal token signs nothing)
+ * and by witnesses (table/people/people.h) as accounting.signatures wants
+ * them (acct_signatures.c).  Under "basic", one witness each:
  *
  *   opener, closer   floor|pitboss        with dealer|floor|pitboss
  *   fill, credit     cage                 with floor|pitboss
  *   their voids      cage|floor|pitboss   with floor|pitboss
  *   drop             count                with count (accounting.count_team_min in all)
+ *
+ * Under "nj" (the default) an opener or closer is signed by the dealer and
+ * a floor supervisor or pit boss (either as the session); a fill or credit
+ * by the cage with a floor supervisor or pit boss and the runner (security),
+ * then received at the table as an opener is signed, and counted only then.
  *
  * A refused document records nothing and says what to fix.
  */
@@ -41,7 +48,7 @@ struct acct_document;
 struct event_type;
 struct store;
 
-/* The witness roles of each document (the session's are the operation's, table/core/access.c). */
+/* The witness roles of each document under "basic" (the session's are the operation's, table/core/access.c). */
 #define ACCT_INVENTORY_WITNESS (ROLE_BIT(ROLE_DEALER) | ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))
 #define ACCT_TRANSFER_WITNESS (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))
 #define ACCT_VOID_WITNESS (ROLE_BIT(ROLE_FLOOR) | ROLE_BIT(ROLE_PITBOSS))
@@ -65,6 +72,18 @@ int pit_acct_inventory(struct pit *p, const struct actor *a, const struct idempo
  */
 int pit_acct_transfer(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     bool credit, const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/*
+ * POST /tables/{t}/fills/{serial}/receipt and /credits/{serial}/receipt
+ * {"witnesses"|"witness", "year"?} -> 201 the receipt (fill_receipt,
+ * credit_receipt; "slip": the slip's id): the slip recorded at the table in
+ * that year (default: the current gaming day's) received there, signed by
+ * the dealer and a floor supervisor or pit boss, one as the session, the
+ * other as a witness.  404 document_not_found, 409 slip_voided, 409
+ * already_received.
+ */
+int pit_acct_receipt(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
+    bool credit, const char *serial, const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 /*
  * POST /tables/{t}/drop {"box", "count": {"cash": {"10000": n, ...},
@@ -94,8 +113,11 @@ int pit_acct_void(struct pit *p, const struct actor *a, const struct idempotency
  * GET /tables/{t}/documents?gaming_day=D (default: the current gaming day)
  * -> {"table", "gaming_day", "documents": [...]}: every document of the
  * table's gaming day in the order recorded, as its POST answered it, voids
- * included; a fill or credit has "voided" (null, or the void's {"id", "at",
- * "reason", "signer", "witness"}).  Any role that may read the table.
+ * and receipts included; a fill or credit has "voided" (null, or the void's
+ * {"id", "at", "reason", "signer", "witness"}), "received" (null, or the
+ * receipt's {"id", "at", "signer", "witness", "witnesses"}) and "status":
+ * "pending" ("nj") or "issued" ("basic") until received, then "received";
+ * "void" once voided.  Any role that may read the table.
  */
 int pit_acct_documents(struct pit *p, const struct actor *a, const char *table_id, const char *gaming_day,
     json_t **out, struct pb_error *err);
@@ -117,10 +139,16 @@ struct acct_count {
 	int64_t opener_id, closer_id;      /* 0: none */
 	int64_t opener, closer, fills, credits, drop;
 	int fill_count, credit_count, drop_count;
+	int64_t pending_fills, pending_credits;   /* "nj": the slips issued, not received, so not counted */
+	int pending_count;
 };
 
-/* Adds a document (never a void, nor one voided) to its window's figures. */
-void acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked);
+/*
+ * Adds a document (never a void, nor one voided) to its window's figures;
+ * with receipts (accounting.signatures "nj"), a fill or credit not received
+ * (d->received) goes to the pending figures instead of the count.
+ */
+void acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked, bool receipts);
 
 /* The count win, drop + closer - opener + credits - fills (500 report_overflow beyond 64 bits). */
 int acct_count_win(const struct acct_count *c, int64_t *win, struct pb_error *err);

@@ -13,9 +13,14 @@
 #include "table/accounting/accounting.h"
 
 void
-acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked)
+acct_count_add(struct acct_count *c, const struct acct_document *d, bool player_banked, bool receipts)
 {
-	if (strcmp(d->kind, "opener") == 0 && c->opener_id == 0) {
+	bool slip = strcmp(d->kind, "fill") == 0 || strcmp(d->kind, "credit") == 0;
+
+	if (slip && receipts && !d->received) {
+		*(strcmp(d->kind, "fill") == 0 ? &c->pending_fills : &c->pending_credits) += d->total;
+		c->pending_count++;
+	} else if (strcmp(d->kind, "opener") == 0 && c->opener_id == 0) {
 		c->opener_id = d->id;
 		c->opener = d->total;
 	} else if (strcmp(d->kind, "closer") == 0) {
@@ -48,7 +53,7 @@ acct_count_win(const struct acct_count *c, int64_t *win, struct pb_error *err)
 bool
 acct_count_any(const struct acct_count *c)
 {
-	return c->opener_id || c->closer_id || c->fill_count || c->credit_count || c->drop_count;
+	return c->opener_id || c->closer_id || c->fill_count || c->credit_count || c->drop_count || c->pending_count;
 }
 
 /* The walk of a range's documents into their cells. */
@@ -71,7 +76,7 @@ counts_document(void *ctx, const struct acct_document *d, struct pb_error *err)
 	for (size_t i = 0; i < w->cfg->table_count; i++)
 		if (strcmp(w->cfg->tables[i].id, d->table_id) == 0) {
 			acct_count_add(&w->cells[i * (size_t)w->days + (size_t)(day - w->from_day)], d,
-			    w->cfg->tables[i].player_banked);
+			    w->cfg->tables[i].player_banked, w->cfg->accounting.signatures == ACCT_SIGNATURES_NJ);
 			break;
 		}
 	return 0;

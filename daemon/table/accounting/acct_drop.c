@@ -18,6 +18,9 @@
 #include "store/store.h"
 #include "table/people/people.h"
 
+/* accounting.count_team_min is at most 5: the session and PIT_WITNESSES_MAX witnesses (config/settings.c). */
+_Static_assert(PIT_WITNESSES_MAX == 4, "accounting.count_team_min's maximum is the session and PIT_WITNESSES_MAX");
+
 /* Who may approve a drop for a gaming day before the last that ended. */
 #define DROP_APPROVAL_ROLES (ROLE_BIT(ROLE_PITBOSS) | ROLE_BIT(ROLE_ADMIN))
 
@@ -29,7 +32,7 @@ struct drop_call {
 	char count_json[ACCT_COUNT_JSON_MAX];   /* "" for a drop given as totals */
 	char gaming_day[ACCT_DAY_LEN];          /* as given; "" for the last that ended */
 	char shift[GAMING_SHIFT_NAME_MAX];
-	char witnesses[ACCT_WITNESSES_MAX][PB_ID_MAX];
+	char witnesses[PIT_WITNESSES_MAX][PB_ID_MAX];
 	int witness_count;
 	char approval[PB_ID_MAX];               /* the approver, checked; "" when none was given */
 };
@@ -47,13 +50,35 @@ drop_days(const struct config *cfg, int64_t *today, int64_t *ended)
 
 /* ---- the body ---- */
 
-/* The count sheet into c: the drop's parts computed from it (422 count_required without one). */
+/* Under accounting.signatures "basic", a drop given as totals, as before the count sheet: cash, chips?, markers?. */
+static int
+read_totals(const json_t *body, struct drop_call *c, struct pb_error *err)
+{
+	const json_t *v;
+
+	if (input_amount(json_object_get(body, "cash"), "cash", &c->cash, err) < 0 ||
+	    ((v = json_object_get(body, "chips")) != NULL && input_amount(v, "chips", &c->chip_value, err) < 0) ||
+	    ((v = json_object_get(body, "markers")) != NULL && input_amount(v, "markers", &c->markers, err) < 0))
+		return -1;
+	if (c->cash + c->chip_value + c->markers > PB_MONEY_MAX)
+		return pb_fail(err, 400, "total_overflow", "cash + chips + markers: over %lld cents; count again",
+		    (long long)PB_MONEY_MAX);
+	return 0;
+}
+
+/*
+ * The count sheet into c: the drop's parts computed from it.  Without one,
+ * 422 count_required, but under accounting.signatures "basic" (the rules
+ * before) the totals as they were given then.
+ */
 static int
 read_amounts(struct pit *p, const json_t *body, struct drop_call *c, struct pb_error *err)
 {
 	const json_t *count = json_object_get(body, "count");
 	struct acct_count_sheet sheet;
 
+	if (count == NULL && p->cfg->accounting.signatures == ACCT_SIGNATURES_BASIC)
+		return read_totals(body, c, err);
 	if (count == NULL)
 		return pb_fail(err, 422, "count_required", "count: the drop is counted by denomination, {\"cash\": {\"10000\": "
 		    "12, ...}, \"chips\": {\"2500\": 4, ...}, \"markers\": CENTS}; totals alone are not a count sheet");
@@ -123,104 +148,78 @@ check_day(const struct config *cfg, const char *given, char day_text[ACCT_DAY_LE
 
 /* ---- the signers ---- */
 
-/* The witnesses given: "witnesses" (a list) or "witness" (one), not both; each {"person", "password"}. */
-static int
-given_witnesses(const json_t *body, const json_t **list, json_t **one, struct pb_error *err)
-{
-	const json_t *w = json_object_get(body, "witness");
-
-	*list = json_object_get(body, "witnesses");
-	*one = NULL;
-	if (*list != NULL && w != NULL)
-		return pb_fail(err, 400, "invalid_body", "witness, witnesses: give the count team's witnesses in \"witnesses\" "
-		    "alone");
-	if (*list != NULL && !json_is_array(*list))
-		return pb_fail(err, 400, "invalid_witness", "witnesses: a list of {\"person\", \"password\"}");
-	if (*list == NULL) {
-		if ((*one = json_array()) == NULL)
-			return pb_oom(err);
-		if (w != NULL)
-			json_array_append(*one, (json_t *)w);
-		*list = *one;
-	}
-	return 0;
-}
-
-/* The person an item of the list names, or "" (pit_witness_check then refuses the item as it is). */
+/* The person a signature {"person", "password"} names, or "" (pit_witnesses_check refuses it as it is). */
 static const char *
-item_person(const json_t *item)
+signature_person(const json_t *sig)
 {
-	const char *id = json_string_value(json_object_get(item, "person"));
+	const char *id = json_string_value(json_object_get(sig, "person"));
 
 	return id ? id : "";
 }
 
 /*
- * Before any password is checked: enough signers (403 witness_required
- * naming how many more), no more than ACCT_WITNESSES_MAX witnesses, and no
- * person named twice, the session's own or the approver among the count
- * team (403 witness_same_person).
+ * Before any password is checked: the count team's signatures given (the
+ * "witnesses" list, or one "witness"; a malformed body is left to
+ * pit_witnesses_check, which refuses it), enough of them (403
+ * witness_required naming how many more), and an approver who is none of the
+ * count team (403 witness_same_person).  *given: how many.
  */
 static int
-count_signers(const struct pit *p, const struct actor *a, const json_t *list, const json_t *approval,
-    struct pb_error *err)
+count_signers(const struct pit *p, const json_t *body, const json_t *approval, int *given, struct pb_error *err)
 {
-	int need = p->cfg->accounting.count_team_min, given = (int)json_array_size(list);
-	const char *approver = approval ? item_person(approval) : "";
-	size_t i, j;
+	const json_t *list = json_object_get(body, "witnesses"), *one = json_object_get(body, "witness"), *w;
+	int need = p->cfg->accounting.count_team_min;
+	const char *approver = approval ? signature_person(approval) : "";
+	size_t i;
 
-	if (1 + given < need)
+	*given = json_is_array(list) ? (int)json_array_size(list) : one != NULL ? 1 : 0;
+	if ((list != NULL && !json_is_array(list)) || (list != NULL && one != NULL))
+		return 0;
+	if (1 + *given < need)
 		return pb_fail(err, 403, "witness_required", "the drop is signed by at least %d of the count team, all different "
 		    "people: your session and %d witnesses of the count in \"witnesses\": [{\"person\", \"password\"}, ...]; "
-		    "%d more needed", need, need - 1, need - 1 - given);
-	if (given > ACCT_WITNESSES_MAX)
-		return pb_fail(err, 400, "invalid_witness", "witnesses: at most %d", ACCT_WITNESSES_MAX);
-	for (i = 0; i < json_array_size(list); i++) {
-		const char *id = item_person(json_array_get(list, i));
-		if (id[0] != '\0' && strcasecmp(id, a->name) == 0)
-			return pb_fail(err, 403, "witness_same_person", "witnesses: %s is the session's person; each witness is "
-			    "another person", id);
-		if (id[0] != '\0' && strcasecmp(id, approver) == 0)
+		    "%d more needed", need, need - 1, need - 1 - *given);
+	json_array_foreach(list, i, w)
+		if (approver[0] != '\0' && strcasecmp(signature_person(w), approver) == 0)
 			return pb_fail(err, 403, "witness_same_person", "approval: %s signs the count; the approval is another "
-			    "person's", id);
-		for (j = 0; j < i; j++)
-			if (id[0] != '\0' && strcasecmp(id, item_person(json_array_get(list, j))) == 0)
-				return pb_fail(err, 403, "witness_same_person", "witnesses: %s is named twice; each signs once", id);
-	}
+			    "person's", approver);
+	if (one != NULL && approver[0] != '\0' && strcasecmp(signature_person(one), approver) == 0)
+		return pb_fail(err, 403, "witness_same_person", "approval: %s signs the count; the approval is another person's",
+		    approver);
 	return 0;
 }
 
-/* One signature of the body's list (or the approval) checked as a witness's: holder's id into id. */
+/* The approval's signature, {"person", "password"}, checked as a witness's of a pit boss or admin. */
 static int
-check_one(struct pit *p, const struct actor *a, const json_t *item, unsigned roles, const char *what,
-    char id[PB_ID_MAX], struct pb_error *err)
+check_approval(struct pit *p, const struct actor *a, const json_t *approval, char id[PB_ID_MAX], struct pb_error *err)
 {
-	json_t *one = json_pack("{s:O}", "witness", (json_t *)item);
+	json_t *one = json_pack("{s:O}", "witness", (json_t *)approval);
 	int rc;
 
 	if (one == NULL)
 		return pb_oom(err);
-	rc = pit_witness_check(p, a, one, roles, what, id, err);
+	rc = pit_witness_check(p, a, one, DROP_APPROVAL_ROLES, "approving a back-dated drop", id, err);
 	json_decref(one);
 	return rc;
 }
 
 /*
- * The count team's signatures (count_signers, then each witness checked
- * as at a sign-in: a wrong password is counted) and, for a back-dated
- * drop, the approval of a pit boss or admin who is none of them (403
- * approval_required without one; an approval of a drop that needs none is
- * refused, 400).
+ * The count team's signatures (count_signers, then every one checked as at
+ * a sign-in by pit_witnesses_check: a wrong password is counted) and, for a
+ * back-dated drop, the approval of a pit boss or admin who is none of them
+ * (403 approval_required without one; an approval of a drop that needs none
+ * is refused, 400).
  */
 static int
 check_signatures(struct pit *p, const struct actor *a, const json_t *body, bool back_dated, const char *day,
     struct drop_call *c, struct pb_error *err)
 {
-	const json_t *list, *approval = json_object_get(body, "approval");
-	json_t *one = NULL;
+	const json_t *approval = json_object_get(body, "approval");
+	struct witness_need needs[PIT_WITNESSES_MAX];
+	struct witness_signed team[PIT_WITNESSES_MAX];
 	int64_t today, ended;
 	char ended_text[ACCT_DAY_LEN];
-	int rc = -1;
+	int given;
 
 	drop_days(p->cfg, &today, &ended);
 	gaming_day_format(ended, ended_text);
@@ -230,24 +229,24 @@ check_signatures(struct pit *p, const struct actor *a, const json_t *body, bool 
 	if (approval == NULL && back_dated)
 		return pb_fail(err, 403, "approval_required", "the drop of %s is back-dated: %s is the last gaming day that "
 		    "ended; a pit boss or admin approves it, \"approval\": {\"person\", \"password\"}", day, ended_text);
-	if (given_witnesses(body, &list, &one, err) < 0 || count_signers(p, a, list, approval, err) < 0)
-		goto out;
-	for (size_t i = 0; i < json_array_size(list); i++)
-		if (check_one(p, a, json_array_get(list, i), ROLE_BIT(ROLE_COUNT), "the drop", c->witnesses[i], err) < 0)
-			goto out;
-	c->witness_count = (int)json_array_size(list);
-	if (approval != NULL && check_one(p, a, approval, DROP_APPROVAL_ROLES, "approving a back-dated drop", c->approval,
-	    err) < 0)
-		goto out;
-	rc = 0;
-out:
-	json_decref(one);
-	return rc;
+	if (count_signers(p, body, approval, &given, err) < 0)
+		return -1;
+	given = given < 1 ? 1 : given > PIT_WITNESSES_MAX ? PIT_WITNESSES_MAX : given;   /* else refused as it is */
+	for (int i = 0; i < given; i++)
+		needs[i] = (struct witness_need){ROLE_BIT(ROLE_COUNT), "a member of the count team"};
+	if (pit_witnesses_check(p, a, body, needs, given, 0, "the drop", team, err) < 0)
+		return -1;
+	for (int i = 0; i < given; i++)
+		snprintf(c->witnesses[i], sizeof(c->witnesses[i]), "%s", team[i].id);
+	c->witness_count = given;
+	if (approval != NULL && check_approval(p, a, approval, c->approval, err) < 0)
+		return -1;
+	return 0;
 }
 
 /* ---- the write ---- */
 
-/* The witnesses' ids as the document keeps them: a JSON array when more than one, else "". */
+/* The witnesses' ids as the document keeps them, as every document's since schema 021: a JSON array. */
 static int
 witnesses_text(const struct drop_call *c, struct acct_document *d, struct pb_error *err)
 {
@@ -255,14 +254,12 @@ witnesses_text(const struct drop_call *c, struct acct_document *d, struct pb_err
 	char *text;
 	int rc = 0;
 
-	if (arr == NULL)
-		return pb_oom(err);
-	for (int i = 0; i < c->witness_count; i++)
+	for (int i = 0; arr != NULL && i < c->witness_count; i++)
 		json_array_append_new(arr, json_string(c->witnesses[i]));
-	text = c->witness_count > 1 ? json_dumps(arr, JSON_COMPACT) : NULL;
-	if (c->witness_count > 1 && (text == NULL || strlen(text) >= sizeof(d->witnesses)))
+	text = arr != NULL ? json_dumps(arr, JSON_COMPACT) : NULL;
+	if (text == NULL || strlen(text) >= sizeof(d->witnesses))
 		rc = pb_oom(err);
-	else if (text != NULL)
+	else
 		snprintf(d->witnesses, sizeof(d->witnesses), "%s", text);
 	free(text);
 	json_decref(arr);

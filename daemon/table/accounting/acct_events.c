@@ -20,7 +20,8 @@ acct_event_type(const char *kind)
 {
 	static const struct { const char *kind; enum event_type_id type; } KINDS[] = {
 		{"opener", EVT_INVENTORY}, {"closer", EVT_INVENTORY}, {"fill", EVT_FILL}, {"credit", EVT_CREDIT},
-		{"fill_void", EVT_FILL_VOID}, {"credit_void", EVT_CREDIT_VOID}, {"drop", EVT_DROP},
+		{"fill_void", EVT_FILL_VOID}, {"credit_void", EVT_CREDIT_VOID}, {"fill_receipt", EVT_FILL_RECEIVED},
+		{"credit_receipt", EVT_CREDIT_RECEIVED}, {"drop", EVT_DROP},
 	};
 
 	for (size_t i = 0; i < sizeof(KINDS) / sizeof(KINDS[0]); i++)
@@ -67,6 +68,10 @@ acct_body(const struct acct_document *d)
 		json_object_set_new(b, "year", json_integer(d->year));
 		json_object_set_new(b, "voids", json_integer(d->voids));
 		json_object_set_new(b, "reason", json_string(d->reason));
+	} else if (kind_is(d, "fill_receipt", "credit_receipt")) {
+		json_object_set_new(b, "serial", json_string(d->serial));
+		json_object_set_new(b, "year", json_integer(d->year));
+		json_object_set_new(b, "slip", json_integer(d->voids));
 	} else {
 		json_object_set_new(b, "box", json_string(d->serial));
 		json_object_set_new(b, "cash", json_integer(d->cash));
@@ -108,28 +113,41 @@ json_field_text(const struct event_type *t, const json_t *b, const char *key, js
 	return rc;
 }
 
-/* Each id of a document's "witnesses" is a string (422 unreadable_event naming the item otherwise). */
+/*
+ * "witnesses": every witness's id (a body of schema 021 on; absent before),
+ * as the row keeps them: compact text.
+ */
 static int
 witnesses_field(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
 {
-	const json_t *list = json_object_get(b, "witnesses");
+	const json_t *ids, *id;
+	char *text;
 	size_t i;
-	json_t *v;
+	int rc = 0;
 
-	if (json_field_text(t, b, "witnesses", JSON_ARRAY, d->witnesses, sizeof(d->witnesses), err) < 0)
+	if (event_array(b, t->name, "witnesses", EV_OPTIONAL, &ids, err) < 0)
 		return -1;
-	json_array_foreach(list, i, v)
-		if (!json_is_string(v))
-			return pb_fail(err, 422, "unreadable_event", "a %s event's \"witnesses\"[%zu] is not a person's id", t->name, i);
-	return 0;
+	if (ids == NULL)
+		return 0;
+	json_array_foreach(ids, i, id)
+		if (!json_is_string(id) || json_string_length(id) == 0 || json_string_length(id) >= PB_ID_MAX)
+			return pb_fail(err, 422, "unreadable_event", "a %s event's \"witnesses[%zu]\" is not a person's id",
+			    t->name, i);
+	if ((text = json_dumps(ids, JSON_COMPACT)) == NULL)
+		return pb_oom(err);
+	if (strlen(text) >= sizeof(d->witnesses))
+		rc = pb_fail(err, 422, "unreadable_event", "a %s event's \"witnesses\" are more than a document holds", t->name);
+	else
+		snprintf(d->witnesses, sizeof(d->witnesses), "%s", text);
+	free(text);
+	return rc;
 }
 
 /* The fields every document's body has (docs/audit.md, "Accounting events"), into d. */
 static int
 common_fields(const struct event_type *t, const json_t *b, struct acct_document *d, struct pb_error *err)
 {
-	if (witnesses_field(t, b, d, err) < 0 ||
-	    event_int(b, t->name, "id", EV_REQUIRED, &d->id, err) < 0 ||
+	if (witnesses_field(t, b, d, err) < 0 || event_int(b, t->name, "id", EV_REQUIRED, &d->id, err) < 0 ||
 	    event_text(b, t->name, "gaming_day", EV_REQUIRED, d->gaming_day, sizeof(d->gaming_day), err) < 0 ||
 	    event_text(b, t->name, "shift", EV_REQUIRED | EV_NULLABLE, d->shift, sizeof(d->shift), err) < 0 ||
 	    event_int(b, t->name, "total", EV_REQUIRED, &d->total, err) < 0 ||
@@ -198,6 +216,12 @@ type_fields(const struct event_type *t, const json_t *b, struct acct_document *d
 		if (slip_fields(t, b, d, err) < 0 || event_int(b, n, "voids", EV_REQUIRED, &d->voids, err) < 0)
 			return -1;
 		return event_text(b, n, "reason", EV_REQUIRED, d->reason, sizeof(d->reason), err);
+	case EVT_FILL_RECEIVED:
+	case EVT_CREDIT_RECEIVED:
+		snprintf(d->kind, sizeof(d->kind), "%s", event_type_id(t) == EVT_FILL_RECEIVED ? "fill_receipt" : "credit_receipt");
+		if (slip_fields(t, b, d, err) < 0)
+			return -1;
+		return event_int(b, n, "slip", EV_REQUIRED, &d->voids, err);
 	case EVT_DROP:
 		if (event_text(b, n, "box", EV_REQUIRED, d->serial, sizeof(d->serial), err) < 0 ||
 		    event_int(b, n, "cash", EV_REQUIRED, &d->cash, err) < 0 ||
@@ -221,7 +245,7 @@ acct_from_body(const char *table_id, const char *at, const struct event_type *t,
 	snprintf(d->table_id, sizeof(d->table_id), "%s", table_id);
 	snprintf(d->at, sizeof(d->at), "%s", at);
 	if (event_type_id(t) != EVT_INVENTORY)
-		snprintf(d->kind, sizeof(d->kind), "%s", t->name);     /* the other types are named as their documents' kind */
+		snprintf(d->kind, sizeof(d->kind), "%s", t->name);     /* most types are named as their documents' kind */
 	if (common_fields(t, b, d, err) < 0 || type_fields(t, b, d, err) < 0)
 		return -1;
 	if (d->id <= 0 || d->kind[0] == '\0' || d->gaming_day[0] == '\0' || d->signer[0] == '\0')
@@ -259,6 +283,8 @@ acct_record(struct pit *p, const struct actor *a, const struct acct_document *d,
 	    store_append_event(p->store, row.table_id, 0, type, row.at, a->name, body, err) == 0) {
 		*out = acct_document_json(&row);
 		rc = *out != NULL ? 0 : pb_oom(err);
+		if (rc == 0 && acct_slip_status(p->cfg, &row) != NULL)
+			json_object_set_new(*out, "status", json_string(acct_slip_status(p->cfg, &row)));
 	}
 	json_decref(body);
 	return rc;

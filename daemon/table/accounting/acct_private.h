@@ -37,13 +37,44 @@ json_t *acct_document_json(const struct acct_document *d);
 void acct_chips_denominations(const struct config *cfg, char *out, size_t n);
 
 /*
+ * acct_signatures.c - who signs a document, by accounting.signatures
+ * (docs/accounting.md, "Who signs"), and what a slip's status is.
+ */
+
+/* What a document's signatures gave: its first witness, every witness, and (a slip under "nj") its runner. */
+struct acct_signed {
+	char witness[PB_ID_MAX];
+	char witnesses[ACCT_WITNESSES_JSON_MAX];   /* ["ID", ...], compact */
+	char runner[PB_ID_MAX];                     /* "" unless the runner signed */
+};
+
+/*
+ * Checks the signatures of a document of kind (opener, fill, fill_receipt,
+ * ...) signed by session a (table/people/people.h pit_witnesses_check, its
+ * refusals).  Under "nj": an inventory (opener, closer, shift_change) and a
+ * receipt are signed by the dealer and a floor supervisor or pit boss, one
+ * the session, the other a witness; a fill or credit by a floor supervisor
+ * or pit boss and the runner (security) besides the cage's session, the
+ * body's "runner", when given, being that runner (422 invalid_runner, as for
+ * a runner who is a dealer).  Every other document, and every one under
+ * "basic", takes one witness of basic_roles; "basic" refuses a dealer's
+ * session on an inventory (403 forbidden).  what: "a fill", for messages.
+ */
+int acct_sign(struct pit *p, const struct actor *a, const char *kind, const json_t *body, unsigned basic_roles,
+    const char *what, struct acct_signed *out, struct pb_error *err);
+
+/*
+ * A fill's or credit's status as issued: "pending" (not counted until
+ * received) under "nj", "issued" (counted) under "basic"; NULL for another
+ * kind.  A receipt makes it "received", a void "void".
+ */
+const char *acct_slip_status(const struct config *cfg, const struct acct_document *d);
+
+/*
  * acct_count_sheet.c - a drop's count sheet (docs/accounting.md, "The drop
  * and the count"): {"cash": {"BILL": COUNT}, "chips": {"DENOMINATION":
  * COUNT}, "markers": CENTS, "coupons": CENTS}, every part optional.
  */
-
-/* The most witnesses a drop's body may list (accounting.count_team_min is at most 8: the session and 7). */
-#define ACCT_WITNESSES_MAX 8
 
 /* The most bills of one denomination a count sheet may count. */
 #define ACCT_BILL_COUNT_MAX 1000000

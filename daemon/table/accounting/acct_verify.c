@@ -32,9 +32,9 @@ document_differs(const struct acct_document *a, const struct acct_document *b)
 	if (a->has_discrepancy != b->has_discrepancy || a->discrepancy != b->discrepancy || strcmp(a->reason, b->reason) != 0)
 		return "discrepancy or reason";
 	if (a->voids != b->voids)
-		return "document voided";
+		return "document voided or received";
 	if (strcmp(a->signer, b->signer) != 0 || strcmp(a->witness, b->witness) != 0 || strcmp(a->runner, b->runner) != 0 ||
-	    strcmp(a->requester, b->requester) != 0)
+	    strcmp(a->requester, b->requester) != 0 || strcmp(a->witnesses, b->witnesses) != 0)
 		return "signers";
 	if (strcmp(a->witnesses, b->witnesses) != 0 || strcmp(a->approval, b->approval) != 0)
 		return "witnesses or approval";

@@ -42,10 +42,14 @@ static const struct {
 	[OP_DEALER_SET] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
 	    "the dealer at a table is set by the dealer's own session, a floor supervisor or a pit boss"},
 	/* the accounting documents: the session's signer (table/accounting/accounting.h names the witnesses) */
-	[OP_INVENTORY] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "an opener or closer is signed by a floor supervisor or pit boss"},
+	/* a dealer's session signs an opener or closer under accounting.signatures "nj" only (acct_signatures.c) */
+	[OP_INVENTORY] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
+	    "an opener or closer is signed by the dealer, a floor supervisor or a pit boss"},
 	[OP_TRANSFER] = {R(ROLE_CAGE), true, "fills and credits are signed by the cage"},
 	[OP_TRANSFER_VOID] = {R(ROLE_CAGE) | R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
 	    "a fill or credit is voided by the cage, a floor supervisor or a pit boss"},
+	[OP_TRANSFER_RECEIPT] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS), true,
+	    "a fill or credit is received at the table by the dealer, a floor supervisor or a pit boss"},
 	[OP_DROP] = {R(ROLE_COUNT), true, "the drop is signed by the count team"},
 	[OP_EXCEPTION_ACK] = {R(ROLE_PITBOSS), true, "acknowledging an exception is the pitboss role's"},
 	/* the players (table/players/players.h): what a role reads of a record is decided there */

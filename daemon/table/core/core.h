@@ -92,9 +92,10 @@ enum pit_operation {
 	OP_PASSWORD,        /* a password: one's own (any person), another's (admin; table/people/people.c decides) */
 	OP_SESSION,         /* signing in and out */
 	OP_DEALER_SET,      /* the dealer at a table: a dealer's own session, or floor and pitboss (table/rounds/rounds.h) */
-	OP_INVENTORY,       /* an opener or closer (table/accounting/accounting.h) */
+	OP_INVENTORY,       /* an opener or closer: dealer, floor, pitboss (table/accounting/accounting.h decides more) */
 	OP_TRANSFER,        /* a fill or credit */
 	OP_TRANSFER_VOID,   /* voiding a fill or credit */
+	OP_TRANSFER_RECEIPT,/* a fill or credit received at the table */
 	OP_DROP,            /* the drop as counted */
 	OP_EXCEPTION_ACK,   /* acknowledging an accounting exception */
 	OP_PLAYER_READ,     /* a player's record: every role, personal data only for some (table/players/players.h) */

@@ -37,6 +37,7 @@
 #define DOC_SIGNER REQ("signer", EF_STRING)
 #define DOC_TOTAL REQ("total", EF_INTEGER)
 #define DOC_WITNESS REQ("witness", EF_STRING)
+#define DOC_WITNESSES OPT("witnesses", EF_ARRAY)   /* every witness's id: the bodies of schema 021 on */
 
 /* A player's record (table/players/players.c): the whole record as it stands after the change. */
 #define PLAYER_RECORD FIELDS( \
@@ -49,12 +50,17 @@
 #define TRANSFER_SLIP FIELDS( \
 	REQ("chips", EF_OBJECT), DOC_GAMING_DAY, DOC_ID, REQ("requester", EF_STRING | EF_NULL), \
 	REQ("runner", EF_STRING | EF_NULL), REQ("serial", EF_STRING), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS, \
-	REQ("year", EF_INTEGER))
+	DOC_WITNESSES, REQ("year", EF_INTEGER))
 
 /* The void of a fill's or a credit's slip. */
 #define VOID_SLIP FIELDS( \
 	DOC_GAMING_DAY, DOC_ID, REQ("reason", EF_STRING), REQ("serial", EF_STRING), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, \
-	REQ("voids", EF_INTEGER), DOC_WITNESS, REQ("year", EF_INTEGER))
+	REQ("voids", EF_INTEGER), DOC_WITNESS, DOC_WITNESSES, REQ("year", EF_INTEGER))
+
+/* A fill's or a credit's slip received at the table: slip is the id of the slip received. */
+#define RECEIPT_SLIP FIELDS( \
+	DOC_GAMING_DAY, DOC_ID, REQ("serial", EF_STRING), DOC_SHIFT, DOC_SIGNER, REQ("slip", EF_INTEGER), DOC_TOTAL, \
+	DOC_WITNESS, REQ("witnesses", EF_ARRAY), REQ("year", EF_INTEGER))
 
 /* A seating or a leaving (table/players/seating.c). */
 #define SEAT_CHANGE FIELDS(REQ("player", EF_STRING), REQ("seat", EF_INTEGER))
@@ -135,7 +141,8 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	/* ---- the accounting documents (table/accounting/acct_events.c), table events ---- */
 	[EVT_INVENTORY] = {"inventory", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("chips", EF_OBJECT), REQ("discrepancy", EF_INTEGER | EF_NULL), DOC_GAMING_DAY, DOC_ID,
-	        REQ("kind", EF_STRING), REQ("reason", EF_STRING | EF_NULL), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS),
+	        REQ("kind", EF_STRING), REQ("reason", EF_STRING | EF_NULL), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS,
+	        DOC_WITNESSES),
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
 	    "an opener or a closer: the chips in the tray counted, signed and witnessed", NULL},
 	[EVT_FILL] = {"fill", EVENT_CHAIN_TABLE, EVENT_NO_STEP, TRANSFER_SLIP,
@@ -148,10 +155,16 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	    acct_document_apply, acct_document_check, 0, "acct_documents", "a fill slip voided, with the reason", NULL},
 	[EVT_CREDIT_VOID] = {"credit_void", EVENT_CHAIN_TABLE, EVENT_NO_STEP, VOID_SLIP,
 	    acct_document_apply, acct_document_check, 0, "acct_documents", "a credit slip voided, with the reason", NULL},
+	[EVT_FILL_RECEIVED] = {"fill_received", EVENT_CHAIN_TABLE, EVENT_NO_STEP, RECEIPT_SLIP,
+	    acct_document_apply, acct_document_check, 0, "acct_documents",
+	    "a fill slip received at the table, signed by the dealer and a floor supervisor: from then it counts", NULL},
+	[EVT_CREDIT_RECEIVED] = {"credit_received", EVENT_CHAIN_TABLE, EVENT_NO_STEP, RECEIPT_SLIP,
+	    acct_document_apply, acct_document_check, 0, "acct_documents",
+	    "a credit slip received at the table, signed by the dealer and a floor supervisor: from then it counts", NULL},
 	[EVT_DROP] = {"drop", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(OPT("approval", EF_STRING), REQ("box", EF_STRING), REQ("cash", EF_INTEGER), REQ("chips", EF_INTEGER),
 	        REQ("collections", EF_INTEGER), OPT("count", EF_OBJECT), DOC_GAMING_DAY, DOC_ID, REQ("markers", EF_INTEGER),
-	        DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS, OPT("witnesses", EF_ARRAY)),
+	        DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS, DOC_WITNESSES),
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
 	    "a drop box counted: its count sheet, cash, chips, markers and collections (cents), the count team", NULL},
 	[EVT_EXCEPTION_ACKNOWLEDGED] = {"exception_acknowledged", EVENT_CHAIN_TABLE, EVENT_NO_STEP,

@@ -34,7 +34,8 @@ enum event_type_id {
 	EVT_DEALER_REVEALED, EVT_ROUND_SETTLED, EVT_ROUND_VOIDED,
 	EVT_TABLE_CONFIGURED, EVT_RULES_CHANGED, EVT_TABLE_OPENED, EVT_TABLE_CLOSED, EVT_LIMITS_CHANGED,
 	EVT_DEALER_CHANGED, EVT_BANK_OFFERED,
-	EVT_INVENTORY, EVT_FILL, EVT_CREDIT, EVT_FILL_VOID, EVT_CREDIT_VOID, EVT_DROP, EVT_EXCEPTION_ACKNOWLEDGED,
+	EVT_INVENTORY, EVT_FILL, EVT_CREDIT, EVT_FILL_VOID, EVT_CREDIT_VOID, EVT_FILL_RECEIVED, EVT_CREDIT_RECEIVED,
+	EVT_DROP, EVT_EXCEPTION_ACKNOWLEDGED,
 	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
 	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
 	EVT_CAGE_TRANSACTION, EVT_TRANSACTION_VOIDED, EVT_PLAYER_MERGED, EVT_TITLE31_NOTED, EVT_CTR_STATUS_CHANGED,
@@ -95,7 +96,7 @@ int table_state_check(struct event_verify *v, const struct event_type *t, const 
 int table_dealer_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
     const json_t *body, struct pb_error *err);
 
-/* An accounting document's event (inventory, fill, credit, the voids, drop): its acct_documents row (acct_events.c). */
+/* An accounting document's event (inventory, fill, credit, their voids and receipts, drop): its acct_documents row. */
 int acct_document_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);
 /* exception_acknowledged: its acct_acknowledgments row (acct_events.c). */

@@ -65,12 +65,12 @@ read_roles(const json_t *v, unsigned *roles, struct pb_error *err)
 	*roles = 0;
 	if (!json_is_array(v) || json_array_size(v) == 0)
 		return pb_fail(err, 400, "invalid_roles", "roles: a non-empty array of role names (dealer, floor, pitboss, "
-		    "cage, count, surveillance, auditor, admin)");
+		    "cage, count, security, surveillance, auditor, admin)");
 	json_array_foreach(v, i, e) {
 		int r = json_is_string(e) ? role_from_name(json_string_value(e)) : -1;
 		if (r < 0)
 			return pb_fail(err, 400, "invalid_roles", "roles[%zu]: not a role; roles are dealer, floor, pitboss, "
-			    "cage, count, surveillance, auditor, admin", i);
+			    "cage, count, security, surveillance, auditor, admin", i);
 		if (*roles & ROLE_BIT(r))
 			return pb_fail(err, 400, "invalid_roles", "roles: %s is named twice", role_name((enum role)r));
 		*roles |= ROLE_BIT(r);

@@ -131,31 +131,70 @@ int pit_session_close(struct pit *p, const struct actor *a, const struct pit_ses
     struct pb_error *err);
 
 /*
- * witness.c - two-person sign-off (API.md "Witness"), the one mechanism
- * every document that needs two signers uses: a request's body carries
- * "witness": {"person", "password"}, the witness must be another active
- * person holding one of the roles the operation names, and their password
- * is checked like a sign-in (a wrong one counts towards their lockout).
+ * witness.c - signatures beyond the session's (API.md "Witness"), the one
+ * mechanism every operation that needs more than one signer uses: a
+ * request's body carries "witnesses": [{"person", "password"}, ...] (or
+ * "witness": {"person", "password"}, a list of one), each witness another
+ * active person than the session's and than the other witnesses, holding a
+ * role of what the operation needs, and each password is checked like a
+ * sign-in (a wrong one counts towards that person's lockout).
  */
 
+/* The most signatures a body may carry besides the session's. */
+#define PIT_WITNESSES_MAX 4
+
+/* One signature an operation needs besides the session's: a person holding one of roles. */
+struct witness_need {
+	unsigned roles;                /* ROLE_BIT()s */
+	const char *who;               /* for messages, "the runner (security)"; NULL: "a " and the roles' names */
+};
+
+/* A signature that filled a need: who signed, and every role they hold. */
+struct witness_signed {
+	char id[PB_ID_MAX];
+	unsigned roles;
+};
+
 /*
- * Checks body's "witness" for an operation (what: "voiding a round after the
- * deal", for the messages) that needs one of `roles` (ROLE_BIT()s) as its
- * second signer, and writes the witness's id.  Call it before the
+ * Checks the body's signatures for an operation (what: "a fill", for the
+ * messages) that needs the n needs (1..PIT_WITNESSES_MAX), each filled by one
+ * signature, and writes who filled need i into out[i].  eligible: roles
+ * whose holders' passwords are checked besides the needs' own (0: none), so
+ * that a signer of the operation's trade who fills no need (a second floor
+ * supervisor where the dealer signs) is told which need is unfilled rather
+ * than refused as a guess.  Call it before the
  * operation's own write (pit_write): a wrong password is counted in a write
  * of its own, which a refused operation must not roll back.  Runs Argon2id
- * (the caller is on the password pool).  Refusals: 403 witness_required (no
- * witness), 400 invalid_witness (not {"person": ID, "password": TEXT}), 403
- * witness_same_person, 429 locked_out (the client's address is locked out:
- * before any hashing), and one answer for every other failure, alike in
- * status, words and time, that names nobody: 403 witness_refused (no such
- * person, inactive, a role that may not witness, a one-time password, locked
- * out at this address, a wrong password), with err->guess set so that the
- * caller counts it towards the address's lockout.  Roles are checked before
- * the password: an auditor's password is never confirmed.
+ * once per signature given (the caller is on the password pool).  Refusals,
+ * in this order: 400 invalid_witness (not {"person": ID, "password": TEXT},
+ * not a list of them, both "witness" and "witnesses", more signatures than
+ * needs), 403 witness_required (fewer signatures than needs; the message
+ * names each need), 403 witness_same_person (a witness who is the session's
+ * person, or who signs twice), 429 locked_out (the client's address is
+ * locked out: before any hashing), then one answer for every failure of a
+ * signature, alike in status, words and time, that names nobody: 403
+ * witness_refused (no such person, inactive, holding no role of any need, a
+ * one-time password, locked out at this address, a wrong password), with
+ * err->guess set so that the caller counts it towards the address's
+ * lockout; every signature is checked even after one failed.  Roles are
+ * checked before passwords (the needs' and eligible): an auditor's password
+ * is never confirmed.  Last, 403 witness_required naming the need that no
+ * good signature can fill (two floor supervisors where a runner and a floor
+ * supervisor sign).
+ */
+int pit_witnesses_check(struct pit *p, const struct actor *a, const json_t *body, const struct witness_need *needs,
+    int n, unsigned eligible, const char *what, struct witness_signed *out, struct pb_error *err);
+
+/*
+ * pit_witnesses_check for one need of `roles` (ROLE_BIT()s), the second
+ * signer of an operation (what: "voiding a round after the deal"), writing
+ * the witness's id ("" when refused), with the words this check always had.
  */
 int pit_witness_check(struct pit *p, const struct actor *a, const json_t *body, unsigned roles, const char *what,
     char witness_id[PB_ID_MAX], struct pb_error *err);
+
+/* Does the body carry a signature ("witness" or "witnesses")? */
+bool pit_witness_given(const json_t *body);
 
 /*
  * lockout.c - whether a password may be tried (people_private.h says the

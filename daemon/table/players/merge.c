@@ -105,7 +105,7 @@ int
 pit_player_merge(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *player,
     const json_t *body, json_t **out, int *status, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"into", "reason", "witness", NULL};
+	static const char *const KEYS[] = {"into", "reason", "witness", "witnesses", NULL};
 	struct merge_call mc = {.player = player};
 	const json_t *into;
 

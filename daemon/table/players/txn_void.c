@@ -95,7 +95,7 @@ int
 pit_transaction_void(struct pit *p, const struct actor *a, const struct idempotency *idem, int64_t id, const json_t *body,
     json_t **out, int *status, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"reason", "witness", NULL};
+	static const char *const KEYS[] = {"reason", "witness", "witnesses", NULL};
 	struct void_call vc = {.id = id};
 
 	if ((a->roles & VOID_ROLES) == 0)

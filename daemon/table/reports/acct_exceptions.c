@@ -123,7 +123,8 @@ acct_exceptions(struct pit *p, const struct actor *a, const struct report_query 
 
 	pb_time_format_ms(q->from_ms, from);
 	pb_time_format_ms(q->to_ms, to);
-	if (store_acct_discrepancies(p->store, from, to, add_discrepancy, &w, err) != 0)
+	if (store_acct_discrepancies(p->store, from, to, add_discrepancy, &w, err) != 0 ||
+	    acct_pending_slips(p, a, q, arr, err) < 0)
 		return -1;
 	/* the gaming days that start in [from, to) */
 	first = gaming_day_of(cal, report_floor_div(q->from_ms, 1000));

@@ -28,6 +28,7 @@ struct mg {
 	struct mg_table *tables;
 	size_t count;
 	const char *shift;                 /* NULL: the whole day */
+	bool receipts;                     /* accounting.signatures "nj": only slips received count */
 };
 
 static const char *
@@ -55,7 +56,7 @@ mg_document(void *ctx, const struct acct_document *d, struct pb_error *err)
 	(void)err;
 	if (x == NULL || (m->shift != NULL && strcmp(d->shift, m->shift) != 0))
 		return 0;
-	acct_count_add(&x->c, d, x->t->player_banked);
+	acct_count_add(&x->c, d, x->t->player_banked, m->receipts);
 	return 0;
 }
 
@@ -216,7 +217,7 @@ acct_master_game(struct pit *p, const struct actor *a, const char *table_id, int
     bool only_documented, json_t **out, struct pb_error *err)
 {
 	const struct gaming_calendar *cal = &p->cfg->property.calendar;
-	struct mg m = {0};
+	struct mg m = {.receipts = p->cfg->accounting.signatures == ACCT_SIGNATURES_NJ};
 	char text[ACCT_DAY_LEN];
 	int64_t from_s, to_s;
 	int rc = -1;

@@ -140,6 +140,17 @@ int acct_serial_exceptions(struct pit *p, const struct actor *a, const struct re
     struct pb_error *err);
 
 /*
+ * Under accounting.signatures "nj", the fills and credits issued in
+ * [q->from_ms, q->to_ms) at least accounting.pending_slip_minutes ago and
+ * neither received nor voided, appended to arr as pending_slip exceptions
+ * ({"at": when issued, "table", "round": null, "kind", "detail", "ref" and
+ * "document": the slip's id, "slip": "fill" or "credit", "serial", "year",
+ * "amount"}) (acct_pending.c).
+ */
+int acct_pending_slips(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
+    struct pb_error *err);
+
+/*
  * The exceptions report's list arr (oldest first) with the accounting
  * exceptions merged in by time (acct_exceptions) and cut to q->limit;
  * *cut true when something was left out.

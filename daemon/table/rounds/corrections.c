@@ -227,7 +227,7 @@ out:
 static int
 read_call(const json_t *body, struct correct_call *c, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"seat", "wager", "paid", "supersedes", "reason", "witness", NULL};
+	static const char *const KEYS[] = {"seat", "wager", "paid", "supersedes", "reason", "witness", "witnesses", NULL};
 	const json_t *seat = json_object_get(body, "seat"), *wager = json_object_get(body, "wager"),
 	    *paid = json_object_get(body, "paid"), *reason = json_object_get(body, "reason"),
 	    *supersedes = json_object_get(body, "supersedes");

@@ -434,7 +434,7 @@ static int
 step_void(struct pit *p, const struct actor *a, struct round_record *r, const json_t *body, const char *witness,
     const char *at, struct pb_error *err)
 {
-	static const char *const KEYS[] = {"reason", "witness", NULL};
+	static const char *const KEYS[] = {"reason", "witness", "witnesses", NULL};
 	const json_t *reason;
 
 	if (require_step(r, STEP_VOID, err) < 0)
@@ -545,7 +545,7 @@ void_witness(struct pit *p, const struct actor *a, int64_t round_id, const json_
 	int rc = -1;
 
 	witness[0] = '\0';
-	if (!json_is_object(body) || (json_object_get(body, "witness") == NULL && !a->is_person))
+	if (!json_is_object(body) || (!pit_witness_given(body) && !a->is_person))
 		return 0;
 	if ((r = malloc(sizeof(*r))) == NULL)
 		return pb_oom(err);
@@ -554,7 +554,7 @@ void_witness(struct pit *p, const struct actor *a, int64_t round_id, const json_
 		goto out;
 	needs = dealer_void_needs_witness(a, r->state);
 	rc = 0;
-	if (needs || json_object_get(body, "witness") != NULL)
+	if (needs || pit_witness_given(body))
 		rc = pit_witness_check(p, a, body, DEALER_VOID_WITNESS_ROLES, "voiding a round after the deal", witness, err);
 out:
 	free(r);

@@ -4,7 +4,8 @@
 // (docs/accounting.md); a CSV download; and the accounting exceptions of
 // that day (inventory discrepancies, count variances, serial exceptions) with
 // their acknowledgment, which a pit boss gives with a note (a serial
-// exception shows its explanation instead).
+// exception shows its explanation instead), and the slips still pending
+// (received at the table, not acknowledged).
 import * as api from '../api.js';
 import * as session from '../session.js';
 import {h, section, dataTable, note} from '../dom.js';
@@ -13,7 +14,7 @@ import {pageHeader, errorNote, csvButton} from '../common.js';
 
 export const name = 'master';
 
-const KINDS = ['inventory_discrepancy', 'count_variance', 'serial_gap'];
+const KINDS = ['inventory_discrepancy', 'count_variance', 'pending_slip', 'serial_gap'];
 
 function pct(x) {
   return x === null || x === undefined ? '—' : `${Number(x).toFixed(2)}%`;
@@ -101,11 +102,12 @@ export async function render(main, params, ctx) {
       {label: 'Detail', className: 'wrap', render: x => x.detail},
       {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
     ], list, {caption: 'Accounting exceptions',
-      empty: 'No inventory discrepancy, count variance or serial exception on this gaming day.'}));
+      empty: 'No inventory discrepancy, count variance, pending slip or serial exception on this gaming day.'}));
   }
 
   /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */
   function ackCell(x, mayAck) {
+    if (x.kind === 'pending_slip') return h('span', {class: 'muted'}, 'To be received at the table, or voided');
     if (x.kind === 'serial_gap') {       // accounted for by a void or an explanation with a witness, not acknowledged
       const e = x.explained;
       return e
