@@ -91,6 +91,19 @@ struct property_config {
 	int32_t offsets[CONFIG_ZONE_OFFSETS_MAX];   /* seconds east of UTC */
 };
 
+/* The longest prefix of a series of slips (accounting.serials), with its NUL. */
+#define CONFIG_SERIAL_PREFIX_MAX 16
+
+/* A pre-numbered series of slips (accounting.serials): its prefix, then exactly `digits` digits ("F-000123"). */
+struct serial_series {
+	bool configured;               /* false: the kind's serials are not checked */
+	char prefix[CONFIG_SERIAL_PREFIX_MAX];
+	int digits;                    /* 1..18 */
+};
+
+/* The kinds of slips a series may be configured for: accounting.serials.fill and .credit. */
+enum serial_kind { SERIAL_FILL, SERIAL_CREDIT, SERIAL_KINDS };
+
 /* accounting.signatures: who signs the documents (docs/accounting.md, "Who signs"). */
 enum acct_signatures {
 	ACCT_SIGNATURES_NJ = 0,        /* "nj": dealer and floor on inventories; slips issued, then received at the table */
@@ -110,6 +123,8 @@ struct accounting_config {
 	} baselines[CONFIG_BASELINES_MAX];
 	size_t baseline_count;
 	double win_per_drop_tolerance; /* |win_per_drop - baseline| beyond this is flagged */
+	int count_team_min;            /* the drop's signers at least: the count session and its witnesses */
+	struct serial_series serials[SERIAL_KINDS];   /* the series of fills and credits, by enum serial_kind */
 	enum acct_signatures signatures;
 	int pending_slip_minutes;      /* a slip issued and not received this long is an exception (nj) */
 };

@@ -275,6 +275,61 @@ read_baselines(const struct cfg_key *k, const json_t *v, const struct cfg_at *at
 	return 0;
 }
 
+/* One series of accounting.serials, {"prefix": TEXT, "digits": N}, into *out; 1 to refuse it with the key's text. */
+static int
+read_series(const json_t *v, const char *path, struct serial_series *out, struct pb_error *err)
+{
+	const json_t *prefix = json_object_get(v, "prefix"), *digits = json_object_get(v, "digits");
+	const char *k;
+	json_t *x;
+
+	if (!json_is_object(v))
+		return 1;
+	json_object_foreach((json_t *)v, k, x)
+		if (strcmp(k, "prefix") != 0 && strcmp(k, "digits") != 0)
+			return pb_fail(err, 400, "invalid_config", "%s.%.40s: unknown key; a series has prefix and digits", path, k);
+	if (prefix != NULL && (!json_is_string(prefix) || json_string_length(prefix) >= CONFIG_SERIAL_PREFIX_MAX ||
+	    (json_string_length(prefix) > 0 && !pb_valid_id(json_string_value(prefix)))))
+		return pb_fail(err, 400, "invalid_config", "%s.prefix: must be 0..%d of A-Z a-z 0-9 _ . -, e.g. \"F-\"", path,
+		    CONFIG_SERIAL_PREFIX_MAX - 1);
+	if (!json_is_integer(digits) || json_integer_value(digits) < 1 || json_integer_value(digits) > 18 ||
+	    (prefix ? json_string_length(prefix) : 0) + (size_t)json_integer_value(digits) >= PB_ID_MAX)
+		return pb_fail(err, 400, "invalid_config", "%s.digits: must be the count of digits after the prefix, 1..18, "
+		    "the serial at most %d characters in all", path, PB_ID_MAX - 1);
+	out->configured = true;
+	snprintf(out->prefix, sizeof(out->prefix), "%s", prefix ? json_string_value(prefix) : "");
+	out->digits = (int)json_integer_value(digits);
+	return 0;
+}
+
+/* accounting.serials: {"fill": SERIES, "credit": SERIES}, either or both. */
+static int
+read_serials(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path,
+    struct pb_error *err)
+{
+	static const char *const KINDS[SERIAL_KINDS] = {[SERIAL_FILL] = "fill", [SERIAL_CREDIT] = "credit"};
+	struct config *cfg = at->dst;
+	char where[160];
+	const char *kind;
+	json_t *x;
+
+	(void)k;
+	if (!json_is_object(v))
+		return 1;
+	memset(cfg->accounting.serials, 0, sizeof(cfg->accounting.serials));
+	json_object_foreach((json_t *)v, kind, x) {
+		int i = strcmp(kind, KINDS[SERIAL_FILL]) == 0 ? SERIAL_FILL : strcmp(kind, KINDS[SERIAL_CREDIT]) == 0 ?
+		    SERIAL_CREDIT : -1;
+		int rc;
+		if (i < 0)
+			return pb_fail(err, 400, "invalid_config", "%s.%.40s: unknown key; serials has fill and credit", path, kind);
+		snprintf(where, sizeof(where), "%s.%s", path, kind);
+		if ((rc = read_series(x, where, &cfg->accounting.serials[i], err)) != 0)
+			return rc > 0 ? pb_fail(err, 400, "invalid_config", "%s: must be {\"prefix\": \"F-\", \"digits\": 6}", where) : -1;
+	}
+	return 0;
+}
+
 /* The regulator's threshold is not below the report's. */
 static int
 check_accounting(const struct cfg_at *at, struct pb_error *err)
@@ -318,13 +373,18 @@ static const struct cfg_key ACCOUNTING_KEYS[] = {
 	{.name = "pending_slip_minutes", .type = CFG_INT, .min = 1, .max = 10080,
 	 CFG_FIELD(struct config, accounting.pending_slip_minutes), .def = "30", .reload = true,
 	 .describe = "minutes: a fill or credit issued and not received this long is a pending_slip exception (nj)"},
+	{.name = "count_team_min", .type = CFG_INT, .min = 2, .max = 5, CFG_FIELD(struct config, accounting.count_team_min),
+	 .def = "3", .reload = true, .describe = "the drop is signed by at least this many of the count team, all different"},
+	{.name = "serials", .type = CFG_CUSTOM, .read = read_serials, .def = "{}", .reload = true,
+	 .must = "be {\"fill\": {\"prefix\": \"F-\", \"digits\": 6}, \"credit\": {...}}, either or both",
+	 .describe = "the pre-numbered series of fill and credit slips: gaps, duplicates and serials outside are exceptions"},
 };
 
 static const struct cfg_section ACCOUNTING = {
 	.name = "accounting", .keys = ACCOUNTING_KEYS, .count = CFG_COUNT(ACCOUNTING_KEYS),
 	.must = "be {\"require_opener\", \"discrepancy_report\", \"discrepancy_regulator\", \"variance_threshold\", "
 	    "\"variance_percent\", \"win_per_drop_baseline\", \"win_per_drop_tolerance\", \"signatures\", "
-	    "\"pending_slip_minutes\"}",
+	    "\"pending_slip_minutes\", \"count_team_min\", \"serials\"}",
 	.noun = "accounting", .check = check_accounting,
 };
 

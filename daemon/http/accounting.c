@@ -2,9 +2,9 @@
  * accounting.c - the routes of the table's accounting documents
  * (table/accounting/accounting.h): the opener, closer and shift change,
  * fills and credits, their voids and their receipts at the table, the drop,
- * the acknowledgment of an accounting exception and the investigation of a
- * count variance.  Each
- * hands the body to the pit and answers what it says.
+ * the acknowledgment of an accounting exception, the investigation of a
+ * count variance and the explanation of a serial exception.  Each hands the
+ * body to the pit and answers what it says.
  */
 #include "http/request.h"
 #include "http/routes.h"
@@ -61,7 +61,7 @@ handle_acct_receipt(const struct route_call *c, struct http_answer *ans)
 	answer_result(ans, rc, out, status, &err);
 }
 
-/* POST /tables/{t}/drop {"box", "cash", "chips", "markers", ..., "witness"} */
+/* POST /tables/{t}/drop {"box", "count", ..., "witnesses", "approval"?} */
 void
 handle_acct_drop(const struct route_call *c, struct http_answer *ans)
 {
@@ -81,6 +81,18 @@ handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans)
 	json_t *out = NULL;
 	int status = 201;
 	int rc = pit_acct_acknowledge(c->pit, c->actor, c->idem, c->body, &out, &status, &err);
+
+	answer_result(ans, rc, out, status, &err);
+}
+
+/* POST /serials/fill/{serial}/explanation and /serials/credit/... (the route's arg: 1 for a credit) */
+void
+handle_serial_explain(const struct route_call *c, struct http_answer *ans)
+{
+	struct pb_error err;
+	json_t *out = NULL;
+	int status = 201;
+	int rc = pit_serial_explain(c->pit, c->actor, c->idem, c->route->arg == 1, c->serial, c->body, &out, &status, &err);
 
 	answer_result(ans, rc, out, status, &err);
 }

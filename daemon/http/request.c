@@ -139,10 +139,11 @@ read_idempotency(const struct http_request *req, struct idempotency *idem, struc
 
 /*
  * The bytes a request's hash covers: its body as sent, except that a
- * witness's password never goes into a stored hash (an unsalted SHA-256 of
- * it would be a password hash anyone reading the database could attack):
- * a body with a "witness" or "witnesses" is taken as its sorted JSON text
- * with every witness's password left out.
+ * signer's password (a witness's, each of the witnesses', an approval's)
+ * never goes into a stored hash (an unsalted SHA-256 of it would be a
+ * password hash anyone reading the database could attack): a body with a
+ * "witness", "witnesses" or "approval" is taken as its sorted JSON text with
+ * every such password left out.
  */
 static char *
 hashed_body(const struct http_request *req, const json_t *body, size_t *len)
@@ -151,8 +152,8 @@ hashed_body(const struct http_request *req, const json_t *body, size_t *len)
 	char *text;
 	size_t i;
 
-	if (!json_is_object(body) ||
-	    (json_object_get(body, "witness") == NULL && json_object_get(body, "witnesses") == NULL)) {
+	if (!json_is_object(body) || (json_object_get(body, "witness") == NULL && json_object_get(body, "witnesses") == NULL &&
+	    json_object_get(body, "approval") == NULL)) {
 		*len = req->body_len;
 		return NULL;
 	}
@@ -161,6 +162,7 @@ hashed_body(const struct http_request *req, const json_t *body, size_t *len)
 		return NULL;
 	}
 	json_object_del(json_object_get(copy, "witness"), "password");
+	json_object_del(json_object_get(copy, "approval"), "password");
 	json_array_foreach(json_object_get(copy, "witnesses"), i, w)
 		json_object_del(w, "password");
 	if ((text = json_text(copy, true, len)) == NULL)

@@ -72,6 +72,8 @@ const struct route api_routes[] = {
 	{"POST", V1 "/exceptions/acknowledgments", ROUTE_ACCOUNTING, OP_EXCEPTION_ACK, WRITE, handle_acct_acknowledge, 0},
 	{"POST", V1 "/variances/{table}/{gaming_day}", ROUTE_ACCOUNTING, OP_VARIANCE_INVESTIGATE, WRITE,
 	    handle_variance_investigate, 0},
+	{"POST", V1 "/serials/fill/{serial}/explanation", ROUTE_ACCOUNTING, OP_SERIAL_EXPLAIN, WRITE, handle_serial_explain, 0},
+	{"POST", V1 "/serials/credit/{serial}/explanation", ROUTE_ACCOUNTING, OP_SERIAL_EXPLAIN, WRITE, handle_serial_explain, 1},
 	{"GET", V1 "/central/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_central_summary, 0},
 	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
@@ -298,8 +300,9 @@ route_for_method(const struct route *first, const char *method, char *allow, siz
 
 /*
  * Whether the request hashes a password: a sign-in, a password change, a
- * person added with one, or any body with a witness's signature.  Such
- * requests run on the password pool, never on a worker.
+ * person added with one, or any body with a witness's (or witnesses', or an
+ * approval's) signature.  Such requests run on the password pool, never on
+ * a worker.
  */
 static bool
 password_work(const struct route *r, const struct route_call *c)
@@ -307,7 +310,7 @@ password_work(const struct route *r, const struct route_call *c)
 	if (r->flags & RT_PASSWORD)
 		return true;
 	return json_is_object(c->body) && (json_object_get(c->body, "witness") != NULL ||
-	    json_object_get(c->body, "witnesses") != NULL);
+	    json_object_get(c->body, "witnesses") != NULL || json_object_get(c->body, "approval") != NULL);
 }
 
 /* A wrong password or witness (ans->guess) counts towards the client address's lockout; a sign-in's 401 may become 429. */

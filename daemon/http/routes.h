@@ -153,6 +153,7 @@ void handle_acct_drop(const struct route_call *c, struct http_answer *ans);
 void handle_acct_documents(const struct route_call *c, struct http_answer *ans);
 void handle_acct_acknowledge(const struct route_call *c, struct http_answer *ans);
 void handle_variance_investigate(const struct route_call *c, struct http_answer *ans);
+void handle_serial_explain(const struct route_call *c, struct http_answer *ans);
 
 /* reports.c */
 void handle_report(const struct route_call *c, struct http_answer *ans);

@@ -30,6 +30,7 @@ static const struct store_field ACCT_FIELDS[] = {
 	ACCT_FIELD(reason, ACCT_COL_REASON), ACCT_FIELD(voids, ACCT_COL_VOIDS), ACCT_FIELD(signer, ACCT_COL_SIGNER),
 	ACCT_FIELD(witness, ACCT_COL_WITNESS), ACCT_FIELD(runner, ACCT_COL_RUNNER),
 	ACCT_FIELD(requester, ACCT_COL_REQUESTER), ACCT_FIELD(witnesses, ACCT_COL_WITNESSES),
+	ACCT_FIELD(count_json, ACCT_COL_COUNT_JSON), ACCT_FIELD(approval, ACCT_COL_APPROVAL),
 };
 _Static_assert(sizeof(ACCT_FIELDS) / sizeof(ACCT_FIELDS[0]) == ACCT_COL_COUNT, "every column of a document is read");
 
@@ -82,6 +83,8 @@ store_acct_put(struct store *s, const struct acct_document *d, struct pb_error *
 	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_RUNNER), d->runner);
 	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_REQUESTER), d->requester);
 	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_WITNESSES), d->witnesses);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_COUNT_JSON), d->count_json);
+	store_bind_text_or_null(q.st, SQL_PARAM(ACCT_COL_APPROVAL), d->approval);
 	if (store_query_done(&q) == 0)
 		return 0;
 	if (sqlite3_extended_errcode(store_db(s)) == SQLITE_CONSTRAINT_UNIQUE)
@@ -262,6 +265,30 @@ store_acct_discrepancies(struct store *s, const char *from, const char *to, acct
 		return -1;
 	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	return walk(&q, fn, ctx, err);
+}
+
+int
+store_acct_drop_box(struct store *s, const char *gaming_day, const char *box, struct acct_document *d, bool *found,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_DROP_BOX, "looking for the box's drop", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, gaming_day, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, box, -1, SQLITE_STATIC);
+	return one_row(&q, d, found);
+}
+
+int
+store_acct_year_slips(struct store *s, int64_t year, acct_document_fn fn, void *ctx, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ACCT_YEAR_SLIPS, "reading the year's slips", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, year);
 	return walk(&q, fn, ctx, err);
 }
 

@@ -24,6 +24,7 @@ struct store;
 #define ACCT_REASON_MAX 512
 #define ACCT_DAY_LEN 11
 #define ACCT_WITNESSES_JSON_MAX 192      /* ["ID", ...]: the witnesses' ids, a few of at most 32 bytes each */
+#define ACCT_COUNT_JSON_MAX 2048        /* a drop's count sheet as compact JSON */
 
 /* One document as its row holds it. */
 struct acct_document {
@@ -45,6 +46,8 @@ struct acct_document {
 	int64_t voids;                      /* a void: the document it voids; a receipt: the slip received; 0 otherwise */
 	char signer[PB_ID_MAX], witness[PB_ID_MAX], runner[PB_ID_MAX], requester[PB_ID_MAX];
 	char witnesses[ACCT_WITNESSES_JSON_MAX];   /* every witness's id, compact JSON; "" before schema 021 */
+	char count_json[ACCT_COUNT_JSON_MAX];      /* a drop's count sheet, compact JSON, keys sorted; "" otherwise */
+	char approval[PB_ID_MAX];                  /* a back-dated drop: the pit boss or admin who approved it; "" otherwise */
 	bool received;                      /* the window reads (store_acct_day, _days): a slip received at the table */
 };
 
@@ -117,6 +120,13 @@ int store_acct_inventory_days(struct store *s, const char *from_day, const char 
 /* The openers recorded in [from, to) whose total differed from the previous closer's, oldest first. */
 int store_acct_discrepancies(struct store *s, const char *from, const char *to, acct_document_fn fn, void *ctx,
     struct pb_error *err);
+
+/* The drop of this box counted for this gaming day, at any table (*found false when none). */
+int store_acct_drop_box(struct store *s, const char *gaming_day, const char *box, struct acct_document *d, bool *found,
+    struct pb_error *err);
+
+/* Every fill and credit of the year (the year of their serials) and every void of one, in the order recorded. */
+int store_acct_year_slips(struct store *s, int64_t year, acct_document_fn fn, void *ctx, struct pb_error *err);
 
 /* Records an acknowledgment; 409 already_acknowledged when (table, kind, ref) has one. */
 int store_acct_ack_put(struct store *s, const char *table_id, const char *kind, const char *ref,

@@ -18,6 +18,7 @@
 #include "store/sql/ratings.h"
 #include "store/sql/reports.h"
 #include "store/sql/rounds.h"
+#include "store/sql/serials.h"
 #include "store/sql/tables.h"
 #include "store/sql/variances.h"
 

@@ -822,6 +822,7 @@ const ACCT = {
   cg: {id: 'A-CG', name: 'Cato Cage', roles: ['cage']},
   ct: {id: 'A-CT', name: 'Cora Count', roles: ['count']},
   ct2: {id: 'A-CU', name: 'Curt Count', roles: ['count']},
+  ct3: {id: 'A-CV', name: 'Cleo Count', roles: ['count']},
   sc: {id: 'A-SC', name: 'Sid Runner', roles: ['security']},
 };
 const acctPassword = p => `violet-meadow-${p.id.slice(2).toLowerCase()}${p.id.length}-9`;
@@ -852,14 +853,17 @@ describe('table accounting on the page', () => {
     await ap.locator('#table-inventory .inv-list table, #table-inventory .inv-list .empty').first().waitFor();
   }
 
-  /** Opens a form's box, fills the witness and submits; returns the form. */
+  /** Opens a form's box, fills the witness (or each of a list: the drop's count team) and submits; returns the form. */
   async function submit(box, witness, fill) {
     const d = ap.locator(`#table-inventory [data-box="${box}"]`);
     if (!await d.evaluate(e => e.open)) await d.locator('summary').click();
     const f = d.locator('form');
     await fill(f);
-    await f.locator(`input[name$="-witness"]`).fill(witness.id);
-    await f.locator(`input[name$="-witness-password"]`).fill(acctPassword(witness));
+    const names = Array.isArray(witness) ? witness.map((w, i) => [w, `${box}-${i + 1}-witness`]) : [[witness, null]];
+    for (const [w, name] of names) {
+      await f.locator(name ? `input[name="${name}"]` : 'input[name$="-witness"]').fill(w.id);
+      await f.locator(name ? `input[name="${name}-password"]` : 'input[name$="-witness-password"]').fill(acctPassword(w));
+    }
     await f.locator('button[type="submit"]').click();
     return f;
   }
@@ -983,17 +987,36 @@ describe('table accounting on the page', () => {
     assert.match(await row.innerText(), /by A-FL \(witness A-DL\)/);
   });
 
-  it('the count team records the drop', async () => {
+  it('the count team records the drop: a count sheet by denomination, three signers', async () => {
     await as(ACCT.ct);
     assert.equal(await ap.locator('#table-inventory [data-box="void"]').count(), 0, 'no void form for the count team');
-    const f = await submit('drop', ACCT.ct2, async form => {
+    const bills = {10000: 2, 2000: 2, 100: 10}, chips = {2500: 2}, markers = 1000;
+    const sum = o => Object.entries(o).reduce((a, [d, n]) => a + Number(d) * n, 0);
+    const today = (await http('GET', '/api/v1/tables')).json.property.gaming_day;
+    // two counters are not a count team: refused, the daemon saying how many more
+    let f = await submit('drop', [ACCT.ct2], async form => {
+      assert.notEqual(await form.locator('input[name="drop-day"]').inputValue(), today, 'the day that ended by default');
+      await form.locator('input[name="drop-day"]').fill(today);
       await form.locator('input[name="drop-box"]').fill('D-T3');
-      await form.locator('input[name="drop-cash"]').fill('250');
-      await form.locator('input[name="drop-chips"]').fill('50');
-      assert.equal(await form.locator('.running-total').innerText(), '$300.00');
+      for (const [d, n] of Object.entries(bills)) await form.locator(`input[data-bill="${d}"]`).fill(String(n));
+      await count(form, chips);
+      await form.locator('input[name="drop-markers"]').fill(String(markers / 100));
+      const usd = n => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(n / 100);
+      assert.equal(await form.locator('.drop-total').innerText(), usd(sum(bills) + sum(chips) + markers));
     });
+    const refusal = f.locator('.note-error');
+    await refusal.waitFor();
+    assert.match(await refusal.innerText(), /witness_required/);
+    assert.match(await refusal.innerText(), /1 more/);
+    // the count sheet is still there: the team signs it
+    f = await submit('drop', [ACCT.ct2, ACCT.ct3], async () => {});
     await f.locator('.note-ok', {hasText: 'drop D-T3'}).waitFor();
-    fig.drop = 30000;
+    assert.match(await f.locator('.note-ok').innerText(), new RegExp(`witness ${ACCT.ct2.id}, ${ACCT.ct3.id}`));
+    fig.drop = sum(bills) + sum(chips) + markers;
+    const docs = await http('GET', `/api/v1/tables/${T}/documents`);
+    const drop = docs.json.documents.find(d => d.type === 'drop');
+    assert.deepEqual([drop.cash, drop.chips, drop.markers, drop.gaming_day], [sum(bills), sum(chips), markers, today]);
+    assert.deepEqual(drop.witnesses, [ACCT.ct2.id, ACCT.ct3.id]);
   });
 
   it('a floor supervisor records the closer; a differing opener is refused until it has a reason', async () => {

@@ -32,6 +32,7 @@ PEOPLE = (
     ("CG1", "Cy Cage", ["cage"]),
     ("CT1", "Kim Count", ["count"]),
     ("CT2", "Lou Count", ["count"]),
+    ("CT3", "Max Count", ["count"]),
     ("RN1", "Ray Runner", ["floor"]),
     ("SC1", "Sal Security", ["security"]),     # a runner who signs (accounting.signatures "nj")
 )
@@ -48,6 +49,18 @@ def chips_of(total):
     """A count of chips for an amount: $25 chips, then $1 chips."""
     assert total >= 0 and total % 100 == 0, total
     return {"2500": total // 2500, "100": total % 2500 // 100}
+
+
+def count_sheet(cash, chips=0, markers=0):
+    """A drop's count sheet of these amounts: $100 and $1 bills, $25 and $1 chips, the markers."""
+    assert cash % 100 == 0, cash
+    bills = {k: v for k, v in (("10000", cash // 10000), ("100", cash % 10000 // 100)) if v}
+    return {"cash": bills, "chips": chips_of(chips) if chips else {}, "markers": markers}
+
+
+def count_team():
+    """The drop's witnesses: with CT1's session, the three of the count team accounting.count_team_min asks."""
+    return [witness("CT2"), witness("CT3")]
 
 
 def today():
@@ -96,8 +109,9 @@ class Accounting(pbtest.DaemonTestCase):
         return self.post("/tables/%s/%s" % (table, kind), {"serial": serial, "chips": chips, "runner": "RN1",
                                                            "requester": "FL1", "witness": witness("PB1")}, "CG1")
 
-    def drop(self, table, cash, **extra):
-        body = dict({"box": "D-%s" % table, "cash": cash, "chips": 0, "markers": 0, "witness": witness("CT2")}, **extra)
+    def drop(self, table, cash, chips=0, markers=0, **extra):
+        body = dict({"box": "D-%s" % table, "count": count_sheet(cash, chips, markers), "witnesses": count_team(),
+                     "gaming_day": today()}, **extra)
         return self.post("/tables/%s/drop" % table, body, "CT1")
 
     def deal(self, table, n, ante=(500, 5000), pp=(500, 2500)):
@@ -154,11 +168,11 @@ class Accounting(pbtest.DaemonTestCase):
         bad(422, "unknown_person", fills, {"serial": "F-9", "chips": {"2500": 1}, "runner": "NOBODY",
                                            "witness": witness("PB1")}, who="CG1")
         drop = "/api/v1/tables/T1/drop"
-        dbody = {"box": "D-1", "cash": 100, "witness": witness("CT2")}
-        bad(400, "invalid_amount", drop, dict(dbody, cash=-1), who="CT1")                               # negative cash
+        dbody = {"box": "D-1", "count": count_sheet(100), "witnesses": count_team(), "gaming_day": today()}
+        bad(400, "invalid_count", drop, dict(dbody, count={"cash": {"100": -1}}), who="CT1")            # negative cash
         bad(400, "invalid_body", drop, dict(dbody, collections=100), who="CT1")                         # house-banked
         bad(400, "invalid_body", drop, dict(dbody, gaming_day="yesterday"), who="CT1")
-        bad(403, "witness_refused", drop, dict(dbody, witness=witness("PB1")), who="CT1")
+        bad(403, "witness_refused", drop, dict(dbody, witnesses=[witness("CT2"), witness("PB1")]), who="CT1")
         bad(404, "document_not_found", "/api/v1/tables/T1/fills/F-404/void", {"reason": "x", "witness": witness("PB1")})
         bad(422, "reason_required", "/api/v1/tables/T1/fills/F-404/void", {"witness": witness("PB1")})
         self.assertEqual(self.d.db_value("SELECT count(*) FROM acct_documents"), 0)
@@ -294,7 +308,8 @@ class Accounting(pbtest.DaemonTestCase):
         self.assertGreater(fees, 0)
         self.closer("P1", {"500": 20})                   # the players bank the game: the tray does not move
         self.refused(400, "invalid_amount", "POST", "/api/v1/tables/P1/drop",
-                     {"box": "D-P1", "cash": 0, "collections": -5, "witness": witness("CT2")}, token=self.tok["CT1"])
+                     {"box": "D-P1", "count": {}, "collections": -5, "witnesses": count_team(), "gaming_day": today()},
+                     token=self.tok["CT1"])
         self.drop("P1", 0, collections=fees)
         row = self.master("P1")["tables"][0]
         self.assertTrue(row["player_banked"])

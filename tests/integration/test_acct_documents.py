@@ -14,7 +14,7 @@ import zoneinfo
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import AUDITOR, PITBOSS_TOKEN  # noqa: E402
-from test_accounting import BASIC, PEOPLE, setup_people, sign_in, witness  # noqa: E402
+from test_accounting import BASIC, PEOPLE, count_sheet, count_team, setup_people, sign_in, witness  # noqa: E402
 
 PROPERTY = {"id": "B1", "name": "Bayfront", "time_zone": "America/New_York", "gaming_day_start": "06:00",
             "shifts": [{"name": "day", "start": "06:00"}, {"name": "swing", "start": "14:00"},
@@ -56,7 +56,8 @@ class Documents(pbtest.DaemonTestCase):
                                               "witness": witness("PB1")}, "CG1")
         kept = self.post("/tables/T2/credits", {"serial": "DOC-C1", "chips": {"100": 2}, "witness": witness("PB1")}, "CG1")
         void = self.post("/tables/T2/fills/DOC-F1/void", {"reason": "wrong table", "witness": witness("PB1")}, "FL1")
-        drop = self.post("/tables/T2/drop", {"box": "D-T2", "cash": 12000, "witness": witness("CT2")}, "CT1")
+        drop = self.post("/tables/T2/drop", {"box": "D-T2", "count": count_sheet(12000), "witnesses": count_team(),
+                                             "gaming_day": day}, "CT1")
         js = self.ok("GET", "/api/v1/tables/T2/documents?gaming_day=" + day, token=AUDITOR)
         self.assertEqual(js["gaming_day"], day)
         docs = js["documents"]

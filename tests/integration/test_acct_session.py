@@ -88,9 +88,10 @@ class Ledger:
 
 
 class Session(pbtest.DaemonTestCase):
-    # the slips signed by accounting.signatures "basic" (cage and floor): test_acct_signatures.py has the "nj" ones
+    # the slips signed by accounting.signatures "basic" (cage and floor), a count team of two: test_acct_signatures.py
+    # and test_acct_drop.py have the "nj" slips and the three counters
     daemon_kwargs = {"clock": True, "overrides": {"property": PROPERTY, "sessions": SESSIONS,
-                                                  "accounting": {"signatures": "basic"}}}
+                                                  "accounting": {"signatures": "basic", "count_team_min": 2}}}
 
     @classmethod
     def setUpClass(cls):

@@ -37,6 +37,7 @@ from test_reports import random_round  # noqa: E402
 
 PEOPLE = pbtest.staff("FL1", "FL2", "PB1", "DL1", "DL2", "CG1", "CT1") + (
     ("CT2", "Lou Count", ["count"]),
+    ("CT3", "Max Count", ["count"]),                  # the drop: three of the count team (accounting.count_team_min)
     ("SC1", "Sid Security", ["security"]),            # runners
     ("SC2", "Sol Security", ["security"]),
     ("SD1", "Dale Both", ["security", "dealer"]),     # a runner who also deals: refused as a runner
@@ -173,7 +174,8 @@ class Signatures(pbtest.DaemonTestCase):
         K = O + F - C - sold
         self.post("/tables/T3/inventory", {"kind": "closer", "chips": {"2500": K // 2500, "100": K % 2500 // 100},
                                            "witness": w("DL1")}, "FL1")
-        self.post("/tables/T3/drop", {"box": "D-T3", "cash": sold, "witness": w("CT2")}, "CT1")
+        self.post("/tables/T3/drop", {"box": "D-T3", "count": {"cash": {"10000": sold // 10000, "100": sold % 10000 // 100}},
+                                      "witnesses": [w("CT2"), w("CT3")], "gaming_day": day}, "CT1")
         # pending: neither slip counts; the count win is what the documents give without them
         row = self.row(T, day)
         self.assertEqual((row["fills"], row["credits"], row["documents"]["fills"], row["documents"]["credits"]), (0, 0, 0, 0))

@@ -109,12 +109,13 @@ class RotationPerPerson(BankerCase):
         self.assertIs(self.ok("GET", "/api/v1/integrity?table=QA", token=AUDITOR)["ok"], True)
 
     def test_unnamed_banker_unchanged(self):
-        """A round that names no banker records and answers as before."""
+        """A round that names no banker records and answers as before (no "declined": the seats passed over are
+        no longer recorded as declining)."""
         for _ in range(2):
             r = self.whole("QE", body(3))
             self.assertNotIn("player", r["banker"])
             self.assertNotIn("provider", r["banker"])
-            self.assertEqual(set(self.opened_banker(r["id"])), {"seat", "bank", "consecutive", "declined"})
+            self.assertEqual(set(self.opened_banker(r["id"])), {"seat", "bank", "consecutive"})
         cur = self.bankers("QE")["current"]
         self.assertEqual(cur, {"seat": 3, "consecutive": 2, "must_pass": True, "next_seat": 4})
 

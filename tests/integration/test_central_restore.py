@@ -169,8 +169,9 @@ class RestoreTest(pgserver.CentralServerCase):
         post("/tables/T1/credits", {"serial": "C-1", "chips": {"500": 3}, "witnesses": slip}, "CG1")
         post("/tables/T1/credits/C-1/receipt", {"witness": acct.witness("DL1")}, "FL1")
         post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 39}, "witness": acct.witness("DL1")}, "FL1")
-        post("/tables/T1/drop", {"box": "D-1", "cash": 12000, "witness": acct.witness("CT2")}, "CT1")
-        post("/tables/P1/drop", {"box": "D-2", "cash": 0, "collections": 900, "witness": acct.witness("CT2")}, "CT1")
+        post("/tables/T1/drop", {"box": "D-1", "count": acct.count_sheet(12000), "witnesses": acct.count_team(),
+                                 "gaming_day": acct.today()}, "CT1")
+        post("/tables/P1/drop", {"box": "D-2", "count": {}, "collections": 900, "witnesses": acct.count_team()}, "CT1")
         o = post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 38}, "reason": "short",
                                           "witness": acct.witness("DL1")}, "FL1")
         post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),

@@ -17,6 +17,7 @@ PB_CHECK_EVENT_BODIES=1 each clean stop of a daemon checks every stored event
 
     PB_CHECK_EVENT_BODIES=1 PB_EVENT_TYPES_SEEN=/tmp/seen python3 tests/integration/test_accounting.py
 """
+import datetime
 import json
 import os
 import shutil
@@ -148,6 +149,7 @@ class EveryType(unittest.TestCase):
         for name, path in list(self.d.config["games"].items()):
             shutil.copy(path, os.path.join(games, os.path.basename(path)))
             self.d.config["games"][name] = "games/" + os.path.basename(path)
+        self.d.config["accounting"] = {"serials": {"fill": {"prefix": "F-", "digits": 6}}}     # serial_explained
         self.d.write_config()
         self.d.start()
         self.d.stop()
@@ -242,7 +244,13 @@ class EveryType(unittest.TestCase):
         post("/tables/T1/credits", {"serial": "C-2", "chips": {"500": 1}, "witnesses": slip}, "CG1")
         post("/tables/T1/credits/C-2/receipt", {"witnesses": [w("FL1")]}, "DL1")
         post("/tables/T1/inventory", {"kind": "closer", "chips": {"2500": 39}, "witness": w("DL1")}, "FL1")
-        post("/tables/T1/drop", {"box": "D-1", "cash": 12000, "witness": w("CT2")}, "CT1")
+        # a drop of three days ago: its count sheet, its count team, the pit boss's approval
+        back = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=3)).strftime("%Y-%m-%d")
+        post("/tables/T1/drop", {"box": "D-1", "count": acct.count_sheet(12000), "witnesses": acct.count_team(),
+                                 "gaming_day": back, "approval": w("PB1")}, "CT1")
+        # a fill's serial outside its series (accounting.serials), accounted for
+        post("/tables/T1/fills", {"serial": "F-9", "chips": {"2500": 1}, "witnesses": slip}, "CG1")
+        post("/serials/fill/F-9/explanation", {"note": "keyed short: the slip reads F-000009", "witness": w("FL1")}, "PB1")
         o = post("/tables/T1/inventory", {"kind": "opener", "chips": {"2500": 38}, "reason": "short",
                                           "witness": w("DL1")}, "FL1")
         post("/exceptions/acknowledgments", {"kind": "inventory_discrepancy", "table": "T1", "ref": str(o["id"]),

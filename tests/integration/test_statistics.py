@@ -15,7 +15,7 @@ import unittest
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN, AUDITOR  # noqa: E402
-from test_accounting import PEOPLE, witness, chips_of, setup_people, sign_in  # noqa: E402
+from test_accounting import PEOPLE, witness, chips_of, count_sheet, count_team, setup_people, sign_in  # noqa: E402
 from test_reports import random_round  # noqa: E402
 
 BASELINE = {"standard": 0.2, "florida": 0.3}
@@ -47,7 +47,8 @@ class Statistics(pbtest.DaemonTestCase):
         self.post("/tables/%s/inventory" % table, {"kind": kind, "chips": chips_of(total), "witness": witness("DL1")}, "FL1")
 
     def drop(self, table, cash, **extra):
-        body = dict({"box": "D-%s" % table, "cash": cash, "chips": 0, "markers": 0, "witness": witness("CT2")}, **extra)
+        body = dict({"box": "D-%s" % table, "count": count_sheet(cash), "witnesses": count_team(), "gaming_day": today()},
+                    **extra)
         self.post("/tables/%s/drop" % table, body, "CT1")
 
     def deal(self, table, n, low=500):

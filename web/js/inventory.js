@@ -9,16 +9,17 @@
 //   fill, credit      cage                      (witnesses: floor or pitboss, and the runner: security)
 //   receipt of a slip dealer | floor | pitboss  (witness: the other of the dealer and the floor)
 //   void of a slip    cage | floor | pitboss    (witness: floor, pitboss)
-//   drop              count                     (witness: count)
+//   drop              count                     (witnesses: count, three people in all by default;
+//                                                a back-dated day: a pit boss's or admin's approval)
 //
 // A slip issued and not yet received is "pending": it is marked in the list,
 // with a Receive button that opens the receipt form on it, and left out of
 // the day's totals as the master game leaves it out.  Under "basic" a slip
 // counts when issued, one witness each, and the runner's password is not
 // asked.  A count is typed per denomination of the property's chips (GET
-// /tables answers them) and its running total shown as it is typed.  A
-// refusal is shown as the daemon words it; opener_discrepancy asks for a
-// reason.
+// /tables answers them) and its running total shown as it is typed; the
+// drop's count sheet also per US bill.  A refusal is shown as the daemon
+// words it; opener_discrepancy asks for a reason.
 import * as api from './api.js';
 import * as session from './session.js';
 import {h, section, dataTable, note} from './dom.js';
@@ -53,8 +54,12 @@ function detail(d, cur) {
   const parts = [];
   if (d.type === 'drop') {
     parts.push(`box ${d.box}: cash ${money(d.cash, cur)}, chips ${money(d.chips, cur)}, markers ${money(d.markers, cur)}`);
+    if (d.count?.cash && Object.keys(d.count.cash).length) parts.push(`bills ${chipsText(d.count.cash, cur)}`);
+    if (d.count?.chips && Object.keys(d.count.chips).length) parts.push(`chips ${chipsText(d.count.chips, cur)}`);
+    if (d.count?.coupons) parts.push(`coupons ${money(d.count.coupons, cur)} (not counted)`);
     if (d.collections) parts.push(`collections ${money(d.collections, cur)}`);
     if (d.shift) parts.push(`shift ${d.shift}`);
+    if (d.approval) parts.push(`back-dated, approved by ${d.approval}`);
   } else {
     if (d.chips) parts.push(chipsText(d.chips, cur));
     if (d.discrepancy !== undefined && d.discrepancy !== null && d.discrepancy !== 0) {
@@ -113,26 +118,65 @@ function dayTotals(docs) {
     fills: sum('fill'), credits: sum('credit'), drop: sum('drop'), pending: docs.filter(d => d.status === 'pending').length};
 }
 
-/** Counts per denomination, with the running total; returns {el, read(), clear()}. */
-function chipCounts(denoms, cur, name) {
+/** The US bills a drop's count sheet counts, in cents. */
+const BILLS = [10000, 5000, 2000, 1000, 500, 200, 100];
+
+/**
+ * Counts per denomination, with the running total; returns {el, read(),
+ * value(), clear()}.  attr: the data- attribute naming an input's
+ * denomination ("denom" for chips, "bill" for a drop's bills).
+ */
+function chipCounts(denoms, cur, name, {legend = 'Chips counted', attr = 'denom', onChange} = {}) {
   const total = h('output', {class: 'running-total', 'aria-live': 'polite'}, money(0, cur));
   const inputs = denoms.map(d => h('input', {type: 'number', min: '0', step: '1', inputmode: 'numeric',
-    name: `${name}-${d}`, 'data-denom': String(d), class: 'count'}));
-  const update = () => {
-    total.textContent = money(inputs.reduce((a, i) => a + (Number(i.value) > 0 ? Math.floor(Number(i.value)) : 0) * Number(i.dataset.denom), 0), cur);
-  };
+    name: `${name}-${d}`, [`data-${attr}`]: String(d), class: 'count'}));
+  const counted = i => (Number(i.value) > 0 ? Math.floor(Number(i.value)) : 0);
+  const value = () => inputs.reduce((a, i) => a + counted(i) * Number(i.dataset[attr]), 0);
+  const update = () => { total.textContent = money(value(), cur); if (onChange) onChange(); };
   for (const i of inputs) i.addEventListener('input', update);
-  const el = h('fieldset', {class: 'chip-counts'}, h('legend', null, 'Chips counted'),
+  const el = h('fieldset', {class: 'chip-counts'}, h('legend', null, legend),
     h('div', {class: 'count-grid'}, inputs.map((i, k) => field(money(denoms[k], cur), i))),
     h('p', {class: 'total-line'}, 'Total: ', total));
   return {
     el,
+    value,
     read() {
       const chips = {};
-      for (const i of inputs) if (i.value !== '' && Number(i.value) !== 0) chips[i.dataset.denom] = Number(i.value);
+      for (const i of inputs) if (i.value !== '' && Number(i.value) !== 0) chips[i.dataset[attr]] = Number(i.value);
       return chips;
     },
     clear() { for (const i of inputs) i.value = ''; update(); },
+  };
+}
+
+/** "YYYY-MM-DD" of the day before day ("YYYY-MM-DD"), "" when day is not one. */
+function dayBefore(day) {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return Number.isNaN(t) ? '' : new Date(t - 86400000).toISOString().slice(0, 10);
+}
+
+/**
+ * The drop's count team: a witness id and password per witness (two, as
+ * accounting.count_team_min's default of three signers asks with the
+ * session), another added on request; returns {el, read(), clear()}.
+ */
+function countTeam() {
+  const list = [];
+  const group = h('div', {class: 'count-team'});
+  const add = () => {
+    const w = witnessFields(`drop-${list.length + 1}`);
+    w.el.querySelector('legend').textContent = `Witness ${list.length + 1} (count team)`;
+    list.push(w);
+    group.append(w.el);
+  };
+  add();
+  add();
+  const more = h('button', {type: 'button', class: 'btn', 'data-add-witness': ''}, 'Add a witness');
+  more.addEventListener('click', () => { if (list.length < 7) add(); });
+  return {
+    el: h('div', null, group, more),
+    read: () => list.map(w => w.read()).filter(w => w.person !== ''),
+    clear: () => { for (const w of list) w.clear(); },
   };
 }
 
@@ -295,26 +339,41 @@ export function inventoryPanel(t, ctx, opts = {}) {
   if (any('count')) {
     const step = minorDigits(cur) ? '0.01' : '1';
     const amount = n => h('input', {type: 'number', min: '0', step, inputmode: 'decimal', name: `drop-${n}`});
-    const box = h('input', {type: 'text', name: 'drop-box', maxlength: '32', spellcheck: 'false'});
-    const cash = amount('cash'), chips = amount('chips'), markers = amount('markers');
-    const coll = t.banking === 'player' ? amount('collections') : null;
-    const total = h('output', {class: 'running-total', 'aria-live': 'polite'}, money(0, cur));
-    const parts = [cash, chips, markers, coll].filter(Boolean);
     const minor = i => (i.value === '' ? 0 : toMinor(i.value, cur));
-    for (const i of parts) i.addEventListener('input', () => { total.textContent = money(minor(cash) + minor(chips) + minor(markers), cur); });
-    const w = witnessFields('drop');
+    const box = h('input', {type: 'text', name: 'drop-box', maxlength: '32', spellcheck: 'false'});
+    // the count is made the next morning: the day that ended, unless another is picked
+    const counted = h('input', {type: 'date', name: 'drop-day', value: dayBefore(prop?.gaming_day || '')});
+    const total = h('output', {class: 'running-total drop-total', 'aria-live': 'polite'}, money(0, cur));
+    const update = () => { total.textContent = money(bills.value() + chipsIn.value() + minor(markers), cur); };
+    const bills = chipCounts(BILLS, cur, 'drop-bill', {legend: 'Bills counted', attr: 'bill', onChange: update});
+    const chipsIn = chipCounts(denoms, cur, 'drop-chip', {legend: 'Chips in the box', onChange: update});
+    const markers = amount('markers'), coupons = amount('coupons');
+    const coll = t.banking === 'player' ? amount('collections') : null;
+    markers.addEventListener('input', update);
+    const team = countTeam();
+    const approver = witnessFields('drop-approval');
+    approver.el.querySelector('legend').textContent = 'Approval (pit boss or admin), for a day before the last that ended';
     forms.append(docForm('Record the drop', 'drop',
-      [field('Box', box), field(`Cash (${cur})`, cash), field(`Chips (${cur})`, chips), field(`Markers (${cur})`, markers),
-        coll ? field(`Collections (${cur})`, coll) : null, h('p', {class: 'total-line'}, 'Total: ', total), w.el],
+      [field('Box', box), field('Gaming day counted', counted, 'By default the gaming day that ended.'), bills.el,
+        denoms.length ? chipsIn.el : null, field(`Markers (${cur})`, markers),
+        field(`Coupons (${cur})`, coupons, 'Kept on the count sheet; not counted in the drop.'),
+        coll ? field(`Collections (${cur})`, coll) : null, h('p', {class: 'total-line'}, 'Drop: ', total), team.el,
+        approver.el],
       async () => {
-        const b = {box: box.value.trim(), cash: minor(cash), chips: minor(chips), markers: minor(markers), witness: w.read()};
+        const count = {cash: bills.read(), chips: chipsIn.read(), markers: minor(markers)};
+        if (coupons.value !== '') count.coupons = minor(coupons);
+        const b = {box: box.value.trim(), count, witnesses: team.read()};
+        if (counted.value) b.gaming_day = counted.value;
         if (coll && coll.value !== '') b.collections = minor(coll);
-        if (day.value && day.value !== prop?.gaming_day) b.gaming_day = day.value;
-        w.clear();
+        const ap = approver.read();
+        if (ap.person) b.approval = ap;
+        team.clear();
+        approver.clear();
         const a = await api.send('POST', `${base}/drop`, b);
-        for (const i of [box, ...parts]) i.value = '';
-        total.textContent = money(0, cur);
-        return recorded(`drop ${a.box}`, a);
+        for (const i of [box, markers, coupons, coll].filter(Boolean)) i.value = '';
+        bills.clear();
+        chipsIn.clear();
+        return recorded(`drop ${a.box} for ${a.gaming_day}`, a);
       }));
   }
   load();

@@ -8,7 +8,7 @@
 #include "store/sql/columns.h"
 
 /*
- * An acct_documents row, as written (STMT_ACCT_INSERT: ?1 .. ?22 in this
+ * An acct_documents row, as written (STMT_ACCT_INSERT: ?1 .. ?24 in this
  * order) and as read (STMT_ACCT_GET and the other reads of documents).
  */
 #define ACCT_COLS(X, Y) \
@@ -33,7 +33,9 @@
 	Y(ACCT_COL_WITNESS, "witness") \
 	Y(ACCT_COL_RUNNER, "runner") \
 	Y(ACCT_COL_REQUESTER, "requester") \
-	Y(ACCT_COL_WITNESSES, "witnesses")
+	Y(ACCT_COL_WITNESSES, "witnesses") \
+	Y(ACCT_COL_COUNT_JSON, "count_json") \
+	Y(ACCT_COL_APPROVAL, "approval")
 enum acct_col { SQL_INDICES(ACCT_COLS) ACCT_COL_COUNT };
 #define ACCT_COLUMNS SQL_NAMES(ACCT_COLS)
 

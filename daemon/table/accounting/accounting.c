@@ -9,9 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "common/gaming_day.h"
 #include "common/text.h"
-#include "engine/limits.h"
 #include "store/store.h"
 #include "table/people/people.h"
 
@@ -23,12 +21,9 @@ struct doc_call {
 	char witness[PB_ID_MAX];
 	char witnesses[ACCT_WITNESSES_JSON_MAX];
 	struct acct_chips chips;
-	char serial[PB_ID_MAX];            /* a fill's, a credit's, a void's; a drop's box */
+	char serial[PB_ID_MAX];            /* a fill's, a credit's, a void's */
 	char reason[ACCT_REASON_MAX];
 	char runner[PB_ID_MAX], requester[PB_ID_MAX];
-	int64_t cash, chip_value, markers, collections;
-	char gaming_day[ACCT_DAY_LEN];     /* a drop's, "" for the current */
-	char shift[GAMING_SHIFT_NAME_MAX]; /* a drop's */
 	int64_t year;                      /* a void's, 0 for the current */
 };
 
@@ -358,99 +353,6 @@ pit_acct_void(struct pit *p, const struct actor *a, const struct idempotency *id
 	if (read_text(body, "reason", what, true, c.reason, err) < 0)
 		return -1;
 	return sign_and_write(p, a, idem, &c, ACCT_VOID_WITNESS, what, do_void, out, status, err);
-}
-
-/* ---- the drop ---- */
-
-static int
-do_drop(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
-{
-	struct doc_call *c = arg;
-	struct acct_document d;
-	int64_t today, day;
-
-	if (pit_check_hold(p, c->table_id, err) < 0)
-		return -1;
-	new_document(p, a, c, &d);
-	if (c->gaming_day[0] != '\0') {
-		gaming_day_parse(d.gaming_day, &today);
-		gaming_day_parse(c->gaming_day, &day);
-		if (day > today)
-			return pb_fail(err, 422, "invalid_gaming_day", "gaming_day: %s has not begun (the current gaming day is %s)",
-			    c->gaming_day, d.gaming_day);
-		snprintf(d.gaming_day, sizeof(d.gaming_day), "%s", c->gaming_day);
-	}
-	snprintf(d.shift, sizeof(d.shift), "%s", c->shift);
-	snprintf(d.serial, sizeof(d.serial), "%s", c->serial);
-	d.cash = c->cash;
-	d.chip_value = c->chip_value;
-	d.markers = c->markers;
-	d.collections = c->collections;
-	d.total = c->cash + c->chip_value + c->markers;
-	if (store_acct_next_id(p->store, &d.id, err) < 0)
-		return -1;
-	*status = 201;
-	return acct_record(p, a, &d, out, err);
-}
-
-/* The drop's optional gaming day and shift (one of the property's). */
-static int
-read_drop_when(const struct config *cfg, const json_t *body, struct doc_call *c, struct pb_error *err)
-{
-	const struct gaming_calendar *cal = &cfg->property.calendar;
-	const json_t *day = json_object_get(body, "gaming_day"), *shift = json_object_get(body, "shift");
-	char names[GAMING_SHIFTS_MAX * (GAMING_SHIFT_NAME_MAX + 2)] = "";
-	int64_t n;
-
-	if (day != NULL && (!json_is_string(day) || gaming_day_parse(json_string_value(day), &n) < 0))
-		return pb_fail(err, 400, "invalid_body", "gaming_day: the gaming day counted, \"YYYY-MM-DD\" (default: the current one)");
-	if (day != NULL)
-		snprintf(c->gaming_day, sizeof(c->gaming_day), "%s", json_string_value(day));
-	if (shift == NULL)
-		return 0;
-	for (int i = 0; json_is_string(shift) && i < cal->shift_count; i++)
-		if (strcmp(cal->shifts[i].name, json_string_value(shift)) == 0) {
-			snprintf(c->shift, sizeof(c->shift), "%s", cal->shifts[i].name);
-			return 0;
-		}
-	for (int i = 0; i < cal->shift_count; i++)
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s\"%s\"", i ? ", " : "", cal->shifts[i].name);
-	return pb_fail(err, 400, "invalid_body", "shift: %s%s", cal->shift_count ? "one of the property's shifts: " :
-	    "the property has no shifts; leave it out", names);
-}
-
-int
-pit_acct_drop(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
-    const json_t *body, json_t **out, int *status, struct pb_error *err)
-{
-	static const char *const KEYS[] = {"box", "cash", "chips", "markers", "collections", "gaming_day", "shift", "witness",
-	    "witnesses", NULL};
-	struct doc_call c = {.table_id = table_id, .body = body};
-	const struct table_config *t;
-	const json_t *v;
-
-	snprintf(c.kind, sizeof(c.kind), "drop");
-	if (check_signer(p, a, table_id, OP_DROP, "the drop", err) < 0 ||
-	    check_body(body, "drop", KEYS, "{\"box\": \"D-17\", \"cash\": 125000, \"chips\": 0, \"markers\": 0, "
-	    "\"witness\": {\"person\", \"password\"}}", err) < 0)
-		return -1;
-	t = config_table(p->cfg, table_id);
-	if (read_id(body, "box", "D-17", true, c.serial, err) < 0 ||
-	    input_amount(json_object_get(body, "cash"), "cash", &c.cash, err) < 0 ||
-	    ((v = json_object_get(body, "chips")) != NULL && input_amount(v, "chips", &c.chip_value, err) < 0) ||
-	    ((v = json_object_get(body, "markers")) != NULL && input_amount(v, "markers", &c.markers, err) < 0))
-		return -1;
-	v = json_object_get(body, "collections");
-	if (v != NULL && !t->player_banked)
-		return pb_fail(err, 400, "invalid_body", "collections: table %s is house-banked; its drop has no collection fees", t->id);
-	if (v != NULL && input_amount(v, "collections", &c.collections, err) < 0)
-		return -1;
-	if (c.cash + c.chip_value + c.markers > PB_MONEY_MAX)
-		return pb_fail(err, 400, "total_overflow", "cash + chips + markers: over %lld cents; count again",
-		    (long long)PB_MONEY_MAX);
-	if (read_drop_when(p->cfg, body, &c, err) < 0)
-		return -1;
-	return sign_and_write(p, a, idem, &c, ACCT_DROP_WITNESS, "the drop", do_drop, out, status, err);
 }
 
 int

@@ -22,7 +22,7 @@
  *   opener, closer   floor|pitboss        with dealer|floor|pitboss
  *   fill, credit     cage                 with floor|pitboss
  *   their voids      cage|floor|pitboss   with floor|pitboss
- *   drop             count                with count
+ *   drop             count                with count (accounting.count_team_min in all)
  *
  * Under "nj" (the default) an opener or closer is signed by the dealer and
  * a floor supervisor or pit boss (either as the session); a fill or credit
@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "common/error.h"
+#include "common/timeutil.h"
 #include "config/config.h"
 #include "store/accounting.h"
 #include "table/core/core.h"
@@ -85,10 +86,16 @@ int pit_acct_receipt(struct pit *p, const struct actor *a, const struct idempote
     bool credit, const char *serial, const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 /*
- * POST /tables/{t}/drop {"box", "cash", "chips", "markers", "collections"?,
- * "gaming_day"?, "shift"?, "witness"} -> 201.  gaming_day defaults to the
- * current one (the count is usually the next morning); collections only on a
- * player-banked table.
+ * POST /tables/{t}/drop {"box", "count": {"cash": {"10000": n, ...},
+ * "chips": {...}, "markers", "coupons"?}, "collections"?, "gaming_day"?,
+ * "shift"?, "witnesses": [...], "approval"?} -> 201 (acct_drop.c).  The
+ * cash, chips and markers are computed from the count sheet; the signers
+ * are the count session and its witnesses of the count, at least
+ * accounting.count_team_min people (403 witness_required naming how many
+ * more); gaming_day defaults to the last that ended, an earlier one needs
+ * the approval of a pit boss or admin (403 approval_required); a box is
+ * counted once a gaming day, at one table (409 duplicate_box); collections
+ * only on a player-banked table.
  */
 int pit_acct_drop(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const json_t *body, json_t **out, int *status, struct pb_error *err);
@@ -308,5 +315,60 @@ json_t *acct_body(const struct acct_document *d);
  */
 int acct_from_body(const char *table_id, const char *at, const struct event_type *t, const json_t *b,
     struct acct_document *d, struct pb_error *err);
+
+/*
+ * acct_serials.c - serial control (docs/accounting.md, "Serial control"):
+ * the fills and credits of a year against their series (accounting.serials;
+ * a kind without one is not checked; two kinds with the same prefix and
+ * digits are one series).  A voided slip is accounted for.
+ */
+
+/* A problem of a series, as the exceptions report lists it (kind serial_gap). */
+struct acct_serial_problem {
+	const char *problem;               /* "gap", "duplicate", "out_of_series" */
+	char kind[8];                      /* the kind of the slip that shows it: "fill", "credit" */
+	int64_t year;
+	char serial[PB_ID_MAX];            /* the ref: the serial; a gap's first missing serial */
+	char last[PB_ID_MAX];              /* a gap's last missing serial; "" otherwise */
+	char before[PB_ID_MAX], after[PB_ID_MAX];   /* a gap: the serials used either side of it */
+	int64_t count;                     /* a gap's missing serials; a duplicate's uses not voided; 1 */
+	int64_t document;                  /* the slip that shows it: the first after a gap, a duplicate's latest use */
+	char table_id[PB_ID_MAX];          /* that slip's table and time */
+	char at[PB_TIME_LEN];
+};
+
+typedef int (*acct_serial_problem_fn)(void *ctx, const struct acct_serial_problem *x, struct pb_error *err);
+
+/*
+ * Every problem of the year's slips handed to fn (non-zero stops the walk
+ * with that value): each serial outside its kind's series that is not
+ * voided, then per series each number used by two slips not voided and
+ * each run of numbers missing between two used ones (voided or not), by
+ * number.  Nothing without a configured series.
+ */
+int acct_serial_problems(struct pit *p, int64_t year, acct_serial_problem_fn fn, void *ctx, struct pb_error *err);
+
+/* Is serial in the series (its prefix, then exactly its digits)?  *number: the digits' value. */
+bool acct_serial_in_series(const struct serial_series *s, const char *serial, int64_t *number);
+
+/* The serial of number in the series: the prefix, then the number in exactly its digits. */
+void acct_serial_format(const struct serial_series *s, int64_t number, char out[PB_ID_MAX]);
+
+/* "fill" or "credit"; and the kind of a name (-1 for neither). */
+const char *acct_serial_kind_name(enum serial_kind k);
+int acct_serial_kind_of(const char *name);
+
+/*
+ * POST /serials/fill/{serial}/explanation and /serials/credit/...
+ * {"note", "witness", "table"?, "year"?} (acct_serial_explain.c) -> 201: a
+ * serial exception of the year (default: the current gaming day's)
+ * accounted for, the table event serial_explained (its row
+ * serial_explanations) in the chain of `table` (default: the table of the
+ * slip that shows it).  A pit boss's or the cage's session with a floor or
+ * pit boss witness.  404 exception_not_found when the serial (a gap's first
+ * missing serial) is no exception of that year, 409 already_explained.
+ */
+int pit_serial_explain(struct pit *p, const struct actor *a, const struct idempotency *idem, bool credit,
+    const char *serial, const json_t *body, json_t **out, int *status, struct pb_error *err);
 
 #endif

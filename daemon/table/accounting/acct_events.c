@@ -78,8 +78,39 @@ acct_body(const struct acct_document *d)
 		json_object_set_new(b, "chips", json_integer(d->chip_value));
 		json_object_set_new(b, "markers", json_integer(d->markers));
 		json_object_set_new(b, "collections", json_integer(d->collections));
+		if (d->count_json[0])
+			json_object_set_new(b, "count", json_loads(d->count_json, 0, NULL));
+		if (d->approval[0])
+			json_object_set_new(b, "approval", json_string(d->approval));
 	}
 	return b;
+}
+
+/*
+ * The value of key (absent: dst ""; of type want otherwise) as the row
+ * keeps it: compact text, keys sorted, in dst of n bytes (422 when longer).
+ */
+static int
+json_field_text(const struct event_type *t, const json_t *b, const char *key, json_type want, char *dst, size_t n,
+    struct pb_error *err)
+{
+	const json_t *v;
+	char *text;
+	int rc = 0;
+
+	dst[0] = '\0';
+	if (event_value(b, t->name, key, EV_OPTIONAL, want, &v, err) < 0)
+		return -1;
+	if (v == NULL)
+		return 0;
+	if ((text = json_dumps(v, JSON_COMPACT | JSON_SORT_KEYS)) == NULL)   /* a parsed value has a text: out of memory */
+		return pb_oom(err);
+	if (strlen(text) >= n)
+		rc = pb_fail(err, 422, "unreadable_event", "a %s event's \"%s\" is longer than a document holds", t->name, key);
+	else
+		snprintf(dst, n, "%s", text);
+	free(text);
+	return rc;
 }
 
 /*
@@ -195,7 +226,9 @@ type_fields(const struct event_type *t, const json_t *b, struct acct_document *d
 		if (event_text(b, n, "box", EV_REQUIRED, d->serial, sizeof(d->serial), err) < 0 ||
 		    event_int(b, n, "cash", EV_REQUIRED, &d->cash, err) < 0 ||
 		    event_int(b, n, "chips", EV_REQUIRED, &d->chip_value, err) < 0 ||
-		    event_int(b, n, "markers", EV_REQUIRED, &d->markers, err) < 0)
+		    event_int(b, n, "markers", EV_REQUIRED, &d->markers, err) < 0 ||
+		    json_field_text(t, b, "count", JSON_OBJECT, d->count_json, sizeof(d->count_json), err) < 0 ||
+		    event_text(b, n, "approval", EV_OPTIONAL, d->approval, sizeof(d->approval), err) < 0)
 			return -1;
 		return event_int(b, n, "collections", EV_REQUIRED, &d->collections, err);
 	default:

@@ -86,4 +86,38 @@ int acct_sign(struct pit *p, const struct actor *a, const char *kind, const json
  */
 const char *acct_slip_status(const struct config *cfg, const struct acct_document *d);
 
+/*
+ * acct_count_sheet.c - a drop's count sheet (docs/accounting.md, "The drop
+ * and the count"): {"cash": {"BILL": COUNT}, "chips": {"DENOMINATION":
+ * COUNT}, "markers": CENTS, "coupons": CENTS}, every part optional.
+ */
+
+/* The most bills of one denomination a count sheet may count. */
+#define ACCT_BILL_COUNT_MAX 1000000
+
+/* A count sheet read: its parts in cents and its text as the document keeps it. */
+struct acct_count_sheet {
+	int64_t cash, chip_value, markers, coupons;
+	int64_t total;                     /* cash + chips + markers: the drop (coupons are kept, not counted) */
+	char json[ACCT_COUNT_JSON_MAX];    /* compact, keys sorted: cash, chips (each denomination given), markers, coupons */
+};
+
+/*
+ * Reads the sheet v against the property's chips (cfg).  Refusals (400,
+ * naming the field): not an object (invalid_body), an unknown key
+ * (unknown_field), a bill that is not a US bill or a chip not of the
+ * property (unknown_denomination), a count that is not an integer from 0
+ * to its maximum (invalid_count), an amount that is not cents
+ * (invalid_amount), a total over PB_MONEY_MAX (total_overflow).
+ */
+int acct_count_sheet_read(const json_t *v, const struct config *cfg, struct acct_count_sheet *out, struct pb_error *err);
+
+/*
+ * acct_serial_explain.c: the serial explanation rows beyond the
+ * serial_explained events the walk counted (pitboss verify; called by
+ * acct_verify_end).
+ */
+struct event_verify;
+int acct_serial_verify_end(struct event_verify *v, struct pb_error *err);
+
 #endif

@@ -36,6 +36,10 @@ document_differs(const struct acct_document *a, const struct acct_document *b)
 	if (strcmp(a->signer, b->signer) != 0 || strcmp(a->witness, b->witness) != 0 || strcmp(a->runner, b->runner) != 0 ||
 	    strcmp(a->requester, b->requester) != 0 || strcmp(a->witnesses, b->witnesses) != 0)
 		return "signers";
+	if (strcmp(a->witnesses, b->witnesses) != 0 || strcmp(a->approval, b->approval) != 0)
+		return "witnesses or approval";
+	if (strcmp(a->count_json, b->count_json) != 0)
+		return "count sheet";
 	return NULL;
 }
 
@@ -103,5 +107,5 @@ acct_verify_end(struct event_verify *v, struct pb_error *err)
 	    "acknowledgment rows have no event in any chain",
 	    (long long)(acknowledgments - v->seen[EVT_EXCEPTION_ACKNOWLEDGED])) < 0)
 		return pb_oom(err);
-	return 0;
+	return acct_serial_verify_end(v, err);
 }

@@ -77,6 +77,8 @@ static const struct {
 	    "pit boss"},
 	[OP_VARIANCE_INVESTIGATE] = {R(ROLE_FLOOR) | R(ROLE_PITBOSS), true, "a variance is investigated by a floor "
 	    "supervisor or pit boss (resolved by a pit boss, with a second person)"},
+	[OP_SERIAL_EXPLAIN] = {R(ROLE_PITBOSS) | R(ROLE_CAGE), true,
+	    "a slip's serial is accounted for by a pit boss or the cage, with a witness"},
 };
 
 int

@@ -111,6 +111,7 @@ enum pit_operation {
 	OP_CTR_UPDATE,      /* moving a CTR work item on, or a note on it */
 	OP_MANUAL_RATING,   /* a supervisor's manual rating of a player (table/players/players.h) */
 	OP_VARIANCE_INVESTIGATE, /* a step of a count variance's investigation (table/reports/reports.h) */
+	OP_SERIAL_EXPLAIN,  /* accounting for a slip's serial exception, with a witness (table/accounting/accounting.h) */
 	OP_COUNT
 };
 

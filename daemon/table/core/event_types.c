@@ -162,11 +162,11 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
 	    "a credit slip received at the table, signed by the dealer and a floor supervisor: from then it counts", NULL},
 	[EVT_DROP] = {"drop", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
-	    FIELDS(REQ("box", EF_STRING), REQ("cash", EF_INTEGER), REQ("chips", EF_INTEGER), REQ("collections", EF_INTEGER),
-	        DOC_GAMING_DAY, DOC_ID, REQ("markers", EF_INTEGER), DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS,
-	        DOC_WITNESSES),
+	    FIELDS(OPT("approval", EF_STRING), REQ("box", EF_STRING), REQ("cash", EF_INTEGER), REQ("chips", EF_INTEGER),
+	        REQ("collections", EF_INTEGER), OPT("count", EF_OBJECT), DOC_GAMING_DAY, DOC_ID, REQ("markers", EF_INTEGER),
+	        DOC_SHIFT, DOC_SIGNER, DOC_TOTAL, DOC_WITNESS, DOC_WITNESSES),
 	    acct_document_apply, acct_document_check, 0, "acct_documents",
-	    "a drop box counted: cash, chips, markers and collections (cents)", NULL},
+	    "a drop box counted: its count sheet, cash, chips, markers and collections (cents), the count team", NULL},
 	[EVT_EXCEPTION_ACKNOWLEDGED] = {"exception_acknowledged", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
 	    FIELDS(REQ("kind", EF_STRING), REQ("note", EF_STRING), REQ("ref", EF_STRING)),
 	    acct_ack_apply, acct_ack_check, 0, "acct_acknowledgments",
@@ -241,6 +241,14 @@ const struct event_type EVENT_TYPES[EVT_COUNT] = {
 	        REQ("id", EF_INTEGER), REQ("note", EF_STRING), REQ("status", EF_STRING), REQ("witness", EF_STRING | EF_NULL)),
 	    variance_step_apply, variance_step_check, 0, "variance_investigations",
 	    "a step of a count variance's investigation: assigned, cause found, or resolved with a second person", NULL},
+
+	/* ---- serial control (table/accounting/acct_serial_explain.c), a table event ---- */
+	[EVT_SERIAL_EXPLAINED] = {"serial_explained", EVENT_CHAIN_TABLE, EVENT_NO_STEP,
+	    FIELDS(REQ("id", EF_INTEGER), REQ("kind", EF_STRING), REQ("note", EF_STRING), REQ("problem", EF_STRING),
+	        REQ("serial", EF_STRING), REQ("witness", EF_STRING), REQ("year", EF_INTEGER)),
+	    acct_serial_apply, acct_serial_check, 0, "serial_explanations",
+	    "a gap, duplicate or out-of-series serial of the fill or credit slips accounted for, with a note and a witness",
+	    NULL},
 };
 
 const struct event_type *

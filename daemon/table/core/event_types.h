@@ -39,7 +39,7 @@ enum event_type_id {
 	EVT_PLAYER_SEATED, EVT_PLAYER_LEFT, EVT_TABLE_TRANSACTION, EVT_PAYOUT_CORRECTED,
 	EVT_PLAYER_REGISTERED, EVT_PLAYER_UPDATED, EVT_TITLE31_ACKNOWLEDGED,
 	EVT_CAGE_TRANSACTION, EVT_TRANSACTION_VOIDED, EVT_PLAYER_MERGED, EVT_TITLE31_NOTED, EVT_CTR_STATUS_CHANGED,
-	EVT_MANUAL_RATING, EVT_VARIANCE_INVESTIGATED,
+	EVT_MANUAL_RATING, EVT_VARIANCE_INVESTIGATED, EVT_SERIAL_EXPLAINED,
 	EVT_COUNT
 };
 
@@ -108,6 +108,13 @@ int acct_document_check(struct event_verify *v, const struct event_type *t, cons
 /* The acknowledgment's row against its event (acct_verify.c). */
 int acct_ack_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e, const json_t *body,
     struct pb_error *err);
+
+/* serial_explained: its serial_explanations row (acct_serial_explain.c). */
+int acct_serial_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,
+    struct pb_error *err);
+/* The explanation's row against its event (acct_serial_explain.c). */
+int acct_serial_check(struct event_verify *v, const struct event_type *t, const struct stored_event *e,
+    const json_t *body, struct pb_error *err);
 
 /* player_registered, player_updated: the players row (players_restore.c). */
 int players_record_apply(struct store *s, const struct event_type *t, const struct stored_event *e, const json_t *body,

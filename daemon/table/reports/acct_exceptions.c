@@ -4,7 +4,8 @@
  * reported, and for the regulator's copy), and a flagged count variance of
  * a gaming day (with what explains it and its investigation,
  * acct_variances.c); each acknowledged by a pit boss with a note (the table
- * event exception_acknowledged).
+ * event exception_acknowledged).  The serial exceptions are
+ * acct_serial_exceptions.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +140,7 @@ acct_exceptions(struct pit *p, const struct actor *a, const struct report_query 
 	for (int64_t day = first; day <= last; day++)
 		if (add_variances(p, a, q, day, arr, err) < 0)
 			return -1;
-	return 0;
+	return acct_serial_exceptions(p, a, q, arr, err);    /* serial control: acct_serial_exceptions.c */
 }
 
 /* Sorts by "at", the earlier position first among equals. */

@@ -130,6 +130,16 @@ int acct_exceptions(struct pit *p, const struct actor *a, const struct report_qu
     struct pb_error *err);
 
 /*
+ * The serial exceptions (acct_serial_exceptions.c) for the exceptions
+ * report, appended to arr: each {"at", "table", "round": null, "kind":
+ * "serial_gap", "problem", "detail", "ref", "slip", "year", "first", "last",
+ * "count", "document", "explained"} of the years the range touches, when its
+ * slip was recorded in the range or, unexplained, before it.
+ */
+int acct_serial_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
+    struct pb_error *err);
+
+/*
  * Under accounting.signatures "nj", the fills and credits issued in
  * [q->from_ms, q->to_ms) at least accounting.pending_slip_minutes ago and
  * neither received nor voided, appended to arr as pending_slip exceptions

@@ -42,9 +42,7 @@ banker_check_rotation(struct pit *p, const struct table_config *t, const struct 
 		out->consecutive = run + 1;
 		return 0;
 	}
-	out->consecutive = 1;
-	for (int s = next_seat(last, t->seats); s != seat; s = next_seat(s, t->seats))
-		out->declined[out->declined_count++] = s;
+	out->consecutive = 1;     /* the seats passed over are not recorded as declining: no offer was recorded */
 	return 0;
 }
 

@@ -729,14 +729,12 @@ do_open(struct pit *p, const struct actor *a, void *arg, json_t **out, int *stat
 	    "limits", limits_to_event_json(&r->limits), "round_no", (json_int_t)r->round_no,
 	    "rules", rules_to_event_json(&r->rules), "seats", r->seats);
 	if (r->player_banked) {
-		json_t *declined = json_array();
-		for (int i = 0; i < rot.declined_count; i++)
-			json_array_append_new(declined, json_integer(rot.declined[i]));
-		json_t *b = json_pack("{s:i,s:I,s:i,s:o}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
-		    "consecutive", rot.consecutive, "declined", declined);
+		/* no "declined": the seats passed over made no offer (rounds recorded before still carry theirs) */
+		json_t *b = json_pack("{s:i,s:I,s:i}", "seat", r->banker_seat, "bank", (json_int_t)r->bank,
+		    "consecutive", rot.consecutive);
 		banker_identity_to_json(r, b);   /* only when named: the bytes of an unnamed banker's round are as before */
 		json_object_set_new(ev, "banker", b);
-		if (banker_turn_rows_put(p->store, r, rot.consecutive, rot.declined, rot.declined_count, at, err) < 0) {
+		if (banker_turn_rows_put(p->store, r, rot.consecutive, NULL, 0, at, err) < 0) {
 			json_decref(ev);
 			goto out;
 		}

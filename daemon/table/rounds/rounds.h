@@ -129,7 +129,8 @@ bool dealer_void_needs_witness(const struct actor *a, enum round_state state);
  * banker.c, banker_person.c - the rotation of the bank on player-banked
  * tables (seed 003):
  * a seat banks at most max_consecutive rounds in a row, then the position
- * passes clockwise; seats it passes over have declined it.
+ * passes clockwise.  A seat the position passes over is not recorded as
+ * declining it: only the offers made and their answers are (bank_offer.c).
  */
 
 /*
@@ -158,10 +159,12 @@ bool banker_identity_equal(const struct round_record *a, const struct round_reco
 
 /*
  * Records the turn of the bank round r opened with, at `at`: a row for
- * each seat that passed it on the way, in the order given (declined[0 ..
- * declined_count), clockwise), then the banker's own, with his run of
- * `consecutive` rounds in a row and who he is.  The round's opening
- * (round.c) and central restore (central/restore_rounds.c) both write it.
+ * each seat its round_opened event records as having declined it, in the
+ * order given (declined[0 .. declined_count); only rounds recorded before
+ * the seats passed over stopped being counted as declines have any), then
+ * the banker's own, with his run of `consecutive` rounds in a row and who
+ * he is.  The round's opening (round.c, no declines) and central restore
+ * (central/restore_rounds.c, as the event says) both write it.
  */
 int banker_turn_rows_put(struct store *s, const struct round_record *r, int consecutive, const int *declined,
     int declined_count, const char *at, struct pb_error *err);

@@ -44,11 +44,13 @@ int dealer_of_new_round(struct pit *p, const struct table_state *ts, struct roun
  */
 int table_state_recorded(struct pit *p, const char *table_id, struct table_state *ts, struct pb_error *err);
 
-/* The rotation of the bank a round's banker makes (banker.c). */
+/*
+ * The rotation of the bank a round's banker makes (banker.c).  The seats
+ * the position passed over are not in it: passing a seat is no decline, and
+ * only the offers made are recorded (POST /tables/{t}/bank-offers).
+ */
 struct rotation {
 	int consecutive;               /* rounds in a row this seat will have banked, with this one */
-	int declined[MAX_SEATS];       /* seats the position passed over, clockwise */
-	int declined_count;
 };
 
 /*

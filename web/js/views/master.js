@@ -6,9 +6,10 @@
 // slips, the openers' discrepancies kept apart, the rest unexplained) and
 // its investigation, whose next step a floor supervisor or pit boss records
 // here (docs/accounting.md); a CSV download; and the accounting exceptions
-// of that day (inventory discrepancies, count variances) with their
-// acknowledgment, which a pit boss gives with a note, and the slips still
-// pending (issued at the cage, not received at the table).
+// of that day (inventory discrepancies, count variances, serial exceptions)
+// with their acknowledgment, which a pit boss gives with a note (a serial
+// exception shows its explanation instead), and the slips still pending
+// (issued at the cage, not received at the table).
 import * as api from '../api.js';
 import * as session from '../session.js';
 import {h, section, dataTable, note} from '../dom.js';
@@ -17,7 +18,7 @@ import {pageHeader, errorNote, csvButton, witnessFields, refusalNote} from '../c
 
 export const name = 'master';
 
-const KINDS = ['inventory_discrepancy', 'count_variance', 'pending_slip'];
+const KINDS = ['inventory_discrepancy', 'count_variance', 'pending_slip', 'serial_gap'];
 
 function pct(x) {
   return x === null || x === undefined ? '—' : `${Number(x).toFixed(2)}%`;
@@ -131,7 +132,8 @@ export async function render(main, params, ctx) {
       {label: 'Kind', render: x => h('span', {class: 'badge badge-kind'}, label(x.kind))},
       {label: 'Detail', className: 'wrap', render: x => x.detail},
       {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
-    ], list, {caption: 'Accounting exceptions', empty: 'No inventory discrepancy, count variance or pending slip on this gaming day.'}));
+    ], list, {caption: 'Accounting exceptions',
+      empty: 'No inventory discrepancy, count variance, pending slip or serial exception on this gaming day.'}));
   }
 
   /**
@@ -176,6 +178,14 @@ export async function render(main, params, ctx) {
   /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */
   function ackCell(x, mayAck) {
     if (x.kind === 'pending_slip') return h('span', {class: 'muted'}, 'To be received at the table, or voided');
+    if (x.kind === 'serial_gap') {       // accounted for by a void or an explanation with a witness, not acknowledged
+      const e = x.explained;
+      return e
+        ? h('span', {class: 'stack', 'data-ack': 'done'},
+          h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '), `Explained by ${e.by} (witness ${e.witness})`),
+          h('small', {class: 'muted'}, when(e.at, 'short'), ` — ${e.note}`))
+        : h('span', {class: 'muted'}, 'Not accounted for: void the slip, or explain it with a witness');
+    }
     if (x.acknowledged) {
       return h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
         `Acknowledged by ${x.acknowledged.by}`), h('small', {class: 'muted'}, when(x.acknowledged.at, 'short'), ` — ${x.acknowledged.note}`));
