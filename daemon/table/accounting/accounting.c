@@ -299,35 +299,54 @@ pit_acct_transfer(struct pit *p, const struct actor *a, const struct idempotency
 
 /* ---- voids of fills and credits ---- */
 
+int
+acct_record_follow_up(struct pit *p, const struct actor *a, struct acct_document *d, const char *slip, const char *serial,
+    json_t **out, int *status, struct pb_error *err)
+{
+	struct acct_document orig, prior;
+	bool found, voided;
+	char void_kind[ACCT_KIND_MAX];
+
+	snprintf(void_kind, sizeof(void_kind), "%s_void", slip);
+	voided = strcmp(d->kind, void_kind) == 0;
+	if (store_acct_by_serial(p->store, slip, d->year, serial, &orig, &found, err) < 0)
+		return -1;
+	if (!found || strcmp(orig.table_id, d->table_id) != 0)
+		return pb_fail(err, 404, "document_not_found", "no %s with serial %s in %lld at table %s%s%s", slip, serial,
+		    (long long)d->year, d->table_id, found ? "; it was recorded at table " : "", found ? orig.table_id : "");
+	/* a receipt: the slip must not be voided */
+	if (!voided && store_acct_by_serial(p->store, void_kind, d->year, serial, &prior, &found, err) < 0)
+		return -1;
+	if (!voided && found)
+		return pb_fail(err, 409, "slip_voided", "%s %s of %lld was voided (document %lld, %s): a voided slip is not "
+		    "received; the cage issues a new one", slip, serial, (long long)d->year, (long long)prior.id, prior.reason);
+	if (store_acct_by_serial(p->store, d->kind, d->year, serial, &prior, &found, err) < 0)
+		return -1;
+	if (found)
+		return pb_fail(err, 409, voided ? "already_voided" : "already_received", "%s %s of %lld was %s already "
+		    "(document %lld, %s, by %s)", slip, serial, (long long)d->year, voided ? "voided" : "received",
+		    (long long)prior.id, prior.at, prior.signer);
+	snprintf(d->serial, sizeof(d->serial), "%s", serial);
+	d->voids = orig.id;
+	d->total = orig.total;
+	if (store_acct_next_id(p->store, &d->id, err) < 0)
+		return -1;
+	*status = 201;
+	return acct_record(p, a, d, out, err);
+}
+
 static int
 do_void(struct pit *p, const struct actor *a, void *arg, json_t **out, int *status, struct pb_error *err)
 {
 	struct doc_call *c = arg;
-	const char *voided = strcmp(c->kind, "credit_void") == 0 ? "credit" : "fill";
-	struct acct_document d, orig, prior;
-	bool found;
+	struct acct_document d;
 
 	if (pit_check_hold(p, c->table_id, err) < 0)
 		return -1;
 	new_document(p, a, c, &d);
 	d.year = c->year ? c->year : atoi(d.gaming_day);
-	if (store_acct_by_serial(p->store, voided, d.year, c->serial, &orig, &found, err) < 0)
-		return -1;
-	if (!found || strcmp(orig.table_id, c->table_id) != 0)
-		return pb_fail(err, 404, "document_not_found", "no %s with serial %s in %lld at table %s%s%s", voided, c->serial,
-		    (long long)d.year, c->table_id, found ? "; it was recorded at table " : "", found ? orig.table_id : "");
-	if (store_acct_by_serial(p->store, d.kind, d.year, c->serial, &prior, &found, err) < 0)
-		return -1;
-	if (found)
-		return pb_fail(err, 409, "already_voided", "%s %s of %lld was voided already (document %lld, %s, by %s)", voided,
-		    c->serial, (long long)d.year, (long long)prior.id, prior.at, prior.signer);
-	snprintf(d.serial, sizeof(d.serial), "%s", c->serial);
-	d.voids = orig.id;
-	d.total = orig.total;
-	if (store_acct_next_id(p->store, &d.id, err) < 0)
-		return -1;
-	*status = 201;
-	return acct_record(p, a, &d, out, err);
+	return acct_record_follow_up(p, a, &d, strcmp(c->kind, "credit_void") == 0 ? "credit" : "fill", c->serial, out, status,
+	    err);
 }
 
 int

@@ -21,9 +21,8 @@ acct_chips_denominations(const struct config *cfg, char *out, size_t n)
 		len += (size_t)snprintf(out + len, n - len, "%s%lld", i ? ", " : "", (long long)cfg->chips[i]);
 }
 
-/* The index of the denomination spelt key ("2500"), or -1. */
-static int
-denomination_index(const struct config *cfg, const char *key)
+int
+acct_denomination_index(const char *key, const int64_t *denominations, size_t n)
 {
 	char *end;
 	long long v;
@@ -34,10 +33,17 @@ denomination_index(const struct config *cfg, const char *key)
 	v = strtoll(key, &end, 10);
 	if (errno != 0 || *end != '\0')
 		return -1;
-	for (size_t i = 0; i < cfg->chip_count; i++)
-		if (cfg->chips[i] == v)
+	for (size_t i = 0; i < n; i++)
+		if (denominations[i] == v)
 			return (int)i;
 	return -1;
+}
+
+/* The index of the chip denomination spelt key ("2500") among the property's, or -1. */
+static int
+denomination_index(const struct config *cfg, const char *key)
+{
+	return acct_denomination_index(key, cfg->chips, cfg->chip_count);
 }
 
 int

@@ -5,7 +5,6 @@
  */
 #include "table/accounting/acct_private.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,19 +19,7 @@ static const int64_t BILLS[] = {100, 200, 500, 1000, 2000, 5000, 10000};
 static int
 bill_index(const char *key)
 {
-	char *end;
-	long long v;
-
-	if (key[0] < '1' || key[0] > '9')
-		return -1;
-	errno = 0;
-	v = strtoll(key, &end, 10);
-	if (errno != 0 || *end != '\0')
-		return -1;
-	for (size_t i = 0; i < BILL_KINDS; i++)
-		if (BILLS[i] == v)
-			return (int)i;
-	return -1;
+	return acct_denomination_index(key, BILLS, BILL_KINDS);
 }
 
 /* a + b into *sum, refused beyond PB_MONEY_MAX (400 total_overflow). */

@@ -46,11 +46,25 @@ int acct_inventory_neighbour(struct pit *p, const char *table_id, int64_t id, bo
 /* Now, its gaming day and shift (when the property has shifts) into d->at, d->gaming_day, d->shift. */
 void acct_now(const struct config *cfg, struct acct_document *d);
 
+/*
+ * Records d, a void or a receipt (d->kind fill_void, credit_void,
+ * fill_receipt, credit_receipt; its table, signers, time and year set) of
+ * the slip (fill or credit) of serial recorded at d's table: 404
+ * document_not_found for no such slip there that year, 409 already_voided
+ * or already_received for the second, 409 slip_voided for a receipt of a
+ * voided slip.  201 the document, as acct_record answers it.
+ */
+int acct_record_follow_up(struct pit *p, const struct actor *a, struct acct_document *d, const char *slip, const char *serial,
+    json_t **out, int *status, struct pb_error *err);
+
 /* The document as the API shows it (new reference). */
 json_t *acct_document_json(const struct acct_document *d);
 
 /* The denominations of the property, "100, 500, 2500", for messages. */
 void acct_chips_denominations(const struct config *cfg, char *out, size_t n);
+
+/* The index of the denomination spelt key (cents in decimal, "2500", no sign, no leading 0) among n, or -1. */
+int acct_denomination_index(const char *key, const int64_t *denominations, size_t n);
 
 /*
  * acct_signatures.c - who signs a document, by accounting.signatures

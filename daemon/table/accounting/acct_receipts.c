@@ -26,9 +26,7 @@ do_receipt(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 {
 	struct receipt_call *c = arg;
 	bool credit = strcmp(c->kind, "credit_receipt") == 0;
-	const char *slip = credit ? "credit" : "fill";
-	struct acct_document d, orig, prior;
-	bool found;
+	struct acct_document d;
 
 	if (pit_check_hold(p, c->table_id, err) < 0)
 		return -1;
@@ -40,28 +38,7 @@ do_receipt(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	snprintf(d.witnesses, sizeof(d.witnesses), "%s", c->s.witnesses);
 	acct_now(p->cfg, &d);
 	d.year = c->year ? c->year : atoi(d.gaming_day);
-	if (store_acct_by_serial(p->store, slip, d.year, c->serial, &orig, &found, err) < 0)
-		return -1;
-	if (!found || strcmp(orig.table_id, c->table_id) != 0)
-		return pb_fail(err, 404, "document_not_found", "no %s with serial %s in %lld at table %s%s%s", slip, c->serial,
-		    (long long)d.year, c->table_id, found ? "; it was recorded at table " : "", found ? orig.table_id : "");
-	if (store_acct_by_serial(p->store, credit ? "credit_void" : "fill_void", d.year, c->serial, &prior, &found, err) < 0)
-		return -1;
-	if (found)
-		return pb_fail(err, 409, "slip_voided", "%s %s of %lld was voided (document %lld, %s): a voided slip is not "
-		    "received; the cage issues a new one", slip, c->serial, (long long)d.year, (long long)prior.id, prior.reason);
-	if (store_acct_by_serial(p->store, c->kind, d.year, c->serial, &prior, &found, err) < 0)
-		return -1;
-	if (found)
-		return pb_fail(err, 409, "already_received", "%s %s of %lld was received already (document %lld, %s, by %s)", slip,
-		    c->serial, (long long)d.year, (long long)prior.id, prior.at, prior.signer);
-	snprintf(d.serial, sizeof(d.serial), "%s", c->serial);
-	d.voids = orig.id;
-	d.total = orig.total;
-	if (store_acct_next_id(p->store, &d.id, err) < 0)
-		return -1;
-	*status = 201;
-	return acct_record(p, a, &d, out, err);
+	return acct_record_follow_up(p, a, &d, credit ? "credit" : "fill", c->serial, out, status, err);
 }
 
 int
