@@ -861,6 +861,31 @@ class DaemonTestCase(unittest.TestCase):
         return self.ok("POST", "/api/v1/rounds/%d/void" % rid, {"reason": reason}, token=token)["round"]
 
 
+class StaffTestCase(DaemonTestCase):
+    """A DaemonTestCase whose daemon has the people PEOPLE (rows of STAFF) and a session of each in cls.tok:
+    written into the database before the daemon starts for good (add_staff), signed in after (sign_in_staff)."""
+
+    PEOPLE = ()
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        add_staff(cls.d, cls.PEOPLE)
+        cls.before_start()
+        cls.d.start()
+        cls.after_start()
+        cls.tok = sign_in_staff(cls.d, cls.PEOPLE)
+
+    @classmethod
+    def before_start(cls):
+        """What a test case does to the stopped daemon before it starts (its clock, its database)."""
+
+    @classmethod
+    def after_start(cls):
+        """What a test case does once the daemon runs, before the people sign in (its clock moved on)."""
+
+
 # ---- running a test file ----
 
 # The exit status of a run in which every test that ran passed but some did not run (skipped, or expected to

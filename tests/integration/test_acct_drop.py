@@ -55,19 +55,15 @@ def team(*ids):
     return [witness(i) for i in ids]
 
 
-class DropAndCount(pbtest.DaemonTestCase):
+class DropAndCount(pbtest.StaffTestCase):
     daemon_kwargs = {"clock": True, "overrides": {"accounting": {"serials": {"fill": SERIES, "credit": SERIES}}}}
+    PEOPLE = PEOPLE
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.d.stop()
-        pbtest.add_staff(cls.d, PEOPLE)
-        cls.d.start()
+    def after_start(cls):
         # noon of the daemon's day: no gaming day turns while a test runs
         now = cls.d.clock_ms()
         cls.d.advance_clock_to(now - now % DAY_MS + DAY_MS // 2 + (DAY_MS if now % DAY_MS > DAY_MS // 2 else 0))
-        cls.sign_in()
 
     @classmethod
     def sign_in(cls):
@@ -325,17 +321,10 @@ class DropAndCount(pbtest.DaemonTestCase):
         self.assertRegex(out, r"1 serial explanation rows have no event in any chain")
 
 
-class DropBasic(pbtest.DaemonTestCase):
+class DropBasic(pbtest.StaffTestCase):
     """Under accounting.signatures "basic" a drop given as totals is still taken; the count team's rule holds."""
     daemon_kwargs = {"overrides": {"accounting": {"signatures": "basic"}}}
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.d.stop()
-        pbtest.add_staff(cls.d, PEOPLE)
-        cls.d.start()
-        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
+    PEOPLE = PEOPLE
 
     def test_totals(self):
         cash, chips, markers = 125000, 5000, 20000

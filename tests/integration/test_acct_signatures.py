@@ -55,16 +55,9 @@ def chips_total(chips):
     return sum(int(d) * n for d, n in chips.items())
 
 
-class Signatures(pbtest.DaemonTestCase):
+class Signatures(pbtest.StaffTestCase):
     daemon_kwargs = {"clock": True, "overrides": NJ}
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.d.stop()
-        pbtest.add_staff(cls.d, PEOPLE)
-        cls.d.start()
-        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
+    PEOPLE = PEOPLE
 
     # ---- helpers ----
 

@@ -276,19 +276,15 @@ class Ledger:
         return None, t
 
 
-class CashControls(pbtest.DaemonTestCase):
+class CashControls(pbtest.StaffTestCase):
     daemon_kwargs = {"clock": True, "overrides": {"property": PROPERTY, "title31": dict(LIMITS)}}
+    PEOPLE = PEOPLE
 
     @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.d.stop()
-        pbtest.add_staff(cls.d, PEOPLE)
+    def before_start(cls):
         day = datetime.datetime.now(ZONE).date() + datetime.timedelta(days=2)
         cls.d.advance_clock_to(local_ms(day, 14))
         cls.day = day.isoformat()
-        cls.d.start()
-        cls.sign_in_all()
         cls.ledger = Ledger()
         cls.ids = {}            # the test's names of transactions -> their ids
 

@@ -75,15 +75,12 @@ def manual_theo(bet, minutes, per_hour, edge):
     return Fraction(bet) * minutes / 60 * per_hour * edge
 
 
-class RatingsCase(pbtest.DaemonTestCase):
+class RatingsCase(pbtest.StaffTestCase):
+    PEOPLE = PEOPLE
 
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.d.stop()
-        pbtest.add_staff(cls.d, PEOPLE)
-        cls.d.start()
-        cls.tok = pbtest.sign_in_staff(cls.d, PEOPLE)
         cls.edge = {"standard": edges(game_file("standard")), "florida": {"ante": ante_play_edge("florida")}}
 
     def as_(self, who, method, path, body=None, status=200, **kw):

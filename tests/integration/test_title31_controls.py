@@ -34,16 +34,9 @@ def dollars(cents):
     return "${:,}.{:02d}".format(cents // 100, cents % 100)
 
 
-class CashControls(pbtest.DaemonTestCase):
+class CashControls(pbtest.StaffTestCase):
     daemon_kwargs = {"clock": True}
-
-    @classmethod
-    def setUpClass(cls):
-        super().setUpClass()
-        cls.d.stop()
-        pbtest.add_staff(cls.d, PEOPLE)
-        cls.d.start()
-        cls.sign_in()
+    PEOPLE = PEOPLE
 
     @classmethod
     def sign_in(cls):
