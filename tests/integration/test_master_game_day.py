@@ -303,10 +303,10 @@ class MasterGameModel:
                 pct = 100.0 * variance / drop
                 per_drop = win / drop
         flagged = complete and (abs(variance) >= THRESHOLD or (pct is not None and abs(pct) >= THRESHOLD_PERCENT))
-        # the total's "incomplete": "every table with a document in the window" (docs/accounting.md, "The
-        # formulas"), a document belonging to the window of the moment it is recorded ("Who signs")
-        has_document = bool(segs or slips or drops or out_of_order
-                            or any(d["table"] == table and in_window(d["window"], day, shift) for d in self.counts))
+        # the total's "incomplete": "every table with a count in the window" (docs/accounting.md, "The
+        # formulas"): a session or segment begun in it, a slip, a drop, a closer that closed nothing; a
+        # session's closer belongs to the window the session began in
+        has_document = bool(segs or slips or drops or out_of_order)
         return {
             "table": table, "player_banked": table in self.player_banked, "complete": complete,
             "opener": segs[0]["open"]["total"] if segs else None,

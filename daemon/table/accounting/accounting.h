@@ -212,7 +212,7 @@ void acct_count_add(struct acct_count *c, const struct acct_document *d, bool pl
 /* Adds a segment of the window (acct_segments, in order) to its figures. */
 void acct_count_add_segment(struct acct_count *c, const struct acct_segment *s);
 
-/* Has the window an opener and a closer for each of its segments (and at least one)? */
+/* Has the window an opener and a closer for each of its segments (at least one), and no closer that closed nothing? */
 bool acct_count_complete(const struct acct_count *c);
 
 /*

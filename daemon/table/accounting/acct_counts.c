@@ -62,7 +62,8 @@ acct_count_add_segment(struct acct_count *c, const struct acct_segment *s)
 bool
 acct_count_complete(const struct acct_count *c)
 {
-	return c->segments > 0 && c->open_segments == 0;
+	/* a closer that closed nothing opened in the window leaves its count unknown: incomplete too */
+	return c->segments > 0 && c->open_segments == 0 && c->out_of_order == 0;
 }
 
 int
