@@ -2,7 +2,7 @@
 // in (the forms are js/signin.js; a person's session and its timers,
 // js/session.js).
 //
-// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/exceptions, #/events,
+// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/statistics, #/exceptions, #/events,
 // #/players, #/players/P1, #/title31, #/cage.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
@@ -17,6 +17,7 @@ import * as reports from './js/views/reports.js';
 import * as exceptions from './js/views/exceptions.js';
 import * as events from './js/views/events.js';
 import * as master from './js/views/master.js';
+import * as statistics from './js/views/statistics.js';
 import * as players from './js/views/players.js';
 import * as player from './js/views/player.js';
 import * as title31 from './js/views/title31.js';
@@ -31,6 +32,7 @@ const ROUTES = [
   {re: /^\/round\/(\d+)$/, view: round, nav: 'floor', params: m => ({round: Number(m[1])})},
   {re: /^\/reports$/, view: reports, nav: 'reports'},
   {re: /^\/master$/, view: master, nav: 'master'},
+  {re: /^\/statistics$/, view: statistics, nav: 'statistics'},
   {re: /^\/exceptions$/, view: exceptions, nav: 'exceptions'},
   {re: /^\/events$/, view: events, nav: 'events'},
   {re: /^\/players$/, view: players, nav: 'players'},

@@ -7,6 +7,10 @@ rounds' payout lines (GET /rounds/{id}); the theoretical figures against the
 summary's; the baseline flag raised and not raised; the CSV's columns; the
 refusals.
 """
+import calendar
+import csv
+import datetime
+import io
 import random
 import sys
 import time
@@ -152,12 +156,17 @@ class Statistics(pbtest.DaemonTestCase):
         self.assertEqual(st, 200)
         lines = [ln for ln in raw.decode().split("\r\n") if ln]
         self.assertEqual(lines[0], "table,game,period,gaming_day,drop,win,win_per_drop,hand_win,handle,theoretical_win,"
-                                   "theoretical_win_per_handle,win_per_handle,interval_flag,baseline_flag")
+                                   "theoretical_win_per_handle,win_per_handle,interval_flag,baseline_flag,"
+                                   "drops,incomplete,shift,variance,windows", "the columns added after the others")
         day = int(today()[8:])
-        self.assertEqual(len(lines), 1 + 2 * (day + 2), "a line per day, the month and the year to date; then the total's")
+        self.assertEqual(len(lines), 1 + 2 * (day + 3),
+                         "a line per day, the month and the year to date, the month before; then the total's")
         self.assertTrue(lines[day].startswith("T1,standard,day,%s,50000,10000,0.2," % today()), lines[day])
+        self.assertTrue(lines[day].endswith(",1,0,,,"), "drops 1, incomplete 0, no shift: %s" % lines[day])
         self.assertTrue(lines[day + 1].startswith("T1,standard,month_to_date,%s,50000,10000," % today()))
-        self.assertTrue(lines[-1].startswith("total,,year_to_date,%s,50000,10000," % today()), lines[-1])
+        self.assertTrue(lines[-2].startswith("total,,year_to_date,%s,50000,10000," % today()), lines[-2])
+        prior_last = (datetime.date.fromisoformat(today()).replace(day=1) - datetime.timedelta(days=1)).isoformat()
+        self.assertTrue(lines[-1].startswith("total,,prior_month,%s,0,0,," % prior_last), lines[-1])
 
     def test_4_summary_drop(self):
         by_day = self.ok("GET", "/api/v1/reports/summary?group=day", token=PITBOSS_TOKEN)
@@ -185,6 +194,210 @@ class Statistics(pbtest.DaemonTestCase):
                        token=PITBOSS_TOKEN)
         for r in part["groups"]:
             self.assertIsNone(r["drop"])
+
+
+# The breakdown by shift: a property whose gaming day starts at 06:00, with three shifts (UTC).
+SHIFT_PROPERTY = {"id": "B1", "name": "Bayfront", "time_zone": "UTC", "gaming_day_start": "06:00",
+                  "shifts": [{"name": "day", "start": "06:00"}, {"name": "swing", "start": "14:00"},
+                             {"name": "grave", "start": "22:00"}]}
+SHIFTS = ("day", "swing", "grave")
+
+
+def first_of_next_month(d):
+    return (d.replace(day=1) + datetime.timedelta(days=32)).replace(day=1)
+
+
+# Two gaming days ahead of the real one (the test clock only moves forward): the 10th of next month, the
+# month before the one reported, and the 3rd of the month after it, the last day of the month reported.
+PRIOR_DAY = first_of_next_month(datetime.datetime.now(datetime.timezone.utc).date()) + datetime.timedelta(days=9)
+REPORT_DAY = first_of_next_month(PRIOR_DAY) + datetime.timedelta(days=2)
+PRIOR_LAST = REPORT_DAY.replace(day=1) - datetime.timedelta(days=1)
+
+
+def at(day, hh, mm):
+    """Unix ms of day hh:mm UTC (hh from 06: within the gaming day day)."""
+    return calendar.timegm(datetime.datetime(day.year, day.month, day.day, hh, mm).utctimetuple()) * 1000
+
+
+class StatisticsByShift(pbtest.DaemonTestCase):
+    """
+    The month before and the shifts (docs/reports.md "Statistics"): T1 open
+    across a shift change on a day of each month, with a fill in the day
+    shift, a credit in the swing shift and a drop counted for each; T2 opened
+    and never closed in the month reported.  The JSON's and the CSV's figures
+    against what this test computes from the documents and the rounds'
+    payout lines; the CSV's new columns, after the old ones.
+    """
+    daemon_kwargs = {"clock": True, "overrides": {
+        "property": SHIFT_PROPERTY, "sessions": {"idle_seconds": 86400, "absolute_seconds": 604800},
+        "accounting": {"signatures": "basic"}}}
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        cls.d.stop()
+        setup_people(cls.d)
+        cls.d.start()
+        cls.rng = random.Random(2929)
+        cls.tok = {}
+        cls.expected = {}           # period -> shift -> (drop, win, hand win)
+
+    def sign_all(self):
+        """Every person signed in again (after a move of the clock beyond the sessions' time)."""
+        for pid, _, _ in PEOPLE:
+            self.tok[pid] = sign_in(self.d, pid)
+
+    def post(self, path, body, who):
+        return self.ok("POST", "/api/v1" + path, body, status=201, token=self.tok[who])
+
+    def inventory(self, table, kind, total):
+        return self.post("/tables/%s/inventory" % table, {"kind": kind, "chips": chips_of(total),
+                                                          "witness": witness("DL1")}, "FL1")
+
+    def deal(self, table, n):
+        """n rounds at table: the house's win, from each round's payout lines."""
+        win = 0
+        for _ in range(n):
+            r = self.whole(table, random_round(self.rng, 6, (500, 5000), (500, 2500), None, False))
+            got = self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]
+            win -= sum(p["net"] for p in got["payouts"])
+        return win
+
+    def t1_day(self, day, opener, fill, change, credit, closer, drops):
+        """
+        T1's gaming day: the opener at 07:00, rounds, a fill at 10:00, the
+        shift change at 14:05 (it opens the swing shift), rounds, a credit
+        at 16:00, the closer at 20:00, then a drop for each of the two
+        shifts.  Returns {shift: (drop, win, hand win)}: each shift's win is
+        its drop + its closing count - its opening count + its credits - its
+        fills.
+        """
+        self.d.advance_clock_to(at(day, 7, 0))
+        self.sign_all()
+        tag = day.isoformat().replace("-", "")
+        self.assertEqual(self.inventory("T1", "opener", opener)["shift"], "day")
+        hand_day = self.deal("T1", 4)
+        self.d.advance_clock_to(at(day, 10, 0))
+        self.post("/tables/T1/fills", {"serial": "F-%s" % tag, "chips": chips_of(fill), "witness": witness("PB1")}, "CG1")
+        self.d.advance_clock_to(at(day, 14, 5))
+        self.assertEqual(self.inventory("T1", "shift_change", change)["shift"], "swing")
+        self.d.advance_clock_to(at(day, 14, 10))
+        hand_swing = self.deal("T1", 3)
+        self.d.advance_clock_to(at(day, 16, 0))
+        self.post("/tables/T1/credits", {"serial": "C-%s" % tag, "chips": chips_of(credit), "witness": witness("PB1")},
+                  "CG1")
+        self.d.advance_clock_to(at(day, 20, 0))
+        self.inventory("T1", "closer", closer)
+        self.d.advance_clock_to(at(day, 20, 30))
+        for shift, cash in zip(("day", "swing"), drops):
+            self.post("/tables/T1/drop", {"box": "D-T1-%s" % shift, "count": count_sheet(cash), "witnesses": count_team(),
+                                          "gaming_day": day.isoformat(), "shift": shift}, "CT1")
+        return {"day": (drops[0], drops[0] + change - opener - fill, hand_day),
+                "swing": (drops[1], drops[1] + closer - change + credit, hand_swing)}
+
+    def report(self, fmt=""):
+        q = "?month=%s%s" % (REPORT_DAY.isoformat()[:7], fmt)
+        if not fmt:
+            return self.ok("GET", "/api/v1/reports/statistics" + q, token=PITBOSS_TOKEN)
+        st, hdrs, raw = self.d.request("GET", "/api/v1/reports/statistics" + q, token=PITBOSS_TOKEN)
+        self.assertEqual(st, 200)
+        return list(csv.DictReader(io.StringIO(raw.decode(), newline="")))
+
+    # ---- the tests, in order (the clock moves forward only) ----
+
+    def test_1_two_months(self):
+        self.expected["prior_month"] = self.t1_day(PRIOR_DAY, 200000, 40000, 215000, 30000, 190000, (60000, 45000))
+        # the month reported: T1 opens at the count it closed at; T2 opens and never closes (incomplete)
+        self.expected["month_to_date"] = self.t1_day(REPORT_DAY, 190000, 25000, 160000, 50000, 230000,
+                                                     (38000, 52000))
+        self.d.advance_clock_to(at(REPORT_DAY, 21, 0))
+        self.inventory("T2", "opener", 100000)
+
+    def test_2_json(self):
+        js = self.report()
+        self.assertEqual((js["to_day"], js["prior_month"]["to_day"]), (REPORT_DAY.isoformat(), PRIOR_LAST.isoformat()))
+        rows = {r["table"]: r for r in js["rows"]}
+        self.assertEqual(sorted(rows), ["T1", "T2"])
+        t1 = rows["T1"]
+        for period, by_shift in self.expected.items():
+            whole = t1[period]
+            self.assertEqual((whole["drop"], whole["win"], whole["hand_win"], whole["drops"], whole["incomplete"]),
+                             (sum(d for d, _, _ in by_shift.values()), sum(w for _, w, _ in by_shift.values()),
+                              sum(h for _, _, h in by_shift.values()), 2, 0), period)
+            shifts = {s["shift"]: s[period] for s in t1["shifts"]}
+            self.assertEqual(list(shifts), list(SHIFTS))
+            for name in SHIFTS:
+                drop, win, hand = by_shift.get(name, (0, 0, 0))
+                got = shifts[name]
+                self.assertEqual((got["drop"], got["win"], got["hand_win"], got["variance"], got["windows"],
+                                  got["incomplete"]), (drop, win, hand, win - hand, 1 if drop else 0, 0), (period, name))
+                if drop:
+                    self.assertAlmostEqual(got["win_per_drop"], win / drop)
+                else:
+                    self.assertIsNone(got["win_per_drop"])
+        # T2: its day left out of the count, and its day shift's window
+        t2 = rows["T2"]
+        self.assertEqual((t2["month_to_date"]["incomplete"], t2["month_to_date"]["win"], t2["prior_month"]["incomplete"]),
+                         (1, 0, 0))
+        t2_shifts = {s["shift"]: s["month_to_date"] for s in t2["shifts"]}
+        self.assertEqual((t2_shifts["swing"]["incomplete"], t2_shifts["swing"]["windows"]), (1, 0),
+                         "the opener at 21:00 opens a window of the swing shift")
+        self.assertEqual(t2_shifts["day"]["incomplete"] + t2_shifts["grave"]["incomplete"], 0)
+
+    def test_3_csv(self):
+        js = self.report()
+        lines = self.report("&format=csv")
+        self.assertEqual(list(lines[0]), ["table", "game", "period", "gaming_day", "drop", "win", "win_per_drop",
+                                          "hand_win", "handle", "theoretical_win", "theoretical_win_per_handle",
+                                          "win_per_handle", "interval_flag", "baseline_flag",
+                                          "drops", "incomplete", "shift", "variance", "windows"])
+        by = {}
+        for ln in lines:
+            by.setdefault((ln["table"], ln["period"], ln["shift"]), []).append(ln)
+        # per row: its days, the month and year to date, the month before, each shift's month to date and month before
+        days = REPORT_DAY.day
+        self.assertEqual(len(lines), 3 * (days + 3 + 2 * len(SHIFTS)), "T1, T2 and the total")
+        self.assertEqual([ln["period"] for ln in lines if ln["table"] == "T1"],
+                         ["day"] * days + ["month_to_date", "year_to_date", "prior_month"]
+                         + ["month_to_date", "prior_month"] * len(SHIFTS))
+        self.assertEqual([ln["shift"] for ln in lines if ln["table"] == "T1"][days:],
+                         ["", "", ""] + [s for s in SHIFTS for _ in (0, 1)])
+        last = {"month_to_date": REPORT_DAY.isoformat(), "prior_month": PRIOR_LAST.isoformat()}
+        for period, by_shift in self.expected.items():
+            (whole,) = by[("T1", period, "")]
+            self.assertEqual((whole["gaming_day"], whole["drop"], whole["win"], whole["drops"], whole["incomplete"],
+                              whole["variance"], whole["windows"]),
+                             (last[period], str(sum(d for d, _, _ in by_shift.values())),
+                              str(sum(w for _, w, _ in by_shift.values())), "2", "0", "", ""), period)
+            for name in SHIFTS:
+                drop, win, hand = by_shift.get(name, (0, 0, 0))
+                (ln,) = by[("T1", period, name)]
+                self.assertEqual((ln["game"], ln["gaming_day"], ln["drop"], ln["win"], ln["hand_win"], ln["variance"],
+                                  ln["windows"], ln["incomplete"], ln["drops"], ln["handle"]),
+                                 ("standard", last[period], str(drop), str(win), str(hand), str(win - hand),
+                                  "1" if drop else "0", "0", "", ""), (period, name))
+                if drop:
+                    self.assertAlmostEqual(float(ln["win_per_drop"]), win / drop)
+                else:
+                    self.assertEqual(ln["win_per_drop"], "")
+        (t2,) = by[("T2", "month_to_date", "")]
+        self.assertEqual((t2["incomplete"], t2["win"]), ("1", "0"))
+        (t2_swing,) = by[("T2", "month_to_date", "swing")]
+        self.assertEqual((t2_swing["incomplete"], t2_swing["windows"]), ("1", "0"))
+        # the total's shift lines: the sums of the tables'
+        for period in ("month_to_date", "prior_month"):
+            for name in SHIFTS:
+                (tot,) = by[("total", period, name)]
+                for col in ("drop", "win", "hand_win", "variance", "windows", "incomplete"):
+                    self.assertEqual(int(tot[col]), sum(int(by[(t, period, name)][0][col]) for t in ("T1", "T2")),
+                                     (period, name, col))
+        # every cell of a shift's line is the JSON's
+        for r in js["rows"] + [js["total"]]:
+            for s in r["shifts"]:
+                for period in ("month_to_date", "prior_month"):
+                    (ln,) = by[(r.get("table", "total"), period, s["shift"])]
+                    for k in ("drop", "win", "hand_win", "variance", "windows", "incomplete"):
+                        self.assertEqual(ln[k], str(s[period][k]), (r.get("table"), period, s["shift"], k))
 
 
 if __name__ == "__main__":

@@ -216,14 +216,21 @@ static const struct list_column STATISTICS_COLUMNS[] = {
 	{"table", NULL}, {"game", NULL}, {"period", NULL}, {"gaming_day", NULL}, {"drop", NULL}, {"win", NULL},
 	{"win_per_drop", NULL}, {"hand_win", NULL}, {"handle", NULL}, {"theoretical_win", NULL},
 	{"theoretical_win_per_handle", NULL}, {"win_per_handle", NULL}, {"interval_flag", NULL}, {"baseline_flag", NULL},
+	/* Added with the prior month and the shifts (docs/reports.md): after the others, so that they keep their places. */
+	{"drops", NULL}, {"incomplete", NULL}, {"shift", NULL}, {"variance", NULL}, {"windows", NULL},
 };
 
-/* A period's figures with its row's table and game, the period and its flags as columns, appended to rows. */
+/*
+ * A period's figures with its row's table and game, the period, its flags
+ * and (a shift's part of the period) the shift as columns, appended to rows.
+ */
 static void
-statistics_row(json_t *rows, const json_t *r, const json_t *f, const char *period, json_t *day)
+statistics_row(json_t *rows, const json_t *r, const json_t *f, const char *period, json_t *day, json_t *shift)
 {
 	json_t *row = json_deep_copy(f), *flags = json_object_get(f, "flags");
 
+	if (row == NULL)
+		return;
 	if (json_object_get(r, "table") != NULL)
 		json_object_set(row, "table", json_object_get(r, "table"));
 	else
@@ -233,24 +240,52 @@ statistics_row(json_t *rows, const json_t *r, const json_t *f, const char *perio
 	json_object_set(row, "gaming_day", day);
 	json_object_set(row, "interval_flag", json_object_get(flags, "interval"));
 	json_object_set(row, "baseline_flag", json_object_get(flags, "baseline"));
+	json_object_set(row, "shift", shift);
 	json_array_append_new(rows, row);
 }
 
-/* The statistics report: per row (then the total, table "total"), a line per day, the month and the year to date. */
+/* A row's (or the total's) shifts: each shift's month to date (to to_day), then its month before (to prior_to). */
+static void
+statistics_shift_rows(json_t *rows, const json_t *r, json_t *to_day, json_t *prior_to)
+{
+	const json_t *s;
+	size_t i;
+
+	json_array_foreach(json_object_get(r, "shifts"), i, s) {
+		json_t *name = json_object_get(s, "shift");
+		statistics_row(rows, r, json_object_get(s, "month_to_date"), "month_to_date", to_day, name);
+		statistics_row(rows, r, json_object_get(s, "prior_month"), "prior_month", prior_to, name);
+	}
+}
+
+/*
+ * The statistics report: per row (then the total, table "total"), a line
+ * per day, the month and the year to date, the month before, then the
+ * shifts' lines (a "shift" named).
+ */
 static void
 statistics_csv(struct pb_csv *c, const json_t *report)
 {
 	json_t *rows = json_array(), *all = json_deep_copy(json_object_get(report, "rows")), *r, *f;
+	json_t *to_day = json_object_get(report, "to_day");
+	json_t *prior_to = json_object_get(json_object_get(report, "prior_month"), "to_day");
 	size_t i, j;
 
+	if (rows == NULL || all == NULL) {
+		c->oom = true;
+		goto out;
+	}
 	json_array_append(all, json_object_get(report, "total"));
 	json_array_foreach(all, i, r) {
 		json_array_foreach(json_object_get(r, "days"), j, f)
-			statistics_row(rows, r, f, "day", json_object_get(f, "gaming_day"));
-		statistics_row(rows, r, json_object_get(r, "month_to_date"), "month_to_date", json_object_get(report, "to_day"));
-		statistics_row(rows, r, json_object_get(r, "year_to_date"), "year_to_date", json_object_get(report, "to_day"));
+			statistics_row(rows, r, f, "day", json_object_get(f, "gaming_day"), NULL);
+		statistics_row(rows, r, json_object_get(r, "month_to_date"), "month_to_date", to_day, NULL);
+		statistics_row(rows, r, json_object_get(r, "year_to_date"), "year_to_date", to_day, NULL);
+		statistics_row(rows, r, json_object_get(r, "prior_month"), "prior_month", prior_to, NULL);
+		statistics_shift_rows(rows, r, to_day, prior_to);
 	}
 	list_csv(c, rows, COLUMNS(STATISTICS_COLUMNS));
+out:
 	json_decref(rows);
 	json_decref(all);
 }

@@ -8,13 +8,14 @@
 // here (docs/accounting.md); a CSV download; and the accounting exceptions
 // of that day (inventory discrepancies, count variances, serial exceptions)
 // with their acknowledgment, which a pit boss gives with a note (a serial
-// exception shows its explanation instead), and the slips still pending
-// (issued at the cage, not received at the table).
+// exception is explained instead: a pit boss or a cashier with a witness,
+// then it shows its explanation), and the slips still pending (issued at
+// the cage, not received at the table).
 import * as api from '../api.js';
 import * as session from '../session.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {money, moneyCell, percent, when, label} from '../format.js';
-import {pageHeader, errorNote, csvButton, witnessFields, refusalNote} from '../common.js';
+import {pageHeader, errorNote, csvButton, witnessFields, refusalNote, formField} from '../common.js';
 
 export const name = 'master';
 
@@ -175,16 +176,52 @@ export async function render(main, params, ctx) {
     return h('span', {class: 'stack'}, state, h('details', {class: 'inv-step'}, h('summary', null, 'Investigate'), f));
   }
 
+  /**
+   * The Explain action of a serial exception (a pit boss's or a cashier's session): a note, the table and the
+   * serial's year (the exception's by default), a floor supervisor's or pit boss's witness; the exception then
+   * shows its explanation (POST /serials/{fill|credit}/{serial}/explanation).
+   */
+  function explainForm(x) {
+    const text = h('input', {type: 'text', name: 'serial-note', maxlength: '500',
+      'aria-label': `Explanation of ${x.slip} ${x.ref}`, placeholder: 'What became of these serials'});
+    const table = h('select', {name: 'serial-table', 'aria-label': 'Table'},
+      api.tables().map(t => h('option', {value: t.id, selected: t.id === x.table ? true : null}, t.id)));
+    const year = h('input', {type: 'number', name: 'serial-year', min: '2000', max: '9999', step: '1',
+      value: String(x.year), 'aria-label': 'Year of the serial'});
+    const w = witnessFields('serial');
+    const msg = h('span', {class: 'form-msg', role: 'status'});
+    const f = h('form', {class: 'serial-form', 'data-serial': x.ref},
+      formField('Note', text), formField('Table', table), formField('Year', year), w.el,
+      h('button', {type: 'submit', class: 'btn btn-small'}, 'Explain'), msg);
+    f.addEventListener('submit', async ev => {
+      ev.preventDefault();
+      const body = {note: text.value.trim(), witness: w.read(), table: table.value, year: Number(year.value)};
+      w.clear();
+      try {
+        await api.send('POST', `/serials/${encodeURIComponent(x.slip)}/${encodeURIComponent(x.ref)}/explanation`, body);
+        loadExceptions();
+      } catch (e) {
+        if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+      }
+    });
+    return h('details', {class: 'serial-explain', 'data-ref': x.ref}, h('summary', null, 'Explain'), f);
+  }
+
   /** The acknowledgment of an exception, or (for a pit boss) a note and an Acknowledge button. */
   function ackCell(x, mayAck) {
     if (x.kind === 'pending_slip') return h('span', {class: 'muted'}, 'To be received at the table, or voided');
     if (x.kind === 'serial_gap') {       // accounted for by a void or an explanation with a witness, not acknowledged
       const e = x.explained;
-      return e
-        ? h('span', {class: 'stack', 'data-ack': 'done'},
-          h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '), `Explained by ${e.by} (witness ${e.witness})`),
-          h('small', {class: 'muted'}, when(e.at, 'short'), ` — ${e.note}`))
-        : h('span', {class: 'muted'}, 'Not accounted for: void the slip, or explain it with a witness');
+      if (e) {
+        return h('span', {class: 'stack', 'data-ack': 'done'},
+          h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '), `Explained by ${e.by} (witness ${e.witness})`,
+            e.table ? ` for ${e.table}` : ''),
+          h('small', {class: 'muted'}, when(e.at, 'short'), ` — ${e.note}`));
+      }
+      const status = h('span', {class: 'muted'}, 'Not accounted for: void the slip, or explain it with a witness');
+      const roles = session.current()?.person.roles || [];
+      const mayExplain = roles.includes('pitboss') || roles.includes('cage');
+      return mayExplain ? h('span', {class: 'stack'}, status, explainForm(x)) : status;
     }
     if (x.acknowledged) {
       return h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
