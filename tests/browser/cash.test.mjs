@@ -16,7 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
-import {CHROMIUM, recordCspViolations, startPitbossd, stopPitbossd} from './harness.mjs';
+import {CHROMIUM, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -72,19 +72,11 @@ async function makePerson(p) {
 }
 
 function watch(p) {
-  p.on('console', msg => {
-    if (msg.type() !== 'error') return;
-    if (allowed.refusal && /Failed to load resource.*status of 422/.test(msg.text())) return;
-    consoleErrors.push(`console: ${msg.text()} (${msg.location()?.url || ''})`);
-  });
-  p.on('pageerror', e => consoleErrors.push(`pageerror: ${e.message}`));
+  watchConsole(p, consoleErrors, () => (allowed.refusal ? /Failed to load resource.*status of 422/ : null));
 }
 
 async function shot(name) {
-  const file = path.join(OUT, `cash-${name}.png`);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({path: file, fullPage: true});
-  console.log(`# screenshot: ${file}`);
+  await screenshot(page, path.join(OUT, `cash-${name}.png`));
 }
 
 /**
@@ -92,15 +84,7 @@ async function shot(name) {
  * other view is read on the way (a cage cashier may not read the floor's summary).
  */
 async function as(p, hash) {
-  if (await page.locator('#signout').isVisible()) await page.locator('#signout').click();
-  await page.goto(`${base}/${hash}`);
-  await page.locator('#signin-form').waitFor({state: 'visible'});
-  const person = page.locator('input[name="person"]');
-  if (!await person.isVisible()) await page.locator('#signin-switch', {hasText: 'employee id'}).click();
-  await person.fill(p.id);
-  await page.locator('#signin-form input[name="password"]').fill(password(p));
-  await page.locator('#signin-form input[name="password"]').press('Enter');
-  await page.locator('#who', {hasText: p.name}).waitFor();
+  await signInAs(page, base, p, password(p), hash);
 }
 
 /** Records a cage transaction through the form; returns the form (its result shown in [data-result]). */

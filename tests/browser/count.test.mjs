@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
-import {CHROMIUM, recordCspViolations, startPitbossd, stopPitbossd} from './harness.mjs';
+import {CHROMIUM, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -179,32 +179,16 @@ async function t1Day(day, c) {
 }
 
 function watch(p) {
-  p.on('console', msg => {
-    if (msg.type() !== 'error') return;
-    if (allowed.refusal && /Failed to load resource.*status of 403/.test(msg.text())) return;
-    consoleErrors.push(`console: ${msg.text()} (${msg.location()?.url || ''})`);
-  });
-  p.on('pageerror', e => consoleErrors.push(`pageerror: ${e.message}`));
+  watchConsole(p, consoleErrors, () => (allowed.refusal ? /Failed to load resource.*status of 403/ : null));
 }
 
 async function shot(name) {
-  const file = path.join(OUT, `count-${name}.png`);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({path: file, fullPage: true});
-  console.log(`# screenshot: ${file}`);
+  await screenshot(page, path.join(OUT, `count-${name}.png`));
 }
 
 /** Signs the page in as p at the address (after signing out whoever is in). */
 async function as(p, hash) {
-  if (await page.locator('#signout').isVisible()) await page.locator('#signout').click();
-  await page.goto(`${base}/${hash}`);
-  await page.locator('#signin-form').waitFor({state: 'visible'});
-  const person = page.locator('input[name="person"]');
-  if (!await person.isVisible()) await page.locator('#signin-switch', {hasText: 'employee id'}).click();
-  await person.fill(p.id);
-  await page.locator('#signin-form input[name="password"]').fill(password(p));
-  await page.locator('#signin-form input[name="password"]').press('Enter');
-  await page.locator('#who', {hasText: p.name}).waitFor();
+  await signInAs(page, base, p, password(p), hash);
 }
 
 /** The texts of a table row's cells. */

@@ -182,3 +182,41 @@ export async function framingOrigin(base) {
   await new Promise((resolve, reject) => { srv.once('error', reject); srv.listen(0, '127.0.0.1', resolve); });
   return {origin: `http://127.0.0.1:${srv.address().port}`, close: () => new Promise(r => srv.close(r))};
 }
+
+/**
+ * Collects the page's console errors and uncaught exceptions into errors, but for the refusals
+ * allowed() answers a pattern for at that moment (a refusal the test asks for is logged by the
+ * browser as a failed resource load).
+ */
+export function watchConsole(p, errors, allowed) {
+  p.on('console', msg => {
+    if (msg.type() !== 'error') return;
+    const ok = allowed();
+    if (ok && ok.test(msg.text())) return;
+    errors.push(`console: ${msg.text()} (${msg.location()?.url || ''})`);
+  });
+  p.on('pageerror', e => errors.push(`pageerror: ${e.message}`));
+}
+
+/** A full-page screenshot of p into file, from the top; its path logged for the run's record. */
+export async function screenshot(p, file) {
+  await p.evaluate(() => window.scrollTo(0, 0));
+  await p.screenshot({path: file, fullPage: true});
+  console.log(`# screenshot: ${file}`);
+}
+
+/**
+ * Signs p in as person {id, name} with password at base's address hash (after signing out whoever
+ * is in): signing in opens it, so no other view is read on the way.
+ */
+export async function signInAs(p, base, person, password, hash) {
+  if (await p.locator('#signout').isVisible()) await p.locator('#signout').click();
+  await p.goto(`${base}/${hash}`);
+  await p.locator('#signin-form').waitFor({state: 'visible'});
+  const id = p.locator('input[name="person"]');
+  if (!await id.isVisible()) await p.locator('#signin-switch', {hasText: 'employee id'}).click();
+  await id.fill(person.id);
+  await p.locator('#signin-form input[name="password"]').fill(password);
+  await p.locator('#signin-form input[name="password"]').press('Enter');
+  await p.locator('#who', {hasText: person.name}).waitFor();
+}
