@@ -239,12 +239,15 @@ STAFF = (
     ("FL1", "Flo Floor", ["floor"]),
     ("FL2", "Fay Floor", ["floor"]),
     ("PB1", "Pat Boss", ["pitboss"]),
+    ("PB2", "Paz Boss", ["pitboss"]),
     ("DL1", "Dee Dealer", ["dealer"]),
     ("DL2", "Dan Dealer", ["dealer"]),
     ("CG1", "Cy Cage", ["cage"]),
     ("CG2", "Cass Cage", ["cage"]),
     ("SV1", "Sue Surveil", ["surveillance"]),
     ("CT1", "Kim Count", ["count"]),
+    ("CT2", "Lou Count", ["count"]),
+    ("SC1", "Sal Security", ["security"]),
     ("AU1", "Al Auditor", ["auditor"]),
 )
 STAFF_PASSWORD = "the-right-one-%s"

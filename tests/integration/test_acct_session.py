@@ -33,25 +33,14 @@ import pbtest  # noqa: E402
 from pbtest import AUDITOR, DEALER, PITBOSS_TOKEN  # noqa: E402
 from test_reports import random_round  # noqa: E402
 
-PEOPLE = (
-    # id, name, roles
-    ("FL1", "Flo Floor", ["floor"]),
-    ("PB1", "Pat Boss", ["pitboss"]),
-    ("PB2", "Paz Boss", ["pitboss"]),
-    ("DL1", "Dee Dealer", ["dealer"]),
-    ("CG1", "Cy Cage", ["cage"]),
-    ("CT1", "Kim Count", ["count"]),
-    ("CT2", "Lou Count", ["count"]),
-)
-PASSWORD = "the-right-one-%s"
+PEOPLE = pbtest.staff("FL1", "PB1", "PB2", "DL1", "CG1", "CT1", "CT2")
 PROPERTY = {"id": "B1", "name": "Bayfront", "time_zone": "UTC", "gaming_day_start": "06:00",
             "shifts": [{"name": "day", "start": "06:00"}, {"name": "swing", "start": "14:00"},
                        {"name": "grave", "start": "22:00"}]}
 SESSIONS = {"idle_seconds": 86400, "absolute_seconds": 604800}
 
 
-def witness(pid):
-    return {"person": pid, "password": PASSWORD % pid}
+witness = pbtest.staff_witness     # {"person", "password"} of one of PEOPLE
 
 
 def chips_of(total):
@@ -87,25 +76,21 @@ class Ledger:
         return self.drop + sum(c - o for o, c in self.segments) + self.credits - self.fills
 
 
-class Session(pbtest.DaemonTestCase):
+class Session(pbtest.StaffTestCase):
     # the slips signed by accounting.signatures "basic" (cage and floor), a count team of two: test_acct_signatures.py
     # and test_acct_drop.py have the "nj" slips and the three counters
     daemon_kwargs = {"clock": True, "overrides": {"property": PROPERTY, "sessions": SESSIONS,
                                                   "accounting": {"signatures": "basic", "count_team_min": 2}}}
 
+    PEOPLE = PEOPLE
+
+    @classmethod
+    def after_start(cls):
+        cls.d.advance_clock_to(at(11, 0))
+
     @classmethod
     def setUpClass(cls):
         super().setUpClass()
-        cls.d.stop()
-        for pid, name, roles in PEOPLE:
-            pbtest.add_person(cls.d, pid, name, roles, PASSWORD % pid)
-        cls.d.start()
-        cls.d.advance_clock_to(at(11, 0))
-        cls.tok = {}
-        for pid, _, _ in PEOPLE:
-            st, js = cls.d.call("POST", "/api/v1/sessions", {"person": pid, "password": PASSWORD % pid}, token=None)
-            assert st == 201, (st, js)
-            cls.tok[pid] = js["token"]
         cls.rng = random.Random(29)
         cls.ledger = {t: Ledger() for t in ("T1", "T2", "T3", "F1")}
         cls.last_closer = {}
