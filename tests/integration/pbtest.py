@@ -363,7 +363,7 @@ class Daemon:
     # ---- process ----
 
     def start(self, timeout=30, extra_args=()):
-        """Starts pitbossd -f -c CFG and waits for GET /api/v1/health."""
+        """Starts pitbossd -f -c CFG and waits until it says it listens and answers GET /api/v1/health."""
         assert self.proc is None, "daemon already running"
         if not os.path.exists(PITBOSSD):
             raise DaemonError("no daemon binary at %s (set PB_BUILD_DIR)" % PITBOSSD)
@@ -390,6 +390,11 @@ class Daemon:
                 self.proc = None
                 self._check_sanitizers()
                 raise DaemonError("pitbossd exited with %d while starting:\n%s" % (rc, self.run_log()))
+            # Only this run's daemon, once it says it listens: the port was free when this Daemon chose it, but
+            # after a stop another test's daemon may have taken it, and answered /health in its place while
+            # this one was still failing to bind (its requests then went to the other: 401 unknown person).
+            if "listening on " not in self.run_log():
+                return False
             try:
                 st, body = self.call("GET", "/api/v1/health", token=None, timeout=2)
                 return st == 200 and body == {"status": "ok"}
