@@ -171,45 +171,6 @@ test_nocase_checks_use_their_indexes(void **state)
 	store_free(s);
 }
 
-/*
- * 019 on a database made before it that holds ids and cards differing only
- * in case (accepted then): the upgrade does not fail, and keeps them all.
- */
-static void
-test_case_duplicates_survive_019(void **state)
-{
-	struct store *s;
-	sqlite3 *db;
-	int before = 0;
-	char sql[64];
-
-	(void)state;
-	for (const struct migration *m = pb_migrations; m->version != 0; m++)
-		if (strcmp(m->name, "019_ids_nocase") == 0)
-			before = m->version - 1;
-	assert_true(before > 0);
-	temp_db_remove(dbpath);
-	assert_int_equal(sqlite3_open(dbpath, &db), SQLITE_OK);
-	for (const struct migration *m = pb_migrations; m->version != 0 && m->version <= before; m++)
-		db_exec_ok(db, m->sql);
-	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", before);
-	db_exec_ok(db, sql);
-	db_exec_ok(db, "INSERT INTO people (id, name, roles, created_at, updated_at) VALUES "
-	    "('FL1', 'Flo Floor', 16, 'a', 'a'), ('fl1', 'Flo Floor', 16, 'a', 'a'), ('FL.1', 'Flo Dot', 16, 'a', 'a')");
-	db_exec_ok(db, "INSERT INTO players (id, card, name, record_json, created_at, updated_at) VALUES "
-	    "('P1', 'ABC-1', 'Ana', '{}', 'a', 'a'), ('P2', 'abc-1', 'Bo', '{}', 'a', 'a'), "
-	    "('P3', NULL, NULL, '{}', 'a', 'a'), ('P4', NULL, NULL, '{}', 'a', 'a')");
-	sqlite3_close(db);
-	s = open_db();
-	db = store_db(s);
-	assert_int_equal(store_schema_version(s), store_schema_latest());
-	assert_int_equal(db_int(db, "SELECT count(*) FROM people WHERE id = 'fl1' COLLATE NOCASE"), 2);
-	assert_int_equal(db_int(db, "SELECT count(*) FROM players WHERE card = 'ABC-1' COLLATE NOCASE"), 2);
-	assert_int_equal(db_int(db, "SELECT count(*) FROM players"), 4);
-	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
-	store_free(s);
-}
-
 /* The version before the migration named name (NNN_name). */
 static int
 version_before(const char *name)
@@ -234,6 +195,36 @@ db_at(int before)
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", before);
 	db_exec_ok(db, sql);
 	return db;
+}
+
+/*
+ * 019 on a database made before it that holds ids and cards differing only
+ * in case (accepted then): the upgrade does not fail, and keeps them all.
+ */
+static void
+test_case_duplicates_survive_019(void **state)
+{
+	struct store *s;
+	sqlite3 *db;
+	int before = version_before("019_ids_nocase");
+
+	(void)state;
+	assert_true(before > 0);
+	db = db_at(before);
+	db_exec_ok(db, "INSERT INTO people (id, name, roles, created_at, updated_at) VALUES "
+	    "('FL1', 'Flo Floor', 16, 'a', 'a'), ('fl1', 'Flo Floor', 16, 'a', 'a'), ('FL.1', 'Flo Dot', 16, 'a', 'a')");
+	db_exec_ok(db, "INSERT INTO players (id, card, name, record_json, created_at, updated_at) VALUES "
+	    "('P1', 'ABC-1', 'Ana', '{}', 'a', 'a'), ('P2', 'abc-1', 'Bo', '{}', 'a', 'a'), "
+	    "('P3', NULL, NULL, '{}', 'a', 'a'), ('P4', NULL, NULL, '{}', 'a', 'a')");
+	sqlite3_close(db);
+	s = open_db();
+	db = store_db(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	assert_int_equal(db_int(db, "SELECT count(*) FROM people WHERE id = 'fl1' COLLATE NOCASE"), 2);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM players WHERE card = 'ABC-1' COLLATE NOCASE"), 2);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM players"), 4);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	store_free(s);
 }
 
 /*

@@ -172,6 +172,14 @@ int event_record(struct store *s, const char *table_id, const struct event_type 
 /* Refuses (400 unknown_field) any key of obj not in the NULL-terminated list. */
 int input_known_keys(const json_t *obj, const char *where, const char *const *keys, struct pb_error *err);
 
+/*
+ * Free text a person typed (a note, a reason, an id given as text): absent
+ * or null is "" in dst; otherwise a string of 1..max bytes that is not
+ * blank and holds no control character but newline (400 invalid_body, or
+ * invalid_text naming the character), copied into dst (n > max).
+ */
+int input_text(const json_t *v, const char *key, size_t max, char *dst, size_t n, struct pb_error *err);
+
 /* An amount in cents: a JSON integer 0..PB_MONEY_MAX (400 invalid_amount otherwise). */
 int input_amount(const json_t *v, const char *field, int64_t *out, struct pb_error *err);
 

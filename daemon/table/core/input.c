@@ -1,8 +1,10 @@
 #include "table/core/core.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "engine/limits.h"
 
 int
@@ -28,6 +30,21 @@ input_known_keys(const json_t *obj, const char *where, const char *const *keys, 
 			return pb_fail(err, 400, "unknown_field", "%s: unknown field \"%.40s\"; the fields are %s", where, k, list);
 		}
 	}
+	return 0;
+}
+
+int
+input_text(const json_t *v, const char *key, size_t max, char *dst, size_t n, struct pb_error *err)
+{
+	dst[0] = '\0';
+	if (v == NULL || json_is_null(v))
+		return 0;
+	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max ||
+	    pb_text_blank(json_string_value(v), json_string_length(v)))
+		return pb_fail(err, 400, "invalid_body", "%s: 1 to %zu characters, not blank", key, max);
+	if (pb_text_check_controls(key, json_string_value(v), json_string_length(v), err) < 0)
+		return -1;
+	snprintf(dst, n, "%s", json_string_value(v));
 	return 0;
 }
 

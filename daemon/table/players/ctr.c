@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "common/gaming_day.h"
-#include "common/text.h"
 #include "common/timeutil.h"
 #include "store/players.h"
 
@@ -82,24 +81,6 @@ may_move(const char *from, const char *to)
 	return false;
 }
 
-/* The optional text of key (1..max bytes, no control character) into dst ("" when absent); 400 otherwise. */
-static int
-optional_text(const json_t *body, const char *key, size_t max, char *dst, size_t n, struct pb_error *err)
-{
-	const json_t *v = json_object_get(body, key);
-
-	dst[0] = '\0';
-	if (v == NULL || json_is_null(v))
-		return 0;
-	if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max ||
-	    pb_text_blank(json_string_value(v), json_string_length(v)))
-		return pb_fail(err, 400, "invalid_body", "%s: 1 to %zu characters", key, max);
-	if (pb_text_check_controls(key, json_string_value(v), json_string_length(v), err) < 0)
-		return -1;
-	snprintf(dst, n, "%s", json_string_value(v));
-	return 0;
-}
-
 struct ctr_call {
 	const char *id;
 	const json_t *body;
@@ -122,10 +103,10 @@ do_ctr(struct pit *p, const struct actor *a, void *arg, json_t **out, int *statu
 	if (!json_is_object(cc->body))
 		return pb_fail(err, 400, "invalid_body", "the body is {\"status\"?, \"bsa_id\"?, \"filed_on\"?, \"note\"}");
 	if (input_known_keys(cc->body, "CTR item", KEYS, err) < 0 || parse_ctr_id(cc->id, &c, err) < 0 ||
-	    optional_text(cc->body, "status", 15, to, sizeof(to), err) < 0 ||
-	    optional_text(cc->body, "bsa_id", CTR_BSA_ID_MAX, bsa_id, sizeof(bsa_id), err) < 0 ||
-	    optional_text(cc->body, "filed_on", 10, filed_on, sizeof(filed_on), err) < 0 ||
-	    optional_text(cc->body, "note", TITLE31_NOTE_MAX, note, sizeof(note), err) < 0)
+	    input_text(json_object_get(cc->body, "status"), "status", 15, to, sizeof(to), err) < 0 ||
+	    input_text(json_object_get(cc->body, "bsa_id"), "bsa_id", CTR_BSA_ID_MAX, bsa_id, sizeof(bsa_id), err) < 0 ||
+	    input_text(json_object_get(cc->body, "filed_on"), "filed_on", 10, filed_on, sizeof(filed_on), err) < 0 ||
+	    input_text(json_object_get(cc->body, "note"), "note", TITLE31_NOTE_MAX, note, sizeof(note), err) < 0)
 		return -1;
 	if (note[0] == '\0')
 		return pb_fail(err, 422, "note_required", "note: say what was done (1 to %d characters)", TITLE31_NOTE_MAX);

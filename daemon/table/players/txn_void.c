@@ -30,14 +30,10 @@ cash_read_reason(const json_t *body, const char *what, char reason[TXN_REASON_MA
 {
 	const json_t *r = json_object_get(body, "reason");
 
+	/* a reason left out or blank is asked for (422); one too long or with a control character is a bad body */
 	if (!json_is_string(r) || json_string_length(r) == 0 || pb_text_blank(json_string_value(r), json_string_length(r)))
 		return pb_fail(err, 422, "reason_required", "reason: say why (%s), 1 to %d characters", what, TXN_REASON_MAX);
-	if (json_string_length(r) > TXN_REASON_MAX)
-		return pb_fail(err, 400, "invalid_body", "reason: at most %d characters", TXN_REASON_MAX);
-	if (pb_text_check_controls("reason", json_string_value(r), json_string_length(r), err) < 0)
-		return -1;
-	snprintf(reason, TXN_REASON_MAX + 1, "%s", json_string_value(r));
-	return 0;
+	return input_text(r, "reason", TXN_REASON_MAX, reason, TXN_REASON_MAX + 1, err);
 }
 
 static int
