@@ -220,3 +220,36 @@ export async function signInAs(p, base, person, password, hash) {
   await p.locator('#signin-form input[name="password"]').press('Enter');
   await p.locator('#who', {hasText: person.name}).waitFor();
 }
+
+const AXE_SOURCE = path.join(here, 'node_modules', 'axe-core', 'axe.min.js');
+
+/**
+ * The serious and critical accessibility violations axe-core finds in p as it is now, as
+ * ["rule-id: target …"] (empty when clean).  axe is evaluated through the debugging protocol,
+ * which the page's Content-Security-Policy does not govern, so no policy is loosened for it.
+ */
+export async function axeViolations(p, {include = 'body'} = {}) {
+  if (!await p.evaluate(() => typeof window.axe === 'object')) await p.evaluate(fs.readFileSync(AXE_SOURCE, 'utf8'));
+  const found = await p.evaluate(async sel => {
+    const r = await window.axe.run(document.querySelector(sel) || document, {resultTypes: ['violations']});
+    return r.violations.map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' ')).slice(0, 5)}));
+  }, include);
+  return found.filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => `${v.id}: ${v.nodes.join(' | ')}`);
+}
+
+/**
+ * What a person reading p's visible text should never see: an amount in cents, a JSON body, an
+ * API error code in parentheses or a snake_case word.  Returns the offending fragments (empty when
+ * clean); allowed is a list of fragments the view shows on purpose (an id typed by the user, say).
+ */
+export async function jargonIn(p, allowed = []) {
+  const text = await p.evaluate(() => document.body.innerText);
+  const found = [];
+  const patterns = [/\bcents?\b/gi, /[{}]/g, /"[a-z_]+"\s*:/g, /\([a-z]+(?:_[a-z]+)+\)/g, /\b[a-z]+_[a-z_]+\b/g];
+  for (const re of patterns) for (const m of text.matchAll(re)) {
+    const at = Math.max(0, m.index - 30);
+    const frag = text.slice(at, m.index + m[0].length + 30).replace(/\s+/g, ' ');
+    if (!allowed.some(a => frag.includes(a))) found.push(frag);
+  }
+  return found;
+}

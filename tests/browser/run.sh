@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs a browser suite: the pit boss page (tests/browser/page.test.mjs, the default) or
 # the one named as the argument (dealer.test.mjs, the dealer's page):
-# installs playwright-core from the lock file when node_modules is missing,
+# installs playwright-core and axe-core from the lock file when either is missing,
 # then node's built-in test runner.  Needs node >= 18, npm and Debian's
 # chromium (/usr/bin/chromium, or PB_CHROMIUM); tools/install-deps.sh installs them, so a
 # missing one is a failure, never a skip.  A test that skips itself (t.skip, it.skip) or is
@@ -19,7 +19,7 @@ if [ ! -x "${PB_CHROMIUM:-/usr/bin/chromium}" ]; then
 	echo "browser tests FAILED: no Chromium at ${PB_CHROMIUM:-/usr/bin/chromium} (run tools/install-deps.sh)" >&2
 	exit 1
 fi
-if [ ! -d node_modules/playwright-core ]; then
+if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
 	if [ -f package-lock.json ]; then
 		npm ci --no-audit --no-fund
 	else
