@@ -104,7 +104,10 @@ set_tests_properties(integration.test_sign_in_flood PROPERTIES RUN_SERIAL TRUE)
 set_tests_properties(integration.test_sign_in_flood PROPERTIES COST 1000)
 # test_long_reads walks whole chains on purpose: 75 s under the sanitizers on its own, over 600 s
 # with two other jobs on each core; the walks are the test, so it waits longer than the others.
-set_tests_properties(integration.test_long_reads PROPERTIES TIMEOUT 1500)
+# Its walks are the same code the sanitizers see in test_integrity, test_tamper and test_verify_faults; under
+# them it is the longest test of the pass (81 s of one core), so it carries the label slow too: the Release
+# pass runs it, the sanitizer pass (-LE slow) leaves it out.
+set_tests_properties(integration.test_long_reads PROPERTIES TIMEOUT 1500 LABELS "integration;slow")
 foreach(cost_test
     "integration.test_verify_faults 90" "integration.test_tamper 75" "integration.test_long_reads 60"
     "integration.test_door 34" "unit.test_migrations 33" "integration.test_people 33" "integration.test_central_report 30"
