@@ -96,7 +96,7 @@ set_tests_properties(package.install PROPERTIES LABELS package TIMEOUT 600 SKIP_
 set_tests_properties(integration.test_sign_in_flood PROPERTIES RUN_SERIAL TRUE)
 # The order of a fresh tree, which has no ctest cost data yet (higher COST starts first, and ctest -j2 then
 # fills each free slot with the longest test left): the serial flood at once, while nothing else runs, rather
-# than after a slot idled waiting for a long test to end; then the browser suites (one at a time), then the
+# than after a slot idled waiting for a long test to end; then the browser suites (after browser.install, side by side), then the
 # tests by their seconds under the sanitizers (make check on the 2-core machine), so that no long test is
 # left to run alone at the end: test_verify_faults, last by name, used to start last and end 80 s after the
 # rest.  Tests not named here cost 0 and fill the gaps.  A tree that has run ctest once orders by the times

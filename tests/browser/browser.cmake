@@ -1,32 +1,32 @@
-# The pit boss page in headless Chromium against the real pitbossd
-# (tests/browser/run.sh; `ctest -L browser`).  Screenshots: tests/browser/out/.
-add_test(NAME browser.page COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh)
-# Both run run.sh, which installs node_modules on the first run: one at a time (RESOURCE_LOCK),
-# or two npm installs race in the same directory on a clean checkout.  run.sh exits 77 when a test
-# skipped itself or is a todo (SKIP_RETURN_CODE: ctest shows it as skipped, not passed).  A high COST
-# starts them first on a fresh tree (tests/extra.cmake), so that they do not run one after the other at the end.
-set_tests_properties(browser.page PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
-  COST 200
-  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-  TIMEOUT 300)
+# The browser suites: the pit boss page and the dealer's page in Debian's headless Chromium against
+# the real pitbossd (tests/browser/run.sh SUITE; `ctest -L browser`).  Screenshots land in
+# tests/browser/out/ (docs/img/ for the ones the docs show).
+#
+# browser.install installs node_modules from the lock file once (run.sh --install), a fixture of every
+# suite: the suites never race two npm installs in one directory, so they may run side by side.
+# run.sh exits 77 when a test skipped itself or is a todo (SKIP_RETURN_CODE: ctest shows the suite as
+# skipped, not passed).  A high COST starts a suite first on a fresh tree (tests/extra.cmake), so the
+# long ones do not run one after the other at the end.
+add_test(NAME browser.install COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh --install)
+set_tests_properties(browser.install PROPERTIES LABELS browser FIXTURES_SETUP browser_node_modules
+  COST 1000 TIMEOUT 300)
+
+# pb_browser_suite(NAME FILE COST): the suite tests/browser/FILE as the test browser.NAME.
+function(pb_browser_suite name file cost)
+  add_test(NAME browser.${name} COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh ${file})
+  set_tests_properties(browser.${name} PROPERTIES LABELS browser FIXTURES_REQUIRED browser_node_modules
+    SKIP_RETURN_CODE 77 COST ${cost}
+    ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+    TIMEOUT 300)
+endfunction()
+
+# The pit boss page: sign-in, the floor, a table, a round, reports, exceptions, the CSP.
+pb_browser_suite(page page.test.mjs 200)
 # The dealer's page (/dealer/): rounds entered through it, compared with the record;
 # its screenshots land in docs/img/dealer-*.png.
-add_test(NAME browser.dealer COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh dealer.test.mjs)
-set_tests_properties(browser.dealer PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
-  COST 150
-  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-  TIMEOUT 300)
-# Cash controls on the pit boss page: the cage view, identification, voids, CTR items moved on;
-# its screenshots land in tests/browser/out/cash-*.png.
-add_test(NAME browser.cash COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh cash.test.mjs)
-set_tests_properties(browser.cash PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
-  COST 100
-  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-  TIMEOUT 300)
-# Count controls on the pit boss page: the statistics by shift beside the month before, a serial exception
-# explained; its screenshots land in tests/browser/out/count-*.png.
-add_test(NAME browser.count COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh count.test.mjs)
-set_tests_properties(browser.count PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
-  COST 100
-  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-  TIMEOUT 300)
+pb_browser_suite(dealer dealer.test.mjs 150)
+# Cash controls: the cage view, identification, voids, CTR items moved on (tests/browser/out/cash-*.png).
+pb_browser_suite(cash cash.test.mjs 100)
+# Count controls: the statistics by shift beside the month before, a serial exception explained
+# (tests/browser/out/count-*.png).
+pb_browser_suite(count count.test.mjs 100)

@@ -26,6 +26,11 @@ if [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ]; then
 		npm install --no-audit --no-fund
 	fi
 fi
+# --install: only the install above (the fixture browser.install, so that the suites never race
+# two npm installs in one directory and may run side by side).
+if [ "${1:-}" = "--install" ]; then
+	exit 0
+fi
 mkdir -p out
 suite=${1:-page.test.mjs}
 tap=out/$(basename "$suite" .mjs).tap
