@@ -30,3 +30,11 @@ set_tests_properties(browser.count PROPERTIES LABELS browser RESOURCE_LOCK brows
   COST 100
   ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
   TIMEOUT 300)
+# One number for a round (T1-277) and the round view: a correction through the page with a witness, shown on the
+# round and beside the table's variance; a player-banked round's lines and fees; its screenshots land in
+# tests/browser/out/round-*.png.
+add_test(NAME browser.round COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh round.test.mjs)
+set_tests_properties(browser.round PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
+  COST 100
+  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 300)

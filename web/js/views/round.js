@@ -9,7 +9,7 @@ import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, label, when, cards, miniCards, int, parseAmount, currencySymbol} from '../format.js';
 import {pageHeader, stateBadge, errorNote, formField, witnessFields, refusalNote} from '../common.js';
 import {bankerWho, playerLink, roles} from '../players.js';
-import {roundLabel, roundHref, lineAction, bonusUnpaid, returnedText, returnedWagers, seatFee, feeLines, correctionText}
+import {roundLabel, roundHref, isWager, lineAction, bonusUnpaid, returnedText, returnedWagers, seatFee, feeLines, correctionText}
   from '../rounds.js';
 
 export const name = 'round';
@@ -158,8 +158,8 @@ export async function render(main, params, ctx) {
     {label: '#', num: true, render: p => int(p.seq), rowHeader: true},
     {label: 'Seat', num: true, render: p => int(p.seat)},
     {label: 'Wager', render: p => label(p.wager)},
-    {label: 'Stake', num: true, render: p => money(p.stake, cur)},
-    {label: 'Result', render: p => resultBadge(p.result)},
+    {label: 'Stake', num: true, render: p => isWager(p) ? money(p.stake, cur) : h('span', {class: 'muted'}, 'paid on the Ante')},
+    {label: 'Result', render: p => resultBadge(p)},
     {label: 'Player net', num: true, render: p => moneyCell(p.net, cur, {signed: true})},
     {label: 'Dealer', render: p => h('span', {class: `do do-${lineAction(p, x => money(x, cur)).kind}`}, lineAction(p, x => money(x, cur)).text)},
   ];
