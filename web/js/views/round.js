@@ -9,7 +9,7 @@ import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, label, when, cards, miniCards, int, parseAmount, currencySymbol} from '../format.js';
 import {pageHeader, stateBadge, errorNote, formField, witnessFields, refusalNote} from '../common.js';
 import {bankerWho, playerLink, roles} from '../players.js';
-import {roundLabel, roundHref, isWager, lineAction, bonusUnpaid, returnedText, returnedWagers, seatFee, feeLines, correctionText}
+import {roundLabel, isWager, lineAction, bonusUnpaid, returnedText, returnedWagers, seatFee, feeLines, correctionText}
   from '../rounds.js';
 
 export const name = 'round';
@@ -112,8 +112,6 @@ export async function render(main, params, ctx) {
   const cur = api.currencyOf(r.table);
   const banked = r.banking === 'player';
   const name = roundLabel(r);
-  // An address by the global id shows the label from now on (no new history entry, no new render).
-  if (location.hash !== roundHref(r)) history.replaceState(history.state, '', roundHref(r));
   ctx.setTitle(`Round ${name}`);
   main.append(pageHeader(`Round ${name}`, {
     crumbs: [['Floor', '#/floor'], [r.table, `#/table/${encodeURIComponent(r.table)}`], [`Round ${name}`]],
@@ -178,8 +176,11 @@ export async function render(main, params, ctx) {
       `The bank ran out: ${returnedText(r.payouts, x => money(x, cur))}, each left as it lies.`));
   }
   const fees = feeLines(r);
+  let feeSec = null;
   if (fees.length) {
-    payBody.append(h('div', {class: 'round-fees', id: 'round-fees'}, h('h3', null, 'Collection fees taken'),
+    const [fSec, fBody] = section('Collection fees taken', {id: 'round-fees'});
+    feeSec = fSec;
+    fBody.append(h('div', {class: 'round-fees'},
       dataTable([
         {label: 'Seat', rowHeader: true, render: x => x.total ? 'Total' : `Seat ${x.seat}${x.banker ? ' (banker)' : ''}`},
         {label: 'Fee', num: true, render: x => money(x.fee, cur)},
@@ -197,6 +198,7 @@ export async function render(main, params, ctx) {
       ])));
   }
   main.append(paySec);
+  if (feeSec) main.append(feeSec);
 
   main.append(correctionsSection(r, cur));
 
