@@ -2,8 +2,8 @@
 // in (the forms are js/signin.js; a person's session and its timers,
 // js/session.js).
 //
-// Routes: #/floor, #/table/T1, #/round/17, #/reports, #/master, #/statistics, #/exceptions, #/events,
-// #/players, #/players/P1, #/title31, #/cage.
+// Routes: #/floor, #/table/T1, #/round/T1-277 (a round by its label; #/round/1390 by its id), #/reports,
+// #/master, #/statistics, #/exceptions, #/events, #/players, #/players/P1, #/title31, #/cage.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
 import * as api from './js/api.js';
@@ -29,7 +29,7 @@ const $ = id => document.getElementById(id);
 const ROUTES = [
   {re: /^\/floor$/, view: floor, nav: 'floor'},
   {re: /^\/table\/([A-Za-z0-9_.-]+)$/, view: table, nav: 'floor', params: m => ({table: decodeURIComponent(m[1])})},
-  {re: /^\/round\/(\d+)$/, view: round, nav: 'floor', params: m => ({round: Number(m[1])})},
+  {re: /^\/round\/([A-Za-z0-9_.%-]+)$/, view: round, nav: 'floor', params: m => ({round: decodeURIComponent(m[1])})},
   {re: /^\/reports$/, view: reports, nav: 'reports'},
   {re: /^\/master$/, view: master, nav: 'master'},
   {re: /^\/statistics$/, view: statistics, nav: 'statistics'},

@@ -8,7 +8,8 @@
  * Idempotency-Key and the body of any method but GET and HEAD (400), in
  * that order, before the path is routed; then the route: 404 when no
  * pattern fits (round_not_found when the round id is not one), the ids
- * parsed once (404 round_not_found, 422 invalid_seat), 405 with the Allow
+ * parsed once (a round's label looked up: 404 round_not_found, 422
+ * invalid_seat), 405 with the Allow
  * list of the pattern, 403 for the operations checked at the edge, and the
  * handler.  This is the order the answers have always had.
  */
@@ -21,6 +22,7 @@
 #include "http/routes.h"
 #include "table/people/people.h"
 #include "table/reports/reports.h"
+#include "table/rounds/rounds.h"
 
 #define V1 "/api/v1"
 #define WRITE (RT_BODY | RT_IDEMPOTENT)
@@ -214,6 +216,41 @@ round_not_found(struct http_answer *ans, const char *segment)
 }
 
 /*
+ * A {round} segment: the round's global id ("1390"), or its label, the
+ * table and the table's number of the round ("T1-277"), looked up in the
+ * store.  404 round_not_found for anything else or a label of no round.
+ */
+static int
+read_round(struct route_call *c, const char *s, struct http_answer *ans)
+{
+	struct pb_error err;
+	char table[PB_ID_MAX];
+	int64_t round_no;
+
+	if (parse_id(s, &c->round) == 0)
+		return 0;
+	if (c->pit == NULL || round_label_parse(s, table, &round_no) < 0) {
+		round_not_found(ans, s);
+		return -1;
+	}
+	if (pit_round_find(c->pit, s, &c->round, &err) < 0) {
+		answer_error(ans, &err);
+		return -1;
+	}
+	return 0;
+}
+
+/* A round id or the shape of a round's label (not looked up). */
+static bool
+round_segment_shape(const char *s)
+{
+	char table[PB_ID_MAX];
+	int64_t n;
+
+	return parse_id(s, &n) == 0 || round_label_parse(s, table, &n) == 0;
+}
+
+/*
  * Reads the parameters of the pattern from the path into c.  A round id is
  * refused before the route counts as found (its /metrics route stays
  * "other"), a seat after.
@@ -238,8 +275,7 @@ read_params(const struct route *r, const struct path *path, struct route_call *c
 			c->id = s;
 		} else if (strcmp(ps, "{gaming_day}") == 0) {
 			c->gaming_day = s;
-		} else if (strcmp(ps, "{round}") == 0 && parse_id(s, &c->round) < 0) {
-			round_not_found(ans, s);
+		} else if (strcmp(ps, "{round}") == 0 && read_round(c, s, ans) < 0) {
 			return -1;
 		} else if (strcmp(ps, "{seat}") == 0 && parse_seat(s, &c->seat) < 0) {
 			ans->route = r->metric;
@@ -262,9 +298,8 @@ no_route(const struct http_request *req, const struct path *path, struct http_an
 	for (size_t i = 0; i < api_route_count; i++) {
 		const char *pattern = api_routes[i].pattern;
 		char ps[PB_NAME_MAX];
-		int64_t id;
 		for (int k = 0; k < path->n && next_segment(&pattern, ps); k++) {
-			if (strcmp(ps, "{round}") == 0 && parse_id(path->seg[k], &id) < 0)
+			if (strcmp(ps, "{round}") == 0 && !round_segment_shape(path->seg[k]))
 				return round_not_found(ans, path->seg[k]);
 			if (ps[0] != '{' && strcmp(ps, path->seg[k]) != 0)
 				break;

@@ -5,8 +5,8 @@
  * subject: tables.c, rounds.c, audit.c, reports.c, metrics.c, people.c.
  *
  * A pattern's segments are literals or parameters: {table} (any id; the
- * pit says whether there is such a table), {round} (a positive id, else
- * 404 round_not_found), {round_text} (the segment as sent: GET verify reads
+ * pit says whether there is such a table), {round} (a positive id or a
+ * round's label TABLE-NO such as T1-277, else 404 round_not_found), {round_text} (the segment as sent: GET verify reads
  * it with strtoll, as it always has), {person} (any id; the pit says
  * whether there is such a person), {serial} (any segment; the pit says
  * whether there is such a document) and {seat} (1..9, else 422

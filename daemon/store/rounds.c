@@ -128,6 +128,34 @@ out:
 }
 
 int
+store_round_by_no(struct store *s, const char *table_id, int64_t round_no, int64_t *id, struct pb_error *err)
+{
+	struct store_query q;
+	bool found;
+
+	*id = 0;
+	if (store_query(&q, s, STMT_ROUND_BY_NO, "finding a round by its number", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, table_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(q.st, 2, round_no);
+	return store_query_int64(&q, id, &found);
+}
+
+int
+store_round_nos(struct store *s, const char *ids, void (*fn)(void *arg, int64_t id, int64_t round_no), void *arg,
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_ROUND_NOS, "reading the numbers of rounds", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, ids, -1, SQLITE_STATIC);
+	while (store_query_next(&q))
+		fn(arg, sqlite3_column_int64(q.st, 0), sqlite3_column_int64(q.st, 1));
+	return store_query_end(&q);
+}
+
+int
 store_round_current(struct store *s, const char *table_id, int64_t *id, struct pb_error *err)
 {
 	struct store_query q;

@@ -239,6 +239,16 @@ int store_round_load(struct store *s, int64_t id, struct round_record *rec, stru
 /* The table's round in progress (not settled or void), or 0. */
 int store_round_current(struct store *s, const char *table_id, int64_t *id, struct pb_error *err);
 
+/* The round numbered round_no at the table (its label TABLE-NO), or 0 when there is none. */
+int store_round_by_no(struct store *s, const char *table_id, int64_t round_no, int64_t *id, struct pb_error *err);
+
+/*
+ * The table's number of each round of `ids` (a JSON array of round ids, as
+ * text): calls fn(arg, id, round_no) once per round found, in no order.
+ */
+int store_round_nos(struct store *s, const char *ids, void (*fn)(void *arg, int64_t id, int64_t round_no), void *arg,
+    struct pb_error *err);
+
 /* Writes state, closed_at, settled_at, void_reason, dealer_qualifies, players_net. */
 int store_round_update(struct store *s, const struct round_record *rec, struct pb_error *err);
 

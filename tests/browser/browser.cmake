@@ -30,3 +30,6 @@ pb_browser_suite(cash cash.test.mjs 100)
 # Count controls: the statistics by shift beside the month before, a serial exception explained
 # (tests/browser/out/count-*.png).
 pb_browser_suite(count count.test.mjs 100)
+# The round view: a round opened by its label (T1-2), a correction with a witness shown on the round and
+# beside the table's variance, a player-banked round's lines and fees as the API gives them.
+pb_browser_suite(round round.test.mjs 100)

@@ -127,7 +127,7 @@ static const struct list_column PAYOUT_COLUMNS[] = {
 static const struct list_column EXCEPTION_COLUMNS[] = {
 	{"at", NULL}, {"table", NULL}, {"round", NULL}, {"kind", NULL}, {"detail", NULL}, {"seat", NULL},
 	{"wager", NULL}, {"stake", NULL}, {"net", NULL}, {"short", NULL}, {"event", NULL}, {"source", NULL},
-	{"correction", NULL},
+	{"correction", NULL}, {"round_no", NULL},
 };
 
 static const struct list_column BANKER_COLUMNS[] = {

@@ -51,6 +51,17 @@ int pit_record_rules_changes(struct pit *p, const struct config *old, struct pb_
 int pit_tables_list(struct pit *p, const struct actor *a, json_t **out, struct pb_error *err);
 int pit_table_get(struct pit *p, const struct actor *a, const char *table_id, json_t **out, struct pb_error *err);
 int pit_round_get(struct pit *p, const struct actor *a, int64_t round_id, json_t **out, struct pb_error *err);
+
+/*
+ * round_label.c: a round's label "TABLE-NO" (the table's id and the
+ * table's number of the round, as "T1-277") split into both; -1 when the
+ * text has not that shape.  pit_round_find gives the global id of the
+ * round a label names; 404 round_not_found when the text is no label or
+ * the table has no round of that number.  Who may read the round is the
+ * caller's check (the table's access), as for an id.
+ */
+int round_label_parse(const char *text, char table[PB_ID_MAX], int64_t *round_no);
+int pit_round_find(struct pit *p, const char *text, int64_t *round_id, struct pb_error *err);
 int pit_table_rounds(struct pit *p, const struct actor *a, const char *table_id, int limit, int64_t before,
     json_t **out, struct pb_error *err);
 

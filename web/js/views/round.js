@@ -1,18 +1,25 @@
-// round.js - one round as dealt: the cards drawn as cards per seat and the
-// dealer, bets and decisions, payouts in payout order, totals, the event
-// timeline and the verification (replay) result.
+// round.js - one round as dealt, named by its label (T1-277): the cards drawn
+// as cards per seat and the dealer, bets and decisions, payouts in payout
+// order with what the dealer does at each line (on a player-banked table the
+// wagers returned and the collection fees taken), totals, the corrections of
+// its payouts (and, for a floor supervisor or pit boss, the form to record
+// one, with a witness), the event timeline and the verification (replay).
 import * as api from '../api.js';
 import {h, note, section, dataTable, facts} from '../dom.js';
-import {money, moneyCell, label, when, cards, miniCards, int} from '../format.js';
-import {pageHeader, stateBadge, errorNote} from '../common.js';
-import {bankerWho, playerLink} from '../players.js';
+import {money, moneyCell, label, when, cards, miniCards, int, parseAmount, currencySymbol} from '../format.js';
+import {pageHeader, stateBadge, errorNote, formField, witnessFields, refusalNote} from '../common.js';
+import {bankerWho, playerLink, roles} from '../players.js';
+import {roundLabel, isWager, lineAction, bonusUnpaid, returnedText, returnedWagers, seatFee, feeLines, correctionText}
+  from '../rounds.js';
 
 export const name = 'round';
 
 const WAGERS = ['ante', 'play', 'pair_plus', 'six_card'];
 const RESULT_ICON = {win: '▲', lose: '▼', push: '＝', forfeit: '✕', returned: '↺'};
 
-function resultBadge(r) {
+function resultBadge(p) {
+  if (bonusUnpaid(p)) return h('span', {class: 'result result-unpaid'}, 'Not paid: the bank ran out');
+  const r = p.result;
   return h('span', {class: `result result-${r}`}, h('span', {'aria-hidden': 'true'}, `${RESULT_ICON[r] || '•'} `), label(r));
 }
 
@@ -40,22 +47,15 @@ function seatBox(round, seat, cur) {
   isBanker && round.banker ? h('p', {class: 'seat-net'}, 'Bank ', h('span', null, money(round.banker.bank, cur)), ' → ',
     h('span', null, money(round.banker.bank_end, cur))) : null,
   hasPayout ? h('p', {class: 'seat-net'}, 'Net ', moneyCell(net, cur, {signed: true})) : null,
-  fee(round, seat, isBanker) ? h('p', {class: 'seat-net'}, 'Collection ', h('span', null, money(fee(round, seat, isBanker), cur))) : null);
-}
-
-/** The house's collection (fee) from a seat or the banker, on player-banked tables (a seat with no action pays none). */
-function fee(round, seat, isBanker) {
-  const c = round.collections;
-  if (!c) return 0;
-  return (c.seats[seat] || 0) + (isBanker ? c.banker : 0);
+  seatFee(round, seat) ? h('p', {class: 'seat-net seat-fee'}, 'Collection taken ', h('span', null, money(seatFee(round, seat), cur))) : null);
 }
 
 /** One event of the timeline in words; the types and bodies are those of docs/audit.md. */
-function eventSummary(ev, cur) {
+function eventSummary(ev, cur, r) {
   const b = ev.body;
   switch (ev.type) {
     case 'round_opened':
-      return [`Round ${b.round_no} opened`, b.banker ? ` · banker seat ${b.banker.seat}, bank ${money(b.banker.bank, cur)}` : ''];
+      return [`Round ${roundLabel({table: r.table, round_no: b.round_no})} opened`, b.banker ? ` · banker seat ${b.banker.seat}, bank ${money(b.banker.bank, cur)}` : ''];
     case 'bet_placed':
       return [`Seat ${b.seat}: `, WAGERS.filter(w => b[w]).map(w => `${label(w)} ${money(b[w], cur)}`).join(', ') || 'no wager'];
     case 'bet_removed':
@@ -96,25 +96,27 @@ function verifyView(v) {
 }
 
 export async function render(main, params, ctx) {
-  const id = params.round;
-  ctx.setTitle(`Round ${id}`);
+  const asked = String(params.round);
+  ctx.setTitle(`Round ${asked}`);
   let r;
   try {
-    r = (await api.get(`/rounds/${id}`)).round;
+    r = (await api.get(`/rounds/${encodeURIComponent(asked)}`)).round;
   } catch (e) {
     if (!ctx.alive()) return;
-    main.append(pageHeader(`Round ${id}`, {crumbs: [['Floor', '#/floor'], [`Round ${id}`]]}),
-      e.status === 404 ? note('warn', `There is no round ${id}.`) : errorNote(e, 'Round'));
+    main.append(pageHeader(`Round ${asked}`, {crumbs: [['Floor', '#/floor'], [`Round ${asked}`]]}),
+      e.status === 404 ? note('warn', `There is no round ${asked}. A round is named by its table and number, as T1-277.`)
+        : errorNote(e, 'Round'));
     return;
   }
   if (!ctx.alive()) return;
   const cur = api.currencyOf(r.table);
   const banked = r.banking === 'player';
-  ctx.setTitle(`Round ${r.id} at ${r.table}`);
-  main.append(pageHeader(`Round ${r.id}`, {
-    crumbs: [['Floor', '#/floor'], [r.table, `#/table/${encodeURIComponent(r.table)}`], [`Round ${r.id}`]],
+  const name = roundLabel(r);
+  ctx.setTitle(`Round ${name}`);
+  main.append(pageHeader(`Round ${name}`, {
+    crumbs: [['Floor', '#/floor'], [r.table, `#/table/${encodeURIComponent(r.table)}`], [`Round ${name}`]],
     sub: h('span', {class: 'inline-list'}, stateBadge(r.state),
-      ` ${api.tableName(r.table)} · round no. ${r.round_no} · ${banked ? 'player-banked' : 'house-banked'} · rules “${r.rules.name}”`),
+      ` ${api.tableName(r.table)} · round ${r.round_no} of the table · ${banked ? 'player-banked' : 'house-banked'} · rules “${r.rules.name}”`),
   }));
 
   if (r.state === 'void') main.append(note('warn', h('strong', null, 'Void round. '), `Every wager was returned. Reason: ${r.void_reason || 'not given'}.`));
@@ -154,9 +156,10 @@ export async function render(main, params, ctx) {
     {label: '#', num: true, render: p => int(p.seq), rowHeader: true},
     {label: 'Seat', num: true, render: p => int(p.seat)},
     {label: 'Wager', render: p => label(p.wager)},
-    {label: 'Stake', num: true, render: p => money(p.stake, cur)},
-    {label: 'Result', render: p => resultBadge(p.result)},
+    {label: 'Stake', num: true, render: p => isWager(p) ? money(p.stake, cur) : h('span', {class: 'muted'}, 'paid on the Ante')},
+    {label: 'Result', render: p => resultBadge(p)},
     {label: 'Player net', num: true, render: p => moneyCell(p.net, cur, {signed: true})},
+    {label: 'Dealer', render: p => h('span', {class: `do do-${lineAction(p, x => money(x, cur)).kind}`}, lineAction(p, x => money(x, cur)).text)},
   ];
   if (banked) {
     pcols.push({label: 'Bank after', num: true, render: p => money(p.bank_after, cur)});
@@ -167,6 +170,22 @@ export async function render(main, params, ctx) {
       : h('p', {class: 'muted small'}, 'In payout order: from the dealer’s left, clockwise.'),
     dataTable(pcols, r.payouts, {caption: 'Payouts in payout order', empty: r.state === 'settled' || r.state === 'void' ? 'No payout lines.' : 'Not settled yet.',
       rowClass: p => p.short ? 'row-short' : null}));
+  const returned = returnedWagers(r.payouts);
+  if (banked && r.state === 'settled' && returned.count) {
+    payBody.append(h('p', {class: 'bank-ran-out', id: 'round-returned'}, h('span', {'aria-hidden': 'true'}, '⚠ '),
+      `The bank ran out: ${returnedText(r.payouts, x => money(x, cur))}, each left as it lies.`));
+  }
+  const fees = feeLines(r);
+  let feeSec = null;
+  if (fees.length) {
+    const [fSec, fBody] = section('Collection fees taken', {id: 'round-fees'});
+    feeSec = fSec;
+    fBody.append(h('div', {class: 'round-fees'},
+      dataTable([
+        {label: 'Seat', rowHeader: true, render: x => x.total ? 'Total' : `Seat ${x.seat}${x.banker ? ' (banker)' : ''}`},
+        {label: 'Fee', num: true, render: x => money(x.fee, cur)},
+      ], fees, {caption: 'Collection fees, by seat', foot: {total: true, fee: r.collections.total}})));
+  }
   if (r.totals) {
     const tt = r.totals;
     payBody.append(h('div', {class: 'totals', role: 'group', 'aria-label': 'Totals'},
@@ -179,6 +198,9 @@ export async function render(main, params, ctx) {
       ])));
   }
   main.append(paySec);
+  if (feeSec) main.append(feeSec);
+
+  main.append(correctionsSection(r, cur));
 
   // Verification and timeline.
   const [verSec, verBody] = section('Verification', {id: 'round-verify'});
@@ -189,15 +211,116 @@ export async function render(main, params, ctx) {
     h('div', {class: 'ev-time'}, when(ev.at, 'ms')),
     h('div', {class: 'ev-main'},
       h('span', {class: 'ev-type'}, label(ev.type)),
-      h('span', {class: 'ev-text'}, ...eventSummary(ev, cur))),
+      h('span', {class: 'ev-text'}, ...eventSummary(ev, cur, r))),
     h('div', {class: 'ev-meta muted'}, `by ${ev.actor}`, h('code', {title: `event hash ${ev.hash}`}, ` ${ev.hash.slice(0, 10)}…`)))))
     : h('p', {class: 'empty'}, 'No events recorded.'));
   main.append(verSec, evSec);
 
   try {
-    const v = await api.get(`/rounds/${r.id}/verify`);
+    const v = await api.get(`/rounds/${encodeURIComponent(r.id)}/verify`);
     if (ctx.alive()) verBody.replaceChildren(verifyView(v));
   } catch (e) {
     if (ctx.alive()) verBody.replaceChildren(errorNote(e, 'Verification') || '');
   }
+}
+
+// ---- corrections: the mispays recorded against the round's payout lines ----
+
+const mayCorrect = () => roles().some(x => x === 'floor' || x === 'pitboss');
+
+/** The round's corrections, each line's latest first in its line, with who, when, why and the figures. */
+function correctionsTable(r, cur) {
+  return dataTable([
+    {label: 'Recorded', rowHeader: true, render: c => when(c.at, 'short')},
+    {label: 'Line', render: c => `Seat ${c.seat} ${label(c.wager)}`},
+    {label: 'Owed', num: true, render: c => moneyCell(c.owed, cur, {signed: true})},
+    {label: 'Paid', num: true, render: c => moneyCell(c.paid, cur, {signed: true})},
+    {label: 'Difference', num: true, render: c => h('span', null, moneyCell(c.difference, cur, {signed: true}),
+      h('small', {class: 'muted'}, c.difference > 0 ? ' overpaid' : ' underpaid'))},
+    {label: 'Reason', render: c => c.reason},
+    {label: 'By', render: c => c.by},
+    {label: 'Witness', render: c => c.witness},
+    {label: 'Status', render: c => c.superseded_by ? h('span', {class: 'muted'}, 'replaced by a later correction') : 'counts'},
+  ], r.corrections || [], {caption: `Corrections of round ${roundLabel(r)}`, empty: 'No correction recorded.',
+    rowClass: c => c.superseded_by ? 'row-superseded' : null});
+}
+
+/** The section: the corrections and, to a floor supervisor or pit boss on a settled round, the form. */
+function correctionsSection(r, cur) {
+  const [sec, body] = section('Corrections', {id: 'round-corrections'});
+  const list = h('div', {class: 'corrections-list'}, correctionsTable(r, cur));
+  body.append(h('p', {class: 'muted small'}, 'A mispay at the table: what a payout line owed and what the dealer actually paid ' +
+    'or took, recorded with a witness. The round\u2019s own payouts stay as dealt.'), list);
+  if (r.state === 'settled' && r.payouts.length && mayCorrect()) body.append(correctionForm(r, cur, list));
+  return sec;
+}
+
+/** POST /rounds/{id}/corrections {seat, wager, paid, reason, witness, supersedes?}; the list redrawn from the round after. */
+function correctionForm(r, cur, list) {
+  const lines = r.payouts;
+  const lineSel = h('select', {name: 'correction-line'}, lines.map((p, i) => h('option', {value: String(i)},
+    `Seat ${p.seat} ${label(p.wager)}: ${label(p.result)}, player net ${money(p.net, cur, {signed: true})}`)));
+  const direction = h('select', {name: 'correction-direction'}, h('option', {value: 'paid'}, 'Paid to the player'),
+    h('option', {value: 'took'}, 'Taken from the player'));
+  const amount = h('input', {type: 'text', name: 'correction-amount', inputmode: 'decimal', autocomplete: 'off',
+    placeholder: `${currencySymbol(cur)}0.00`});
+  const reason = h('textarea', {name: 'correction-reason', rows: '2', maxlength: '511'});
+  const w = witnessFields('correction');
+  const owedNote = h('p', {class: 'muted small', 'aria-live': 'polite'});
+  const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Record the correction');
+  const latestOf = p => (r.corrections || []).find(c => c.seat === p.seat && c.wager === p.wager && !c.superseded_by);
+  const showOwed = () => {
+    const p = lines[Number(lineSel.value)];
+    const latest = latestOf(p);
+    owedNote.textContent = `The round owed: ${lineAction(p, x => money(x, cur)).text}.` +
+      (latest ? ` Already corrected (paid ${money(latest.paid, cur, {signed: true})}): this one replaces it.` : '');
+  };
+  lineSel.addEventListener('change', showOwed);
+  showOwed();
+  const form = h('form', {class: 'doc-form', 'data-form': 'correction', 'aria-label': 'Record a correction', novalidate: true},
+    formField('Payout line', lineSel), owedNote,
+    h('div', {class: 'field-row'}, formField('What the dealer did', direction), formField('Amount', amount, 'what actually changed hands at that line')),
+    formField('Reason', reason, 'what happened at the table'), w.el, h('div', {class: 'field-submit'}, btn), msg);
+  form.addEventListener('submit', async ev => {
+    ev.preventDefault();
+    const p = lines[Number(lineSel.value)];
+    const minor = parseAmount(amount.value, cur);
+    if (minor === null || Number.isNaN(minor)) {
+      msg.replaceChildren(note('warn', `Type the amount the dealer ${direction.value === 'took' ? 'took' : 'paid'}, as ${money(2500, cur)}.`));
+      amount.focus();
+      return;
+    }
+    if (!reason.value.trim()) {
+      msg.replaceChildren(note('warn', 'Say what happened at the table.'));
+      reason.focus();
+      return;
+    }
+    const witness = w.read();
+    if (!witness.person || !witness.password) {
+      msg.replaceChildren(note('warn', 'A second floor supervisor or pit boss witnesses the correction: type their id and password.'));
+      form.querySelector('[name="correction-witness"]').focus();
+      return;
+    }
+    const body = {seat: p.seat, wager: p.wager, paid: direction.value === 'took' ? -minor : minor, reason: reason.value.trim(), witness};
+    const latest = latestOf(p);
+    if (latest) body.supersedes = latest.id;
+    w.clear();
+    btn.disabled = true;
+    try {
+      const c = await api.send('POST', `/rounds/${encodeURIComponent(r.id)}/corrections`, body);
+      const fresh = (await api.get(`/rounds/${encodeURIComponent(r.id)}`)).round;
+      r.corrections = fresh.corrections;
+      list.replaceChildren(correctionsTable(r, cur));
+      showOwed();
+      amount.value = '';
+      reason.value = '';
+      msg.replaceChildren(note('ok', `Recorded: ${correctionText(c, x => money(x, cur), label)}; witness ${c.witness}.`));
+    } catch (e) {
+      if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+    } finally {
+      btn.disabled = false;
+    }
+  });
+  return h('details', {class: 'doc-form-box', 'data-box': 'correction'}, h('summary', null, 'Record a correction (mispay)'), form);
 }

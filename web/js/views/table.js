@@ -1,18 +1,25 @@
-// table.js - one table: its facts and limits, win over time, banker
-// rotation (player-banked) and game recall (recent rounds, paged).
+// table.js - one table: a bar of links to its sections at the top (the
+// inventory reachable at once), its facts and limits, seats, inventory, the
+// gaming day's variance with the corrections (mispays) beside it, win over
+// time, banker rotation (player-banked) and game recall (recent rounds by
+// their label, T1-277, paged).  Days are the property's gaming days.
 import * as api from '../api.js';
 import {h, note, section, dataTable, facts} from '../dom.js';
 import {money, moneyCell, percent, label, when, whenText, miniCards, int} from '../format.js';
 import {barChart} from '../chart.js';
 import {inventoryPanel} from '../inventory.js';
 import {seatsPanel} from '../seats.js';
-import {bankerWho} from '../players.js';
-import {pageHeader, statusBadge, stateBadge, errorNote, tzOffset} from '../common.js';
+import {bankerWho, roles} from '../players.js';
+import * as session from '../session.js';
+import {pageHeader, statusBadge, stateBadge, errorNote} from '../common.js';
+import {roundLabel, roundHref, correctionText} from '../rounds.js';
 import {perHandleBar, perHandleCell, perHandleText, theoPerHandleText, winCell, winOf} from '../figures.js';
 
 export const name = 'table';
 
 const PAGE = 15;
+// The roles that read the reports (the master game's variance, the exceptions' mispays).
+const REPORT_READERS = ['pitboss', 'floor', 'auditor', 'surveillance', 'admin'];
 
 function limitsTable(limits, cur) {
   const rows = ['ante', 'pair_plus', 'six_card'].map(w => ({w, l: limits[w]}));
@@ -44,6 +51,9 @@ export async function render(main, params, ctx) {
     crumbs: [['Floor', '#/floor'], [t.id]],
     sub: h('span', {class: 'inline-list'}, status, ` ${label(t.game)} game · ${banked ? 'player-banked' : 'house-banked'} · ${t.seats} seats · ${cur}`),
   }), sessionNote);
+  // The sections at once: a bar of links at the top (no hash change: the address is the view's).
+  const jumps = h('nav', {class: 'jump-bar', id: 'table-jumps', 'aria-label': `Sections of ${t.id}`});
+  main.append(jumps);
   /** The table's status and, when its closer closed it, why and what reopens it (docs/accounting.md). */
   function showSession(tt) {
     status.replaceChildren(statusBadge(tt.status));
@@ -65,7 +75,7 @@ export async function render(main, params, ctx) {
   // Facts and limits side by side.
   const [factsSec, factsBody] = section('Table', {id: 'table-facts'});
   factsBody.append(facts([
-    ['Current round', t.current_round ? h('a', {href: `#/round/${t.current_round}`}, `Round ${t.current_round}`) : 'None in progress'],
+    ['Current round', t.current_round ? h('a', {href: `#/round/${t.current_round}`, id: 'table-current-round'}, 'In progress') : 'None in progress'],
     ['Game', label(t.game)],
     ['Dealer qualifies with', `${t.rules.dealer_qualifier} high or better`],
     ['Pair Plus', t.rules.pair_plus ? (t.rules.pair_plus_mode === 'must_beat_dealer' ? 'must beat the dealer' : 'standard') : 'not offered'],
@@ -81,6 +91,9 @@ export async function render(main, params, ctx) {
   // The gaming day's accounting documents, and the forms for the roles that sign them.
   main.append(inventoryPanel(t, ctx, {onInventory: refreshSession}));
 
+  // The gaming day's variance (the master game's row of the table) with the day's corrections beside it.
+  if (!session.current() || roles().some(x => REPORT_READERS.includes(x))) main.append(variancePanel(t, ctx));
+
   // Win per handle over time, by hour (on a player-banked table, the house's win: its collections).
   const hoursSel = h('select', {id: 'hold-hours', 'aria-label': 'Period of the chart'},
     [6, 12, 24, 48, 168].map(n => h('option', {value: n, selected: n === 24 ? true : null}, n === 168 ? 'Last 7 days' : `Last ${n} hours`)));
@@ -92,7 +105,7 @@ export async function render(main, params, ctx) {
     from.setMinutes(0, 0, 0);
     holdBody.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
     try {
-      const b = await api.get('/reports/summary' + api.qs({table: t.id, group: 'hour', from: from.toISOString(), to: to.toISOString(), tz_offset: tzOffset()}));
+      const b = await api.get('/reports/summary' + api.qs({table: t.id, group: 'hour', from: from.toISOString(), to: to.toISOString()}));
       if (!ctx.alive()) return;
       const groups = b.groups;
       if (!groups.length) {
@@ -181,7 +194,10 @@ export async function render(main, params, ctx) {
         ['Minimum bank', money(b.min_bank, cur)],
       ]) : h('p', {class: 'muted'}, 'No banker has held the bank yet.'),
       !list.length ? '' : dataTable([
-        {label: 'Round', rowHeader: true, render: x => h('a', {href: `#/round/${x.round}`}, `#${x.round}`)},
+        {label: 'Round', rowHeader: true, render: x => {
+          const r = byRound.get(x.round);
+          return h('a', {href: r ? roundHref(r) : `#/round/${x.round}`}, r ? roundLabel(r) : `round id ${x.round}`);
+        }},
         {label: 'Seat', num: true, render: x => int(x.seat)},
         {label: 'Turn', render: x => x.kind === 'declined'
           ? h('span', {class: 'badge'}, h('span', {'aria-hidden': 'true'}, '↷ '), 'Declined')
@@ -219,8 +235,9 @@ export async function render(main, params, ctx) {
       pager.rounds = b.rounds;
       pager.next = b.next_before;
       const cols = [
-        {label: 'Round', rowHeader: true, render: r => h('a', {href: `#/round/${r.id}`, 'data-round': r.id}, `#${r.id}`)},
-        {label: 'No.', num: true, render: r => int(r.round_no)},
+        // by label; the link by id, which opens the same round (the addresses page.test.mjs follows)
+        {label: 'Round', rowHeader: true, render: r => h('a', {href: `#/round/${r.id}`, 'data-round': r.id, 'data-label': roundLabel(r)},
+          roundLabel(r))},
         {label: 'Opened', render: r => when(r.opened_at, 'short')},
         {label: 'State', render: r => stateBadge(r.state)},
         {label: 'Seats', num: true, render: r => int(Object.keys(r.bets).length)},
@@ -244,6 +261,12 @@ export async function render(main, params, ctx) {
         dataTable(cols, pager.rounds, {caption: `Rounds at ${t.id}, newest first`, empty: 'No rounds at this table yet.'}),
         h('nav', {class: 'pager', 'aria-label': 'Round pages'}, newest, newer, h('span', {class: 'muted page-no', 'aria-live': 'polite'}, `Page ${page}`), older));
       renderBankers();
+      const current = pager.rounds.find(r => r.id === t.current_round);
+      const currentLink = document.getElementById('table-current-round');
+      if (current && currentLink) {
+        currentLink.href = roundHref(current);
+        currentLink.textContent = `Round ${roundLabel(current)}`;
+      }
       // Keep keyboard focus on the pager after a page change.
       if (focusPage) {
         const order = {older: ['older', 'newer'], newer: ['newer', 'older'], newest: ['older', 'newest']}[focusPage] || [];
@@ -256,5 +279,86 @@ export async function render(main, params, ctx) {
       recBody.removeAttribute('aria-busy');
     }
   }
+  jumpBar(jumps, main);
   await loadRounds();
+}
+
+/** Fills the bar with a link to each section of the view (h2 of section.panel with an id): a click scrolls there and focuses it. */
+function jumpBar(bar, main) {
+  const secs = [...main.querySelectorAll('section[id]')].filter(sec => sec.querySelector('h2'));
+  bar.replaceChildren(h('span', {class: 'jump-label'}, 'Go to'), ...secs.map(sec => {
+    const a = h('a', {href: location.hash, 'data-jump': sec.id}, sec.querySelector('h2').textContent);
+    a.addEventListener('click', ev => {
+      ev.preventDefault();
+      const head = sec.querySelector('h2');
+      head.setAttribute('tabindex', '-1');
+      sec.scrollIntoView({block: 'start'});
+      head.focus({preventScroll: true});
+    });
+    return a;
+  }));
+}
+
+/**
+ * The table's variance of a gaming day (GET /reports/master-game: count win
+ * against the hands' win, and what the mispays explain of it) and that day's
+ * corrections of payouts (the exceptions report's mispays), side by side.
+ */
+function variancePanel(t, ctx) {
+  const cur = t.currency;
+  const day = h('input', {type: 'date', id: 'variance-day', value: api.property()?.gaming_day || ''});
+  const [sec, body] = section('Variance and corrections', {id: 'table-variance',
+    actions: h('label', {class: 'inline-field'}, h('span', null, 'Gaming day '), day)});
+  const varBox = h('div', {class: 'variance-box', id: 'variance-figures'});
+  const corrBox = h('div', {class: 'variance-box', id: 'variance-corrections'});
+  body.append(h('div', {class: 'grid-2 variance-grid'},
+    h('div', null, h('h3', null, 'Count against the hands'), varBox),
+    h('div', null, h('h3', null, 'Corrections of payouts'), corrBox)));
+  const q = () => day.value ? {table: t.id, gaming_day: day.value} : {table: t.id};
+  const range = () => day.value ? {table: t.id, from: day.value, to: day.value} : {table: t.id};
+  async function loadVariance() {
+    try {
+      const b = await api.get('/reports/master-game' + api.qs(q()));
+      if (!ctx.alive()) return;
+      const row = (b.tables || []).find(x => x.table === t.id);
+      if (!day.value && b.gaming_day) day.value = b.gaming_day;
+      varBox.replaceChildren(!row ? h('p', {class: 'empty'}, 'No count and no hands this gaming day.') : facts([
+        ['Count win', row.win === null ? h('span', {class: 'muted'}, 'not complete (no closer yet)') : moneyCell(row.win, cur, {signed: true})],
+        ['Hands win', moneyCell(row.hand_win, cur, {signed: true})],
+        ['Variance', row.variance === null ? '—' : h('span', null, moneyCell(row.variance, cur, {signed: true}),
+          row.flagged ? h('span', {class: 'badge badge-warn'}, ' beyond the threshold') : '')],
+        ['Explained by corrections', row.explained ? moneyCell(row.explained.mispays, cur, {signed: true}) : '—'],
+        ['Unexplained', row.explained && row.explained.unexplained !== null ? moneyCell(row.explained.unexplained, cur, {signed: true}) : '—'],
+      ]));
+    } catch (e) {
+      if (ctx.alive()) varBox.replaceChildren(errorNote(e, 'Variance (master game report)') || '');
+    }
+  }
+  async function loadCorrections() {
+    try {
+      const b = await api.get('/reports/exceptions' + api.qs(range()));
+      if (!ctx.alive()) return;
+      const rows = (b.exceptions || []).filter(e => e.kind === 'mispay' && e.table === t.id);
+      const fmt = x => money(x, cur);
+      corrBox.replaceChildren(!rows.length ? h('p', {class: 'empty'}, 'No correction recorded this gaming day.') : h('div', null,
+        dataTable([
+          {label: 'Round', rowHeader: true, render: e => {
+            const r = {id: e.round, table: e.table, round_no: e.round_no};
+            return h('a', {href: roundHref(r)}, roundLabel(r));
+          }},
+          {label: 'Line', render: e => correctionText(e, fmt, label)},
+          {label: 'Reason', render: e => e.reason},
+          {label: 'By', render: e => `${e.by}, witness ${e.witness}`},
+          {label: 'At', render: e => when(e.at, 'short')},
+        ], rows, {caption: `Corrections at ${t.id}`}),
+        h('p', {class: 'corrections-total'}, `${rows.length} ${rows.length === 1 ? 'correction' : 'corrections'}: `,
+          moneyCell(rows.reduce((a, e) => a + e.difference, 0), cur, {signed: true}), ' paid against what was owed')));
+    } catch (e) {
+      if (ctx.alive()) corrBox.replaceChildren(errorNote(e, 'Corrections (exceptions report)') || '');
+    }
+  }
+  const load = () => Promise.all([loadVariance(), loadCorrections()]);
+  day.addEventListener('change', load);
+  load();
+  return sec;
 }
