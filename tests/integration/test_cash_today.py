@@ -3,7 +3,8 @@ Where a patron stands in the gaming day before a transaction is recorded (docs/p
 of action"; docs/api.md): GET /tables' property gives the Title 31 limits, GET /players/{id} (the roles that read
 personal data) and GET /tables/{t}/seats give a patron's "cash_today": his cash in and cash out of the gaming day,
 whether he is identified, and whether a side is at the alert level or over the CTR limit.  Every figure expected is
-computed here from the amounts sent and the limits the Title 31 report states.
+computed here from the amounts sent and the limits the Title 31 report states.  The cage reads the people (it
+names a fill's runner by choosing him).
 """
 import sys
 import unittest
@@ -13,7 +14,8 @@ import pbtest  # noqa: E402
 from pbtest import DEALER, PITBOSS_TOKEN  # noqa: E402
 
 
-class CashToday(pbtest.DaemonTestCase):
+class CashToday(pbtest.StaffTestCase):
+    PEOPLE = pbtest.staff("CG1", "SC1", "DL1")
 
     def api(self, method, path, body=None, status=200, token=PITBOSS_TOKEN):
         return self.ok(method, "/api/v1" + path, body, status=status, token=token)
@@ -62,6 +64,13 @@ class CashToday(pbtest.DaemonTestCase):
         self.assertEqual(self.api("GET", "/players/" + p)["cash_today"], want)
         self.api("DELETE", "/tables/T1/seats/2/player")
         self.assertNotIn("cash_today", self.api("GET", "/tables/T1/seats")["seats"][1])
+
+    def test_3_the_cage_reads_the_people(self):
+        people = {p["id"]: p for p in self.api("GET", "/people", token=self.tok["CG1"])["people"]}
+        self.assertEqual(people["SC1"]["roles"], ["security"])
+        self.assertEqual(people["SC1"]["name"], "Sal Security")
+        self.assertEqual(self.api("GET", "/people/SC1", token=self.tok["CG1"])["id"], "SC1")
+        self.refused(403, "forbidden", "GET", "/api/v1/people", token=self.tok["DL1"])
 
 
 if __name__ == "__main__":
