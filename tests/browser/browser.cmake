@@ -30,3 +30,11 @@ set_tests_properties(browser.count PROPERTIES LABELS browser RESOURCE_LOCK brows
   COST 100
   ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
   TIMEOUT 300)
+# Players and Title 31 warnings at the moment of action: a player registered at the cage and edited on his
+# page, the alert and the CTR shown as an amount is typed at his seat, the marks on the floor, a slip voided
+# by choosing it; its screenshots land in tests/browser/out/cashflow-*.png.
+add_test(NAME browser.cashflow COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh cashflow.test.mjs)
+set_tests_properties(browser.cashflow PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
+  COST 100
+  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 300)

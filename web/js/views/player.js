@@ -171,7 +171,7 @@ function identificationForm(p, saved) {
   const form = h('form', {class: 'doc-form', 'data-form': 'identification', 'aria-label': 'Record identification', novalidate: true},
     h('p', {class: 'muted small'}, 'A cash transaction that takes his cash in, or cash out, of a gaming day over the CTR limit, ' +
       'and a CTR item identified or filed, need the ID type and number on record.'),
-    formField('ID type', idType, 'passport, driver_license, ...'), formField('ID number', idNumber), formField('ID issued by', issuer),
+    formField('ID type', idType, 'Passport, driver\u2019s license, state ID card…'), formField('ID number', idNumber), formField('ID issued by', issuer),
     formField('ID expires', expiry), h('div', {class: 'field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Save')), msg);
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
