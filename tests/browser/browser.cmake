@@ -33,3 +33,6 @@ pb_browser_suite(count count.test.mjs 100)
 # The round view: a round opened by its label (T1-2), a correction with a witness shown on the round and
 # beside the table's variance, a player-banked round's lines and fees as the API gives them.
 pb_browser_suite(round round.test.mjs 100)
+# Cash at the moment of action: a player registered at the cage and edited, the Title 31 warnings as an
+# amount is typed, patrons near a limit marked on the floor and at their seat, a slip voided by choosing it.
+pb_browser_suite(cashflow cashflow.test.mjs 100)

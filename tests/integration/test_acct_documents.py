@@ -43,8 +43,10 @@ class Documents(pbtest.DaemonTestCase):
     def test_1_property_beside_the_tables(self):
         js = self.ok("GET", "/api/v1/tables", token=AUDITOR)
         self.assertTrue(js["tables"])
+        lim = self.ok("GET", "/api/v1/reports/title31?gaming_day=" + current_gaming_day(), token=AUDITOR)["limits"]
         self.assertEqual(js["property"], {"time_zone": "America/New_York", "chips": [100, 500, 2500],
-                                          "shifts": PROPERTY["shifts"], "gaming_day": current_gaming_day()})
+                                          "shifts": PROPERTY["shifts"], "gaming_day": current_gaming_day(),
+                                          "title31": {k: lim[k] for k in ("mtl_threshold", "alert_at", "ctr_over")}})
 
     def test_2_a_days_documents(self):
         day = current_gaming_day()

@@ -7,7 +7,10 @@
 //   struck through with who voided them, and a "Void" action on each;
 //   the form of a void (POST /transactions/{id}/void: reason and witness);
 //   the search for a patron by card, name or id (GET /players);
-//   the answer's "title31" as sentences, and the refusal
+//   what a cash transaction makes of the patron's gaming day, as the amount
+//   is typed and in the answer (the MTL entry, the alert with "take
+//   identification now", the CTR), from his cash_today and the property's
+//   Title 31 limits; a patron's mark near a limit; and the refusal
 //   identification_required as what to do about it.
 import * as api from './api.js';
 import {h, dataTable, note} from './dom.js';
@@ -140,11 +143,91 @@ export function cashRefusal(e, player, what = 'This transaction') {
     h('small', {class: 'muted'}, ` (${e.message})`));
 }
 
+/** The property's Title 31 limits (GET /tables' property.title31), null when the server does not say them. */
+export function title31Limits() {
+  return api.property()?.title31 || null;
+}
+
+/**
+ * What a transaction makes of the patron's gaming day (docs/players.md,
+ * "Title 31 at the moment of action"), from his cash of the day before it
+ * (today: {cash_in, cash_out}), whether he is identified, and the limits:
+ * {level, mtl, after, lines}.  level: "none", "alert" (the side reaches
+ * alert_at), "ctr" (over ctr_over, identified: a CTR is due) or "refused"
+ * (over ctr_over without identification: the daemon refuses it); mtl: the
+ * amount is an MTL entry.  done: the transaction is recorded (today already
+ * holds it; the sentences say "is", not "would be").  Chips and markers are
+ * not currency: level "none", no line.
+ */
+export function title31Effect({player, direction, kind = 'cash', amount, today, identified, limits, done = false}, cur) {
+  const out = {level: 'none', mtl: false, after: null, lines: []};
+  if (!limits || !today || kind !== 'cash' || !(amount > 0)) return out;
+  const side = direction === 'out' ? 'out' : 'in';
+  const before = Number(today[side === 'in' ? 'cash_in' : 'cash_out']) || 0;
+  const after = done ? before : before + amount;
+  const who = player ? `${player}\u2019s` : 'The patron\u2019s';
+  const is = done ? 'is' : 'would be';
+  const m = x => money(x, cur);
+  out.after = after;
+  out.mtl = amount >= limits.mtl_threshold;
+  if (out.mtl) {
+    out.lines.push(`MTL entry: ${m(amount)} in cash is at or over ${m(limits.mtl_threshold)}, so it ${done ? 'is' : 'will be'} ` +
+      'written in the multiple transaction log with his name and the time.');
+  }
+  const total = `${who} cash ${side} of the gaming day ${is} ${m(after)}`;
+  if (after > limits.ctr_over && !identified) {
+    out.level = 'refused';
+    out.lines.push(`${total}, over the CTR limit of ${m(limits.ctr_over)}, and his record holds no identification: ` +
+      'take identification now (ID type and number on his page); without it this transaction is refused.');
+  } else if (after > limits.ctr_over) {
+    out.level = 'ctr';
+    out.lines.push(`CTR: ${total}, over the CTR limit of ${m(limits.ctr_over)}: a currency transaction report is due ` +
+      '(listed in Title 31).');
+  } else if (after >= limits.alert_at) {
+    out.level = 'alert';
+    out.lines.push(`Alert: ${total}, ${m(limits.ctr_over - after)} before the CTR limit of ${m(limits.ctr_over)}.` +
+      (identified ? ' His identification is on record: past the limit a CTR is due.'
+        : ' Take identification now: past the limit a transaction is refused without it.'));
+  } else {
+    out.lines.push(`${total}, ${m(limits.ctr_over - after)} before the CTR limit.`);
+  }
+  return out;
+}
+
+/**
+ * The effect as a box: a note per kind of line (the MTL entry; the alert,
+ * the CTR or the refusal to come), marked data-title31=NAME and data-level.
+ * Empty (a muted line) when there is nothing to say.
+ */
+export function title31Box(effect, name = 'preview') {
+  const box = h('div', {'data-title31': name, 'data-level': effect.level, 'data-mtl': effect.mtl ? 'yes' : 'no'});
+  const kind = {none: 'info', alert: 'warn', ctr: 'error', refused: 'error'}[effect.level];
+  for (const line of effect.lines) {
+    const mtl = line.startsWith('MTL entry');
+    box.append(note(mtl ? 'info' : kind, h('strong', null, mtl ? 'Title 31, MTL: ' : 'Title 31: '), mtl ? line.slice(11) : line));
+  }
+  return box;
+}
+
+/** A patron's mark when a side of his gaming day is at the alert level or over the CTR limit (cash_today); null else. */
+export function nearLimitMark(today, cur) {
+  if (!today || (!today.alert && !today.ctr)) return null;
+  const lim = title31Limits();
+  const sides = [['in', today.cash_in], ['out', today.cash_out]]
+    .filter(([, v]) => lim ? v >= lim.alert_at : true).map(([d, v]) => `cash ${d} ${money(v, cur)}`).join(', ');
+  const text = today.ctr ? 'Over the CTR limit' : 'Near the CTR limit';
+  const id = today.identified ? '' : '; no identification on record';
+  return h('span', {class: `badge near-limit ${today.ctr ? 'near-limit-ctr' : 'near-limit-alert'}`,
+    'data-near-limit': today.ctr ? 'ctr' : 'alert', title: `${text} today: ${sides}${id}`},
+  h('span', {'aria-hidden': 'true'}, today.ctr ? '▲ ' : '△ '), `${text}: ${sides}${id}`);
+}
+
 /**
  * What a transaction's answer says of Title 31: the recorded line, the
  * patron's cash in and cash out of the day, whether he is identified, how
- * much this side may still take before the CTR limit, and a warning when
- * "alert" or "ctr" is true or the daemon wrote one.
+ * much this side may still take before the CTR limit, and the same
+ * sentences the form showed as the amount was typed (the MTL entry; a
+ * warning at the alert level or over the limit).
  */
 export function title31Answer(a, cur) {
   const t = a.title31 || {};
@@ -158,12 +241,29 @@ export function title31Answer(a, cur) {
       h('dd', null, t.remaining === undefined ? '—' : money(t.remaining, cur))),
     h('div', {class: 'fact', 'data-fig': 'identified'}, h('dt', null, 'Identification on record'),
       h('dd', null, t.identified ? 'Yes' : 'No'))));
-  // The daemon's sentence when it writes one; else the page's own from the flags.
-  let line = t.warning ? String(t.warning).trim() : '';
-  if (!line && t.ctr) line = `${a.player}\u2019s ${side} of the gaming day is over the CTR limit: a CTR item is open.`;
-  else if (!line && t.alert) line = `${a.player}\u2019s ${side} of the gaming day has reached the alert level.`;
-  if (line) {
-    if (!/[.!?]$/.test(line)) line += '.';
+  out.push(...answerWarnings(a, cur));
+  return out;
+}
+
+/**
+ * The answer's Title 31 sentences: the MTL entry (data-title31="mtl") and,
+ * at the alert level or over the limit, the warning (data-title31="warning",
+ * data-ctr) with a link to Title 31.  From the page's limits when it has
+ * them, else from the answer's flags.
+ */
+export function answerWarnings(a, cur) {
+  const t = a.title31 || {};
+  if ((a.kind || 'cash') !== 'cash' || !a.totals) return [];
+  const e = title31Effect({player: a.player, direction: a.direction, kind: 'cash', amount: a.amount, today: a.totals,
+    identified: t.identified, limits: title31Limits(), done: true}, cur);
+  const out = [];
+  const mtl = e.lines.find(l => l.startsWith('MTL entry'));
+  if (mtl) out.push(h('div', {'data-title31': 'mtl'}, note('info', h('strong', null, 'Title 31, MTL: '), mtl.slice(11))));
+  let line = e.level === 'alert' || e.level === 'ctr' || e.level === 'refused' ? e.lines[e.lines.length - 1] : '';
+  const side = a.direction === 'in' ? 'cash in' : 'cash out';
+  if (!e.lines.length && t.ctr) line = `${a.player}\u2019s ${side} of the gaming day is over the CTR limit: a CTR is due.`;
+  else if (!e.lines.length && t.alert) line = `${a.player}\u2019s ${side} of the gaming day has reached the alert level.`;
+  if (line && (t.alert || t.ctr)) {
     out.push(h('div', {'data-title31': 'warning', 'data-ctr': t.ctr ? 'yes' : 'no'}, note(t.ctr ? 'error' : 'warn',
       h('strong', null, 'Title 31: '), line, ' ', h('a', {href: `#/title31?day=${encodeURIComponent(a.gaming_day)}`}, 'Open Title 31'), '.')));
   }
@@ -278,6 +378,7 @@ export function patronPicker(name, onChange = () => {}) {
       h('div', {class: 'inline-list'}, text, ' ', find)), results, picked),
     chosen: () => chosen?.id || null,
     record: () => chosen,
+    pick: choose,
     clear() {
       chosen = null;
       text.value = '';

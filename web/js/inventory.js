@@ -14,7 +14,10 @@
 //
 // A slip issued and not yet received is "pending": it is marked in the list,
 // with a Receive button that opens the receipt form on it, and left out of
-// the day's totals as the master game leaves it out.  Under "basic" a slip
+// the day's totals as the master game leaves it out.  A slip is voided by
+// choosing it (its row's Void button, or the form's list of the day's slips);
+// a void's row shows its amount negative.  A fill's runner is typed by name
+// or id (the people holding security offered).  Under "basic" a slip
 // counts when issued, one witness each, and the runner's password is not
 // asked.  A count is typed per denomination of the property's chips (GET
 // /tables answers them) and its running total shown as it is typed; the
@@ -90,15 +93,26 @@ function slipStatus(d, onReceive) {
   return d.status === 'void' ? 'Void' : d.status === 'issued' ? 'Issued' : '';
 }
 
-/** The documents as a table; a voided slip is struck through with its void's reason, a pending one marked. */
-function documentsTable(docs, cur, onReceive) {
+/** Whether d is a fill or credit that may still be voided (not voided, not a void or receipt itself). */
+function voidable(d) {
+  return (d.type === 'fill' || d.type === 'credit') && !d.voided && d.status !== 'void';
+}
+
+/**
+ * The documents as a table; a voided slip is struck through with its void's reason, a pending one marked;
+ * onVoid(d): a "Void" button on each slip that may be voided.
+ */
+function documentsTable(docs, cur, onReceive, onVoid) {
   return dataTable([
     {label: 'Time', rowHeader: true, render: d => when(d.at, 'short')},
     {label: 'Document', render: d => d.voided ? h('span', {class: 'stack'}, h('del', null, docRow(d)),
       h('small', {class: 'voided-note'}, `Voided by ${d.voided.signer} (witness ${d.voided.witness}): ${d.voided.reason}`)) : docRow(d)},
-    {label: 'Amount', num: true, render: d => d.voided ? h('del', null, money(d.total, cur)) : money(d.total, cur)},
+    {label: 'Amount', num: true, render: d => d.voided ? h('del', null, money(d.total, cur))
+      : d.type.endsWith('_void') ? h('span', {class: 'neg', 'data-void-amount': ''}, money(-Math.abs(d.total), cur)) : money(d.total, cur)},
     {label: 'Detail', className: 'wrap', render: d => detail(d, cur)},
-    {label: 'Status', render: d => slipStatus(d, onReceive)},
+    {label: 'Status', render: d => onVoid && voidable(d) ? h('span', {class: 'stack'}, slipStatus(d, onReceive),
+      h('button', {type: 'button', class: 'btn btn-small', 'data-void-slip': d.serial, onclick: () => onVoid(d)}, 'Void'))
+      : slipStatus(d, onReceive)},
     {label: 'Signed by', render: d => d.signer},
     {label: 'Witness', render: d => (d.witnesses || [d.witness]).join(', ')},
   ], docs, {caption: 'The gaming day\u2019s documents', empty: 'No documents for this gaming day yet.',
@@ -222,6 +236,9 @@ export function inventoryPanel(t, ctx, opts = {}) {
   body.append(list, forms);
   const base = `/tables/${encodeURIComponent(t.id)}`;
   let onReceive = null;        // set below for the roles that receive a slip at the table
+  let onVoid = null;           // set below for the roles that void a slip
+  let slipsChanged = () => {}; // the void form's list of the day's slips
+  let docs = [];
 
   async function load() {
     list.setAttribute('aria-busy', 'true');
@@ -229,13 +246,15 @@ export function inventoryPanel(t, ctx, opts = {}) {
       const b = await api.get(`${base}/documents` + api.qs({gaming_day: day.value}));
       if (!ctx.alive()) return;
       const tot = dayTotals(b.documents);
+      docs = b.documents;
+      slipsChanged();
       list.replaceChildren(
         h('dl', {class: 'facts inv-totals'}, [['Opener', tot.opener], ['Fills', tot.fills], ['Credits', tot.credits],
           ['Closer', tot.closer], ['Drop', tot.drop]].map(([k, v]) =>
           h('div', {class: 'fact', 'data-total': k.toLowerCase()}, h('dt', null, k), h('dd', null, v === null ? '—' : money(v, cur)))),
           tot.pending ? h('div', {class: 'fact', 'data-total': 'pending'}, h('dt', null, 'Pending slips'),
             h('dd', null, `${tot.pending} not received`)) : null),
-        documentsTable(b.documents, cur, onReceive));
+        documentsTable(b.documents, cur, onReceive, onVoid));
     } catch (e) {
       if (ctx.alive()) list.replaceChildren(errorNote(e, 'Inventory documents') || '');
     } finally {
@@ -276,18 +295,38 @@ export function inventoryPanel(t, ctx, opts = {}) {
   if (denoms.length && any('cage')) {
     const kind = h('select', {name: 'slip-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));
     const serial = h('input', {type: 'text', name: 'slip-serial', maxlength: '32', spellcheck: 'false'});
-    const runner = h('input', {type: 'text', name: 'slip-runner', maxlength: '32', spellcheck: 'false', autocomplete: 'off'});
+    const runners = h('datalist', {id: `slip-runners-${t.id}`});
+    const runner = h('input', {type: 'text', name: 'slip-runner', maxlength: '200', spellcheck: 'false', autocomplete: 'off',
+      list: runners.id});
+    const runnerWho = h('small', {class: 'muted', 'data-runner-who': '', 'aria-live': 'polite'});
+    let people = [];
+    // the people holding security (GET /people): chosen by name, sent by id
+    api.get('/people').then(b => {
+      people = (b.people || []).filter(p => p.active !== false);
+      runners.replaceChildren(...people.filter(p => (p.roles || []).includes('security'))
+        .map(p => h('option', {value: p.name}, `${p.name} (${p.id})`)));
+    }, () => {});
+    const runnerId = () => {
+      const v = runner.value.trim();
+      const p = people.find(x => x.id === v) || people.find(x => x.name.toLowerCase() === v.toLowerCase());
+      return p ? p.id : v;
+    };
+    runner.addEventListener('input', () => {
+      const id = runnerId(), p = people.find(x => x.id === id);
+      runnerWho.textContent = p ? `${p.name}, ${p.id}` : '';
+    });
     const runnerPassword = h('input', {type: 'password', name: 'slip-runner-password', maxlength: '128', autocomplete: 'off'});
     const counts = chipCounts(denoms, cur, 'slip');
     const w = witnessFields('slip');
-    const runnerBox = h('fieldset', {class: 'witness'}, h('legend', null, 'Runner (security)'), field('Runner id', runner),
+    const runnerBox = h('fieldset', {class: 'witness'}, h('legend', null, 'Runner (security)'),
+      field('Runner: his name or id', runner), runnerWho, runners,
       field('Runner password', runnerPassword, 'The runner signs the slip too (accounting.signatures "nj").'));
     forms.append(docForm('Record a fill or credit', 'slip',
       [field('Slip', kind), field('Serial', serial), counts.el, w.el, runnerBox],
       async () => {
         const b = {serial: serial.value.trim(), chips: counts.read()};
-        if (runner.value.trim()) b.runner = runner.value.trim();
-        if (runnerPassword.value) b.witnesses = [w.read(), {person: runner.value.trim(), password: runnerPassword.value}];
+        if (runner.value.trim()) b.runner = runnerId();
+        if (runnerPassword.value) b.witnesses = [w.read(), {person: runnerId(), password: runnerPassword.value}];
         else b.witness = w.read();
         w.clear();
         runnerPassword.value = '';
@@ -323,18 +362,46 @@ export function inventoryPanel(t, ctx, opts = {}) {
     const kind = h('select', {name: 'void-kind'}, h('option', {value: 'fills'}, 'Fill'), h('option', {value: 'credits'}, 'Credit'));
     const serial = h('input', {type: 'text', name: 'void-serial', maxlength: '32', spellcheck: 'false'});
     const reason = h('input', {type: 'text', name: 'void-reason', maxlength: '500'});
+    // the day's slips that may be voided, to choose from (the kind and serial follow the choice)
+    const pick = h('select', {name: 'void-slip'});
+    const slipKey = d => `${d.type === 'credit' ? 'credits' : 'fills'}/${d.serial}`;
+    slipsChanged = () => {
+      const keep = pick.value;
+      pick.replaceChildren(h('option', {value: ''}, 'Choose a slip of the day…'), ...docs.filter(voidable).map(d =>
+        h('option', {value: slipKey(d)}, `${TITLES[d.type]} ${d.serial}, ${money(d.total, cur)}` +
+          (d.status === 'pending' ? ', pending' : ''))));
+      if ([...pick.options].some(o => o.value === keep)) pick.value = keep;
+    };
+    slipsChanged();
+    pick.addEventListener('change', () => {
+      if (!pick.value) return;
+      const [k, ...rest] = pick.value.split('/');
+      kind.value = k;
+      serial.value = rest.join('/');
+    });
     const w = witnessFields('void');
-    forms.append(docForm('Void a fill or credit', 'void',
-      [field('Slip', kind), field('Serial', serial), field('Reason', reason), w.el],
+    const box = docForm('Void a fill or credit', 'void',
+      [field('Slip to void', pick, 'Or press Void on its row above.'), field('Kind', kind), field('Serial', serial),
+        field('Reason', reason), w.el],
       async () => {
         const b = {reason: reason.value.trim(), witness: w.read()};
         w.clear();
         const a = await api.send('POST', `${base}/${kind.value}/${encodeURIComponent(serial.value.trim())}/void`, b);
         serial.value = '';
         reason.value = '';
+        pick.value = '';
         load();
         return `Recorded: ${kind.value === 'fills' ? 'fill' : 'credit'} ${a.serial} voided (document #${a.id}).`;
-      }));
+      });
+    forms.append(box);
+    onVoid = d => {
+      slipsChanged();
+      pick.value = slipKey(d);
+      kind.value = d.type === 'credit' ? 'credits' : 'fills';
+      serial.value = d.serial;
+      box.open = true;
+      reason.focus();
+    };
   }
   if (any('count')) {
     const step = minorDigits(cur) ? '0.01' : '1';

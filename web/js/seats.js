@@ -9,9 +9,16 @@
 //                   then PUT /tables/{t}/seats/{s}/player
 //   Leave           DELETE /tables/{t}/seats/{s}/player
 //   Cash and chips  POST /tables/{t}/transactions {seat, player, direction,
-//                   kind, type, amount}; the answer's Title 31 warning shown
-//                   at once, and a refusal for want of identification with
-//                   the link to the player's record
+//                   kind, type, amount}; as the amount is typed, what it
+//                   would make of the patron's gaming day (the seat's
+//                   cash_today and the property's Title 31 limits): an MTL
+//                   entry, the alert with "take identification now", the
+//                   CTR; the answer says the same, and a refusal for want
+//                   of identification links to the player's record
+//
+// A patron near a limit (a side of his day at the alert level or over the
+// CTR limit) is marked at his seat.  A named player (card and name) may be
+// registered and seated at once, as an anonymous one.
 //
 // A refusal is shown as the daemon words it, with its code.
 import * as api from './api.js';
@@ -19,6 +26,7 @@ import {h, section, dataTable, note} from './dom.js';
 import {money, toMinor, minorDigits} from './format.js';
 import {errorNote} from './common.js';
 import {maySeat, mayRegister, maySearchByName, playerLink, playerName, anonymousBadge} from './players.js';
+import {title31Effect, title31Box, title31Limits, answerWarnings, nearLimitMark} from './cash.js';
 
 let seq = 0;
 function field(labelText, control, hint) {
@@ -59,8 +67,9 @@ export function seatsPanel(t, ctx) {
     const cols = [
       {label: 'Seat', rowHeader: true, num: true, render: s => String(s.seat)},
       {label: 'Player', render: s => s.player
-        ? h('span', {class: 'stack'}, h('span', null, playerLink(s.player.id, s.player), ' ', anonymousBadge(s.player)),
-          s.player.card ? h('small', {class: 'muted'}, `card ${s.player.card}`) : null)
+        ? h('span', {class: 'stack', 'data-seated': s.player.id}, h('span', null, playerLink(s.player.id, s.player), ' ',
+          anonymousBadge(s.player)), s.player.card ? h('small', {class: 'muted'}, `card ${s.player.card}`) : null,
+        nearLimitMark(s.cash_today, cur))
         : h('span', {class: 'muted'}, 'Empty')},
     ];
     if (mayAct) {
@@ -98,7 +107,7 @@ export function seatsPanel(t, ctx) {
 
   if (mayAct) {
     seatForm = seatPlayerForm(t, base, () => seats, async text => { say(note('ok', text)); await load(); });
-    txnForm = transactionForm(t, base, cur, () => seats);
+    txnForm = transactionForm(t, base, cur, () => seats, load);
     body.append(h('div', {class: 'doc-forms'}, seatForm.el, txnForm.el));
   } else {
     body.append(h('p', {class: 'muted small'}, 'Seating players and recording cash and chips is for the dealer at this table, ' +
@@ -170,8 +179,29 @@ function seatPlayerForm(t, base, seatsOf, seated) {
     }
   });
 
-  let anon = null;
+  let anon = null, named = null;
   if (mayRegister()) {
+    const regCard = h('input', {type: 'text', name: 'seat-reg-card', maxlength: '32', spellcheck: 'false', autocomplete: 'off'});
+    const regName = h('input', {type: 'text', name: 'seat-reg-name', maxlength: '200', autocomplete: 'off'});
+    named = h('form', {class: 'doc-form', 'data-form': 'seat-register', 'aria-label': 'Register a named player', novalidate: true},
+      field('Card', regCard, 'A player with no record yet: his card and name (his identification is recorded on his page).'),
+      field('Name', regName), h('div', {class: 'field-submit'}, h('button', {type: 'submit', class: 'btn'}, 'Register and seat')));
+    named.addEventListener('submit', async ev => {
+      ev.preventDefault();
+      if (!regCard.value.trim() || !regName.value.trim()) {
+        msg.replaceChildren(note('warn', 'Type his card number and his name.'));
+        (regCard.value.trim() ? regName : regCard).focus();
+        return;
+      }
+      try {
+        const p = await api.send('POST', '/players', {card: regCard.value.trim(), name: regName.value.trim()});
+        regCard.value = '';
+        regName.value = '';
+        await sit(p.id);
+      } catch (e) {
+        if (e.status !== 401) msg.replaceChildren(refusal(e));
+      }
+    });
     const desc = h('input', {type: 'text', name: 'seat-description', maxlength: '200', autocomplete: 'off'});
     anon = h('form', {class: 'doc-form', 'data-form': 'seat-anonymous', 'aria-label': 'Register an anonymous player', novalidate: true},
       field('Description', desc, 'An anonymous player: what he looks like (changed later on the player page when he is known).'),
@@ -187,7 +217,7 @@ function seatPlayerForm(t, base, seatsOf, seated) {
       }
     });
   }
-  const box = h('details', {class: 'doc-form-box', 'data-box': 'seat'}, h('summary', null, 'Seat a player'), search, anon, msg);
+  const box = h('details', {class: 'doc-form-box', 'data-box': 'seat'}, h('summary', null, 'Seat a player'), search, named, anon, msg);
   return {
     el: box,
     seatsChanged: () => seat.refill(),
@@ -200,8 +230,8 @@ function seatPlayerForm(t, base, seatsOf, seated) {
   };
 }
 
-/** "Cash or chips": a transaction at an occupied seat. */
-function transactionForm(t, base, cur, seatsOf) {
+/** "Cash or chips": a transaction at an occupied seat; reload() after one is recorded (the seats' cash of the day). */
+function transactionForm(t, base, cur, seatsOf, reload) {
   const seat = seatSelect('txn-seat', seatsOf, s => !!s.player);
   const direction = h('select', {name: 'txn-direction'}, h('option', {value: 'in'}, 'In (the player buys in)'),
     h('option', {value: 'out'}, 'Out (paid to the player)'));
@@ -228,11 +258,21 @@ function transactionForm(t, base, cur, seatsOf) {
   fit();
   const amount = h('input', {type: 'number', min: '0', step: minorDigits(cur) ? '0.01' : '1', inputmode: 'decimal', name: 'txn-amount'});
   const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
+  const preview = h('div', {class: 'title31-preview', 'aria-live': 'polite', 'data-preview': ''});
   const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Record');
   const form = h('form', {class: 'doc-form', 'data-form': 'transaction', 'aria-label': 'Cash or chips at a seat', novalidate: true},
     field('Seat', seat), field('Type', type), field('Direction', direction), field('Kind', kind),
-    field(`Amount (${cur})`, amount),
+    field(`Amount (${cur})`, amount), preview,
     h('div', {class: 'field-submit'}, btn), msg);
+  // what the amount typed would make of the seat's patron's gaming day (cash only)
+  const showPreview = () => {
+    const s = seatsOf().find(x => String(x.seat) === seat.value);
+    const cents = amount.value === '' ? null : toMinor(amount.value, cur);
+    const e = title31Effect({player: s?.player?.id, direction: direction.value, kind: kind.value, amount: cents,
+      today: s?.cash_today, identified: s?.cash_today?.identified, limits: title31Limits()}, cur);
+    preview.replaceChildren(e.lines.length ? title31Box(e) : '');
+  };
+  for (const c of [amount, seat, direction, kind, type]) c.addEventListener(c === amount ? 'input' : 'change', showPreview);
   form.addEventListener('submit', async ev => {
     ev.preventDefault();
     const s = seatsOf().find(x => String(x.seat) === seat.value);
@@ -249,9 +289,10 @@ function transactionForm(t, base, cur, seatsOf) {
       const lines = [note('ok', `Recorded: ${TYPES[a.type]?.label || a.type}, ${a.kind} ${a.direction} of ${money(a.amount, cur)} ` +
         `for ${a.player} at seat ${s.seat} (transaction #${a.id}, gaming day ${a.gaming_day}).`,
       a.totals ? ` Cash today: in ${money(a.totals.cash_in, cur)}, out ${money(a.totals.cash_out, cur)}.` : '')];
-      // Title 31 at the moment it matters: the alert, the CTR, the identification still missing
-      if (a.title31?.warning) lines.push(note(a.title31.ctr ? 'error' : 'warn', h('strong', null, 'Title 31: '), a.title31.warning));
+      // Title 31 at the moment it matters: the MTL entry, the alert, the CTR, the identification still missing
+      lines.push(...answerWarnings(a, cur));
       msg.replaceChildren(...lines);
+      await reload?.();
     } catch (e) {
       if (e.status === 401) return;
       if (e.code === 'identification_required') {
@@ -267,11 +308,12 @@ function transactionForm(t, base, cur, seatsOf) {
   const box = h('details', {class: 'doc-form-box', 'data-box': 'transaction'}, h('summary', null, 'Cash or chips at a seat'), form);
   return {
     el: box,
-    seatsChanged: () => seat.refill(),
+    seatsChanged: () => { seat.refill(); showPreview(); },
     open(n) {
       box.open = true;
       seat.refill();
       seat.value = String(n);
+      showPreview();
       amount.focus();
     },
   };

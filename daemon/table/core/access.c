@@ -33,8 +33,9 @@ static const struct {
 	[OP_ROUND_STEP] = {R(ROLE_DEALER) | R(ROLE_ADMIN), true, "dealing a round is the dealer's; the pitboss role may void it"},
 	[OP_ROUND_VOID] = {R(ROLE_DEALER) | R(ROLE_FLOOR) | R(ROLE_PITBOSS) | R(ROLE_ADMIN), true,
 	    "voiding a round is the dealer's, the floor's and the pitboss role's"},
-	[OP_PEOPLE_READ] = {R(ROLE_ADMIN) | R(ROLE_PITBOSS) | R(ROLE_FLOOR) | R(ROLE_AUDITOR) | R(ROLE_SURVEILLANCE), false,
-	    "the people are read by the admin, pitboss, floor, auditor and surveillance roles"},
+	[OP_PEOPLE_READ] = {R(ROLE_ADMIN) | R(ROLE_PITBOSS) | R(ROLE_FLOOR) | R(ROLE_CAGE) | R(ROLE_AUDITOR) |
+	    R(ROLE_SURVEILLANCE), false,
+	    "the people are read by the admin, pitboss, floor, cage, auditor and surveillance roles"},
 	[OP_PEOPLE_CHANGE] = {R(ROLE_ADMIN), true, "managing people is the admin role's"},
 	[OP_PASSWORD] = {ALL_ROLES, true, NULL},
 	[OP_SESSION] = {ALL_ROLES, false, NULL},

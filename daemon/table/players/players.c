@@ -245,6 +245,16 @@ pit_player_get(struct pit *p, const struct actor *a, const char *id, json_t **ou
 	if (rec == NULL)
 		return pb_fail(err, 404, "player_not_found", "there is no player \"%.32s\"", id);
 	*out = player_public_json(rec, a);
+	/* his cash of the gaming day, for the roles that read personal data (the cage warns before it records) */
+	if (*out != NULL && (a->roles & PLAYER_PERSONAL_ROLES) != 0) {
+		json_t *today = NULL;
+		if (cash_today_json(p, id, rec, &today, err) < 0) {
+			json_decref(rec);
+			json_decref(*out);
+			return -1;
+		}
+		json_object_set_new(*out, "cash_today", today);
+	}
 	json_decref(rec);
 	if (*out == NULL || store_seat_changes_of_player(p->store, id, &seatings, err) < 0) {
 		json_decref(*out);

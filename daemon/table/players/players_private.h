@@ -91,6 +91,13 @@ int players_live_record(struct pit *p, const char *id, int unknown_status, json_
 /* Whether the record holds the identification a CTR needs: id_type and id_number. */
 bool player_identified(const json_t *rec);
 
+/*
+ * cash_today.c: the patron's cash of the current gaming day, *out a new
+ * {"gaming_day", "cash_in", "cash_out", "identified", "alert": a side at or
+ * over title31.alert_at, "ctr": a side over title31.ctr_over}.
+ */
+int cash_today_json(struct pit *p, const char *player, const json_t *rec, json_t **out, struct pb_error *err);
+
 /* txn_void.c: the body's "reason" (422 reason_required saying what: what to give). */
 int cash_read_reason(const json_t *body, const char *what, char reason[TXN_REASON_MAX + 1], struct pb_error *err);
 

@@ -153,9 +153,12 @@ pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json
 	if ((list = json_array()) == NULL)
 		return pb_oom(err);
 	for (int seat = 1; seat <= t->seats && seat <= MAX_SEATS; seat++) {
-		json_t *who = json_null();
+		json_t *who = json_null(), *today = NULL, *entry;
 		if (players[seat][0]) {
-			if (store_player_get(p->store, players[seat], &rec, err) < 0) {
+			/* the seat's patron and his cash of the gaming day (what the seat's cash form warns from) */
+			if (store_player_get(p->store, players[seat], &rec, err) < 0 ||
+			    (rec != NULL && cash_today_json(p, players[seat], rec, &today, err) < 0)) {
+				json_decref(rec);
 				json_decref(list);
 				return -1;
 			}
@@ -163,7 +166,12 @@ pit_table_seats(struct pit *p, const struct actor *a, const char *table_id, json
 			json_decref(rec);
 			rec = NULL;
 		}
-		json_array_append_new(list, json_pack("{s:i,s:o}", "seat", seat, "player", who ? who : json_null()));
+		entry = json_pack("{s:i,s:o}", "seat", seat, "player", who ? who : json_null());
+		if (entry != NULL && today != NULL)
+			json_object_set_new(entry, "cash_today", today);
+		else
+			json_decref(today);
+		json_array_append_new(list, entry);
 	}
 	*out = json_pack("{s:s,s:o}", "table", t->id, "seats", list);
 	return *out == NULL ? pb_oom(err) : 0;

@@ -455,7 +455,8 @@ table_json(struct pit *p, const struct table_config *t, bool full, struct pb_err
 /*
  * The property as the page needs it beside the tables: its chip
  * denominations (the counts of an opener, closer, fill or credit), its
- * shifts and the current gaming day (docs/api.md, GET /tables).
+ * shifts, the current gaming day and the Title 31 limits (the cash forms
+ * warn as an amount is typed; docs/api.md, GET /tables).
  */
 static json_t *
 property_json(const struct config *cfg)
@@ -474,8 +475,9 @@ property_json(const struct config *cfg)
 	if (gaming_shift_of(cal, now, &day) < 0)
 		day = gaming_day_of(cal, now);
 	gaming_day_format(day, text);
-	return json_pack("{s:s,s:o,s:o,s:s}", "time_zone", cfg->property.time_zone, "chips", chips, "shifts", shifts,
-	    "gaming_day", text);
+	return json_pack("{s:s,s:o,s:o,s:s,s:{s:I,s:I,s:I}}", "time_zone", cfg->property.time_zone, "chips", chips,
+	    "shifts", shifts, "gaming_day", text, "title31", "mtl_threshold", (json_int_t)cfg->title31.mtl_threshold,
+	    "alert_at", (json_int_t)cfg->title31.alert_at, "ctr_over", (json_int_t)cfg->title31.ctr_over);
 }
 
 int

@@ -3,7 +3,11 @@
 //   Record a cage transaction (the cage role): the patron (by card, name or
 //   id), the type and the directions it allows, the amount typed in the
 //   currency's units and read into cents exactly, the window; POST
-//   /cage/transactions.  The answer's Title 31 figures are shown at once: the
+//   /cage/transactions.  As the amount is typed, what it would make of the
+//   patron's gaming day (his cash_today from GET /players/{id}): an MTL
+//   entry, the alert with "take identification now", the CTR.  Register a
+//   player (card, name, identification; POST /players), then chosen as the
+//   patron.  The answer's Title 31 figures are shown at once: the
 //   patron's cash in and cash out of the day, what this side may still take
 //   before the CTR limit, a warning at the alert level or over the limit; a
 //   refusal identification_required says so and links to his page.
@@ -16,13 +20,43 @@ import {money, parseAmount, currencySymbol} from '../format.js';
 import {pageHeader, errorNote, csvButton, formField} from '../common.js';
 import {mayCage, mayVoidCash, playersCurrency} from '../players.js';
 import {CAGE_TYPES, typeName, directionChoice, transactionsTable, voidBox, patronPicker, title31Answer,
-  cashRefusal} from '../cash.js';
+  cashRefusal, title31Effect, title31Box, title31Limits, nearLimitMark} from '../cash.js';
+import {mayRegister} from '../players.js';
+import {registerForm} from '../register.js';
 
 export const name = 'cage';
 
-/** The form of a cage transaction; recorded(answer) after each one recorded. */
+/**
+ * The form of a cage transaction; recorded(answer) after each one recorded.
+ * Returns {form, pick(record)}: pick chooses a patron (one just registered).
+ */
 function recordForm(cur, recorded) {
-  const picker = patronPicker('cage');
+  // the chosen patron's cash of the gaming day (GET /players/{id} cash_today), for the preview as the amount is typed
+  let today = null, identified = false, reading = 0;
+  const preview = h('div', {class: 'title31-preview', 'aria-live': 'polite', 'data-preview': ''});
+  const standing = h('p', {class: 'muted small', 'data-standing': ''});
+  const picker = patronPicker('cage', async rec => {
+    const n = ++reading;
+    today = null;
+    identified = !!(rec.id_type && rec.id_number);
+    standing.replaceChildren();
+    showPreview();
+    try {
+      const full = await api.get(`/players/${encodeURIComponent(rec.id)}`);
+      if (n !== reading) return;
+      today = full.cash_today || null;
+      identified = today ? today.identified : !!(full.id_type && full.id_number);
+      showStanding(rec.id);
+    } catch (e) {
+      if (n === reading && e.status !== 401) standing.replaceChildren(cashRefusal(e, rec.id));
+    }
+    showPreview();
+  });
+  function showStanding(id) {
+    if (!today) { standing.replaceChildren(); return; }
+    standing.replaceChildren(`${id} today: cash in ${money(today.cash_in, cur)}, cash out ${money(today.cash_out, cur)}; `,
+      today.identified ? 'identification on record.' : 'no identification on record.', ' ', nearLimitMark(today, cur) || '');
+  }
   const type = h('select', {name: 'cage-type'}, CAGE_TYPES.map(t => h('option', {value: t.type}, typeName(t.type))));
   const direction = h('select', {name: 'cage-direction'});
   const fillDirections = () => {
@@ -38,14 +72,23 @@ function recordForm(cur, recorded) {
   const showAmount = () => {
     const v = parseAmount(amount.value, cur);
     read.textContent = v === null ? '' : Number.isNaN(v) ? 'Not an amount' : money(v, cur);
+    showPreview();
   };
+  // what the amount typed would make of his gaming day: the MTL entry, the alert, the CTR
+  function showPreview() {
+    const v = parseAmount(amount.value, cur);
+    const e = title31Effect({player: picker.chosen(), direction: direction.value, kind: 'cash', amount: v, today, identified,
+      limits: title31Limits()}, cur);
+    preview.replaceChildren(e.lines.length ? title31Box(e) : '');
+  }
   amount.addEventListener('input', showAmount);
+  direction.addEventListener('change', showPreview);
   const windowIn = h('input', {type: 'text', name: 'cage-window', maxlength: '32', autocomplete: 'off', spellcheck: 'false'});
   const result = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite', 'data-result': ''});
   const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, 'Record');
   const form = h('form', {class: 'doc-form', 'data-form': 'cage', 'aria-label': 'Record a cage transaction', novalidate: true},
     picker.el, formField('Type', type), formField('Direction', direction),
-    formField(`Amount (${currencySymbol(cur)})`, amount, 'In the currency: 3000, 3,000.50.'), read,
+    formField(`Amount (${currencySymbol(cur)})`, amount, 'In the currency: 3000, 3,000.50.'), read, standing, preview,
     formField('Window (optional)', windowIn, 'Left empty: "cage".'), h('div', {class: 'field-submit'}, btn), result);
 
   form.addEventListener('submit', async ev => {
@@ -64,6 +107,11 @@ function recordForm(cur, recorded) {
     result.replaceChildren('Recording…');
     try {
       const a = await api.send('POST', '/cage/transactions', body);
+      if (a.totals && picker.chosen() === player) {
+        today = {...a.totals, identified: !!a.title31?.identified, alert: !!a.title31?.alert, ctr: !!a.title31?.ctr};
+        identified = today.identified;
+        showStanding(player);
+      }
       amount.value = '';
       showAmount();
       result.replaceChildren(...title31Answer(a, cur));
@@ -74,7 +122,7 @@ function recordForm(cur, recorded) {
       btn.disabled = false;
     }
   });
-  return form;
+  return {form, pick: rec => picker.pick(rec)};
 }
 
 export async function render(main, params, ctx) {
@@ -134,7 +182,15 @@ export async function render(main, params, ctx) {
   });
 
   if (mayCage()) {
-    recBody.append(recordForm(cur, () => load()));
+    const rec = recordForm(cur, () => load());
+    recBody.append(rec.form);
+    if (mayRegister()) {
+      const [regSec, regBody] = section('Register a player', {id: 'cage-register'});
+      regBody.append(h('p', {class: 'muted small'}, 'A patron with no record yet: his card and name, and the identification ' +
+        'a CTR needs. Once registered he is the patron of the transaction above.'),
+      registerForm('cage-reg', {identification: true, registered: p => rec.pick(p)}));
+      recSec.after(regSec);
+    }
   } else {
     recBody.append(h('p', {class: 'muted small'}, 'Recording a cage transaction is for a cage cashier, signed in as himself. ' +
       'A floor supervisor, a pit boss and the cage void transactions below.'));

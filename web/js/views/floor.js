@@ -1,10 +1,20 @@
-// floor.js - every table at a glance, refreshed every 5 seconds in place.
+// floor.js - every table at a glance, refreshed every 5 seconds in place;
+// under a table, its seated patrons near a Title 31 limit (GET /tables/{t}/seats).
 import * as api from '../api.js';
 import {h, section, replaceIfChanged} from '../dom.js';
 import {money, int, whenText} from '../format.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from '../common.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly, hasBanker} from '../figures.js';
 import {bankerWhoText} from '../players.js';
+import {nearLimitMark} from '../cash.js';
+
+/** The seated patrons of a table (GET /tables/{t}/seats) near a Title 31 limit, marked; null when none. */
+function nearLimitMarks(seats, cur) {
+  const near = (seats?.seats || []).filter(s => s.player && (s.cash_today?.alert || s.cash_today?.ctr));
+  if (!near.length) return null;
+  return h('span', {class: 'stack', 'data-near-limits': String(near.length)}, near.map(s =>
+    h('small', {'data-near-player': s.player.id}, `Seat ${s.seat}, ${s.player.id}: `, nearLimitMark(s.cash_today, cur))));
+}
 
 export const name = 'floor';
 
@@ -22,7 +32,7 @@ const COLUMNS = [
   {key: 'theo', label: 'Theoretical', num: true},
 ];
 
-function cellsFor(t, latest, g, rot) {
+function cellsFor(t, latest, g, rot, seats) {
   const cur = t.currency;
   const last = latest && latest.id ? latest : null;
   let current;
@@ -50,7 +60,7 @@ function cellsFor(t, latest, g, rot) {
   // g: the table's group in today's summary report; none when it has no round today.
   return {
     table: h('span', {class: 'stack'}, h('a', {href: `#/table/${encodeURIComponent(t.id)}`, class: 'table-id'}, t.id),
-      h('small', {class: 'muted'}, t.name)),
+      h('small', {class: 'muted'}, t.name), nearLimitMarks(seats, cur)),
     status: h('span', {class: 'stack'}, statusBadge(t.status)),
     current,
     banker,
@@ -128,7 +138,8 @@ export async function render(main, params, ctx) {
     const summaryP = api.get('/reports/summary' + api.qs({group: 'table', from, to, tz_offset: tzOffset()})).then(
       b => { summaryErr = null; byTable = new Map(b.groups.map(g => [g.key, g])); totals = b.totals; },
       e => { summaryErr = e; byTable = new Map(); totals = null; });
-    const [latest, rots] = await Promise.all([latestP, rotP, summaryP]);
+    const seatsP = Promise.allSettled(tables.map(t => api.get(`/tables/${encodeURIComponent(t.id)}/seats`)));
+    const [latest, rots, , seats] = await Promise.all([latestP, rotP, summaryP, seatsP]);
     if (!ctx.alive()) return;
     errorArea.replaceChildren();
 
@@ -137,7 +148,7 @@ export async function render(main, params, ctx) {
     tables.forEach((t, i) => {
       const l = latest[i].status === 'fulfilled' ? latest[i].value.rounds[0] : null;
       const rot = rots[i].status === 'fulfilled' ? rots[i].value : null;
-      const cells = cellsFor(t, l, byTable.get(t.id), rot);
+      const cells = cellsFor(t, l, byTable.get(t.id), rot, seats[i].status === 'fulfilled' ? seats[i].value : null);
       const row = rows.get(t.id);
       for (const c of COLUMNS) replaceIfChanged(row[c.key], cells[c.key]);
     });

@@ -7,14 +7,16 @@
 // (docs/page.md, "A player"): "Merged into P9" when the record was merged
 // into another; for the cage and a pit boss "Merge into…" (POST
 // /players/{id}/merge, witnessed); his identification recorded (PATCH
-// /players/{id}: what a transaction over the CTR limit needs); his
+// /players/{id}: what a transaction over the CTR limit needs) and the
+// whole record edited (register.js); his mark near a Title 31 limit; his
 // transactions of the gaming day (GET /transactions?player=), voids marked.
 import * as api from '../api.js';
 import {h, section, dataTable, facts, note} from '../dom.js';
 import {money, moneyCell, label, when, int} from '../format.js';
 import {pageHeader, errorNote, dayStartISO, dayEndISO, formField, witnessFields, refusalNote} from '../common.js';
 import {playerName, playerLink, anonymousBadge, duration, playersCurrency, mayMerge, mayRegister} from '../players.js';
-import {transactionsTable} from '../cash.js';
+import {transactionsTable, nearLimitMark} from '../cash.js';
+import {editForm, idTypeText} from '../register.js';
 
 export const name = 'player';
 
@@ -62,15 +64,20 @@ export async function render(main, params, ctx) {
   const [recSec, recBody] = section('Record', {id: 'player-record'});
   recBody.append(facts([
     ['Player', p.id],
-    ...FIELDS.filter(([k]) => p[k] !== undefined && p[k] !== null).map(([k, l]) => [l, String(p[k])]),
+    ...FIELDS.filter(([k]) => p[k] !== undefined && p[k] !== null)
+      .map(([k, l]) => [l, k === 'id_type' ? idTypeText(p[k]) : String(p[k])]),
     p.created_at ? ['Registered', when(p.created_at, 'short')] : null,
     p.updated_at ? ['Changed', when(p.updated_at, 'short')] : null,
   ]));
   const showMerged = into => recBody.prepend(h('div', {'data-merged-into': into}, note('warn', 'Merged into ', playerLink(into),
     `: his transactions, seats and ratings count for ${into}, and this record takes no more.`)));
   if (p.merged_into) showMerged(p.merged_into);
+  const mark = nearLimitMark(p.cash_today, cur);
+  if (mark) recBody.prepend(h('p', {'data-player-mark': p.id}, mark));
   const forms = h('div', {class: 'doc-forms'});
-  if (personal && !p.merged_into && mayRegister()) forms.append(identificationForm(p, () => ctx.reload()));
+  if (personal && !p.merged_into && mayRegister()) {
+    forms.append(identificationForm(p, () => ctx.reload()), editForm(p, () => ctx.reload()));
+  }
   if (!p.merged_into && mayMerge()) forms.append(mergeForm(p, cur, into => showMerged(into)));
   if (forms.childElementCount) recBody.append(forms);
   const sessions = sessionsOf(p.seatings);
@@ -164,7 +171,7 @@ function identificationForm(p, saved) {
   const form = h('form', {class: 'doc-form', 'data-form': 'identification', 'aria-label': 'Record identification', novalidate: true},
     h('p', {class: 'muted small'}, 'A cash transaction that takes his cash in, or cash out, of a gaming day over the CTR limit, ' +
       'and a CTR item identified or filed, need the ID type and number on record.'),
-    formField('ID type', idType, 'passport, driver_license, ...'), formField('ID number', idNumber), formField('ID issued by', issuer),
+    formField('ID type', idType, 'Passport, driver\u2019s license, state ID card…'), formField('ID number', idNumber), formField('ID issued by', issuer),
     formField('ID expires', expiry), h('div', {class: 'field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Save')), msg);
   form.addEventListener('submit', async ev => {
     ev.preventDefault();

@@ -1,11 +1,16 @@
 // players.js - the Players view (#/players?card=&name=): who is seated at
 // the tables now (GET /tables/{t}/seats of every table), and a search by
 // card or by a part of the name (GET /players?card=&name=; by name for the
-// roles that read personal data).  Each player links to his page.
+// roles that read personal data), and for the cage, the floor and a pit boss
+// a named player registered (card and name; the cage adds his
+// identification), then opened on his page.  A seated patron near a Title 31
+// limit is marked.  Each player links to his page.
 import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {pageHeader, errorNote} from '../common.js';
-import {playerLink, anonymousBadge, maySearchByName} from '../players.js';
+import {playerLink, anonymousBadge, maySearchByName, mayRegister, mayCage, playersCurrency} from '../players.js';
+import {nearLimitMark} from '../cash.js';
+import {registerForm} from '../register.js';
 
 export const name = 'players';
 
@@ -27,6 +32,13 @@ export async function render(main, params, ctx) {
   foundBody.append(results);
   const [seatedSec, seatedBody] = section('Seated now', {id: 'players-seated'});
   main.append(foundSec, seatedSec);
+  if (mayRegister()) {
+    const [regSec, regBody] = section('Register a player', {id: 'players-register'});
+    regBody.append(registerForm('pl-reg', {identification: mayCage(),
+      registered: p => { location.hash = `#/players/${encodeURIComponent(p.id)}`; }}));
+    foundSec.after(regSec);
+  }
+  const cur = playersCurrency(api.tables());
 
   const playerCols = [
     {label: 'Player', rowHeader: true, render: p => h('span', null, playerLink(p.id, p), ' ', anonymousBadge(p))},
@@ -57,7 +69,7 @@ export async function render(main, params, ctx) {
     await Promise.all(api.tables().map(async t => {
       try {
         const b = await api.get(`/tables/${encodeURIComponent(t.id)}/seats`);
-        for (const s of b.seats) if (s.player) rows.push({table: t.id, seat: s.seat, ...s.player});
+        for (const s of b.seats) if (s.player) rows.push({table: t.id, seat: s.seat, today: s.cash_today, ...s.player});
       } catch (e) {
         if (e.status !== 401) problems.push(`${t.id}: ${e.message}`);
       }
@@ -70,6 +82,7 @@ export async function render(main, params, ctx) {
         {label: 'Table', rowHeader: true, render: r => h('a', {href: `#/table/${encodeURIComponent(r.table)}`}, r.table)},
         {label: 'Seat', num: true, render: r => String(r.seat)},
         ...playerCols.map(c => ({...c, rowHeader: false})),
+        {label: 'Title 31 today', render: r => nearLimitMark(r.today, cur) || h('span', {class: 'muted'}, '—')},
       ], rows, {caption: 'Players seated now', empty: 'Nobody is seated at the tables.'}));
   }
   if (card.value || nameIn.value) search();
