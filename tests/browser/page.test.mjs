@@ -1280,7 +1280,7 @@ describe('players on the page', () => {
     assert.match(await ctr.innerText(), /\$11,500\.00/);
     assert.match(await ctr.innerText(), /Nora Quinn/);
     assert.equal(await ctr.locator('button[data-action="ctr"]').count(), 0, 'a floor supervisor does not move a CTR item on');
-    const alert = pp.locator('#t31-alerts tbody tr', {hasText: ids.nora});
+    const alert = pp.locator('#t31-ctr tbody tr', {hasText: ids.nora});
     await alert.waitFor();
     assert.equal(await alert.locator('button', {hasText: 'Acknowledge'}).count(), 0, 'a floor supervisor does not acknowledge');
     const tot = pp.locator('#t31-totals tbody tr', {hasText: ids.nora});
@@ -1296,10 +1296,10 @@ describe('players on the page', () => {
 
   it('a pit boss acknowledges the alert with a note', async () => {
     await as(PL.pb, '#/title31');
-    const alert = pp.locator('#t31-alerts tbody tr', {hasText: ids.nora});
+    const alert = pp.locator('#t31-ctr tbody tr', {hasText: ids.nora});
     await alert.locator('input[name="t31-note"]').fill('ID checked, patron told of the CTR');
     await alert.locator('button', {hasText: 'Acknowledge'}).click();
-    const done = pp.locator('#t31-alerts tbody tr', {hasText: ids.nora}).locator('[data-ack="done"]');
+    const done = pp.locator('#t31-ctr tbody tr', {hasText: ids.nora}).locator('[data-ack="done"]');
     await done.waitFor();
     assert.match(await done.innerText(), /Acknowledged by Y-PB/);
     const day = (await http('GET', '/api/v1/tables')).json.property.gaming_day;
