@@ -30,3 +30,10 @@ set_tests_properties(browser.count PROPERTIES LABELS browser RESOURCE_LOCK brows
   COST 100
   ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
   TIMEOUT 300)
+# Refusals and money in sentences: each kind of refusal the pages show, and the exceptions, master game and
+# Title 31 views, free of cents, JSON and API codes.
+add_test(NAME browser.words COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh words.test.mjs)
+set_tests_properties(browser.words PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
+  COST 100
+  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 300)
