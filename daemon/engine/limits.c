@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/money_text.h"
+
 static const char *const WAGER_KEYS[] = {"ante", "pair_plus", "six_card"};
 
 static struct wager_limit *
@@ -108,9 +110,13 @@ limits_to_event_json(const struct table_limits *l)
 	return limits_json(l, true);
 }
 
+/* One wager of a seat's bet (name: as a sentence says it, "Pair Plus") against its limit. */
 static int
-check_one(const struct wager_limit *wl, bool game_offers, const char *name, int seat, int64_t amount, struct pb_error *err)
+check_one(const struct wager_limit *wl, bool game_offers, const char *name, const char *currency, int seat,
+    int64_t amount, struct pb_error *err)
 {
+	char bet[MONEY_TEXT_LEN], limit[MONEY_TEXT_LEN];
+
 	if (amount == 0)
 		return 0;
 	if (!game_offers)
@@ -118,25 +124,25 @@ check_one(const struct wager_limit *wl, bool game_offers, const char *name, int 
 	if (!wl->offered)
 		return pb_fail(err, 422, "wager_not_offered", "seat %d: this table takes no %s (no limit is configured for it)", seat, name);
 	if (amount < wl->min)
-		return pb_fail(err, 422, "below_minimum", "seat %d: %s %lld is below the table minimum %lld", seat, name,
-		    (long long)amount, (long long)wl->min);
+		return pb_fail(err, 422, "below_minimum", "seat %d: the %s of %s is below the table's minimum of %s", seat,
+		    name, money_text(amount, currency, bet), money_text(wl->min, currency, limit));
 	if (amount > wl->max)
-		return pb_fail(err, 422, "above_maximum", "seat %d: %s %lld is above the table maximum %lld", seat, name,
-		    (long long)amount, (long long)wl->max);
+		return pb_fail(err, 422, "above_maximum", "seat %d: the %s of %s is above the table's maximum of %s", seat,
+		    name, money_text(amount, currency, bet), money_text(wl->max, currency, limit));
 	return 0;
 }
 
 int
-limits_check_bet(const struct table_limits *l, const struct rules *r, int seat, const struct seat_bet *bet,
-    struct pb_error *err)
+limits_check_bet(const struct table_limits *l, const struct rules *r, const char *currency, int seat,
+    const struct seat_bet *bet, struct pb_error *err)
 {
 	if (!seat_bet_any(bet))
 		return pb_fail(err, 422, "empty_bet", "seat %d: a bet needs at least one wager; to take a bet down use DELETE", seat);
 	if (bet->ante == 0 && r->pair_plus_requires_ante)
 		return pb_fail(err, 422, "ante_required", "seat %d: this game takes Pair Plus and the six card bonus only with an Ante", seat);
-	if (check_one(&l->ante, true, "ante", seat, bet->ante, err) < 0 ||
-	    check_one(&l->pair_plus, r->has_pair_plus, "pair_plus", seat, bet->pair_plus, err) < 0 ||
-	    check_one(&l->six_card, r->has_six_card, "six_card", seat, bet->six_card, err) < 0)
+	if (check_one(&l->ante, true, "Ante", currency, seat, bet->ante, err) < 0 ||
+	    check_one(&l->pair_plus, r->has_pair_plus, "Pair Plus", currency, seat, bet->pair_plus, err) < 0 ||
+	    check_one(&l->six_card, r->has_six_card, "Six Card Bonus", currency, seat, bet->six_card, err) < 0)
 		return -1;
 	return 0;
 }

@@ -44,9 +44,10 @@ json_t *limits_to_event_json(const struct table_limits *l);
 /*
  * Checks one seat's bet against the table's limits and the game's rules:
  * each wager offered and within min..max, Pair Plus / six card alone only
- * where the game allows, not all zero.  422 with a precise code and message.
+ * where the game allows, not all zero.  422 with a precise code and message
+ * (its amounts in currency, ISO 4217: "$2.00").
  */
-int limits_check_bet(const struct table_limits *l, const struct rules *r, int seat,
+int limits_check_bet(const struct table_limits *l, const struct rules *r, const char *currency, int seat,
     const struct seat_bet *bet, struct pb_error *err);
 
 #endif

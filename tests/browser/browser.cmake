@@ -36,3 +36,6 @@ pb_browser_suite(round round.test.mjs 100)
 # Cash at the moment of action: a player registered at the cage and edited, the Title 31 warnings as an
 # amount is typed, patrons near a limit marked on the floor and at their seat, a slip voided by choosing it.
 pb_browser_suite(cashflow cashflow.test.mjs 100)
+# Refusals and money in sentences: each kind of refusal the pages show, the exceptions, master game and
+# Title 31 views, all free of cents, JSON and API codes.
+pb_browser_suite(words words.test.mjs 100)

@@ -41,6 +41,14 @@ BASIC = {"accounting": {"signatures": "basic"}}
 PASSWORD = "the-right-one-%s"
 
 
+def dollars(cents, whole=False):
+    """An amount as the daemon's messages say it: 5000 -> "$50.00"; a chip (whole=True) 2500 -> "$25"."""
+    sign, c = ("-" if cents < 0 else ""), abs(cents)
+    if whole and c % 100 == 0:
+        return "%s${:,}".format(c // 100) % sign
+    return "%s${:,}.{:02d}".format(c // 100, c % 100) % sign
+
+
 def witness(pid):
     return {"person": pid, "password": PASSWORD % pid}
 
@@ -238,8 +246,9 @@ class Accounting(pbtest.DaemonTestCase):
         short["2500"] = was["2500"] - 2                                             # 5000 short
         err = self.refused(409, "opener_discrepancy", "POST", "/api/v1/tables/T1/inventory",
                            {"kind": "opener", "chips": short, "witness": witness("DL1")}, token=self.tok["FL1"])
-        self.assertIn("2500 x %d (was %d)" % (short["2500"], was["2500"]), err["message"])
-        self.assertIn("5000 cents short", err["message"])
+        self.assertIn("%d x %s (was %d)" % (short["2500"], dollars(2500, whole=True), was["2500"]), err["message"])
+        self.assertIn("the opener is %s short of the table's last closer" % dollars(2 * 2500), err["message"])
+        self.assertNotIn("cents", err["message"])
         o = self.opener("T1", short, reason="two $25 chips found on the floor, handed to security")
         self.assertEqual(o["discrepancy"], -5000)
         ex = self.exceptions("inventory_discrepancy")
@@ -290,6 +299,8 @@ class Accounting(pbtest.DaemonTestCase):
         ex = {e["table"]: e for e in self.exceptions("count_variance")}
         self.assertEqual(sorted(ex), ["F1", "T2"])
         self.assertEqual((ex["T2"]["ref"], ex["T2"]["variance"]), (today(), -mispay))
+        self.assertIn("a variance of %s" % dollars(-mispay), ex["T2"]["detail"])
+        self.assertNotIn("cents", ex["T2"]["detail"])
         ack = {"kind": "count_variance", "table": "T2", "ref": today(), "note": "surveillance: overpaid pair plus, seat 3"}
         self.refused(404, "exception_not_found", "POST", "/api/v1/exceptions/acknowledgments", dict(ack, table="T1"),
                      token=self.tok["PB1"])

@@ -256,6 +256,7 @@ class Signatures(pbtest.StaffTestCase):
         self.assertEqual([(e["table"], e["ref"], e["document"], e["slip"], e["serial"], e["amount"]) for e in got],
                          [("T1", str(pf["id"]), pf["id"], "fill", "PF-1", 5000)])
         self.assertIn("/api/v1/tables/T1/fills/PF-1/receipt", got[0]["detail"])
+        self.assertIn("fill PF-1 of $%d.%02d issued by" % (5000 // 100, 5000 % 100), got[0]["detail"])
         self.assertEqual(got[0]["at"], pf["at"])
         # T2's slips of test 2 are pending too
         self.assertEqual(sorted(e["serial"] for e in self.pending_exceptions() if e["table"] == "T2"), ["SC-1", "SF-1"])

@@ -27,6 +27,12 @@ WAGER_ORDER = ("ante", "play", "pair_plus", "six_card", "ante_bonus")
 DEALER_Q = ["Qd", "7c", "2h"]          # queen high: qualifies, beaten by any pair
 
 
+def dollars(cents):
+    """An amount as the daemon's sentences say it: 500000 -> "$5,000.00"."""
+    c = abs(cents)
+    return "%s${:,}.{:02d}".format(c // 100, c % 100) % ("-" if cents < 0 else "")
+
+
 def banked_table(tid, seats=8, max_consecutive=2, collection=True):
     t = pbtest.example_table("P1")
     t["id"] = tid
@@ -393,10 +399,11 @@ class BadInput(BankedCase):
 
     def test_bank_outside_its_limits(self):
         err = self.refused(422, "bank_below_minimum", "POST", "/api/v1/tables/PX/rounds", {"banker": {"seat": 1, "bank": 9999}})
-        self.assertIn("10000", err["message"])
+        self.assertIn("the bank of %s is below the table's minimum bank of %s" % (dollars(9999), dollars(10000)), err["message"])
         self.refused(422, "bank_below_minimum", "POST", "/api/v1/tables/PX/rounds", {"banker": {"seat": 1, "bank": 0}})
         err = self.refused(422, "bank_above_maximum", "POST", "/api/v1/tables/PX/rounds", {"banker": {"seat": 1, "bank": 500001}})
-        self.assertIn("500000", err["message"])
+        self.assertIn("the bank of %s is above the table's maximum bank of %s" % (dollars(500001), dollars(500000)),
+                      err["message"])
         # the limits themselves are allowed
         for seat, bank in ((2, 10000), (3, 500000)):
             rid = self.open_round("PX", body={"banker": {"seat": seat, "bank": bank}})

@@ -32,6 +32,12 @@ ROUND = {
 }
 
 
+def dollars(cents):
+    """An amount as the daemon's sentences say it: -18000 -> "-$180.00"."""
+    c = abs(cents)
+    return "%s${:,}.{:02d}".format(c // 100, c % 100) % ("-" if cents < 0 else "")
+
+
 def iso(dt):
     return dt.strftime("%Y-%m-%dT%H:%M:%S.000Z")
 
@@ -118,7 +124,9 @@ class Corrections(pbtest.DaemonTestCase):
         mis = [e for e in rep["exceptions"] if e["kind"] == "mispay"]
         self.assertEqual([(e["round"], e["seat"], e["wager"], e["difference"]) for e in mis],
                          [(rid, 1, "pair_plus", -18000), (rid, 3, "ante", -1000)])
-        self.assertIn("underpaid 18000 cents", mis[0]["detail"])
+        self.assertIn("seat 1's Pair Plus was owed %s and paid %s: underpaid %s"
+                      % (dollars(mis[0]["owed"]), dollars(mis[0]["paid"]), dollars(18000)), mis[0]["detail"])
+        self.assertNotIn("cents", mis[0]["detail"])
         self.assertEqual(rep["mispays"], {"count": 2, "difference": -19000})
         st, _, raw = self.d.request("GET", "/api/v1/reports/exceptions?format=csv", token=AUDITOR)
         self.assertEqual(st, 200)

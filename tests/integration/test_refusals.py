@@ -332,7 +332,15 @@ class Refusals(pbtest.DaemonTestCase):
                            ({"ante": 1000, "six_card": 1}, "below_minimum"),
                            ({"ante": 1000, "six_card": 2501}, "above_maximum"),
                            ({"ante": 1}, "below_minimum")):
-            self.refused(422, code, "PUT", self.r(rid, "/bets/3"), body)
+            err = self.refused(422, code, "PUT", self.r(rid, "/bets/3"), body)
+            self.assertNotIn("cents", err["message"])
+        # the amounts in dollars: T1's Ante is 500..50000 cents
+        err = self.refused(422, "below_minimum", "PUT", self.r(rid, "/bets/3"), {"ante": 499})
+        self.assertIn("seat 3: the Ante of $%d.%02d is below the table's minimum of $%d.%02d" % (499 // 100, 499 % 100, 500 // 100, 500 % 100),
+                      err["message"])
+        err = self.refused(422, "above_maximum", "PUT", self.r(rid, "/bets/3"), {"ante": 1000, "pair_plus": 10001})
+        self.assertIn("the Pair Plus of $%d.%02d is above the table's maximum of $%d.%02d"
+                      % (10001 // 100, 10001 % 100, 10000 // 100, 10000 % 100), err["message"])
         # the same in a whole round: no round is created
         whole = json.loads(json.dumps(WHOLE))
         whole["bets"]["1"]["ante"] = 50001

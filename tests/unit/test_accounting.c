@@ -120,8 +120,10 @@ test_differences(void **state)
 	assert_int_equal(read_text("{\"2500\": 38, \"500\": 12}", &a, &err), 0);
 	assert_int_equal(read_text("{\"2500\": 40, \"500\": 10, \"100\": 0}", &b, &err), 0);
 	assert_false(acct_chips_equal(&a, &b));
-	acct_chips_differences(&cfg, &a, &b, text, sizeof(text));
-	assert_string_equal(text, "500 x 12 (was 10), 2500 x 38 (was 40)");
+	acct_chips_differences(&cfg, "USD", &a, &b, text, sizeof(text));
+	assert_string_equal(text, "12 x $5 (was 10), 38 x $25 (was 40)");
+	acct_chips_differences(&cfg, "JPY", &a, &b, text, sizeof(text));
+	assert_string_equal(text, "12 x \xc2\xa5" "500 (was 10), 38 x \xc2\xa5" "2,500 (was 40)");
 	assert_int_equal(read_text("{\"2500\": 40, \"500\": 10}", &a, &err), 0);
 	assert_true(acct_chips_equal(&a, &b));        /* a denomination left out counts 0 */
 }

@@ -3,6 +3,7 @@
 // here and from the other modules of js/, never from each other.
 import {h, note} from './dom.js';
 import {label} from './format.js';
+import {refusalText} from './refusals.js';
 
 /** The page title with breadcrumbs above it. crumbs: [[text, href], ...]. */
 export function pageHeader(title, {crumbs = [], sub, actions} = {}) {
@@ -35,7 +36,7 @@ export function errorNote(e, what) {
   if (e?.status === 401 || e?.name === 'AbortError') return null;
   if (e?.status === 403) return note('warn', `${what}: your sign-in is not allowed to read this.`);
   if (e?.unreachable) return note('error', `${what}: the server cannot be reached. Retrying…`);
-  return note('error', `${what}: ${e?.message || e}`);
+  return note('error', `${what}: ${e?.code || e?.status ? refusalText(e) : e?.message || e}`);
 }
 
 // ---- dates: the browser's local days, sent as UTC ISO instants ----
@@ -138,10 +139,19 @@ export function witnessFields(name) {
   };
 }
 
-/** A refusal as the daemon words it, with its code. */
-export function refusalNote(e) {
-  return note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : '');
+/**
+ * A refused request as a note saying what to do (refusals.js: a sentence per
+ * error code, else the daemon's message tidied); the code stays in
+ * data-code for tests and support, never in the text.
+ */
+export function refusal(e) {
+  const n = note('error', h('strong', null, 'Refused: '), refusalText(e));
+  if (e?.code) n.dataset.code = e.code;
+  return n;
 }
+
+/** The former name of refusal(e), kept for the callers not yet renamed. */
+export const refusalNote = refusal;
 
 /** A "Download CSV" button: fetches with the Authorization header, saves via a Blob. */
 export function csvButton(text, pathFn, fallbackName, api) {

@@ -27,7 +27,7 @@ import * as api from './api.js';
 import * as session from './session.js';
 import {h, section, dataTable, note} from './dom.js';
 import {money, when, toMinor, minorDigits} from './format.js';
-import {errorNote, witnessFields} from './common.js';
+import {errorNote, witnessFields, refusal} from './common.js';
 
 const TITLES = {opener: 'Opener', closer: 'Closer', fill: 'Fill', credit: 'Credit', fill_void: 'Void of fill',
   credit_void: 'Void of credit', fill_receipt: 'Receipt of fill', credit_receipt: 'Receipt of credit', drop: 'Drop',
@@ -211,7 +211,7 @@ function docForm(title, name, controls, submit, {onRefused} = {}) {
       msg.replaceChildren(note('ok', text));
     } catch (e) {
       if (e.status === 401) { msg.replaceChildren(); return; }
-      msg.replaceChildren(note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : ''));
+      msg.replaceChildren(refusal(e));
       if (onRefused) onRefused(e);
     } finally {
       btn.disabled = false;

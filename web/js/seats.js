@@ -24,7 +24,7 @@
 import * as api from './api.js';
 import {h, section, dataTable, note} from './dom.js';
 import {money, toMinor, minorDigits} from './format.js';
-import {errorNote} from './common.js';
+import {errorNote, refusal} from './common.js';
 import {maySeat, mayRegister, maySearchByName, playerLink, playerName, anonymousBadge} from './players.js';
 import {title31Effect, title31Box, title31Limits, answerWarnings, nearLimitMark} from './cash.js';
 
@@ -35,9 +35,6 @@ function field(labelText, control, hint) {
     hint ? h('small', {class: 'muted'}, hint) : null);
 }
 
-function refusal(e) {
-  return note('error', h('strong', null, 'Refused: '), e.message, e.code ? h('span', {class: 'muted'}, ` (${e.code})`) : '');
-}
 
 /** The panel for table t; returns the section.  Reloads itself after every change. */
 export function seatsPanel(t, ctx) {

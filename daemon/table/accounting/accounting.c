@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/money_text.h"
 #include "common/text.h"
+#include "config/table_money.h"
 #include "store/store.h"
 #include "table/people/people.h"
 
@@ -174,7 +176,8 @@ opener_against(struct pit *p, const struct doc_call *c, const struct acct_docume
     struct pb_error *err)
 {
 	struct acct_chips was;
-	char diff[600];
+	char diff[600], amount[MONEY_TEXT_LEN];
+	const char *currency = table_currency(p->cfg, c->table_id);
 	json_t *v = json_loads(last->chips_json, 0, NULL);
 	struct pb_error ignored;
 	bool readable = v != NULL && acct_chips_read(v, p->cfg, "closer", &was, &ignored) == 0;
@@ -187,13 +190,17 @@ opener_against(struct pit *p, const struct doc_call *c, const struct acct_docume
 	if (c->reason[0] != '\0')
 		return 0;
 	if (readable)
-		acct_chips_differences(p->cfg, &c->chips, &was, diff, sizeof(diff));
+		acct_chips_differences(p->cfg, currency, &c->chips, &was, diff, sizeof(diff));
 	else
 		snprintf(diff, sizeof(diff), "the closer counted %s", last->chips_json);
-	return pb_fail(err, 409, "opener_discrepancy", "the opener differs from the table's last closer (document %lld, "
-	    "%s): %s; %lld cents %s; count again, or give \"reason\" to record the discrepancy", (long long)last->id,
-	    last->gaming_day, diff, (long long)(d->discrepancy < 0 ? -d->discrepancy : d->discrepancy),
-	    d->discrepancy < 0 ? "short" : "over");
+	money_text(d->discrepancy < 0 ? -d->discrepancy : d->discrepancy, currency, amount);
+	if (d->discrepancy == 0)
+		return pb_fail(err, 409, "opener_discrepancy", "the opener's chips differ from the table's last closer "
+		    "(document %lld, gaming day %s) for the same total: %s; count again, or give a reason (\"reason\") to "
+		    "record the discrepancy", (long long)last->id, last->gaming_day, diff);
+	return pb_fail(err, 409, "opener_discrepancy", "the opener is %s %s the table's last closer (document %lld, "
+	    "gaming day %s): %s; count again, or give a reason (\"reason\") to record the discrepancy", amount,
+	    d->discrepancy < 0 ? "short of" : "over", (long long)last->id, last->gaming_day, diff);
 }
 
 static int

@@ -291,11 +291,11 @@ json_t *acct_chips_json(const struct config *cfg, const struct acct_chips *c);
 bool acct_chips_equal(const struct acct_chips *a, const struct acct_chips *b);
 
 /*
- * "2500 x 38 (was 40), 500 x 12 (was 10)": the denominations where a
- * differs from was, for a message (truncated to n).
+ * "38 x $25 (was 40), 12 x $5 (was 10)": the denominations where a differs
+ * from was, in the currency, for a message (truncated to n).
  */
-void acct_chips_differences(const struct config *cfg, const struct acct_chips *a, const struct acct_chips *was,
-    char *out, size_t n);
+void acct_chips_differences(const struct config *cfg, const char *currency, const struct acct_chips *a,
+    const struct acct_chips *was, char *out, size_t n);
 
 /*
  * acct_events.c - a document's table event: its body, and the document read

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/money_text.h"
 #include "engine/limits.h"
 
 void
@@ -72,8 +73,8 @@ acct_chips_read(const json_t *v, const struct config *cfg, const char *what, str
 		out->given[i] = true;
 		if (__builtin_mul_overflow(out->count[i], cfg->chips[i], &value) ||
 		    __builtin_add_overflow(out->total, value, &out->total) || out->total > PB_MONEY_MAX)
-			return pb_fail(err, 400, "total_overflow", "%s: the total is over %lld cents; count again", what,
-			    (long long)PB_MONEY_MAX);
+			return pb_fail(err, 400, "total_overflow", "%s: the total is over the largest amount pitboss records; "
+			    "count again", what);
 	}
 	return 0;
 }
@@ -106,16 +107,17 @@ acct_chips_equal(const struct acct_chips *a, const struct acct_chips *b)
 }
 
 void
-acct_chips_differences(const struct config *cfg, const struct acct_chips *a, const struct acct_chips *was,
-    char *out, size_t n)
+acct_chips_differences(const struct config *cfg, const char *currency, const struct acct_chips *a,
+    const struct acct_chips *was, char *out, size_t n)
 {
+	char chip[MONEY_TEXT_LEN];
 	size_t len = 0;
 
 	out[0] = '\0';
 	for (size_t i = 0; i < cfg->chip_count && len < n; i++) {
 		if (a->count[i] == was->count[i])
 			continue;
-		len += (size_t)snprintf(out + len, n - len, "%s%lld x %lld (was %lld)", len ? ", " : "",
-		    (long long)cfg->chips[i], (long long)a->count[i], (long long)was->count[i]);
+		len += (size_t)snprintf(out + len, n - len, "%s%lld x %s (was %lld)", len ? ", " : "",
+		    (long long)a->count[i], money_text_short(cfg->chips[i], currency, chip), (long long)was->count[i]);
 	}
 }

@@ -27,8 +27,8 @@ static int
 add_money(int64_t *sum, int64_t b, struct pb_error *err)
 {
 	if (__builtin_add_overflow(*sum, b, sum) || *sum > PB_MONEY_MAX)
-		return pb_fail(err, 400, "total_overflow", "count: the drop is over %lld cents; count again",
-		    (long long)PB_MONEY_MAX);
+		return pb_fail(err, 400, "total_overflow", "count: the drop is over the largest amount pitboss "
+		    "records; count again");
 	return 0;
 }
 

@@ -61,8 +61,8 @@ read_totals(const json_t *body, struct drop_call *c, struct pb_error *err)
 	    ((v = json_object_get(body, "markers")) != NULL && input_amount(v, "markers", &c->markers, err) < 0))
 		return -1;
 	if (c->cash + c->chip_value + c->markers > PB_MONEY_MAX)
-		return pb_fail(err, 400, "total_overflow", "cash + chips + markers: over %lld cents; count again",
-		    (long long)PB_MONEY_MAX);
+		return pb_fail(err, 400, "total_overflow", "cash + chips + markers: the total is over the largest "
+		    "amount pitboss records; count again");
 	return 0;
 }
 

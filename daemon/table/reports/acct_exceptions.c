@@ -13,6 +13,7 @@
 
 #include "common/gaming_day.h"
 #include "common/text.h"
+#include "config/table_money.h"
 #include "store/accounting.h"
 #include "store/store.h"
 #include "table/accounting/accounting.h"
@@ -43,6 +44,14 @@ discrepancy_level(const struct accounting_config *ac, int64_t amount)
 	return x >= ac->discrepancy_regulator ? "regulator" : x >= ac->discrepancy_report ? "reported" : "recorded";
 }
 
+/* A discrepancy's level as its detail says it. */
+static const char *
+level_words(const char *level)
+{
+	return strcmp(level, "regulator") == 0 ? "for the regulator's copy" : strcmp(level, "reported") == 0 ? "reported" :
+	    "recorded";
+}
+
 struct discrepancy_walk {
 	struct pit *p;
 	const struct actor *a;
@@ -56,7 +65,7 @@ add_discrepancy(void *ctx, const struct acct_document *d, struct pb_error *err)
 {
 	struct discrepancy_walk *w = ctx;
 	const char *level = discrepancy_level(&w->p->cfg->accounting, d->discrepancy);
-	char ref[24], detail[900];
+	char ref[24], detail[900], amount[MONEY_TEXT_LEN];
 	json_t *ack, *o;
 
 	if ((w->q->table[0] && strcmp(w->q->table, d->table_id) != 0) ||
@@ -65,9 +74,9 @@ add_discrepancy(void *ctx, const struct acct_document *d, struct pb_error *err)
 	snprintf(ref, sizeof(ref), "%lld", (long long)d->id);
 	if ((ack = ack_json(w->p, d->table_id, "inventory_discrepancy", ref, err)) == NULL)
 		return -1;
-	snprintf(detail, sizeof(detail), "opener %lld (gaming day %s) is %lld cents %s the table's last closer (%s); reason: %s",
-	    (long long)d->id, d->gaming_day, (long long)llabs(d->discrepancy), d->discrepancy < 0 ? "short of" : "over", level,
-	    d->reason);
+	snprintf(detail, sizeof(detail), "the opener of gaming day %s (document %lld) is %s %s the table's last closer (%s); "
+	    "reason: %s", d->gaming_day, (long long)d->id, table_money(w->p->cfg, d->table_id, llabs(d->discrepancy), amount),
+	    d->discrepancy < 0 ? "short of" : "over", level_words(level), d->reason);
 	o = json_pack("{s:s,s:s,s:n,s:s,s:s,s:s,s:s,s:I,s:I,s:s,s:o}", "at", d->at, "table", d->table_id, "round",
 	    "kind", "inventory_discrepancy", "detail", detail, "level", level, "ref", ref, "document", (json_int_t)d->id,
 	    "amount", (json_int_t)d->discrepancy, "reason", d->reason, "acknowledged", ack);
@@ -82,7 +91,7 @@ static int
 add_variances(struct pit *p, const struct actor *a, const struct report_query *q, int64_t day, json_t *arr,
     struct pb_error *err)
 {
-	char ref[ACCT_DAY_LEN], detail[400];
+	char ref[ACCT_DAY_LEN], detail[400], win[MONEY_TEXT_LEN], hand[MONEY_TEXT_LEN], variance[MONEY_TEXT_LEN];
 	int64_t from_s, to_s;
 	json_t *mg, *row;
 	size_t i;
@@ -101,10 +110,10 @@ add_variances(struct pit *p, const struct actor *a, const struct report_query *q
 			rc = -1;
 			break;
 		}
-		snprintf(detail, sizeof(detail), "gaming day %s: count win %lld, hand win %lld, variance %lld cents", ref,
-		    (long long)json_integer_value(json_object_get(row, "win")),
-		    (long long)json_integer_value(json_object_get(row, "hand_win")),
-		    (long long)json_integer_value(json_object_get(row, "variance")));
+		snprintf(detail, sizeof(detail), "gaming day %s: the count win is %s and the hands' win %s, a variance of %s", ref,
+		    table_money(p->cfg, table, json_integer_value(json_object_get(row, "win")), win),
+		    table_money(p->cfg, table, json_integer_value(json_object_get(row, "hand_win")), hand),
+		    table_money(p->cfg, table, json_integer_value(json_object_get(row, "variance")), variance));
 		o = json_pack("{s:o,s:s,s:n,s:s,s:s,s:s,s:O,s:O,s:O,s:O,s:o}", "at", report_time_json(from_s * 1000),
 		    "table", table, "round", "kind", "count_variance", "detail", detail, "ref", ref,
 		    "variance", json_object_get(row, "variance"), "variance_percent", json_object_get(row, "variance_percent"),

@@ -9,11 +9,13 @@
 #include <string.h>
 
 #include "common/timeutil.h"
+#include "config/table_money.h"
 #include "store/accounting.h"
 #include "store/store.h"
 #include "table/reports/reports_private.h"
 
 struct pending_walk {
+	const struct config *cfg;   /* each table's currency */
 	const struct actor *a;
 	const struct report_query *q;
 	int64_t now_ms;
@@ -25,7 +27,7 @@ static int
 add_pending(void *ctx, const struct acct_document *d, struct pb_error *err)
 {
 	struct pending_walk *w = ctx;
-	char ref[24], detail[300];
+	char ref[24], detail[400], amount[MONEY_TEXT_LEN];
 	int64_t at_ms = 0;
 	json_t *o;
 
@@ -34,9 +36,9 @@ add_pending(void *ctx, const struct acct_document *d, struct pb_error *err)
 		return 0;
 	pb_time_parse(d->at, &at_ms);
 	snprintf(ref, sizeof(ref), "%lld", (long long)d->id);
-	snprintf(detail, sizeof(detail), "%s %s of %lld cents issued by %s is not received at the table after %lld minutes: "
+	snprintf(detail, sizeof(detail), "%s %s of %s issued by %s is not received at the table after %lld minutes: "
 	    "the dealer and a floor supervisor receive it (POST /api/v1/tables/%s/%ss/%s/receipt), or it is voided", d->kind,
-	    d->serial, (long long)d->total, d->signer, (long long)((w->now_ms - at_ms) / 60000), d->table_id, d->kind,
+	    d->serial, table_money(w->cfg, d->table_id, d->total, amount), d->signer, (long long)((w->now_ms - at_ms) / 60000), d->table_id, d->kind,
 	    d->serial);
 	o = json_pack("{s:s,s:s,s:n,s:s,s:s,s:s,s:I,s:s,s:s,s:I,s:I}", "at", d->at, "table", d->table_id, "round",
 	    "kind", "pending_slip", "detail", detail, "ref", ref, "document", (json_int_t)d->id, "slip", d->kind,
@@ -51,7 +53,7 @@ int
 acct_pending_slips(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
     struct pb_error *err)
 {
-	struct pending_walk w = {a, q, pb_time_now_ms(), arr};
+	struct pending_walk w = {p->cfg, a, q, pb_time_now_ms(), arr};
 	char from[PB_TIME_LEN], to[PB_TIME_LEN], before[PB_TIME_LEN];
 
 	if (p->cfg->accounting.signatures != ACCT_SIGNATURES_NJ)

@@ -16,7 +16,9 @@
 #include <string.h>
 
 #include "common/event_read.h"
+#include "common/money_text.h"
 #include "common/text.h"
+#include "config/table_money.h"
 #include "engine/limits.h"
 #include "store/audit.h"
 #include "store/corrections.h"
@@ -109,6 +111,19 @@ correction_json(const struct correction *c)
 
 /* ---- recording ---- */
 
+/* A wager as a sentence names it: "Pair Plus", "Ante bonus". */
+static const char *
+wager_words(const char *wager)
+{
+	static const char *const WORDS[][2] = {{"ante", "Ante"}, {"play", "Play"}, {"pair_plus", "Pair Plus"},
+	    {"six_card", "Six Card Bonus"}, {"ante_bonus", "Ante Bonus"}};
+
+	for (size_t i = 0; i < sizeof(WORDS) / sizeof(WORDS[0]); i++)
+		if (strcmp(WORDS[i][0], wager) == 0)
+			return WORDS[i][1];
+	return wager;
+}
+
 /* The round's payout line of the call's seat and wager, rebuilt from the round's events. */
 static int
 owed_line(struct pit *p, const struct actor *a, const struct correct_call *c, struct round_record *r, int64_t *owed,
@@ -145,17 +160,19 @@ owed_line(struct pit *p, const struct actor *a, const struct correct_call *c, st
  * the second finds the first's row.
  */
 static int
-check_supersedes(struct pit *p, const struct correct_call *c, struct pb_error *err)
+check_supersedes(struct pit *p, const struct correct_call *c, const char *currency, struct pb_error *err)
 {
+	char paid[MONEY_TEXT_LEN];
 	struct correction latest, named;
 	bool corrected, found;
 
 	if (store_correction_latest(p->store, c->round_id, c->seat, c->wager, &latest, &corrected, err) < 0)
 		return -1;
 	if (c->supersedes == 0)
-		return !corrected ? 0 : pb_fail(err, 409, "already_corrected", "seat %d %s of round %lld is corrected "
-		    "already: correction %lld (paid %lld); to replace it send \"supersedes\": %lld with what was actually paid",
-		    c->seat, c->wager, (long long)c->round_id, (long long)latest.id, (long long)latest.paid, (long long)latest.id);
+		return !corrected ? 0 : pb_fail(err, 409, "already_corrected", "seat %d's %s of round %lld is corrected "
+		    "already: correction %lld (paid %s); to replace it send \"supersedes\": %lld with what was actually paid",
+		    c->seat, wager_words(c->wager), (long long)c->round_id, (long long)latest.id, money_text(latest.paid, currency, paid),
+		    (long long)latest.id);
 	if (store_correction_get(p->store, c->supersedes, &named, &found, err) < 0)
 		return -1;
 	if (!found)
@@ -180,6 +197,8 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	struct correct_call *c = arg;
 	struct round_record *r = malloc(sizeof(*r));
 	struct correction row, want;
+	char owed[MONEY_TEXT_LEN], paid[MONEY_TEXT_LEN];
+	const char *currency;
 	json_t *body = NULL;
 	int rc = -1;
 
@@ -188,12 +207,14 @@ do_correct(struct pit *p, const struct actor *a, void *arg, json_t **out, int *s
 	memset(&want, 0, sizeof(want));
 	if (owed_line(p, a, c, r, &want.owed, err) < 0)
 		goto out;
+	currency = table_currency(p->cfg, r->table_id);
 	if (c->paid == want.owed) {
-		pb_fail(err, 422, "paid_equals_owed", "seat %d %s was owed %lld and paid %lld: that is no mispay; give the "
-		    "amount actually paid (negative for a take)", c->seat, c->wager, (long long)want.owed, (long long)c->paid);
+		pb_fail(err, 422, "paid_equals_owed", "seat %d's %s was owed %s and paid %s: that is no mispay; give the "
+		    "amount actually paid (negative for a take)", c->seat, wager_words(c->wager), money_text(want.owed, currency, owed),
+		    money_text(c->paid, currency, paid));
 		goto out;
 	}
-	if (check_supersedes(p, c, err) < 0)
+	if (check_supersedes(p, c, currency, err) < 0)
 		goto out;
 	snprintf(want.table_id, sizeof(want.table_id), "%s", r->table_id);
 	want.round_id = c->round_id;
@@ -283,16 +304,25 @@ pit_round_correct(struct pit *p, const struct actor *a, const struct idempotency
 
 /* ---- reading ---- */
 
+/* The list that corrections_exceptions fills, and the configuration that gives each table's currency. */
+struct mispay_walk {
+	const struct config *cfg;
+	json_t *arr;
+};
+
 /* A correction, the latest of its line, as an exception of the report. */
 static int
 append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
 {
-	char detail[800];
+	struct mispay_walk *w = ctx;
+	char detail[800], owed[MONEY_TEXT_LEN], paid[MONEY_TEXT_LEN], diff[MONEY_TEXT_LEN];
+	const char *currency = table_currency(w->cfg, c->table_id);
 	json_t *o;
 
-	snprintf(detail, sizeof(detail), "seat %d %s was owed %lld and paid %lld: %s %lld cents; %s (by %s, witness %s)",
-	    c->seat, c->wager, (long long)c->owed, (long long)c->paid, c->paid > c->owed ? "overpaid" : "underpaid",
-	    (long long)llabs(c->paid - c->owed), c->reason, c->by, c->witness);
+	snprintf(detail, sizeof(detail), "seat %d's %s was owed %s and paid %s: %s %s; %s (by %s, witness %s)", c->seat,
+	    wager_words(c->wager), money_text(c->owed, currency, owed), money_text(c->paid, currency, paid),
+	    c->paid > c->owed ? "overpaid" : "underpaid", money_text(llabs(c->paid - c->owed), currency, diff), c->reason,
+	    c->by, c->witness);
 	o = json_pack("{s:s,s:s,s:I,s:s,s:s,s:i,s:s,s:I,s:I,s:I,s:s,s:s,s:s,s:I,s:o}", "at", c->at, "table", c->table_id,
 	    "round", (json_int_t)c->round_id, "kind", "mispay", "detail", detail, "seat", c->seat, "wager", c->wager,
 	    "owed", (json_int_t)c->owed, "paid", (json_int_t)c->paid, "difference", (json_int_t)(c->paid - c->owed),
@@ -300,7 +330,7 @@ append_mispay(void *ctx, const struct correction *c, struct pb_error *err)
 	    "supersedes", c->supersedes != 0 ? json_integer(c->supersedes) : json_null());
 	if (o == NULL)
 		return pb_oom(err);
-	json_array_append_new(ctx, o);
+	json_array_append_new(w->arr, o);
 	return 0;
 }
 
@@ -308,10 +338,11 @@ int
 corrections_exceptions(struct pit *p, const char *scope, const char *from, const char *to, int max, json_t *arr,
     json_t **summary, struct pb_error *err)
 {
+	struct mispay_walk w = {p->cfg, arr};
 	int64_t count, difference;
 
 	*summary = NULL;
-	if (store_corrections_range(p->store, scope, from, to, max, append_mispay, arr, err) != 0 ||
+	if (store_corrections_range(p->store, scope, from, to, max, append_mispay, &w, err) != 0 ||
 	    store_corrections_total(p->store, scope, from, to, &count, &difference, err) < 0)
 		return -1;
 	*summary = json_pack("{s:I,s:I}", "count", (json_int_t)count, "difference", (json_int_t)difference);

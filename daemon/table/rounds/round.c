@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "common/text.h"
+#include "common/money_text.h"
+#include "config/table_money.h"
 #include "engine/hand3.h"
 #include "engine/limits.h"
 #include "engine/settle.h"
@@ -139,7 +141,7 @@ step_bet_put(struct pit *p, const struct actor *a, struct round_record *r, int s
 		return pb_fail(err, 422, "banker_seat_bet", "seat %d banks this round and cannot also bet", seat);
 	if (parse_bet(body, seat, &b, err) < 0)
 		return -1;
-	if (limits_check_bet(&r->limits, &r->rules, seat, &b, err) < 0)
+	if (limits_check_bet(&r->limits, &r->rules, table_currency(p->cfg, r->table_id), seat, &b, err) < 0)
 		return -1;
 	r->has_bet[seat] = true;
 	r->bets[seat] = b;
@@ -584,6 +586,7 @@ parse_banker(const struct table_config *t, const json_t *body, struct round_reco
 {
 	static const char *const KEYS[] = {"seat", "bank", "player", "provider", NULL};
 	const json_t *b = json_object_get(body, "banker"), *sv;
+	char bank[MONEY_TEXT_LEN], limit[MONEY_TEXT_LEN];
 
 	if (!t->player_banked) {
 		if (b != NULL)
@@ -607,11 +610,11 @@ parse_banker(const struct table_config *t, const json_t *body, struct round_reco
 	if (input_amount(json_object_get(b, "bank"), "banker.bank", &r->bank, err) < 0)
 		return -1;
 	if (r->bank < t->banker.min_bank)
-		return pb_fail(err, 422, "bank_below_minimum", "banker.bank %lld is below the table's minimum bank %lld",
-		    (long long)r->bank, (long long)t->banker.min_bank);
+		return pb_fail(err, 422, "bank_below_minimum", "banker.bank: the bank of %s is below the table's minimum bank "
+		    "of %s", money_text(r->bank, t->currency, bank), money_text(t->banker.min_bank, t->currency, limit));
 	if (t->banker.max_bank > 0 && r->bank > t->banker.max_bank)
-		return pb_fail(err, 422, "bank_above_maximum", "banker.bank %lld is above the table's maximum bank %lld",
-		    (long long)r->bank, (long long)t->banker.max_bank);
+		return pb_fail(err, 422, "bank_above_maximum", "banker.bank: the bank of %s is above the table's maximum bank "
+		    "of %s", money_text(r->bank, t->currency, bank), money_text(t->banker.max_bank, t->currency, limit));
 	r->player_banked = true;
 	r->banker_seat = (int)json_integer_value(sv);
 	return banker_identity_parse(b, r, err);

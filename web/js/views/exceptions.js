@@ -1,20 +1,13 @@
 // exceptions.js - the exceptions report: voids, refusals, short banks and
-// other things a pit boss should look at, over a range of local days.
+// other things a pit boss should look at, over a range of local days; each
+// row in a sentence (exception-text.js), its round by its table's number.
 import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
-import {label, when, money} from '../format.js';
+import {label, when} from '../format.js';
+import {describeException, exceptionRound} from '../exception-text.js';
 import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton} from '../common.js';
 
 export const name = 'exceptions';
-
-/** An exception's detail (text, docs/reports.md); a short bank is told in money rather than cents. */
-function describe(x) {
-  if (x.kind === 'coverage_short') {
-    const cur = api.currencyOf(x.table);
-    return `Seat ${x.seat} ${label(x.wager)}: a win of ${money(x.net + x.short, cur)} was paid ${money(x.net, cur)}; ${money(x.short, cur)} short, the bank ran out.`;
-  }
-  return x.detail + (x.source ? ` (${x.source})` : '');
-}
 
 export async function render(main, params, ctx) {
   ctx.setTitle('Exceptions');
@@ -52,9 +45,9 @@ export async function render(main, params, ctx) {
         dataTable([
         {label: 'Time', rowHeader: true, render: x => when(x.at, 'short')},
         {label: 'Table', render: x => x.table ? h('a', {href: `#/table/${encodeURIComponent(x.table)}`}, x.table) : '—'},
-        {label: 'Round', render: x => x.round ? h('a', {href: `#/round/${x.round}`}, `#${x.round}`) : '—'},
+        {label: 'Round', render: x => x.round ? h('a', {href: `#/round/${x.round}`}, exceptionRound(x)) : '—'},
         {label: 'Kind', render: x => h('span', {class: 'badge badge-kind'}, label(x.kind))},
-        {label: 'Detail', render: x => describe(x), className: 'wrap'},
+        {label: 'Detail', render: x => describeException(x), className: 'wrap'},
       ], list, {caption: 'Exceptions', empty: 'No exceptions in this range.'}));
     } catch (e) {
       if (ctx.alive()) body.replaceChildren(errorNote(e, 'Exceptions report') || '');

@@ -15,7 +15,8 @@ import * as api from '../api.js';
 import * as session from '../session.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {money, moneyCell, percent, when, label} from '../format.js';
-import {pageHeader, errorNote, csvButton, witnessFields, refusalNote, formField} from '../common.js';
+import {pageHeader, errorNote, csvButton, witnessFields, refusal, formField} from '../common.js';
+import {describeException} from '../exception-text.js';
 
 export const name = 'master';
 
@@ -131,7 +132,7 @@ export async function render(main, params, ctx) {
       {label: 'Time', rowHeader: true, render: x => when(x.at, 'short')},
       {label: 'Table', render: x => x.table ? h('a', {href: `#/table/${encodeURIComponent(x.table)}`}, x.table) : '—'},
       {label: 'Kind', render: x => h('span', {class: 'badge badge-kind'}, label(x.kind))},
-      {label: 'Detail', className: 'wrap', render: x => x.detail},
+      {label: 'Detail', className: 'wrap', render: x => describeException(x)},
       {label: 'Acknowledgment', className: 'wrap', render: x => ackCell(x, mayAck)},
     ], list, {caption: 'Accounting exceptions',
       empty: 'No inventory discrepancy, count variance, pending slip or serial exception on this gaming day.'}));
@@ -151,12 +152,13 @@ export async function render(main, params, ctx) {
     if (!next || !r.complete || !r.variance || !(roles.includes('floor') || roles.includes('pitboss'))) return state;
     const status = h('select', {name: 'inv-status', 'aria-label': `Step for ${r.table}`},
       (inv?.status === 'assigned' ? ['assigned', 'cause_found'] : [next]).map(v => h('option', {value: v, selected: v === next ? true : null}, label(v))));
-    const assignee = h('input', {type: 'text', name: 'inv-assignee', maxlength: '32', placeholder: 'Assignee id', 'aria-label': 'Assignee'});
-    const cause = h('input', {type: 'text', name: 'inv-cause', maxlength: '500', placeholder: 'Cause', 'aria-label': 'Cause'});
-    const text = h('input', {type: 'text', name: 'inv-note', maxlength: '500', placeholder: 'Note', 'aria-label': 'Note'});
+    const assignee = h('input', {type: 'text', name: 'inv-assignee', maxlength: '32'});
+    const cause = h('input', {type: 'text', name: 'inv-cause', maxlength: '500'});
+    const text = h('input', {type: 'text', name: 'inv-note', maxlength: '500'});
     const w = witnessFields('var');
     const msg = h('span', {class: 'form-msg', role: 'status'});
-    const f = h('form', {class: 'inv-form', 'data-table': r.table}, status, assignee, cause, text, w.el,
+    const f = h('form', {class: 'inv-form', 'data-table': r.table}, formField('Step', status), formField('Assignee (person id)', assignee),
+      formField('Cause', cause), formField('Note', text), w.el,
       h('button', {type: 'submit', class: 'btn btn-small'}, 'Record'), msg);
     f.addEventListener('submit', async ev => {
       ev.preventDefault();
@@ -170,7 +172,7 @@ export async function render(main, params, ctx) {
         loadReport();
         loadExceptions();
       } catch (e) {
-        if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+        if (e.status !== 401) msg.replaceChildren(refusal(e));
       }
     });
     return h('span', {class: 'stack'}, state, h('details', {class: 'inv-step'}, h('summary', null, 'Investigate'), f));
@@ -201,7 +203,7 @@ export async function render(main, params, ctx) {
         await api.send('POST', `/serials/${encodeURIComponent(x.slip)}/${encodeURIComponent(x.ref)}/explanation`, body);
         loadExceptions();
       } catch (e) {
-        if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+        if (e.status !== 401) msg.replaceChildren(refusal(e));
       }
     });
     return h('details', {class: 'serial-explain', 'data-ref': x.ref}, h('summary', null, 'Explain'), f);
@@ -228,16 +230,23 @@ export async function render(main, params, ctx) {
         `Acknowledged by ${x.acknowledged.by}`), h('small', {class: 'muted'}, when(x.acknowledged.at, 'short'), ` — ${x.acknowledged.note}`));
     }
     if (!mayAck) return h('span', {class: 'muted'}, 'Not acknowledged');
-    const text = h('input', {type: 'text', name: 'ack-note', maxlength: '500', 'aria-label': `Note for ${label(x.kind)} at ${x.table}`});
+    const text = h('input', {type: 'text', name: 'ack-note', maxlength: '500', required: true,
+      title: `Note for ${label(x.kind).toLowerCase()} at ${x.table}`});
     const msg = h('span', {class: 'form-msg', role: 'status'});
-    const f = h('form', {class: 'ack-form', 'data-ref': x.ref}, text, h('button', {type: 'submit', class: 'btn btn-small'}, 'Acknowledge'), msg);
+    const f = h('form', {class: 'ack-form', 'data-ref': x.ref, novalidate: true},
+      formField('Note (what was done)', text), h('button', {type: 'submit', class: 'btn btn-small'}, 'Acknowledge'), msg);
     f.addEventListener('submit', async ev => {
       ev.preventDefault();
+      if (!text.value.trim()) {
+        msg.replaceChildren(note('warn', 'Write a note first: what was done about it.'));
+        text.focus();
+        return;
+      }
       try {
         await api.send('POST', '/exceptions/acknowledgments', {kind: x.kind, table: x.table, ref: String(x.ref), note: text.value.trim()});
         loadExceptions();
       } catch (e) {
-        if (e.status !== 401) msg.replaceChildren(note('error', h('strong', null, 'Refused: '), e.message));
+        if (e.status !== 401) msg.replaceChildren(refusal(e));
       }
     });
     return f;

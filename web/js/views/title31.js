@@ -1,13 +1,15 @@
 // title31.js - the Title 31 view (#/title31?day=D) for a gaming day
 // (docs/players.md, docs/page.md "Title 31"):
 //
-//   CTR items: each patron's side over the CTR limit, with its status (open,
-//   identified, filed, amended; who and when), the due date (overdue ones
-//   highlighted), the BSA id, the filing date and the history of notes; for
-//   the cage and a pit boss "Status or note" moves it on (POST
-//   /title31/ctr/{id}: only the statuses allowed next are offered) or adds a note;
-//   alerts, acknowledged with a note (POST /title31/acknowledgments), again
-//   and again: the later acknowledgments are notes;
+//   one item per patron and side of the day: its alert (reached at the alert
+//   limit, acknowledged with a note in a labelled box, a note required before
+//   it is sent: POST /title31/acknowledgments, again and again: the later
+//   acknowledgments are notes) and its CTR item when over the CTR limit, with
+//   its status (open, identified, filed, amended; who and when), the due date
+//   (overdue ones highlighted), the BSA id, the filing date; one history of
+//   the alert's and the CTR's notes; for the cage and a pit boss "Status or
+//   note" moves the CTR on (POST /title31/ctr/{id}: only the statuses allowed
+//   next are offered) or adds a note;
 //   the per-player cash in and cash out, summed apart and never netted;
 //   the MTL entries: who recorded each, where (a table and seat, or the cage
 //   and its window), its type, the patron's name and description as written
@@ -18,7 +20,7 @@
 import * as api from '../api.js';
 import {h, section, dataTable, note, facts} from '../dom.js';
 import {money, moneyCell, label, when, int, percent} from '../format.js';
-import {pageHeader, errorNote, csvButton, formField, refusalNote} from '../common.js';
+import {pageHeader, errorNote, csvButton, formField, refusal} from '../common.js';
 import {playerLink, mayAcknowledge, duration, playersCurrency} from '../players.js';
 import {sideText, whereCell, patronCell, typeName, voidMark, transactionsTable, cashRefusal} from '../cash.js';
 
@@ -27,6 +29,28 @@ export const name = 'title31';
 /** The statuses a CTR item may move to from each (the daemon refuses the others: invalid_transition). */
 const CTR_NEXT = {open: ['identified', 'filed'], identified: ['filed'], filed: ['amended'], amended: ['amended']};
 const STATUS_ICON = {open: '○', identified: '◐', filed: '✔', amended: '✎'};
+
+/**
+ * The report's alerts and CTR items joined per patron and side (player and
+ * direction), ordered by when the first was reached; each with one history:
+ * the alert's acknowledgments and notes and the CTR's notes, oldest first.
+ */
+function itemsOf(b) {
+  const byKey = new Map();
+  const of = x => {
+    const key = `${x.player}|${x.direction}`;
+    if (!byKey.has(key)) byKey.set(key, {player: x.player, direction: x.direction, patron: x.patron, total: x.total, limits: b.limits});
+    return byKey.get(key);
+  };
+  for (const a of b.alerts || []) of(a).alert = a;
+  for (const c of b.ctr || []) Object.assign(of(c), {ctr: c, total: c.total, patron: c.patron || of(c).patron});
+  const items = [...byKey.values()];
+  for (const x of items) {
+    x.history = [...(x.alert ? history(x.alert) : []), ...(x.ctr ? history(x.ctr) : [])].sort((p, q) => String(p.at).localeCompare(String(q.at)));
+    x.first = [x.alert?.at, x.ctr?.at].filter(Boolean).sort()[0] || '';
+  }
+  return items.sort((p, q) => p.first.localeCompare(q.first));
+}
 
 function statusBadge(status) {
   return h('span', {class: `badge ${status === 'open' ? 'flag-high' : ''}`.trim(), 'data-status': status},
@@ -65,66 +89,84 @@ export async function render(main, params, ctx) {
   main.append(h('section', {class: 'panel', 'aria-label': 'Filters'}, h('div', {class: 'panel-body'}, form)));
 
   const dayQuery = (extra = {}) => api.qs({gaming_day: state.day, ...extra});
-  const [itemsSec, itemsBody] = section('CTR items', {id: 't31-ctr',
+  const [itemsSec, itemsBody] = section('Alerts and CTR items, per patron and side', {id: 't31-ctr',
     actions: csvButton('Download CSV', () => '/reports/title31' + dayQuery({format: 'csv'}), 'title31.csv', api)});
-  const [alertSec, alertBody] = section('Alerts', {id: 't31-alerts'});
   const [totSec, totBody] = section('Cash in and cash out per patron', {id: 't31-totals'});
   const [voidSec, voidBody] = section('Voided cash transactions', {id: 't31-voids'});
   const [mtlSec, mtlBody] = section('Multiple transaction log', {id: 't31-mtl'});
   const [ratSec, ratBody] = section('Ratings of the gaming day', {id: 't31-ratings',
     actions: csvButton('Download CSV', () => '/reports/ratings' + dayQuery({format: 'csv'}), 'ratings.csv', api)});
-  main.append(itemsSec, h('div', {class: 'grid-2'}, alertSec, totSec), mtlSec, voidSec, ratSec);
+  main.append(itemsSec, totSec, mtlSec, voidSec, ratSec);
   const ctrList = h('div', {class: 'ctr-list'});
   const mover = mayAcknowledge() ? ctrForm(cur, () => loadTitle31()) : null;
   itemsBody.append(ctrList, mover ? h('div', {class: 'doc-forms'}, mover.el) : '');
 
-  /** An alert's acknowledgments and, for the cage and a pit boss, a note to add ("Acknowledge" the first time). */
-  function ackCell(x) {
-    const notes = history(x);
-    const done = x.acknowledged ? h('span', {class: 'stack', 'data-ack': 'done'}, h('span', null, h('span', {'aria-hidden': 'true'}, '✔ '),
-      `Acknowledged by ${x.acknowledged.by}`), notesList(notes)) : null;
-    if (!mayAcknowledge()) return done || h('span', {class: 'badge flag-high'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Open');
-    const text = h('input', {type: 'text', name: 't31-note', maxlength: '500',
-      'aria-label': `Note for the alert of ${x.player}, ${sideText(x.direction)}`});
+  /** An item's alert: when it was reached, acknowledged or not, and for the cage and a pit boss a labelled note to add. */
+  function alertCell(x) {
+    const a = x.alert;
+    if (!a) return h('span', {class: 'muted'}, 'No alert');
+    const reached = h('small', {class: 'muted'}, 'Reached ', when(a.at, 'short'));
+    const done = a.acknowledged ? h('span', {'data-ack': 'done'}, h('span', {'aria-hidden': 'true'}, '\u2714 '),
+      `Acknowledged by ${a.acknowledged.by}`) : null;
+    if (!mayAcknowledge()) {
+      return h('span', {class: 'stack'}, done || h('span', {class: 'badge flag-high'}, h('span', {'aria-hidden': 'true'}, '\u26a0 '), 'Open'), reached);
+    }
+    const text = h('input', {type: 'text', name: 't31-note', maxlength: '500', required: true});
     const msg = h('span', {class: 'form-msg', role: 'status'});
-    const f = h('form', {class: 'ack-form', 'data-item': `alert-${x.player}-${x.direction}`}, text,
-      h('button', {type: 'submit', class: 'btn btn-small'}, x.acknowledged ? 'Add a note' : 'Acknowledge'), msg);
+    const f = h('form', {class: 'ack-form', 'data-item': `alert-${a.player}-${a.direction}`, novalidate: true},
+      formField(a.acknowledged ? 'Another note' : 'Note (what was done)', text),
+      h('button', {type: 'submit', class: 'btn btn-small'}, a.acknowledged ? 'Add a note' : 'Acknowledge'), msg);
     f.addEventListener('submit', async ev => {
       ev.preventDefault();
+      if (!text.value.trim()) {
+        msg.replaceChildren(note('warn', 'Write a note first: what was done about this alert.'));
+        text.focus();
+        return;
+      }
       try {
-        await api.send('POST', '/title31/acknowledgments', {gaming_day: state.day, player: x.player, direction: x.direction,
+        await api.send('POST', '/title31/acknowledgments', {gaming_day: state.day, player: a.player, direction: a.direction,
           kind: 'alert', note: text.value.trim()});
         loadTitle31();
       } catch (e) {
-        if (e.status !== 401) msg.replaceChildren(refusalNote(e));
+        if (e.status !== 401) msg.replaceChildren(refusal(e));
       }
     });
-    return h('span', {class: 'stack'}, done, f);
+    return h('span', {class: 'stack'}, done, reached, f);
   }
 
-  function ctrTable(items) {
+  /** An item's CTR: its status, who moved it, due date (overdue marked), BSA id and filing date; or none yet. */
+  function ctrCell(x) {
+    const c = x.ctr;
+    if (!c) return h('span', {class: 'muted'}, `None: not over ${money(x.limits.ctr_over, cur)}`);
+    return h('span', {class: 'stack'}, statusBadge(c.status),
+      c.status_by ? h('small', {class: 'muted'}, `${c.status_by}, `, when(c.status_at, 'short')) : null,
+      h('small', null, `Crossed `, when(c.at, 'short')),
+      h('small', null, `Due ${c.due || '\u2014'}`),
+      c.overdue ? h('span', {class: 'badge flag-high', 'data-overdue': 'yes'}, h('span', {'aria-hidden': 'true'}, '\u26a0 '), 'Overdue') : null,
+      c.bsa_id ? h('small', null, `BSA id ${c.bsa_id}`) : null,
+      c.filed_on ? h('small', null, `Filed on ${c.filed_on}`) : null);
+  }
+
+  /** One row per patron and side: the alert and the CTR item of it together, with one history. */
+  function itemsTable(items) {
     return dataTable([
       {label: 'Patron', rowHeader: true, render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''),
-        h('small', {class: x.identified ? 'muted' : 'voided-note', 'data-identified': x.identified ? 'yes' : 'no'},
-          x.identified ? 'ID on record' : 'No ID on record'))},
+        x.ctr ? h('small', {class: x.ctr.identified ? 'muted' : 'voided-note', 'data-identified': x.ctr.identified ? 'yes' : 'no'},
+          x.ctr.identified ? 'ID on record' : 'No ID on record') : null)},
       {label: 'Side', render: x => sideText(x.direction)},
       {label: 'Day total', num: true, render: x => h('span', {class: 'stack end'}, money(x.total, cur),
-        x.below_limit ? h('small', {class: 'badge', 'data-below': 'yes'}, 'Below the limit now (a void)') : null)},
-      {label: 'Crossed at', className: 'nowrap', render: x => when(x.at, 'short')},
-      {label: 'Status', render: x => h('span', {class: 'stack'}, statusBadge(x.status),
-        x.status_by ? h('small', {class: 'muted'}, `${x.status_by}, `, when(x.status_at, 'short')) : null)},
-      {label: 'Due', className: 'nowrap', render: x => h('span', {class: 'stack'}, x.due || '—',
-        x.overdue ? h('span', {class: 'badge flag-high', 'data-overdue': 'yes'}, h('span', {'aria-hidden': 'true'}, '⚠ '), 'Overdue') : null)},
-      {label: 'BSA id', className: 'nowrap', render: x => x.bsa_id || '—'},
-      {label: 'Filed on', className: 'nowrap', render: x => x.filed_on || '—'},
-      {label: 'Notes', className: 'notes', render: x => notesList(history(x))},
+        x.ctr?.below_limit ? h('small', {class: 'badge', 'data-below': 'yes'}, 'Below the limit now (a void)') : null)},
+      {label: 'Alert', className: 'notes', render: alertCell},
+      {label: 'CTR', render: ctrCell},
+      {label: 'History', className: 'notes', render: x => notesList(x.history)},
       ...(mover ? [{label: '', render: x => {
-        const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'ctr', 'data-ctr': x.id}, 'Status or note');
-        b.addEventListener('click', () => mover.open(x));
+        if (!x.ctr) return '';
+        const b = h('button', {type: 'button', class: 'btn btn-small', 'data-action': 'ctr', 'data-ctr': x.ctr.id}, 'Status or note');
+        b.addEventListener('click', () => mover.open(x.ctr));
         return b;
       }}] : []),
-    ], items, {caption: 'CTR items', empty: 'No CTR item on this gaming day.',
-      rowClass: x => x.overdue ? 'row-flagged row-overdue' : x.status === 'open' ? 'row-flagged' : null});
+    ], items, {caption: 'Alerts and CTR items', empty: 'No alert and no CTR item on this gaming day.',
+      rowClass: x => x.ctr?.overdue ? 'row-flagged row-overdue' : x.ctr?.status === 'open' ? 'row-flagged' : null});
   }
 
   async function loadTitle31() {
@@ -136,26 +178,23 @@ export async function render(main, params, ctx) {
       if (!ctx.alive()) return;
       const n = errorNote(e, 'Title 31 report') || '';
       ctrList.replaceChildren(n);
-      for (const x of [alertBody, totBody, mtlBody, voidBody]) x.replaceChildren();
+      for (const x of [totBody, mtlBody, voidBody]) x.replaceChildren();
       return;
     }
     if (!ctx.alive()) return;
     if (!state.day) state.day = b.gaming_day;
     const lim = b.limits;
-    const table = ctrTable(b.ctr);
-    for (const [i, tr] of [...table.querySelectorAll('tbody tr')].entries()) tr.dataset.ctr = b.ctr[i].id;
+    const items = itemsOf(b);
+    const table = itemsTable(items);
+    for (const [i, tr] of [...table.querySelectorAll('tbody tr')].entries()) {
+      tr.dataset.item = `${items[i].player}-${items[i].direction}`;
+      if (items[i].ctr) tr.dataset.ctr = items[i].ctr.id;
+    }
     ctrList.replaceChildren(
       h('p', {class: 'muted small'}, `Gaming day ${b.gaming_day}. A CTR item when a patron\u2019s cash in, or cash out, exceeds ` +
         `${money(lim.ctr_over, cur)}, due 15 days after the gaming day; an alert when it reaches ${money(lim.alert_at, cur)}; ` +
         `an MTL entry for each cash transaction of ${money(lim.mtl_threshold, cur)} or more.`),
       table);
-    alertBody.replaceChildren(dataTable([
-      {label: 'Patron', rowHeader: true, render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''))},
-      {label: 'Side', render: x => sideText(x.direction)},
-      {label: 'Day total', num: true, render: x => money(x.total, cur)},
-      {label: 'Reached at', render: x => when(x.at, 'short')},
-      {label: 'State', className: 'notes', render: ackCell},
-    ], b.alerts, {caption: 'Alerts', empty: 'No alert on this gaming day.'}));
     const patrons = new Map([...b.mtl, ...b.ctr, ...b.alerts].map(x => [x.counted_for || x.player, x.patron]));
     const totals = Object.entries(b.totals).map(([player, t]) => ({player, ...t}));
     totBody.replaceChildren(dataTable([
