@@ -139,8 +139,7 @@ export function cashRefusal(e, player, what = 'This transaction') {
     `${what} needs ${player ? `${player}\u2019s` : 'the patron\u2019s'} identification on record (ID type and number): `,
     'above the CTR limit of a gaming day, or to identify or file a CTR, the patron must be identified. ',
     player ? h('span', null, 'Record it on ', h('a', {href: `#/players/${encodeURIComponent(player)}`, 'data-identify': player},
-      `${player}\u2019s page`), ', then try again.') : 'Record it on his page, then try again.',
-    h('small', {class: 'muted'}, ` (${e.message})`));
+      `${player}\u2019s page`), ', then try again.') : 'Record it on his page, then try again.');
 }
 
 /** The property's Title 31 limits (GET /tables' property.title31), null when the server does not say them. */

@@ -110,23 +110,6 @@ players_live_record(struct pit *p, const char *id, int unknown_status, json_t **
 	return 0;
 }
 
-void
-cash_dollars(int64_t cents, char out[CASH_DOLLARS_LEN])
-{
-	char digits[24], grouped[40];
-	int n, g = 0;
-	uint64_t whole = cents < 0 ? (uint64_t)0 - (uint64_t)cents : (uint64_t)cents;
-
-	n = snprintf(digits, sizeof(digits), "%llu", (unsigned long long)(whole / 100));
-	for (int i = 0; i < n; i++) {
-		if (i > 0 && (n - i) % 3 == 0)
-			grouped[g++] = ',';
-		grouped[g++] = digits[i];
-	}
-	grouped[g] = '\0';
-	snprintf(out, CASH_DOLLARS_LEN, "%s$%s.%02llu", cents < 0 ? "-" : "", grouped, (unsigned long long)(whole % 100));
-}
-
 int
 cash_title31_block(struct pit *p, const char *day, const char *player, const char *direction, const json_t *rec,
     json_t **totals, json_t **block, struct pb_error *err)
@@ -134,7 +117,7 @@ cash_title31_block(struct pit *p, const char *day, const char *player, const cha
 	struct title31_limits lim;
 	int64_t in, out, side;
 	bool identified = player_identified(rec), ctr, alert;
-	char total_text[CASH_DOLLARS_LEN], limit_text[CASH_DOLLARS_LEN], left_text[CASH_DOLLARS_LEN], warning[400];
+	char total_text[MONEY_TEXT_LEN], limit_text[MONEY_TEXT_LEN], left_text[MONEY_TEXT_LEN], warning[400];
 
 	title31_limits_of(p, &lim);
 	if (store_txn_side_total(p->store, day, player, "in", &in, err) < 0 ||
@@ -143,9 +126,9 @@ cash_title31_block(struct pit *p, const char *day, const char *player, const cha
 	side = strcmp(direction, "in") == 0 ? in : out;
 	ctr = side > lim.ctr_over;
 	alert = side >= lim.alert_at;
-	cash_dollars(side, total_text);
-	cash_dollars(lim.ctr_over, limit_text);
-	cash_dollars(ctr ? 0 : lim.ctr_over - side, left_text);
+	money_text(side, NULL, total_text);
+	money_text(lim.ctr_over, NULL, limit_text);
+	money_text(ctr ? 0 : lim.ctr_over - side, NULL, left_text);
 	warning[0] = '\0';
 	if (ctr)
 		snprintf(warning, sizeof(warning), "%s's cash %s this gaming day is %s, over %s: a CTR is due (the Title 31 "
@@ -176,7 +159,7 @@ check_identification(struct pit *p, const struct table_txn *t, const json_t *rec
 {
 	struct title31_limits lim;
 	int64_t before;
-	char after_text[CASH_DOLLARS_LEN], limit_text[CASH_DOLLARS_LEN];
+	char after_text[MONEY_TEXT_LEN], limit_text[MONEY_TEXT_LEN];
 
 	title31_limits_of(p, &lim);
 	if (strcmp(t->kind, "cash") != 0 || player_identified(rec))
@@ -185,8 +168,8 @@ check_identification(struct pit *p, const struct table_txn *t, const json_t *rec
 		return -1;
 	if (before + t->amount <= lim.ctr_over)
 		return 0;
-	cash_dollars(before + t->amount, after_text);
-	cash_dollars(lim.ctr_over, limit_text);
+	money_text(before + t->amount, NULL, after_text);
+	money_text(lim.ctr_over, NULL, limit_text);
 	return pb_fail(err, 422, "identification_required", "this would take %s's cash %s for gaming day %s to %s, over %s, "
 	    "and his record holds no identification: record it first (PATCH /api/v1/players/%s with id_type and id_number, "
 	    "31 CFR 1010.312), then record the transaction again; nothing was recorded", t->player, t->direction,

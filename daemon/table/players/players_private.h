@@ -45,9 +45,6 @@ void title31_limits_of(const struct pit *p, struct title31_limits *lim);
 /* Days after the gaming day within which a CTR is filed (31 CFR 1021.311, the FinCEN 112 instructions). */
 #define CTR_DUE_DAYS 15
 
-/* An amount as "$10,500.00" ("-$5.00" below 0). */
-#define CASH_DOLLARS_LEN 32
-void cash_dollars(int64_t cents, char out[CASH_DOLLARS_LEN]);
 
 /*
  * cash_types.c: the transaction's type.  type NULL: the table's default by

@@ -375,10 +375,10 @@ title31_overdue_exceptions(struct pit *p, const char *from_day, const char *to_d
 			return -1;
 		}
 		json_array_foreach(json_object_get(rep, "ctr"), j, it) {
-			char detail[400], total[CASH_DOLLARS_LEN];
+			char detail[400], total[MONEY_TEXT_LEN];
 			if (!json_is_true(json_object_get(it, "overdue")))
 				continue;
-			cash_dollars(json_integer_value(json_object_get(it, "total")), total);
+			money_text(json_integer_value(json_object_get(it, "total")), NULL, total);
 			snprintf(detail, sizeof(detail), "the CTR of %s (cash %s %s, gaming day %s) was due %s and is %s",
 			    json_string_value(json_object_get(it, "player")), json_string_value(json_object_get(it, "direction")),
 			    total, json_string_value(d), json_string_value(json_object_get(it, "due")),
