@@ -318,7 +318,7 @@ function roundLabel(r) {
 async function resume() {
   const was = saved();
   if (!api.getToken() || !was || !was.person) {
-    api.clearToken();
+    // (a token without a dealer kept beside it is the pit boss page's, in this tab: left to it)
     forget();
     show('signin');
     $('person').focus();
@@ -488,8 +488,11 @@ function checkRow(row, final) {
   const needsAnte = st.round.rules ? st.round.rules.pair_plus_requires_ante !== false : true;
   if (!problem && !bet.ante && bet.six_card) problem = 'the 6-Card Bonus needs an Ante';
   if (!problem && !bet.ante && bet.pair_plus && needsAnte) problem = 'Pair Plus needs an Ante at this table';
+  const wasBad = note.classList.contains('bad');
   note.className = 'note' + (problem ? ' bad' : '');
-  note.textContent = problem || (final ? '' : note.textContent === 'recorded' ? 'changed: Record it' : note.textContent);
+  note.textContent = problem || (final || wasBad ? '' : note.textContent === 'recorded' ? 'changed: Record it' : note.textContent);
+  // the row put right: its message goes too
+  if (!problem && wasBad && $('error').textContent.startsWith(`Seat ${seat}:`)) error('');
   return problem ? null : {seat, bet};
 }
 
