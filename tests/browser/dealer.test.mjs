@@ -475,6 +475,13 @@ describe('the dealer page', () => {
     await page.locator('#misdeal-witness').waitFor({state: 'visible'});
     await page.keyboard.type('misdeal: exposed card');
     await page.locator('#witness-person').fill(FLOOR_P.id);
+    // a wrong witness password: refused, said as a sentence (no code, no JSON), nothing recorded
+    await page.locator('#witness-password').fill('not-the-password');
+    await page.locator('#witness-password').press('Enter');
+    await page.waitForFunction(() => document.getElementById('error').textContent !== '');
+    const refusal = await page.locator('#error').textContent();
+    assert.match(refusal, /^Misdeal \(void\): [A-Z][^()]*\.$/, refusal);
+    assert.deepEqual(await jargonIn(page), []);
     await page.locator('#witness-password').fill(FLOOR_P.next);
     await page.locator('#witness-password').press('Enter');
     await page.locator('#void-note').waitFor();

@@ -736,11 +736,11 @@ function phasePayouts() {
     const rows = [];
     const seatRows = (seat, lines) => {
       let net = 0;
-      for (const p of lines) {
+      for (const [i, p] of lines.entries()) {
         net += p.net;
         const a = lineAction(p);
         rows.push(h('tr', {class: a.kind, dataset: {seq: p.seq, seat: p.seat, wager: p.wager, net: p.net, result: p.result}},
-          h('td', {}, seatLabel(p.seat)), h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)),
+          h('td', {}, i ? h('span', {class: 'seat'}, `Seat ${p.seat}`) : seatLabel(p.seat)), h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)),
           h('td', {}, p.result), banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
           h('td', {class: 'amount'}, a.text)));
       }
