@@ -156,10 +156,12 @@ before(async () => {
   await startDaemon();
   await makePerson(DEALER_P);
   await makePerson(FLOOR_P);
-  for (const [table, seat, body] of [['T1', 2, {card: '100001', name: 'Ana Lopez'}], ['P1', 5, {description: 'tall man, red cap'}]]) {
+  const players = [['T1', 2, {card: '100001', name: 'Ana Lopez'}], ['P1', 5, {description: 'tall man, red cap'}]];
+  for (const [table, seat, body] of players) {
     const pl = await http('POST', '/api/v1/players', {body});
     assert.equal(pl.status, 201, pl.text);
-    const sit = await http('PUT', `/api/v1/tables/${table}/seats/${seat}/player`, {body: {player: (pl.json.player || pl.json).id}});
+    const sit = await http('PUT', `/api/v1/tables/${table}/seats/${seat}/player`,
+      {body: {player: (pl.json.player || pl.json).id}});
     assert.equal(sit.status, 200, sit.text);
     const seats = await http('GET', `/api/v1/tables/${table}/seats`, {token: 'demo-dealer'});
     seated[table] = {[seat]: seats.json.seats.find(x => x.seat === seat).player.display};
@@ -244,7 +246,8 @@ describe('the dealer page', () => {
     await page.context().close();
   });
 
-  it('takes a round on a 1280x800 tablet by taps alone: chips that fit, a Record button per seat, "No more bets" records the rest',
+  it('takes a round on a 1280x800 tablet by taps alone: chips that fit, a Record button per seat, ' +
+    '"No more bets" records the rest',
     async () => {
       const page = await newPage({width: 1280, height: 800}, {hasTouch: true, isMobile: false});
       await signIn(page, 'T1');
@@ -264,13 +267,15 @@ describe('the dealer page', () => {
         const range = document.createRange();
         range.selectNodeContents(c);
         const t = range.getBoundingClientRect(), b = c.getBoundingClientRect();
-        return {text: c.textContent, scroll: c.scrollWidth, client: c.clientWidth, text_box: [t.left, t.right], chip_box: [b.left, b.right]};
+        return {text: c.textContent, scroll: c.scrollWidth, client: c.clientWidth, text_box: [t.left, t.right],
+          chip_box: [b.left, b.right]};
       }));
       assert.deepEqual(chips.map(c => c.text), property.chips.map(face));
-      assert.ok(chips.some(c => c.text === '$100') && chips.some(c => c.text === '$1K'), JSON.stringify(chips.map(c => c.text)));
+      assert.ok(chips.some(c => c.text === '$100') && chips.some(c => c.text === '$1K'), chips.map(c => c.text).join());
       for (const c of chips) {
         assert.ok(c.scroll <= c.client, `${c.text}: ${c.scroll} px of text in ${c.client} px`);
-        assert.ok(c.text_box[0] >= c.chip_box[0] + 4 && c.text_box[1] <= c.chip_box[1] - 4, `${c.text} inside its chip: ${JSON.stringify(c)}`);
+        assert.ok(c.text_box[0] >= c.chip_box[0] + 4 && c.text_box[1] <= c.chip_box[1] - 4,
+          `${c.text} inside its chip: ${JSON.stringify(c)}`);
       }
       // below the table's minimum: said at once, refused on the page, nothing sent; "Clear the box" empties it
       const before = sent.length;
@@ -342,7 +347,8 @@ describe('the dealer page', () => {
       const rec = await checkAgainstRecord(page, 'T1');
       const wagers = new Set(rec.payouts.map(p => p.wager));
       for (const w of ['ante', 'play', 'pair_plus', 'six_card', 'ante_bonus']) assert.ok(wagers.has(w), `a ${w} line`);
-      assert.deepEqual(rec.bets['3'] && [rec.bets['3'].ante, rec.bets['3'].six_card], [1000, 500], 'seat 3 recorded by "No more bets"');
+      assert.deepEqual(rec.bets['3'] && [rec.bets['3'].ante, rec.bets['3'].six_card], [1000, 500],
+        'seat 3 recorded by "No more bets"');
       assert.deepEqual(await axeViolations(page), []);
       assert.deepEqual(await jargonIn(page), []);
       await shot(page, 'tablet');
@@ -427,8 +433,11 @@ describe('the dealer page', () => {
     }
     const returned = rec.payouts.filter(p => p.result === 'returned' && p.wager !== 'ante_bonus');
     const summary = await page.locator('#bank-summary').textContent();
-    assert.equal(summary, `Banker (seat 4): bank ${dollars(rec.banker.bank)} \u2192 ${dollars(rec.banker.bank_end)}; the bank ran out: ` +
-      `${returned.length} wager${returned.length === 1 ? '' : 's'} returned (${dollars(returned.reduce((a, p) => a + p.stake, 0))})`);
+    const back = dollars(returned.reduce((a, p) => a + p.stake, 0));
+    assert.equal(summary, `Banker (seat 4): bank ${dollars(rec.banker.bank)} \u2192 ${dollars(rec.banker.bank_end)}; ` +
+      `the bank ran out: ${returned.length} wager${returned.length === 1 ? '' : 's'} returned (${back})`);
+    assert.deepEqual(returned.map(p => [p.seat, p.wager, p.stake]), [[6, 'ante', 5000], [6, 'play', 5000]],
+      'seat 6 put up $100');
     assert.equal(rec.banker.bank, 10000, 'the $100 bank typed');
     const banks = await page.locator('#payouts tr[data-seq] td:nth-child(5)').allTextContents();
     assert.deepEqual(banks, rec.payouts.filter(p => !(p.wager === 'ante_bonus' && p.result === 'returned'))
@@ -439,7 +448,11 @@ describe('the dealer page', () => {
       r.querySelector('.amount').textContent]));
     const owed = new Map(Object.entries(rec.collections.seats).map(([seat, c]) => [Number(seat), c]));
     owed.set(rec.banker.seat, (owed.get(rec.banker.seat) || 0) + rec.collections.banker);
-    assert.deepEqual(new Map(fees), new Map([...owed].filter(([, c]) => c > 0).map(([seat, c]) => [seat, `TAKE ${dollars(c)}`])));
+    assert.deepEqual(new Map(fees),
+      new Map([...owed].filter(([, c]) => c > 0).map(([seat, c]) => [seat, `TAKE ${dollars(c)}`])));
+    // P1's schedule (config/pitboss.json): a $50 Ante is in the "up to $100" band, $2; the banker pays $3; seat 6,
+    // whose wagers were all returned, had no action and pays none
+    assert.deepEqual(fees, [[5, 'TAKE $2'], [4, 'TAKE $3']]);
     assert.equal(await page.locator('#fee-summary').textContent(),
       `Collection fees: take ${dollars(rec.collections.total)} in all for the house, as the lines above say.`);
     // the player seated at seat 5, beside his lines

@@ -278,6 +278,7 @@ async function chooseTable(t) {
     .map(([w, name]) => `${name} ${amount(t.limits[w].min)}\u2013${amount(t.limits[w].max)}`).join(' \u00b7 ');
   $('dealer-name').textContent = `dealer ${st.person.name} (${st.person.id})`;
   st.round = null;
+  st.seats = {};
   await loadSeats();
   if (t.current_round) {
     try {
@@ -296,7 +297,9 @@ async function loadSeats() {
   try {
     const js = await api.get(`/tables/${st.table.id}/seats`);
     st.seats = {};
-    for (const s of js.seats || []) if (s.player) st.seats[s.seat] = s.player.display || s.player.name || s.player.card || s.player.id;
+    for (const s of js.seats || []) {
+      if (s.player) st.seats[s.seat] = s.player.display || s.player.name || s.player.card || s.player.id;
+    }
   } catch (e) {
     if (!(e instanceof api.ApiError)) throw e;
   }
@@ -419,16 +422,18 @@ function phaseBets() {
           oninput: () => checkRow(row, false), onkeydown: ev => betKey(ev, row)})
         : h('span', {}, banker ? (w === 'ante' ? 'banker' : '') : '')),
       banker ? h('span', {}) : h('button', {type: 'button', class: 'record', dataset: {record: seat},
-        'aria-label': `Record seat ${seat}`, onmousedown: ev => ev.preventDefault(), onclick: () => recordRow(row)}, 'Record'),
+        'aria-label': `Record seat ${seat}`, onmousedown: ev => ev.preventDefault(), onclick: () => recordRow(row)},
+      'Record'),
       h('span', {class: 'note' + (bet.ante || bet.pair_plus || bet.six_card ? ' done' : ''), dataset: {note: seat}},
         bet.ante || bet.pair_plus || bet.six_card ? 'recorded' : ''));
     rows.append(row);
   }
   const chips = (api.property()?.chips || []).length ? api.property().chips : CHIPS;
   $('chips').replaceChildren(...chips.map(c => h('button', {type: 'button', class: 'chip', dataset: {cents: c},
-    'aria-label': `add a ${amount(c)} chip`, onmousedown: ev => ev.preventDefault(), onclick: () => addChip(c)}, chipLabel(c))),
-  h('button', {type: 'button', class: 'clear', id: 'chip-clear', onmousedown: ev => ev.preventDefault(), onclick: clearWager},
-    'Clear the box'));
+    'aria-label': `add a ${amount(c)} chip`, onmousedown: ev => ev.preventDefault(), onclick: () => addChip(c)},
+  chipLabel(c))),
+  h('button', {type: 'button', class: 'clear', id: 'chip-clear', onmousedown: ev => ev.preventDefault(),
+    onclick: clearWager}, 'Clear the box'));
   void wagers;
   firstBetInput()?.focus();
 }
@@ -490,7 +495,8 @@ function checkRow(row, final) {
   if (!problem && !bet.ante && bet.pair_plus && needsAnte) problem = 'Pair Plus needs an Ante at this table';
   const wasBad = note.classList.contains('bad');
   note.className = 'note' + (problem ? ' bad' : '');
-  note.textContent = problem || (final || wasBad ? '' : note.textContent === 'recorded' ? 'changed: Record it' : note.textContent);
+  const kept = note.textContent === 'recorded' ? 'changed: Record it' : note.textContent;
+  note.textContent = problem || (final || wasBad ? '' : kept);
   // the row put right: its message goes too
   if (!problem && wasBad && $('error').textContent.startsWith(`Seat ${seat}:`)) error('');
   return problem ? null : {seat, bet};
@@ -513,7 +519,7 @@ function rowChanged(checked) {
   return !['ante', 'pair_plus', 'six_card'].every(w => (checked.bet[w] || 0) === (had[w] || 0));
 }
 
-/** Records the seat's row (its "Record" button, Enter in it): the bet, or its taking down. Resolves whether it is recorded. */
+/** Records the seat's row (its "Record" button, Enter in it): the bet, or its taking down; resolves whether recorded. */
 async function recordRow(row) {
   const checked = checkRow(row, true);
   if (!checked) {
@@ -740,20 +746,23 @@ function phasePayouts() {
         net += p.net;
         const a = lineAction(p);
         rows.push(h('tr', {class: a.kind, dataset: {seq: p.seq, seat: p.seat, wager: p.wager, net: p.net, result: p.result}},
-          h('td', {}, i ? h('span', {class: 'seat'}, `Seat ${p.seat}`) : seatLabel(p.seat)), h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)),
-          h('td', {}, p.result), banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
+          h('td', {}, i ? h('span', {class: 'seat'}, `Seat ${p.seat}`) : seatLabel(p.seat)),
+          h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)), h('td', {}, p.result),
+          banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
           h('td', {class: 'amount'}, a.text)));
       }
       const f = fee(r, seat);
       const isBanker = banked && r.banker.seat === seat;
       if (f) {
         rows.push(h('tr', {class: 'take fee', dataset: {fee: seat}},
-          h('td', {}, seatLabel(seat, isBanker ? ' (banker)' : '')), h('td', {colspan: cols - 2}, 'Collection fee (the house\u2019s)'),
+          h('td', {}, seatLabel(seat, isBanker ? ' (banker)' : '')),
+          h('td', {colspan: cols - 2}, 'Collection fee (the house\u2019s)'),
           h('td', {class: 'amount'}, `TAKE ${amount(f)}`)));
       }
       if (!lines.length && !f) return;
       const all = net - f;
-      rows.push(h('tr', {class: 'seat-total', dataset: {total: seat}}, h('td', {}, `Seat ${seat}`), h('td', {colspan: cols - 2},
+      rows.push(h('tr', {class: 'seat-total', dataset: {total: seat}}, h('td', {}, `Seat ${seat}`),
+        h('td', {colspan: cols - 2},
         (all > 0 ? `pays ${amount(all)} in all` : all < 0 ? `takes ${amount(-all)} in all` : 'even') +
         (f ? ` (the ${amount(f)} fee counted)` : '')), h('td', {})));
     };
@@ -837,7 +846,12 @@ function wire() {
   $('close-bets').addEventListener('click', closeBets);
   $('cards-go').addEventListener('click', sendCards);
   $('settle-go').addEventListener('click', settle);
-  $('next-round').addEventListener('click', () => { st.round = null; $('round-label').textContent = ''; phaseStart(); });
+  $('next-round').addEventListener('click', async () => {
+    st.round = null;
+    $('round-label').textContent = '';
+    await loadSeats();
+    phaseStart();
+  });
   $('misdeal-open').addEventListener('click', openMisdeal);
   $('misdeal-go').addEventListener('click', misdeal);
   $('misdeal-cancel').addEventListener('click', () => { $('misdeal').hidden = true; });
