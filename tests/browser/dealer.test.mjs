@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {chromium} from 'playwright-core';
-import {CHROMIUM, SOURCE, recordCspViolations, startPitbossd, stopPitbossd, tryInline, until} from './harness.mjs';
+import {CHROMIUM, SOURCE, axeViolations, jargonIn, recordCspViolations, startPitbossd, stopPitbossd, tryInline, until}
+  from './harness.mjs';
 
 const IMG = path.join(SOURCE, 'docs', 'img');
 const ADMIN = 'demo-admin';
@@ -18,6 +19,8 @@ const DEALER_P = {id: 'D3001', name: 'Dana Weiss', roles: ['dealer'], password: 
 const FLOOR_P = {id: 'F4001', name: 'Flo Marsh', roles: ['floor'], password: 'first-shift-5678', next: 'silver-harbor-42'};
 
 let run, base, browser;
+// The players seated before the test: {table: {seat: display}} as GET /tables/{t}/seats gives the dealer.
+const seated = {};
 const pageErrors = [];
 // Every Content-Security-Policy violation in the test's pages (harness.mjs).
 const cspViolations = [];
@@ -52,8 +55,8 @@ async function makePerson(p, at = base) {
   assert.equal(c.status, 200, c.text);
 }
 
-async function newPage(viewport = {width: 1024, height: 768}) {
-  const context = await browser.newContext({viewport, locale: 'en-US'});
+async function newPage(viewport = {width: 1024, height: 768}, options = {}) {
+  const context = await browser.newContext({viewport, locale: 'en-US', ...options});
   await recordCspViolations(context, cspViolations);
   const page = await context.newPage();
   page.on('pageerror', e => pageErrors.push(String(e)));
@@ -127,8 +130,11 @@ async function checkAgainstRecord(page, table, {at = base, written = dollars} = 
   const id = list.json.rounds[0].id;
   const rec = (await http('GET', `/api/v1/rounds/${id}`, {at})).json.round;
   assert.equal(rec.state, 'settled');
+  // every line of the record but an Ante Bonus the bank could not pay (not a bet: nothing to return)
+  const acted = rec.payouts.filter(p => !(p.wager === 'ante_bonus' && p.result === 'returned'));
   assert.deepEqual(shown.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})),
-    rec.payouts.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})));
+    acted.map(({seq, seat, wager, net, result}) => ({seq, seat, wager, net, result})));
+  assert.equal(await page.locator('#round-label').textContent(), `${table}-${rec.round_no} \u00b7 settled`);
   for (const l of shown) {
     if (l.result === 'returned') assert.match(l.text, /^RETURN/);
     else if (l.net > 0) assert.ok(l.text.startsWith(`PAY ${written(l.net)}`), l.text);
@@ -150,6 +156,17 @@ before(async () => {
   await startDaemon();
   await makePerson(DEALER_P);
   await makePerson(FLOOR_P);
+  const players = [['T1', 2, {card: '100001', name: 'Ana Lopez'}], ['P1', 5, {description: 'tall man, red cap'}]];
+  for (const [table, seat, body] of players) {
+    const pl = await http('POST', '/api/v1/players', {body});
+    assert.equal(pl.status, 201, pl.text);
+    const sit = await http('PUT', `/api/v1/tables/${table}/seats/${seat}/player`,
+      {body: {player: (pl.json.player || pl.json).id}});
+    assert.equal(sit.status, 200, sit.text);
+    const seats = await http('GET', `/api/v1/tables/${table}/seats`, {token: 'demo-dealer'});
+    seated[table] = {[seat]: seats.json.seats.find(x => x.seat === seat).player.display};
+    assert.ok(seated[table][seat], seats.text);
+  }
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
   browser = await chromium.launch({executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
@@ -174,6 +191,18 @@ describe('the dealer page', () => {
     const t1 = await http('GET', '/api/v1/tables/T1');
     assert.equal(t1.json.table.dealer.id, DEALER_P.id, 'PUT /tables/T1/dealer set him');
     assert.match(await page.locator('#table-limits').textContent(), /Ante \$5\u2013\$500/);
+    // the players seated at the table, by seat, before the round opens
+    assert.equal(await page.locator('#seated [data-player="2"]').textContent(), `seat 2 ${seated.T1[2]}`);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(await jargonIn(page), []);
+    // change of table: back to the list (he leaves T1), and on to T2
+    await page.locator('#change-table').click();
+    await page.locator('#pick-tables button').first().waitFor();
+    assert.equal((await http('GET', '/api/v1/tables/T1')).json.table.dealer, null, 'he left T1');
+    await page.locator('#pick-tables button[data-table="T2"]').click();
+    await page.locator('#phase-start').waitFor({state: 'visible'});
+    assert.match(await page.locator('#table-name').textContent(), /\(T2\)/);
+    assert.equal((await http('GET', '/api/v1/tables/T2')).json.table.dealer.id, DEALER_P.id);
     await page.context().close();
   });
 
@@ -217,67 +246,123 @@ describe('the dealer page', () => {
     await page.context().close();
   });
 
-  it('takes every wager of a house-banked table, with chips, enforcing the limits before sending', async () => {
-    const page = await newPage({width: 1280, height: 800});
-    await signIn(page, 'T1');
-    const sent = [];
-    page.on('request', r => { if (r.method() !== 'GET') sent.push(`${r.method()} ${new URL(r.url()).pathname}`); });
-    const k = keyboard(page);
-    await k.press('Enter');
-    await page.locator('#phase-bets').waitFor({state: 'visible'});
-    // below the table's minimum: refused on the page, nothing sent
-    const before = sent.length;
-    await bet(k, ['1']);
-    assert.match(await page.locator('#bet-rows [data-note="1"]').textContent(), /below the minimum \$5/);
-    assert.equal(sent.length, before, 'a bet under the minimum is not sent');
-    await page.locator('input[data-seat="1"][data-wager="ante"]').fill('');
-    // seat 1 with chips: $25 ante, $5 + $5 pair plus... typed, and a $5 6-card with a chip button
-    await page.locator('input[data-seat="1"][data-wager="ante"]').click();
-    await page.locator('.chip[data-cents="2500"]').click();
-    await page.locator('input[data-seat="1"][data-wager="pair_plus"]').click();
-    await page.locator('.chip[data-cents="500"]').click();
-    await page.locator('.chip[data-cents="500"]').click();
-    await page.locator('input[data-seat="1"][data-wager="six_card"]').click();
-    await page.locator('.chip[data-cents="500"]').click();
-    await shot(page, 'bets');
-    await page.keyboard.press('Enter');
-    await waitRecorded(page, "seat 1's bet");
-    await bet(k, ['10', '10', '']);                           // seat 2
-    await waitRecorded(page, "seat 2's bet");
-    await bet(k, ['10', '', '5']);                            // seat 3
-    await waitRecorded(page, "seat 3's bet");
-    await page.locator('#close-bets').click();
-    await page.locator('#phase-cards').waitFor({state: 'visible'});
-    // cards: a duplicate and an unknown card are refused as they are typed
-    await page.keyboard.type('asksqs');                       // seat 1: a straight flush
-    await page.keyboard.type('as');
-    assert.match(await page.locator('#hand-rows [data-note="2"]').textContent(), /already at seat 1/);
-    assert.equal(await page.locator('input[data-hand="2"]').evaluate(e => e.classList.contains('bad')), true);
-    await page.locator('input[data-hand="2"]').fill('');
-    await page.locator('input[data-hand="2"]').type('zz');
-    assert.match(await page.locator('#hand-rows [data-note="2"]').textContent(), /is not a card/);
-    await page.locator('input[data-hand="2"]').fill('');
-    await page.locator('input[data-hand="2"]').focus();
-    // seat 2 tapped on the card grid: 9h 9d 4c
-    for (const c of ['9h', '9d', '4c']) await page.locator(`#card-grid button[data-card="${c}"]`).click();
-    assert.equal(await page.locator('#card-grid button[data-card="As"]').isDisabled(), true, 'a card dealt is greyed');
-    await page.locator('input[data-hand="3"]').focus();
-    await page.keyboard.type('2c 3d 10h');
-    await page.keyboard.press('Enter');
-    await page.locator('#phase-decisions').waitFor({state: 'visible'});
-    for (const d of ['p', 'p', 'f']) {
-      await page.keyboard.press(d);
-      await page.waitForFunction(() => !document.getElementById('work').disabled);
-    }
-    await page.keyboard.type('qd7c2h');
-    await page.keyboard.press('Enter');
-    await page.locator('#settle-go').click();
-    const rec = await checkAgainstRecord(page, 'T1');
-    const wagers = new Set(rec.payouts.map(p => p.wager));
-    for (const w of ['ante', 'play', 'pair_plus', 'six_card', 'ante_bonus']) assert.ok(wagers.has(w), `a ${w} line`);
-    await shot(page, 'tablet');
-    await page.context().close();
-  });
+  it('takes a round on a 1280x800 tablet by taps alone: chips that fit, a Record button per seat, ' +
+    '"No more bets" records the rest',
+    async () => {
+      const page = await newPage({width: 1280, height: 800}, {hasTouch: true, isMobile: false});
+      await signIn(page, 'T1');
+      const sent = [];
+      page.on('request', r => { if (r.method() !== 'GET') sent.push(`${r.method()} ${new URL(r.url()).pathname}`); });
+      const tap = sel => page.locator(sel).tap();
+      const box = (seat, wager) => `input[data-seat="${seat}"][data-wager="${wager}"]`;
+      const chip = c => `.chip[data-cents="${c}"]`;
+      await tap('#open-round');
+      await page.locator('#phase-bets').waitFor({state: 'visible'});
+      // the player seated at seat 2, under its number
+      assert.equal(await page.locator('#bet-rows [data-player="2"]').textContent(), seated.T1[2]);
+      // the property's chips, each label whole inside its chip ("$100" is not "$10")
+      const {property} = (await http('GET', '/api/v1/tables')).json;
+      const face = c => (c >= 100000 && c % 100000 === 0 ? `$${c / 100000}K` : dollars(c));
+      const chips = await page.locator('#chips .chip').evaluateAll(cs => cs.map(c => {
+        const range = document.createRange();
+        range.selectNodeContents(c);
+        const t = range.getBoundingClientRect(), b = c.getBoundingClientRect();
+        return {text: c.textContent, scroll: c.scrollWidth, client: c.clientWidth, text_box: [t.left, t.right],
+          chip_box: [b.left, b.right]};
+      }));
+      assert.deepEqual(chips.map(c => c.text), property.chips.map(face));
+      assert.ok(chips.some(c => c.text === '$100') && chips.some(c => c.text === '$1K'), chips.map(c => c.text).join());
+      for (const c of chips) {
+        assert.ok(c.scroll <= c.client, `${c.text}: ${c.scroll} px of text in ${c.client} px`);
+        assert.ok(c.text_box[0] >= c.chip_box[0] + 4 && c.text_box[1] <= c.chip_box[1] - 4,
+          `${c.text} inside its chip: ${JSON.stringify(c)}`);
+      }
+      // below the table's minimum: said at once, refused on the page, nothing sent; "Clear the box" empties it
+      const before = sent.length;
+      await tap(box(1, 'ante'));
+      await tap(chip(100));
+      assert.match(await page.locator('#bet-rows [data-note="1"]').textContent(), /below the minimum \$5/);
+      await tap('[data-record="1"]');
+      assert.equal(sent.length, before, 'a bet under the minimum is not sent');
+      assert.equal(await page.locator('#error').textContent(), 'Seat 1: Ante $1 is below the minimum $5.');
+      await tap('#chip-clear');
+      assert.equal(await page.locator(box(1, 'ante')).inputValue(), '');
+      assert.equal(await page.locator('#error').textContent(), '', 'the message goes when the seat is put right');
+      // seat 1: $25 Ante, $5 + $5 Pair Plus, $5 6-Card, recorded by its button
+      await tap(box(1, 'ante'));
+      await tap(chip(2500));
+      await tap(box(1, 'pair_plus'));
+      await tap(chip(500));
+      await tap(chip(500));
+      await tap(box(1, 'six_card'));
+      await tap(chip(500));
+      await shot(page, 'bets');
+      await tap('[data-record="1"]');
+      await waitRecorded(page, "seat 1's bet");
+      // seat 2: $10 Ante, $10 Pair Plus
+      await tap(box(2, 'ante'));
+      await tap(chip(500));
+      await tap(chip(500));
+      await tap(box(2, 'pair_plus'));
+      await tap(chip(500));
+      await tap(chip(500));
+      await tap('[data-record="2"]');
+      await waitRecorded(page, "seat 2's bet");
+      // seat 3: a 6-Card alone is refused on the page, and the stale "Recorded" line goes with the new message
+      await tap(box(3, 'six_card'));
+      await tap(chip(500));
+      await tap('[data-record="3"]');
+      assert.match(await page.locator('#error').textContent(), /Seat 3: the 6-Card Bonus needs an Ante/);
+      assert.equal(await page.locator('#status').textContent(), '', 'no "Recorded" line above the new message');
+      await tap(box(3, 'ante'));
+      await tap(chip(500));
+      await tap(chip(500));
+      // "No more bets" records seat 3 first, then closes
+      await tap('#close-bets');
+      await page.locator('#phase-cards').waitFor({state: 'visible'});
+      const id = /rounds\/(\d+)\/close$/.exec(sent.at(-1))?.[1];
+      assert.deepEqual(sent.slice(-2), [`PUT /api/v1/rounds/${id}/bets/3`, `POST /api/v1/rounds/${id}/close`]);
+      // cards: a duplicate and an unknown card are refused as they are typed (a keyboard too may be used)
+      for (const c of ['As', 'Ks', 'Qs']) await tap(`#card-grid button[data-card="${c}"]`);   // seat 1: a straight flush
+      assert.equal(await page.locator('#card-grid button[data-card="As"]').isDisabled(), true, 'a card dealt is greyed');
+      await page.locator('input[data-hand="2"]').fill('as');
+      assert.match(await page.locator('#hand-rows [data-note="2"]').textContent(), /already at seat 1/);
+      assert.equal(await page.locator('input[data-hand="2"]').evaluate(e => e.classList.contains('bad')), true);
+      await page.locator('input[data-hand="2"]').fill('zz');
+      assert.match(await page.locator('#hand-rows [data-note="2"]').textContent(), /is not a card/);
+      await page.locator('input[data-hand="2"]').fill('');
+      await tap('input[data-hand="2"]');
+      for (const c of ['9h', '9d', '4c', '2c', '3d', 'Th']) await tap(`#card-grid button[data-card="${c}"]`);
+      await tap('#cards-go');
+      await page.locator('#phase-decisions').waitFor({state: 'visible'});
+      for (const [seat, d] of [[1, 'play'], [2, 'play'], [3, 'fold']]) {
+        await tap(`#decision-rows [data-seat="${seat}"] button[data-action="${d}"]`);
+        await page.waitForFunction(() => !document.getElementById('work').disabled);
+      }
+      await page.locator('#phase-cards').waitFor({state: 'visible'});
+      for (const c of ['Qd', '7c', '2h']) await tap(`#card-grid button[data-card="${c}"]`);
+      await tap('#cards-go');
+      await page.locator('#phase-settle').waitFor({state: 'visible'});
+      await tap('#settle-go');
+      const rec = await checkAgainstRecord(page, 'T1');
+      const wagers = new Set(rec.payouts.map(p => p.wager));
+      for (const w of ['ante', 'play', 'pair_plus', 'six_card', 'ante_bonus']) assert.ok(wagers.has(w), `a ${w} line`);
+      assert.deepEqual(rec.bets['3'] && [rec.bets['3'].ante, rec.bets['3'].six_card], [1000, 500],
+        'seat 3 recorded by "No more bets"');
+      assert.deepEqual(await axeViolations(page), []);
+      assert.deepEqual(await jargonIn(page), []);
+      await shot(page, 'tablet');
+      // sign-out ends the session: the token the page held is refused from now on
+      const token = await page.evaluate(() => sessionStorage.getItem('pitboss.token'));
+      assert.match(token, /^pbs_/);
+      await tap('#next-round');
+      await tap('#signout');
+      await page.locator('#signin').waitFor({state: 'visible'});
+      assert.equal(await page.evaluate(() => sessionStorage.getItem('pitboss.token')), null);
+      assert.equal((await http('GET', '/api/v1/tables', {token})).status, 401);
+      assert.equal((await http('GET', '/api/v1/tables/T1')).json.table.dealer, null, 'he left the table');
+      await page.context().close();
+    });
 
   for (const [table, hands] of [['F1', ['ahadac', '5s6d9c']], ['T3', ['kskdkh', '2s3s4s']]]) {
     it(`records a round at ${table} (${table === 'F1' ? 'Florida' : 'Tri-Card'})`, async () => {
@@ -340,11 +425,39 @@ describe('the dealer page', () => {
     await k.press('Enter');
     const rec = await checkAgainstRecord(page, 'P1');
     assert.ok(rec.payouts.some(p => p.result === 'returned'), 'the bank ran out');
+    // seat 6's trips: its Ante Bonus is returned with the rest, but it is no bet: no line, not counted
+    assert.ok(rec.payouts.some(p => p.wager === 'ante_bonus' && p.result === 'returned'), 'a bonus the bank could not pay');
+    assert.equal(await page.locator('#payouts tr[data-wager="ante_bonus"][data-result="returned"]').count(), 0);
+    for (const line of await page.locator('#payouts tr').allInnerTexts()) {
+      if (line.includes('Ante Bonus')) assert.doesNotMatch(line, /RETURN/, line);
+    }
+    const returned = rec.payouts.filter(p => p.result === 'returned' && p.wager !== 'ante_bonus');
     const summary = await page.locator('#bank-summary').textContent();
-    assert.match(summary, /bank \$100 \u2192 /);
-    assert.match(summary, /returned/);
+    const back = dollars(returned.reduce((a, p) => a + p.stake, 0));
+    assert.equal(summary, `Banker (seat 4): bank ${dollars(rec.banker.bank)} \u2192 ${dollars(rec.banker.bank_end)}; ` +
+      `the bank ran out: ${returned.length} wager${returned.length === 1 ? '' : 's'} returned (${back})`);
+    assert.deepEqual(returned.map(p => [p.seat, p.wager, p.stake]), [[6, 'ante', 5000], [6, 'play', 5000]],
+      'seat 6 put up $100');
+    assert.equal(rec.banker.bank, 10000, 'the $100 bank typed');
     const banks = await page.locator('#payouts tr[data-seq] td:nth-child(5)').allTextContents();
-    assert.deepEqual(banks, rec.payouts.map(p => `bank ${dollars(p.bank_after)}`));
+    assert.deepEqual(banks, rec.payouts.filter(p => !(p.wager === 'ante_bonus' && p.result === 'returned'))
+      .map(p => `bank ${dollars(p.bank_after)}`));
+    // the collection fees, each where it is taken: a line per seat that pays one, and the banker's
+    assert.ok(rec.collections && rec.collections.total > 0, JSON.stringify(rec.collections));
+    const fees = await page.locator('#payouts tr[data-fee]').evaluateAll(rows => rows.map(r => [Number(r.dataset.fee),
+      r.querySelector('.amount').textContent]));
+    const owed = new Map(Object.entries(rec.collections.seats).map(([seat, c]) => [Number(seat), c]));
+    owed.set(rec.banker.seat, (owed.get(rec.banker.seat) || 0) + rec.collections.banker);
+    assert.deepEqual(new Map(fees),
+      new Map([...owed].filter(([, c]) => c > 0).map(([seat, c]) => [seat, `TAKE ${dollars(c)}`])));
+    // P1's schedule (config/pitboss.json): a $50 Ante is in the "up to $100" band, $2; the banker pays $3; seat 6,
+    // whose wagers were all returned, had no action and pays none
+    assert.deepEqual(fees, [[5, 'TAKE $2'], [4, 'TAKE $3']]);
+    assert.equal(await page.locator('#fee-summary').textContent(),
+      `Collection fees: take ${dollars(rec.collections.total)} in all for the house, as the lines above say.`);
+    // the player seated at seat 5, beside his lines
+    assert.equal(await page.locator('#payouts tr[data-seat="5"] [data-player="5"]').first().textContent(), seated.P1[5]);
+    assert.deepEqual(await jargonIn(page), []);
     await shot(page, 'banked');
     await page.context().close();
   });
@@ -362,10 +475,26 @@ describe('the dealer page', () => {
     await k.type('2s3s4s');
     await k.press('Enter');
     await page.locator('#phase-decisions').waitFor({state: 'visible'});
+    // a reload keeps the session and goes on with the open round, at the step it was at
+    const label = await page.locator('#round-label').textContent();
+    assert.match(label, /^T2-\d+ \u00b7 dealt$/);
+    await page.reload();
+    await page.locator('#phase-decisions').waitFor({state: 'visible'});
+    assert.equal(await page.locator('#round-label').textContent(), label);
+    assert.equal(await page.locator('#signin').isVisible(), false, 'still signed in');
+    assert.equal(await page.locator('#decision-rows [data-seat="1"] button[data-action="play"]').isEnabled(), true);
+    assert.deepEqual(await axeViolations(page), []);
     await page.keyboard.press('Alt+m');
     await page.locator('#misdeal-witness').waitFor({state: 'visible'});
     await page.keyboard.type('misdeal: exposed card');
     await page.locator('#witness-person').fill(FLOOR_P.id);
+    // a wrong witness password: refused, said as a sentence (no code, no JSON), nothing recorded
+    await page.locator('#witness-password').fill('not-the-password');
+    await page.locator('#witness-password').press('Enter');
+    await page.waitForFunction(() => document.getElementById('error').textContent !== '');
+    const refusal = await page.locator('#error').textContent();
+    assert.match(refusal, /^Misdeal \(void\): [A-Z][^()]*\.$/, refusal);
+    assert.deepEqual(await jargonIn(page), []);
     await page.locator('#witness-password').fill(FLOOR_P.next);
     await page.locator('#witness-password').press('Enter');
     await page.locator('#void-note').waitFor();
@@ -435,7 +564,10 @@ describe('the dealer page', () => {
       await k.press('Enter');
       await page.locator('#phase-bets').waitFor({state: 'visible'});
       assert.match(await page.locator('#bets-hint').textContent(), /type amounts in ¥/);
-      assert.deepEqual(await page.locator('#chips .chip').allTextContents(), ['¥100', '¥500', '¥2,500', '¥10,000', '¥50,000']);
+      // the chips in yen, whole thousands shortened: ¥100, ¥2,500, ¥10K
+      const {property} = (await http('GET', '/api/v1/tables', {at})).json;
+      assert.deepEqual(await page.locator('#chips .chip').allTextContents(),
+        property.chips.map(c => (c >= 1000 && c % 1000 === 0 ? `¥${c / 1000}K` : yen(c))));
       // yen are typed whole: a decimal is not an amount, and the minimum is ¥500
       await bet(k, ['300']);
       assert.match(await page.locator('#bet-rows [data-note="1"]').textContent(), /Ante ¥300 is below the minimum ¥500/);

@@ -2,7 +2,9 @@
 // round as it happens through the step-by-step API, and be told what to pay.
 // docs/dealer.md describes it; tests/browser/dealer.test.mjs drives it.
 // The requests, money, cards and the element builder are the pit boss page's
-// modules (web/js/): api.js sends the steps, each recorded once.
+// modules (web/js/): api.js sends the steps, each recorded once.  The token
+// is kept in sessionStorage as the pit boss page keeps it, and beside it who
+// signed in and the table chosen, so that a reload goes on where it was.
 import * as api from '../js/api.js';
 import {h} from '../js/dom.js';
 import {currencySymbol, minorDigits, money, parseAmount, toMajor} from '../js/format.js';
@@ -10,10 +12,15 @@ import {RANKS, SUITS, cardLabel, isRed, parseCards} from '../js/cards.js';
 
 const WAGERS = [['ante', 'Ante'], ['pair_plus', 'Pair Plus'], ['six_card', '6-Card']];
 const WAGER_NAMES = {ante: 'Ante', play: 'Play', pair_plus: 'Pair Plus', six_card: '6-Card Bonus', ante_bonus: 'Ante Bonus'};
-const CHIPS = [100, 500, 2500, 10000, 50000];       // minor units of the table's currency
+// the chips when the daemon names none (GET /tables' property.chips): minor units of the table's currency
+const CHIPS = [100, 500, 2500, 10000, 50000, 100000, 500000];
+const STATE_WORDS = {betting: 'bets', closed: 'no more bets', dealt: 'dealt', revealed: 'revealed',
+  settled: 'settled', void: 'void'};
+// What the page keeps in sessionStorage beside the token: {person: {id, name, roles}, table: ID|null}.
+const SAVED_KEY = 'pitboss.dealer';
 
 const $ = id => document.getElementById(id);
-const st = {person: null, table: null, round: null, phase: '', lastInput: null, handFocus: 0, decideSeat: 0};
+const st = {person: null, table: null, round: null, phase: '', lastInput: null, handFocus: 0, decideSeat: 0, seats: {}};
 
 // The table's currency (GET /tables gives each table's): amounts are its minor units.
 const currency = () => st.table?.currency || 'USD';
@@ -25,14 +32,92 @@ const typed = text => parseAmount(text, currency());
 const field = minor => String(toMajor(minor, currency()));
 const amountMode = () => (minorDigits(currency()) ? 'decimal' : 'numeric');
 
-api.keepTokenInMemory();
 api.setUnauthorizedHandler(() => signOut('Your session ended: sign in again.'));
 
 function show(screen) {
   for (const id of ['signin', 'pick', 'deal']) $(id).hidden = id !== screen;
 }
 
-function error(text) { $('error').textContent = text || ''; }
+/** Shows what to fix; a new message clears the line of the last step recorded or refused (not one still unanswered). */
+function error(text) {
+  $('error').textContent = text || '';
+  const status = $('status');
+  if (text && ['ok', 'refused'].includes(status.dataset.kind)) {
+    status.replaceChildren();
+    status.className = 'status';
+    status.dataset.kind = '';
+  }
+}
+
+// Sentences for the refusals a dealer meets, by the API's error code; any other refusal reads as the
+// daemon's message. (The pit boss page's table, web/js/refusals.js, is to replace this one.)
+const REFUSALS = {
+  invalid_body: 'The page sent something the server could not read: reload the page and try again.',
+  malformed_json: 'The page sent something the server could not read: reload the page and try again.',
+  unknown_field: 'The page sent something the server could not read: reload the page and try again.',
+  unauthorized: 'Unknown employee id or wrong password: check both and sign in again.',
+  session_expired: 'Your session ended: sign in again.',
+  forbidden: 'Your sign-in may not do this: ask the floor supervisor.',
+  person_required: 'Sign in with your own employee id to do this.',
+  not_a_dealer: 'You do not hold the dealer role: ask the floor supervisor.',
+  table_closed: 'This table is closed: ask the floor supervisor to open it, or choose another table.',
+  table_not_found: 'This table is not on the floor any more: choose another table.',
+  round_in_progress: 'A round is still open at this table: reload the page to go on with it.',
+  round_not_found: 'This round is not on record: reload the page.',
+  no_bets: 'No seat has a bet: record at least one bet before "No more bets".',
+  bet_not_found: 'This seat has no bet to take down.',
+  wager_not_offered: 'This table does not offer that wager: take it off the seat.',
+  play_must_equal_ante: 'The Play wager must equal the Ante.',
+  banker_seat_bet: 'The banker\u2019s seat cannot bet: clear its amounts.',
+  banker_required: 'This table is player-banked: give the banker\u2019s seat and bank.',
+  banker_not_allowed: 'This table is house-banked: it takes no banker.',
+  invalid_banker_seat: 'The banker\u2019s seat is not a seat of this table: choose another.',
+  duplicate_card: 'A card is entered twice: check the hands and enter each card once.',
+  missing_cards: 'Each hand needs its three cards: complete the hands.',
+  cards_for_empty_seat: 'Cards were entered for a seat with no bet: clear that hand.',
+  decision_without_ante: 'Only a seat with an Ante plays or folds.',
+  already_decided: 'This seat has decided already: reload the page to see the round as recorded.',
+  decisions_pending: 'A seat has not played or folded yet: record its decision first.',
+  dealer_cards_missing: 'Enter the dealer\u2019s three cards first.',
+  dealer_already_dealt: 'The dealer\u2019s cards are recorded already: reload the page.',
+  event_out_of_order: 'The round has moved on since this page last read it: reload the page.',
+  witness_required: 'After the deal a floor supervisor or pit boss must sign: give the witness id and password.',
+  witness_refused: 'The witness\u2019s id or password is wrong, or the witness may not sign this: check and try again.',
+  witness_same_person: 'The witness must be someone else: ask a floor supervisor or pit boss.',
+  invalid_witness: 'Give the witness\u2019s employee id and password.',
+  reason_required: 'Say why: give a reason.',
+  invalid_text: 'The text typed has characters that cannot be kept: type it again in plain letters.',
+  invalid_idempotency_key: 'The page sent a step the server could not read: reload the page.',
+};
+
+/**
+ * A refusal (ApiError) as a sentence that says what to do: the table's above, else the daemon's
+ * message with any bracketed code or JSON body left out. Never a code in parentheses.
+ */
+function refusalText(e) {
+  if (!e) return '';
+  if (e.unreachable) return 'The server cannot be reached: check the network, then try again.';
+  if (e.code && REFUSALS[e.code]) return REFUSALS[e.code];
+  let text = String(e.message || '').replace(/\s*\([a-z]+(?:_[a-z]+)+\)/g, '').replace(/\{[^]*\}/g, '\u2026').trim();
+  if (!text || /^\d{3} /.test(text)) text = 'The server refused this: reload the page and try again.';
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
+}
+
+// ---- who signed in and where, kept over a reload ----
+
+function saved() {
+  try { return JSON.parse(sessionStorage.getItem(SAVED_KEY) || 'null'); } catch { return null; }
+}
+
+function save() {
+  try {
+    sessionStorage.setItem(SAVED_KEY, JSON.stringify({person: st.person, table: st.table ? st.table.id : null}));
+  } catch { /* storage unavailable: a reload signs in again */ }
+}
+
+function forget() {
+  try { sessionStorage.removeItem(SAVED_KEY); } catch { /* storage unavailable */ }
+}
 
 // ---- the status line: what is recorded, what is not ----
 
@@ -41,7 +126,7 @@ api.setStepStatusHandler(s => {
   el.className = 'status ' + s.kind;
   el.replaceChildren();
   $('work').disabled = s.kind === 'pending' || s.kind === 'unrecorded';
-  $('misdeal-open').disabled = $('work').disabled;
+  for (const id of ['misdeal-open', 'change-table', 'signout']) $(id).disabled = $('work').disabled;
   if (s.kind === 'pending') el.append(`Recording: ${s.label}\u2026`);
   else if (s.kind === 'ok') el.append(`Recorded: ${s.label}`);
   else if (s.kind === 'refused') el.append(`Not recorded: ${s.label} was refused`);
@@ -60,7 +145,7 @@ async function step(label, method, path, body) {
     return await api.step(label, method, path, body);
   } catch (e) {
     if (e instanceof api.ApiError) {
-      if (e.status !== 401) error(`${label}: ${e.message}`);
+      if (e.status !== 401) error(`${label.charAt(0).toUpperCase() + label.slice(1)}: ${refusalText(e)}`);
       return null;
     }
     throw e;
@@ -69,12 +154,50 @@ async function step(label, method, path, body) {
 
 // ---- sign-in and the table ----
 
+/** Back to the sign-in form, the token and what was kept beside it forgotten. */
 function signOut(message) {
   api.clearToken();
+  forget();
   st.person = null;
+  st.table = null;
+  st.round = null;
+  document.onkeydown = onKey;
   show('signin');
   $('signin-message').textContent = message || '';
   $('person').focus();
+}
+
+/** Whether the round at the table is under way (not finished): the dealer stays with it. */
+function roundLive() {
+  return !!st.round && !['settled', 'void'].includes(st.round.state);
+}
+
+/** Takes the dealer off the table he leaves (best effort: the next dealer sets himself anyway). */
+async function leaveTable() {
+  if (!st.table || roundLive()) return;
+  try { await api.send('PUT', `/tables/${st.table.id}/dealer`, {person: null}); } catch { /* left as it was */ }
+}
+
+/** "Sign out": ends the session (DELETE /sessions/current) and goes back to the sign-in form. */
+async function signOutNow() {
+  if (api.pendingStepNow()) return;
+  await leaveTable();
+  await api.closeSession(api.getToken());
+  signOut('Signed out.');
+}
+
+/** "Change table": back to the list of tables, unless a round is under way here. */
+async function changeTable() {
+  if (api.pendingStepNow()) return;
+  if (roundLive()) {
+    return error(`Round ${roundLabel(st.round)} is under way: finish it, or void it as a misdeal, before changing table.`);
+  }
+  error('');
+  await leaveTable();
+  st.table = null;
+  st.round = null;
+  save();
+  await pickTable();
 }
 
 async function signIn(ev) {
@@ -88,24 +211,34 @@ async function signIn(ev) {
       return;
     }
     if (!js.person.roles.includes('dealer')) {
-      $('signin-message').textContent = `${js.person.id} does not hold the dealer role.`;
+      $('signin-message').textContent = `${js.person.id} does not hold the dealer role: ask the floor supervisor.`;
       return;
     }
     api.setToken(js.token);
-    st.person = js.person;
+    st.person = {id: js.person.id, name: js.person.name, roles: js.person.roles};
+    save();
     await pickTable();
   } catch (e) {
-    $('signin-message').textContent = e.status === 429 ? `Locked out: ${e.message}` : e.message;
+    if (!(e instanceof api.ApiError)) throw e;
+    $('signin-message').textContent = e.status === 429 ? `Locked out: ${refusalText(e)}` : refusalText(e);
   }
 }
 
-async function pickTable() {
+async function pickTable(message = '') {
   show('pick');
-  const open = (await api.loadTables()).filter(t => t.status === 'open');
+  $('pick-who').textContent = `${st.person.name} (${st.person.id})`;
+  $('pick-message').textContent = message;
+  let open;
+  try {
+    open = (await api.loadTables()).filter(t => t.status === 'open');
+  } catch (e) {
+    if (e instanceof api.ApiError && e.status !== 401) $('pick-message').textContent = refusalText(e);
+    return;
+  }
   const list = $('pick-tables');
   list.replaceChildren(...open.map((t, i) => h('button', {type: 'button', dataset: {table: t.id},
     onclick: () => chooseTable(t)}, `${i + 1}. ${t.name} (${t.id}) \u2014 ${gameName(t)}, ${t.seats} seats`)));
-  if (!open.length) $('pick-message').textContent = 'No table is open.';
+  if (!open.length) $('pick-message').textContent = 'No table is open: ask the floor supervisor.';
   list.onkeydown = null;
   document.onkeydown = ev => {
     if ($('pick').hidden) return;
@@ -124,34 +257,98 @@ async function chooseTable(t) {
   try {
     await api.send('PUT', `/tables/${t.id}/dealer`, {person: st.person.id});
   } catch (e) {
-    $('pick-message').textContent = e.message;
+    if (e instanceof api.ApiError && e.status !== 401) $('pick-message').textContent = refusalText(e);
     return;
   }
   document.onkeydown = onKey;
   st.table = t;
+  save();
   show('deal');
+  error('');
+  $('status').replaceChildren();
+  $('status').className = 'status';
+  $('status').dataset.kind = '';
   $('banker-bank-label').textContent = `Bank (${currencySymbol(currency())})`;
   $('banker-bank').inputMode = amountMode();
-  $('bets-hint').textContent = `type amounts in ${currencySymbol(currency())}, Tab to the next wager, Enter records the seat`;
+  $('bets-hint').textContent = `tap a box and the chips, or type amounts in ${currencySymbol(currency())}; ` +
+    'Record (or Enter) records the seat';
   $('table-name').textContent = `${t.name} (${t.id})`;
   $('table-game').textContent = `${gameName(t)} \u00b7 ${t.banking === 'player' ? 'player-banked' : 'house-banked'}`;
   $('table-limits').textContent = WAGERS.filter(([w]) => t.limits[w])
     .map(([w, name]) => `${name} ${amount(t.limits[w].min)}\u2013${amount(t.limits[w].max)}`).join(' \u00b7 ');
   $('dealer-name').textContent = `dealer ${st.person.name} (${st.person.id})`;
   st.round = null;
+  st.seats = {};
+  await loadSeats();
   if (t.current_round) {
-    const js = await api.get(`/rounds/${t.current_round.id ?? t.current_round}`);
-    setRound(js.round);
+    try {
+      const js = await api.get(`/rounds/${t.current_round.id ?? t.current_round}`);
+      setRound(js.round);
+    } catch (e) {
+      if (e instanceof api.ApiError && e.status !== 401) error(`The open round: ${refusalText(e)}`);
+    }
   } else {
     phaseStart();
   }
+}
+
+/** Who sits at each seat now (GET /tables/{t}/seats): st.seats {seat: "Ana L."}; left as it was when unreadable. */
+async function loadSeats() {
+  try {
+    const js = await api.get(`/tables/${st.table.id}/seats`);
+    st.seats = {};
+    for (const s of js.seats || []) {
+      if (s.player) st.seats[s.seat] = s.player.display || s.player.name || s.player.card || s.player.id;
+    }
+  } catch (e) {
+    if (!(e instanceof api.ApiError)) throw e;
+  }
+}
+
+/** "Seat 3" with the player seated there beneath, as the seat's label in every list. */
+function seatLabel(seat, extra) {
+  const who = st.seats[seat];
+  return h('span', {class: 'seat'}, `Seat ${seat}`, extra || null,
+    who ? h('span', {class: 'player', dataset: {player: seat}}, who) : null);
+}
+
+/** The round as the pit boss page names it: the table and its number, "T1-277". */
+function roundLabel(r) {
+  return `${r.table || st.table.id}-${r.round_no}`;
+}
+
+/** After a reload: signed in again from the kept token, at the table kept, in its open round. */
+async function resume() {
+  const was = saved();
+  if (!api.getToken() || !was || !was.person) {
+    // (a token without a dealer kept beside it is the pit boss page's, in this tab: left to it)
+    forget();
+    show('signin');
+    $('person').focus();
+    return;
+  }
+  st.person = was.person;
+  if (!was.table) return pickTable();
+  let tables;
+  try {
+    tables = await api.loadTables();
+  } catch (e) {
+    if (e instanceof api.ApiError && e.status !== 401) return pickTable(refusalText(e));
+    return;
+  }
+  const t = tables.find(x => x.id === was.table);
+  if (!t || t.status !== 'open') return pickTable(`Table ${was.table} is not open now: choose a table.`);
+  if (t.dealer && t.dealer.id !== st.person.id) {
+    return pickTable(`${t.dealer.name} deals at ${t.id} now: choose a table.`);
+  }
+  await chooseTable(t);
 }
 
 // ---- the round's phases ----
 
 function setRound(r) {
   st.round = r;
-  $('round-label').textContent = r ? `round ${r.round_no} \u00b7 ${r.state}` : '';
+  $('round-label').textContent = r ? `${roundLabel(r)} \u00b7 ${STATE_WORDS[r.state] || r.state}` : '';
   if (!r) return phaseStart();
   const anteSeats = Object.keys(r.bets || {}).filter(s => r.bets[s].ante > 0);
   if (r.state === 'betting') return phaseBets();
@@ -173,6 +370,9 @@ function phase(name) {
 
 function phaseStart() {
   phase('start');
+  const seated = Object.keys(st.seats).map(Number).sort((a, b) => a - b);
+  $('seated').replaceChildren(...(seated.length ? ['Seated: ', ...seated.map((s, i) =>
+    h('span', {dataset: {player: s}}, `${i ? ', ' : ''}seat ${s} ${st.seats[s]}`))] : ['No player is seated.']));
   const banked = st.table.banking === 'player';
   $('banker-entry').hidden = !banked;
   if (banked) {
@@ -194,7 +394,9 @@ async function openRound() {
     body = {banker: {seat, bank}};
   }
   const js = await step('open the round', 'POST', `/tables/${st.table.id}/rounds`, body);
-  if (js) setRound(js.round);
+  if (!js) return;
+  await loadSeats();
+  setRound(js.round);
 }
 
 function offered() {
@@ -208,25 +410,41 @@ function phaseBets() {
   rows.replaceChildren(h('div', {class: 'row'}, h('span', {class: 'colhead'}, 'Seat'),
     ...WAGERS.map(([w, name]) => h('span', {class: 'colhead'}, st.table.limits[w]
       ? `${name} ${amount(st.table.limits[w].min)}\u2013${amount(st.table.limits[w].max)}` : '')),
-    h('span', {class: 'colhead'}, '')));
+    h('span', {class: 'colhead'}, ''), h('span', {class: 'colhead'}, '')));
   for (let seat = 1; seat <= st.table.seats; seat++) {
     const banker = r.banker && r.banker.seat === seat;
     const bet = r.bets[seat] || {};
     const row = h('div', {class: 'row' + (banker ? ' banker' : ''), dataset: {seat}},
-      h('span', {class: 'seat'}, `Seat ${seat}`),
+      seatLabel(seat),
       ...WAGERS.map(([w, name]) => st.table.limits[w] && !banker
         ? h('input', {type: 'text', inputmode: amountMode(), 'aria-label': `Seat ${seat} ${name}`, dataset: {seat, wager: w},
           value: bet[w] ? field(bet[w]) : '', onfocus: ev => { st.lastInput = ev.target; markRow(row); },
           oninput: () => checkRow(row, false), onkeydown: ev => betKey(ev, row)})
         : h('span', {}, banker ? (w === 'ante' ? 'banker' : '') : '')),
+      banker ? h('span', {}) : h('button', {type: 'button', class: 'record', dataset: {record: seat},
+        'aria-label': `Record seat ${seat}`, onmousedown: ev => ev.preventDefault(), onclick: () => recordRow(row)},
+      'Record'),
       h('span', {class: 'note' + (bet.ante || bet.pair_plus || bet.six_card ? ' done' : ''), dataset: {note: seat}},
         bet.ante || bet.pair_plus || bet.six_card ? 'recorded' : ''));
     rows.append(row);
   }
-  $('chips').replaceChildren(...CHIPS.map(c => h('button', {type: 'button', class: 'chip', dataset: {cents: c},
-    'aria-label': `add a ${amount(c)} chip`, onmousedown: ev => ev.preventDefault(), onclick: () => addChip(c)}, amount(c))));
+  const chips = (api.property()?.chips || []).length ? api.property().chips : CHIPS;
+  $('chips').replaceChildren(...chips.map(c => h('button', {type: 'button', class: 'chip', dataset: {cents: c},
+    'aria-label': `add a ${amount(c)} chip`, onmousedown: ev => ev.preventDefault(), onclick: () => addChip(c)},
+  chipLabel(c))),
+  h('button', {type: 'button', class: 'clear', id: 'chip-clear', onmousedown: ev => ev.preventDefault(),
+    onclick: clearWager}, 'Clear the box'));
   void wagers;
   firstBetInput()?.focus();
+}
+
+/** A chip's face: "$5", "$100", "$1K", "$5K" (thousands and millions shortened when whole), "¥2,500". */
+function chipLabel(minor) {
+  const major = toMajor(minor, currency());
+  for (const [size, suffix] of [[1e6, 'M'], [1e3, 'K']]) {
+    if (major >= size && major % size === 0) return `${currencySymbol(currency())}${major / size}${suffix}`;
+  }
+  return amount(minor);
 }
 
 function firstBetInput() {
@@ -243,8 +461,18 @@ function addChip(c) {
   if (!input) return;
   const now = typed(input.value) || 0;
   input.value = field(now + c);
+  const row = input.closest('.row');
+  checkRow(row, false);
+  markRow(row);
+  if (document.activeElement !== input && !matchMedia('(pointer: coarse)').matches) input.focus();
+}
+
+/** "Clear the box": empties the wager being entered (a wrong chip tapped). */
+function clearWager() {
+  const input = st.lastInput && st.lastInput.isConnected ? st.lastInput : null;
+  if (!input) return;
+  input.value = '';
   checkRow(input.closest('.row'), false);
-  input.focus();
 }
 
 /** The row's amounts checked against the table's limits; the bet, or null with the row marked. */
@@ -265,16 +493,39 @@ function checkRow(row, final) {
   const needsAnte = st.round.rules ? st.round.rules.pair_plus_requires_ante !== false : true;
   if (!problem && !bet.ante && bet.six_card) problem = 'the 6-Card Bonus needs an Ante';
   if (!problem && !bet.ante && bet.pair_plus && needsAnte) problem = 'Pair Plus needs an Ante at this table';
+  const wasBad = note.classList.contains('bad');
   note.className = 'note' + (problem ? ' bad' : '');
-  note.textContent = problem || (final ? '' : note.textContent === 'recorded' ? 'changed: Enter records it' : note.textContent);
+  const kept = note.textContent === 'recorded' ? 'changed: Record it' : note.textContent;
+  note.textContent = problem || (final || wasBad ? '' : kept);
+  // the row put right: its message goes too
+  if (!problem && wasBad && $('error').textContent.startsWith(`Seat ${seat}:`)) error('');
   return problem ? null : {seat, bet};
 }
 
 async function betKey(ev, row) {
   if (ev.key !== 'Enter') return;
   ev.preventDefault();
+  if (await recordRow(row)) {
+    // on to the next seat's first wager, or to "No more bets" after the last
+    let next = row.nextElementSibling;
+    while (next && !next.querySelector('input')) next = next.nextElementSibling;
+    (next ? next.querySelector('input') : $('close-bets')).focus();
+  }
+}
+
+/** Whether the row's amounts differ from the seat's bet as recorded. */
+function rowChanged(checked) {
+  const had = st.round.bets[checked.seat] || {};
+  return !['ante', 'pair_plus', 'six_card'].every(w => (checked.bet[w] || 0) === (had[w] || 0));
+}
+
+/** Records the seat's row (its "Record" button, Enter in it): the bet, or its taking down; resolves whether recorded. */
+async function recordRow(row) {
   const checked = checkRow(row, true);
-  if (!checked) return;
+  if (!checked) {
+    error(`Seat ${row.dataset.seat}: ${row.querySelector('.note').textContent}.`);
+    return false;
+  }
   const {seat, bet} = checked;
   const had = st.round.bets[seat];
   let js = null;
@@ -285,24 +536,21 @@ async function betKey(ev, row) {
   } else {
     js = {round: st.round};
   }
-  if (!js) return;
+  if (!js) return false;
   st.round = js.round;
   const note = row.querySelector('.note');
   note.className = 'note done';
   note.textContent = Object.keys(bet).length ? 'recorded' : '';
-  // on to the next seat's first wager, or to "No more bets" after the last
-  let next = row.nextElementSibling;
-  while (next && !next.querySelector('input')) next = next.nextElementSibling;
-  (next ? next.querySelector('input') : $('close-bets')).focus();
+  return true;
 }
 
+/** "No more bets": first records every row typed or chipped but not recorded yet, then closes betting. */
 async function closeBets() {
-  // a seat typed but not recorded must not be left behind
   for (const row of $('bet-rows').querySelectorAll('.row[data-seat]')) {
+    if (!row.querySelector('input')) continue;
     const checked = checkRow(row, true);
-    if (!checked) return error(`Seat ${row.dataset.seat}: fix the bet first.`);
-    const same = ['ante', 'pair_plus', 'six_card'].every(w => (checked.bet[w] || 0) === ((st.round.bets[checked.seat] || {})[w] || 0));
-    if (!same) return error(`Seat ${checked.seat}: the bet typed is not recorded yet; press Enter in its row.`);
+    if (!checked) return error(`Seat ${row.dataset.seat}: ${row.querySelector('.note').textContent}; fix the bet first.`);
+    if (rowChanged(checked) && !await recordRow(row)) return;
   }
   const js = await step('no more bets', 'POST', `/rounds/${st.round.id}/close`);
   if (js) setRound(js.round);
@@ -431,7 +679,7 @@ function phaseDecisions() {
     const d = st.round.decisions[seat];
     const cards = (st.round.hands[seat] || {}).cards || [];
     return h('div', {class: 'row decide' + (seat === next ? ' current' : ''), dataset: {seat}},
-      h('span', {class: 'seat'}, `Seat ${seat}`),
+      seatLabel(seat),
       h('span', {}, ...cards.map(c => h('span', {class: 'face' + (isRed(c) ? ' red' : '')}, cardLabel(c)))),
       h('button', {type: 'button', class: d === 'play' ? 'chosen' : '', disabled: !!d || seat !== next, dataset: {action: 'play'},
         onclick: () => decide(seat, 'play')}, 'Play (P)'),
@@ -468,39 +716,76 @@ function lineAction(p) {
   return {kind: 'push', text: p.result === 'push' ? 'push: leave it' : '\u2014'};
 }
 
+/** Whether the line is a dealer's action: an Ante Bonus the bank could not pay is no bet to return. */
+function shownLine(p) {
+  return !(p.wager === 'ante_bonus' && p.result === 'returned');
+}
+
+/** The house's collection fee from a seat (and from the banker's seat, the banker's): 0 when none. */
+function fee(r, seat) {
+  const c = r.collections;
+  if (!c) return 0;
+  return (c.seats?.[seat] || 0) + (r.banker && r.banker.seat === Number(seat) ? c.banker || 0 : 0);
+}
+
 function phasePayouts() {
   phase('payouts');
   const r = st.round;
   const box = $('payouts');
-  $('round-label').textContent = `round ${r.round_no} \u00b7 ${r.state}`;
+  $('round-label').textContent = `${roundLabel(r)} \u00b7 ${STATE_WORDS[r.state] || r.state}`;
   if (r.state === 'void') {
     box.replaceChildren(h('p', {class: 'bank-summary', id: 'void-note'},
-      `Round ${r.round_no} is void (${r.void_reason}): return every wager as it lies.`));
+      `Round ${roundLabel(r)} is void (${r.void_reason}): return every wager as it lies.`));
   } else {
     const banked = !!r.banker;
+    const cols = banked ? 6 : 5;
     const rows = [];
-    let seat = null, seatNet = 0;
-    const flush = () => {
-      if (seat !== null) rows.push(h('tr', {class: 'seat-total'}, h('td', {}, `Seat ${seat}`), h('td', {colspan: banked ? 4 : 3},
-        seatNet > 0 ? `pays ${amount(seatNet)} in all` : seatNet < 0 ? `takes ${amount(-seatNet)} in all` : 'even'), h('td', {})));
+    const seatRows = (seat, lines) => {
+      let net = 0;
+      for (const [i, p] of lines.entries()) {
+        net += p.net;
+        const a = lineAction(p);
+        rows.push(h('tr', {class: a.kind, dataset: {seq: p.seq, seat: p.seat, wager: p.wager, net: p.net, result: p.result}},
+          h('td', {}, i ? h('span', {class: 'seat'}, `Seat ${p.seat}`) : seatLabel(p.seat)),
+          h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)), h('td', {}, p.result),
+          banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
+          h('td', {class: 'amount'}, a.text)));
+      }
+      const f = fee(r, seat);
+      const isBanker = banked && r.banker.seat === seat;
+      if (f) {
+        rows.push(h('tr', {class: 'take fee', dataset: {fee: seat}},
+          h('td', {}, seatLabel(seat, isBanker ? ' (banker)' : '')),
+          h('td', {colspan: cols - 2}, 'Collection fee (the house\u2019s)'),
+          h('td', {class: 'amount'}, `TAKE ${amount(f)}`)));
+      }
+      if (!lines.length && !f) return;
+      const all = net - f;
+      rows.push(h('tr', {class: 'seat-total', dataset: {total: seat}}, h('td', {}, `Seat ${seat}`),
+        h('td', {colspan: cols - 2},
+        (all > 0 ? `pays ${amount(all)} in all` : all < 0 ? `takes ${amount(-all)} in all` : 'even') +
+        (f ? ` (the ${amount(f)} fee counted)` : '')), h('td', {})));
     };
-    for (const p of r.payouts) {
-      if (p.seat !== seat) { flush(); seat = p.seat; seatNet = 0; }
-      seatNet += p.net;
-      const a = lineAction(p);
-      rows.push(h('tr', {class: a.kind, dataset: {seq: p.seq, seat: p.seat, wager: p.wager, net: p.net, result: p.result}},
-        h('td', {}, `Seat ${p.seat}`), h('td', {}, WAGER_NAMES[p.wager] || p.wager), h('td', {}, amount(p.stake)),
-        h('td', {}, p.result), banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
-        h('td', {class: 'amount'}, a.text)));
-    }
-    flush();
+    // seats in payout order; a seat that only pays a fee (the banker's) after them
+    const order = [];
+    for (const p of r.payouts) if (!order.includes(p.seat)) order.push(p.seat);
+    const feeSeats = Object.keys(r.collections?.seats || {}).map(Number);
+    if (banked) feeSeats.push(r.banker.seat);
+    for (const s of feeSeats) if (!order.includes(s)) order.push(s);
+    for (const seat of order) seatRows(seat, r.payouts.filter(p => p.seat === seat && shownLine(p)));
     const head = h('tr', {}, ...['Seat', 'Wager', 'Stake', 'Result', ...(banked ? ['Bank after'] : []), 'Do'].map(t => h('th', {}, t)));
     box.replaceChildren(h('table', {class: 'pay'}, h('thead', {}, head), h('tbody', {}, rows)));
     if (banked) {
-      const returned = r.payouts.filter(p => p.result === 'returned');
+      const returned = r.payouts.filter(p => p.result === 'returned' && shownLine(p));
+      const n = returned.length;
       box.append(h('p', {class: 'bank-summary', id: 'bank-summary'},
         `Banker (seat ${r.banker.seat}): bank ${amount(r.banker.bank)} \u2192 ${amount(r.banker.bank_end)}` +
-        (returned.length ? `; the bank ran out: ${returned.length} wager(s) returned (${amount(returned.reduce((a, p) => a + p.stake, 0))})` : '')));
+        (n ? `; the bank ran out: ${n} wager${n === 1 ? '' : 's'} returned ` +
+          `(${amount(returned.reduce((a, p) => a + p.stake, 0))})` : '')));
+      if (r.collections?.total) {
+        box.append(h('p', {class: 'bank-summary', id: 'fee-summary'},
+          `Collection fees: take ${amount(r.collections.total)} in all for the house, as the lines above say.`));
+      }
     }
   }
   $('next-round').focus();
@@ -561,13 +846,20 @@ function wire() {
   $('close-bets').addEventListener('click', closeBets);
   $('cards-go').addEventListener('click', sendCards);
   $('settle-go').addEventListener('click', settle);
-  $('next-round').addEventListener('click', () => { st.round = null; $('round-label').textContent = ''; phaseStart(); });
+  $('next-round').addEventListener('click', async () => {
+    st.round = null;
+    $('round-label').textContent = '';
+    await loadSeats();
+    phaseStart();
+  });
   $('misdeal-open').addEventListener('click', openMisdeal);
   $('misdeal-go').addEventListener('click', misdeal);
   $('misdeal-cancel').addEventListener('click', () => { $('misdeal').hidden = true; });
+  $('signout').addEventListener('click', signOutNow);
+  $('pick-signout').addEventListener('click', signOutNow);
+  $('change-table').addEventListener('click', changeTable);
   document.onkeydown = onKey;
 }
 
 wire();
-show('signin');
-$('person').focus();
+resume();
