@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "common/gaming_day.h"
+#include "common/money_text.h"
 #include "common/timeutil.h"
 #include "store/players.h"
 #include "store/store.h"

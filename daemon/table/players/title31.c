@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "common/gaming_day.h"
+#include "common/money_text.h"
 #include "common/text.h"
 #include "common/timeutil.h"
 #include "store/players.h"
