@@ -7,6 +7,7 @@
 // signed in and the table chosen, so that a reload goes on where it was.
 import * as api from '../js/api.js';
 import {h} from '../js/dom.js';
+import {refusalText as sharedRefusalText} from '../js/refusals.js';
 import {currencySymbol, minorDigits, money, parseAmount, toMajor} from '../js/format.js';
 import {RANKS, SUITS, cardLabel, isRed, parseCards} from '../js/cards.js';
 
@@ -91,16 +92,13 @@ const REFUSALS = {
 };
 
 /**
- * A refusal (ApiError) as a sentence that says what to do: the table's above, else the daemon's
- * message with any bracketed code or JSON body left out. Never a code in parentheses.
+ * A refusal (ApiError) as a sentence that says what to do: the dealer's own sentence of its code above
+ * (said as a dealer at the table needs it), else the pit boss page's (web/js/refusals.js), which falls
+ * back to the daemon's message tidied. Never a code in parentheses, never a JSON body.
  */
 function refusalText(e) {
-  if (!e) return '';
-  if (e.unreachable) return 'The server cannot be reached: check the network, then try again.';
-  if (e.code && REFUSALS[e.code]) return REFUSALS[e.code];
-  let text = String(e.message || '').replace(/\s*\([a-z]+(?:_[a-z]+)+\)/g, '').replace(/\{[^]*\}/g, '\u2026').trim();
-  if (!text || /^\d{3} /.test(text)) text = 'The server refused this: reload the page and try again.';
-  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?]$/.test(text) ? '' : '.');
+  if (e && e.code && REFUSALS[e.code] && !e.unreachable) return REFUSALS[e.code];
+  return sharedRefusalText(e);
 }
 
 // ---- who signed in and where, kept over a reload ----
