@@ -348,7 +348,8 @@ describe('count controls on the page', () => {
     const refusal = f.locator('.note-error');
     await refusal.waitFor();
     assert.match(await refusal.innerText(), /Refused/);
-    assert.match(await refusal.innerText(), /witness_refused/);
+    assert.match(await refusal.innerText(), /witness cannot sign/);
+    assert.equal(await refusal.getAttribute('data-code'), 'witness_refused');
     allowed.refusal = false;
     await shot('02-serial-refused');
     const still = (await ok('GET', '/api/v1/reports/exceptions', {}, 200)).exceptions.find(x => x.kind === 'serial_gap');

@@ -1006,7 +1006,8 @@ describe('table accounting on the page', () => {
     });
     const refusal = f.locator('.note-error');
     await refusal.waitFor();
-    assert.match(await refusal.innerText(), /witness_required/);
+    assert.match(await refusal.innerText(), /witness must sign/);
+    assert.equal(await refusal.getAttribute('data-code'), 'witness_required');
     assert.match(await refusal.innerText(), /1 more/);
     // the count sheet is still there: the team signs it
     f = await submit('drop', [ACCT.ct2, ACCT.ct3], async () => {});
@@ -1265,9 +1266,9 @@ describe('players on the page', () => {
       await f.locator('.note-ok', {hasText: usd(Number(dollars) * 100)}).waitFor();
     }
     // the second took her cash in over the CTR limit: said at once, where the cash was recorded
-    const t31 = seats.locator('form[data-form="transaction"] .note', {hasText: 'Title 31'});
+    const t31 = seats.locator('form[data-form="transaction"] .note', {hasText: 'CTR:'});
     await t31.waitFor();
-    assert.match(await t31.innerText(), /\$11,500\.00, over \$10,000\.00: a CTR is due/);
+    assert.match(await t31.innerText(), /is \$11,500\.00, over the CTR limit of \$10,000\.00: a currency transaction report is due/);
     await pp.locator('nav.mainnav a', {hasText: 'Title 31'}).click();
     await pp.waitForURL(/#\/title31/);
     const mtl = pp.locator('#t31-mtl tbody tr');

@@ -57,7 +57,8 @@ const SENTENCES = {
   description_required: 'Describe the patron (what he looks like), ' + again,
   bsa_id_required: 'Give the BSA id of the filed report, ' + again,
   // signatures and people
-  witness_required: 'A witness must sign this: type the witness\u2019s id and password.',
+  witness_required: (e, t) => 'A witness must sign this: type the witness\u2019s id and password.' +
+    (/(\d+) more needed/.test(e?.message || '') ? ` ${RegExp.$1} more needed.` : ''),
   witness_refused: (e, t) => `The witness cannot sign this. ${t} Check the witness\u2019s id and password, or ask another person.`,
   invalid_witness: 'The witness\u2019s id or password is not right: type them again.',
   witness_same_person: 'The witness must be another person than the one signed in.',
