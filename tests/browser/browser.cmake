@@ -30,3 +30,11 @@ set_tests_properties(browser.count PROPERTIES LABELS browser RESOURCE_LOCK brows
   COST 100
   ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
   TIMEOUT 300)
+# A tour of the pit boss page at 1280x800 and 1920x1080: axe-core on every view, the top bar on one row,
+# figures legible on a podium monitor, each role's landing and menus, the property's gaming day from a
+# browser in another zone; its screenshots land in docs/img/page-*.png.
+add_test(NAME browser.tour COMMAND bash ${CMAKE_CURRENT_SOURCE_DIR}/browser/run.sh tour.test.mjs)
+set_tests_properties(browser.tour PROPERTIES LABELS browser RESOURCE_LOCK browser_node_modules SKIP_RETURN_CODE 77
+  COST 100
+  ENVIRONMENT "PB_BUILD_DIR=${CMAKE_BINARY_DIR};PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+  TIMEOUT 300)
