@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # make demo: starts pitbossd with the example config/ and an embedded SQLite
 # database in var/, and a simulated dealer terminal dealing rounds at every
-# table.  Ctrl-C stops both.
+# table but one (FREE_TABLE, T1 by default), left free for the dealer's page;
+# the simulator never deals where a person has taken the table.  Ctrl-C stops both.
 set -euo pipefail
 BUILD=${1:-build}
 LISTEN=${2:-127.0.0.1:8080}
 cd "$(dirname "$0")/.."
 mkdir -p var
 DB=var/demo.db
+FREE_TABLE=${FREE_TABLE:-T1}
 
 "$BUILD/pitbossd" -t -c config/pitboss.json >/dev/null
 "$BUILD/pitbossd" -f -c config/pitboss.json --listen "$LISTEN" --database "$DB" 2>var/pitbossd.log &
@@ -30,7 +32,8 @@ for _ in $(seq 1 100); do
 	sleep 0.1
 done
 
-"$BUILD/pitboss" simulate --url "http://$LISTEN" --token demo-dealer --rate 0.5 --rounds 0 --quiet 2>var/simulate.log &
+"$BUILD/pitboss" simulate --url "http://$LISTEN" --token demo-dealer --rate 0.5 --rounds 0 --quiet \
+	--except "$FREE_TABLE" 2>var/simulate.log &
 SIM=$!
 
 # A person to sign in as (the first run only): a pit boss and floor supervisor with a one-time password.
@@ -53,7 +56,9 @@ done
 cat <<TXT
 
   pitbossd is running with the example config/ and database $DB.
-  A simulated dealer terminal is dealing rounds at every table.
+  A simulated dealer terminal is dealing rounds at every table but $FREE_TABLE.
+  $FREE_TABLE is free for you:  http://$LISTEN/dealer/  (sign in as E1005, the dealer, and pick $FREE_TABLE)
+  The simulator never deals at a table a person has taken as its dealer.
 
   The page:            http://$LISTEN/
   Sign in as:          E1000             ($PERSON_NOTE)

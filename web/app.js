@@ -3,7 +3,9 @@
 // js/session.js).
 //
 // Routes: #/floor, #/table/T1, #/round/T1-277 (a round by its label; #/round/1390 by its id), #/reports,
-// #/master, #/statistics, #/exceptions, #/events, #/players, #/players/P1, #/title31, #/cage.
+// #/master, #/statistics, #/exceptions, #/events, #/players, #/players/P1, #/title31, #/cage, #/drop.
+// A person sees only the menus his roles may use, and lands where his work is
+// (js/menus.js): a view his roles may not use sends him there instead.
 // Each view module exports render(main, params, ctx) and may return a
 // function that stops what it started (pollers) when the route changes.
 import * as api from './js/api.js';
@@ -22,7 +24,8 @@ import * as players from './js/views/players.js';
 import * as player from './js/views/player.js';
 import * as title31 from './js/views/title31.js';
 import * as cage from './js/views/cage.js';
-import {showsCage} from './js/players.js';
+import * as drop from './js/views/drop.js';
+import * as menus from './js/menus.js';
 
 const $ = id => document.getElementById(id);
 
@@ -39,7 +42,10 @@ const ROUTES = [
   {re: /^\/players\/([A-Za-z0-9_.-]+)$/, view: player, nav: 'players', params: m => ({player: decodeURIComponent(m[1])})},
   {re: /^\/title31$/, view: title31, nav: 'title31'},
   {re: /^\/cage$/, view: cage, nav: 'cage'},
+  {re: /^\/drop$/, view: drop, nav: 'drop'},
 ];
+// Every role reads the tables and rounds (the cage and the count sign their documents on a table's view).
+const OPEN_TO_ALL = new Set([table, round]);
 
 let stopView = null;
 let generation = 0;
@@ -84,7 +90,26 @@ function showWho() {
     who.title = 'Signed in with an access token';
   }
   // The top bar offers the views of the roles signed in (the daemon decides what each may read and do).
-  $('nav-cage').hidden = !showsCage();
+  for (const a of document.querySelectorAll('.mainnav [data-nav]')) a.closest('li').hidden = !menus.allows(a.dataset.nav);
+  $('brand').href = menus.landing() || '#/floor';
+}
+
+/** The property's gaming day in the top bar (GET /tables' property): the day every view shows, whatever the browser's zone. */
+function showDay() {
+  const p = api.property();
+  if (!p?.gaming_day) return;
+  $('tz').textContent = `Gaming day ${p.gaming_day}`;
+  $('tz').title = `The property's gaming day, in its time zone ${p.time_zone}`;
+}
+
+/** Makes the scrolling tables of el reachable by keyboard: a focusable region named after its table. */
+function focusableTables(el) {
+  for (const wrap of el.querySelectorAll('.table-wrap:not([tabindex])')) {
+    const caption = wrap.querySelector('caption')?.textContent.trim() || wrap.querySelector('table')?.getAttribute('aria-label');
+    wrap.setAttribute('tabindex', '0');
+    wrap.setAttribute('role', 'region');
+    wrap.setAttribute('aria-label', caption || 'Table');
+  }
 }
 
 async function showApp() {
@@ -101,6 +126,13 @@ async function route() {
   const {path, query} = parseHash();
   const main = $('main');
   const found = ROUTES.map(r => ({r, m: r.re.exec(path)})).find(x => x.m);
+  if (!location.hash && menus.landing()?.startsWith('#')) { location.replace(menus.landing()); return; }
+  if (found && !OPEN_TO_ALL.has(found.r.view) && !menus.allows(found.r.nav)) {
+    // Not a view of this person's roles: where his work is instead.
+    const to = menus.landing();
+    if (to && to.startsWith('#') && to !== `#${path}`) { location.replace(to); return; }
+    if (to === '/dealer/') { location.assign('/dealer/'); return; }
+  }
   for (const a of document.querySelectorAll('[data-nav]')) {
     if (found && a.dataset.nav === found.r.nav) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
@@ -134,6 +166,7 @@ async function route() {
     return;
   }
   if (!ctx.alive()) return;
+  showDay();
   const stop = await found.r.view.render(main, found.m && found.r.params ? found.r.params(found.m) : {}, ctx);
   if (!ctx.alive()) { if (typeof stop === 'function') stop(); return; }
   stopView = typeof stop === 'function' ? stop : null;
@@ -185,14 +218,13 @@ async function signedIn({passwordChange = false} = {}) {
 }
 
 function init() {
+  new MutationObserver(() => focusableTables($('main'))).observe($('main'), {childList: true, subtree: true});
   signin.init({signedIn, signOut: message => signOut(message)});
   $('signout').addEventListener('click', () => signOut('You have signed out.'));
   $('skip-link').addEventListener('click', ev => {
     ev.preventDefault();
     ($('main').querySelector('h1') || $('main')).focus();
   });
-  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  $('tz').textContent = tz ? `Local time: ${tz}` : '';
   api.setUnauthorizedHandler(e => {
     const person = session.current();
     if (!person) return signOut('Your session has ended or the token is no longer valid. Please sign in again.', {ended: true});

@@ -29,12 +29,13 @@ static void
 usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: pitboss simulate --url URL --token TOKEN [--tables T1,T2] [--rounds N]\n"
+	    "usage: pitboss simulate --url URL --token TOKEN [--tables T1,T2] [--except T3] [--rounds N]\n"
 	    "                        [--rate R] [--mode steps|whole|mixed] [--misdeal-rate P]\n"
 	    "                        [--clients K] [--timeout MS] [--quiet]\n"
 	    "  --url URL          pitbossd's base URL (default $PITBOSS_URL or http://127.0.0.1:8080)\n"
 	    "  --token TOKEN      a dealer token for the tables (default $PITBOSS_TOKEN)\n"
 	    "  --tables LIST      tables to deal at, comma-separated (default: every open table)\n"
+	    "  --except LIST      tables to leave free, e.g. for a dealer's page (comma-separated)\n"
 	    "  --rounds N         rounds per table, then stop (default 0: until interrupted)\n"
 	    "  --rate R           rounds per second per table (default 1; 0: as fast as possible)\n"
 	    "  --mode M           steps, whole (one request a round) or mixed (default mixed)\n"
@@ -84,6 +85,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{"url", required_argument, NULL, 'u'},
 		{"token", required_argument, NULL, 't'},
 		{"tables", required_argument, NULL, 'T'},
+		{"except", required_argument, NULL, 'x'},
 		{"rounds", required_argument, NULL, 'n'},
 		{"rate", required_argument, NULL, 'r'},
 		{"mode", required_argument, NULL, 'm'},
@@ -116,6 +118,9 @@ parse_options(int argc, char **argv, struct options *o)
 			break;
 		case 'T':
 			o->tables = optarg;
+			break;
+		case 'x':
+			o->except = optarg;
 			break;
 		case 'n':
 			if (parse_long("--rounds", optarg, 0, LONG_MAX / 2, &o->rounds) == -1)

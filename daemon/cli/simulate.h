@@ -44,6 +44,7 @@ struct options {
 	const char *url;
 	const char *token;
 	char *tables;              /* comma-separated ids, or NULL for every open table */
+	char *except;              /* comma-separated ids left free (for a dealer), or NULL */
 	long rounds;               /* per table; 0 = until stopped */
 	double rate;               /* rounds per second per table; 0 = as fast as possible */
 	enum mode mode;
@@ -65,6 +66,8 @@ struct sim_table {
 	long played;                /* rounds started, counting the one in progress */
 	double next_due;            /* monotonic seconds */
 	int fail_streak;
+	double dealer_checked;      /* monotonic seconds of the last look for a person dealing here */
+	bool person_dealing;        /* a person was dealing here at that look: the table is left alone */
 };
 
 struct refusal {

@@ -426,11 +426,62 @@ fail:
 	return OUT_FAILED;
 }
 
+/* True when a person has been assigned as the dealer of a table (its "dealer", as GET /api/v1/tables shows it). */
+static bool
+person_at_table(json_t *tab)
+{
+	json_t *d = json_object_get(tab, "dealer");
+
+	return d != NULL && !json_is_null(d);
+}
+
+/* True when the round's answer names a person as its dealer: it is a person's round, never the simulator's. */
+static bool
+person_round(json_t *round)
+{
+	json_t *d = json_object_get(round, "dealer");
+
+	return json_is_object(d) && json_is_string(json_object_get(d, "id"));
+}
+
+/*
+ * Looks whether a person deals at table t now (GET /api/v1/tables/{t}): the
+ * simulator never deals there, so that no simulated round is recorded under
+ * a person, and says so once each time a person takes or leaves the table.
+ * Looked before every round, or at most once a second at --rate 0 (a load
+ * run).  A failed look answers the last one.
+ */
+static bool
+person_dealing(struct worker *w, struct sim_table *t)
+{
+	struct sim *s = w->sim;
+	json_t *answer = NULL, *tab;
+	char path[128];
+	double now = now_seconds();
+	bool dealing;
+
+	if (s->opt.rate == 0 && now - t->dealer_checked < 1.0)
+		return t->person_dealing;
+	path_table(path, sizeof(path), "/api/v1/tables/", t->id, "");
+	if (api_ok(w, t, "GET", path, NULL, &answer) == -1)
+		return t->person_dealing;
+	tab = json_object_get(answer, "table");
+	dealing = person_at_table(json_is_object(tab) ? tab : answer);
+	json_decref(answer);
+	if (dealing != t->person_dealing)
+		fprintf(stderr, dealing ? "pitboss simulate: table %s: a person deals here; leaving it to him\n"
+		    : "pitboss simulate: table %s: no person deals here any more; dealing again\n", t->id);
+	t->person_dealing = dealing;
+	t->dealer_checked = now;
+	return dealing;
+}
+
 /*
  * Finishes a round left in progress at table t (found on opening: after a
  * restart, or a round abandoned earlier): reads it back, keeps what the
  * daemon recorded, plans what is missing and plays it to the end.  When the
- * round cannot be continued it is voided.  Returns 0 when the table is free.
+ * round cannot be continued it is voided.  Returns 0 when the table is free,
+ * 1 when the round is a person's (dealt from the dealer's page: left alone).
  */
 static int
 recover_round(struct worker *w, struct sim_table *t, const char *id)
@@ -457,6 +508,13 @@ recover_round(struct worker *w, struct sim_table *t, const char *id)
 		rc = 0;    /* finished meanwhile */
 		goto done;
 	}
+	if (person_round(r)) {
+		/* a person's round (the dealer's page): neither continued nor voided here */
+		if (!s->opt.quiet)
+			fprintf(stderr, "pitboss simulate: table %s: round %s is a person's; leaving it\n", t->id, id);
+		rc = 1;
+		goto done;
+	}
 	if (plan_from_round_json(&t->game, r, state, &p, &from, &any_bet) == -1)
 		goto void_it;
 	plan_resume(&t->game, &pol, &s->rng, &p, from, any_bet);
@@ -479,8 +537,8 @@ done:
 	return rc;
 }
 
-/* What to do after the table refused to open a round with 409. */
-enum open_409 { AGAIN, CLOSED, GIVE_UP };
+/* What to do after the table refused to open a round with 409 (PERSON: a person deals there now). */
+enum open_409 { AGAIN, CLOSED, PERSON, GIVE_UP };
 
 /* Looks at the table after a 409 on opening: finishes a round in progress, or notices a closed table. */
 static enum open_409
@@ -500,12 +558,19 @@ after_conflict(struct worker *w, struct sim_table *t)
 	if (json_is_string(json_object_get(tab, "status")) &&
 	    strcmp(json_string_value(json_object_get(tab, "status")), "open") != 0)
 		what = CLOSED;
-	else if (cur == NULL || json_is_null(cur))
+	else if (person_at_table(tab)) {
+		t->person_dealing = true;
+		t->dealer_checked = now_seconds();
+		what = PERSON;
+	} else if (cur == NULL || json_is_null(cur))
 		what = AGAIN;       /* the round ended meanwhile */
 	else {
 		json_t *wrap = json_pack("{s:O}", "id", cur);
-		if (round_id_of(wrap, id) == 0 && recover_round(w, t, id) == 0)
+		int rec = round_id_of(wrap, id) == 0 ? recover_round(w, t, id) : -1;
+		if (rec == 0)
 			what = AGAIN;
+		else if (rec == 1)
+			what = PERSON;
 		json_decref(wrap);
 	}
 	json_decref(answer);
@@ -565,6 +630,8 @@ open_round(struct worker *w, struct sim_table *t, struct plan *p, bool whole, js
 					fprintf(stderr, "pitboss simulate: table %s is closed; trying again later\n", t->id);
 				return OUT_SKIPPED;
 			}
+			if (what == PERSON)
+				return OUT_SKIPPED;
 			return OUT_FAILED;
 		}
 		if (c.status == 403 && !t->explicit_choice && t->played <= 1) {
@@ -607,6 +674,8 @@ play_round(struct worker *w, struct sim_table *t)
 	enum outcome out;
 	bool whole;
 
+	if (person_dealing(w, t))
+		return OUT_SKIPPED;
 	sim_plan_round(s, t, &p);
 	whole = s->opt.mode == MODE_WHOLE || (s->opt.mode == MODE_MIXED && sim_rng_chance(&s->rng, 0.5));
 	if (p.void_at >= 0)
@@ -875,6 +944,10 @@ load_tables(struct sim *s, struct worker *w)
 
 		if (id == NULL || (s->opt.tables != NULL && !list_has_id(s->opt.tables, id)))
 			continue;
+		if (s->opt.except != NULL && list_has_id(s->opt.except, id)) {
+			fprintf(stderr, "pitboss simulate: table %s is left free (--except)\n", id);
+			continue;
+		}
 		if (status != NULL && strcmp(status, "open") != 0) {
 			fprintf(stderr, "pitboss simulate: table %s is %s; skipping it\n", id, status);
 			continue;

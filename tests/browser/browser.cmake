@@ -39,3 +39,7 @@ pb_browser_suite(cashflow cashflow.test.mjs 100)
 # Refusals and money in sentences: each kind of refusal the pages show, the exceptions, master game and
 # Title 31 views, all free of cents, JSON and API codes.
 pb_browser_suite(words words.test.mjs 100)
+# A tour of every view at 1280x800 and 1920x1080 (axe-core clean, the top bar on one row, figures of at
+# least 16 px on the podium monitor), each role's landing and menus, the property's gaming day seen from a
+# browser in another zone; its screenshots land in docs/img/page-*.png.
+pb_browser_suite(tour tour.test.mjs 150)

@@ -3,6 +3,11 @@
 // each bar carries a <title> and the caller shows the same data as a table.
 import {s, h} from './dom.js';
 
+/** About how wide text is at the chart's 11 px (tabular figures): for leaving out what would not fit. */
+function textWidth(text) {
+  return String(text).length * 6.6 + 4;
+}
+
 function niceStep(range, count) {
   const raw = range / Math.max(1, count);
   const mag = 10 ** Math.floor(Math.log10(raw || 1));
@@ -40,7 +45,9 @@ export function barChart(items, {fmt = String, title, description, refLabel, val
   }
   svg.append(grid);
 
-  const labelEvery = Math.ceil(items.length / Math.max(1, Math.floor(iw / 84)));
+  // x labels no closer than the widest of them (and 84 px)
+  const widest = Math.max(84, ...items.map(i => textWidth(i.label) + 12));
+  const labelEvery = Math.ceil(items.length / Math.max(1, Math.floor(iw / widest)));
   const bars = s('g', {class: 'bars'});
   items.forEach((it, i) => {
     const cx = ml + band * i + band / 2;
@@ -51,8 +58,16 @@ export function barChart(items, {fmt = String, title, description, refLabel, val
       g.append(s('rect', {x: cx - bw / 2, width: bw, y: Math.min(y0, y1), height: Math.max(1, Math.abs(y1 - y0)),
         class: neg ? 'neg' : 'pos', rx: 2},
       s('title', null, it.title || `${it.label}: ${valueLabel} ${fmt(it.value)}`)));
-      if (items.length <= 16 || items.filter(i => Number.isFinite(i.value)).length <= 8) {
-        g.append(s('text', {x: cx, y: neg ? y1 + 13 : y1 - 5, class: 'val', 'text-anchor': 'middle'}, fmt(it.value)));
+      // The value over (under) its bar, only where it fits its band, kept clear of the axes' labels:
+      // inside the plot's width (the y axis's ticks are left of it) and above the x axis's labels.
+      const text = fmt(it.value);
+      const tw = textWidth(text);
+      if (tw <= band - 4) {
+        const tx = Math.min(Math.max(cx, ml + tw / 2 + 2), W - mr - tw / 2);
+        let ty = neg ? y1 + 13 : y1 - 5;
+        if (neg && ty > mt + ih - 2) ty = y0 - 5;   // a loss down to the axis: its value above the zero line
+        if (!neg && ty < 11) ty = 11;
+        g.append(s('text', {x: tx, y: ty, class: 'val', 'text-anchor': 'middle'}, text));
       }
     }
     if (Number.isFinite(it.ref)) {

@@ -57,6 +57,13 @@ export function show(message, opts = {}) {
 export function showPasswordChange(message) {
   const s = session.current();
   if (!s) return show();
+  // Shown again while the person is at it (a refused change, a request answered "change it first"):
+  // what he typed stays, so a refusal costs him one field, not three.
+  const already = !$('password-form').hidden && !$('signin').hidden;
+  if (already) {
+    if (message) say('password-message', 'warn', message);
+    return;
+  }
   clearSecrets();
   $('signin-form').hidden = true;
   $('password-form').hidden = false;

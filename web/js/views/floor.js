@@ -3,7 +3,8 @@
 import * as api from '../api.js';
 import {h, section, replaceIfChanged} from '../dom.js';
 import {money, int, whenText} from '../format.js';
-import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus, todayRange, tzOffset} from '../common.js';
+import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus} from '../common.js';
+import {allows} from '../menus.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly, hasBanker} from '../figures.js';
 import {bankerWhoText} from '../players.js';
 import {nearLimitMark} from '../cash.js';
@@ -84,7 +85,9 @@ function kpi(labelText, value, sub) {
 export async function render(main, params, ctx) {
   ctx.setTitle('Floor');
   const live = liveStatus();
-  main.append(pageHeader('Floor', {sub: 'Every table, with today\u2019s figures since local midnight.', actions: live.el}));
+  const figures = allows('reports');   // the summary is the report readers' (a runner sees the tables only)
+  const sub = h('span', null, figures ? 'Every table, with the figures of the property\u2019s gaming day so far.' : 'Every table.');
+  main.append(pageHeader('Floor', {sub, actions: live.el}));
   const kpis = h('div', {class: 'kpis', 'aria-label': 'Today across the floor', role: 'group'});
   const [sec, body] = section('Tables', {id: 'floor-tables'});
   const reportArea = h('div', {class: 'report-note'});
@@ -131,11 +134,13 @@ export async function render(main, params, ctx) {
       if (!tbody) replaceIfChanged(errorArea, errorNote(e, 'Tables'));
       return;
     }
-    const {from, to} = todayRange();
+    // Today is the property's gaming day (GET /tables' property), whatever the browser's zone.
+    const day = api.property()?.gaming_day;
+    if (figures && day) sub.textContent = `Every table, with the figures of gaming day ${day} so far.`;
     const latestP = Promise.allSettled(tables.map(t => api.get(`/tables/${encodeURIComponent(t.id)}/rounds?limit=1`)));
     const rotP = Promise.allSettled(tables.map(t => t.banking === 'player'
       ? api.get(`/tables/${encodeURIComponent(t.id)}/bankers?limit=1`) : Promise.resolve(null)));
-    const summaryP = api.get('/reports/summary' + api.qs({group: 'table', from, to, tz_offset: tzOffset()})).then(
+    const summaryP = !figures ? Promise.resolve() : api.get('/reports/summary' + api.qs({group: 'table', from: day, to: day})).then(
       b => { summaryErr = null; byTable = new Map(b.groups.map(g => [g.key, g])); totals = b.totals; },
       e => { summaryErr = e; byTable = new Map(); totals = null; });
     const seatsP = Promise.allSettled(tables.map(t => api.get(`/tables/${encodeURIComponent(t.id)}/seats`)));

@@ -4,7 +4,7 @@ import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {money, moneyCell, int, label, when, whenText, miniCards, toMinor, minorDigits} from '../format.js';
 import {barChart} from '../chart.js';
-import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton, tzOffset} from '../common.js';
+import {pageHeader, errorNote, localDate, addDays, csvButton} from '../common.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly} from '../figures.js';
 
 export const name = 'reports';
@@ -27,7 +27,9 @@ function keyLabel(group, key) {
 export async function render(main, params, ctx) {
   ctx.setTitle('Reports');
   const q = ctx.query;
-  const today = localDate();
+  // The property's gaming days (GET /tables' property), whatever the browser's zone: the daemon
+  // reads a date in from and to as that gaming day of the property (docs/api.md, "Reports").
+  const today = api.property()?.gaming_day || localDate();
   const state = {
     from: q.get('from') || today,
     to: q.get('to') || today,
@@ -37,7 +39,7 @@ export async function render(main, params, ctx) {
   };
   const tables = api.tables();
 
-  main.append(pageHeader('Reports', {sub: 'Handle, win, win per handle and theoretical win over a range of local days; large payouts.'}));
+  main.append(pageHeader('Reports', {sub: 'Handle, win, win per handle and theoretical win over a range of the property\u2019s gaming days; large payouts.'}));
 
   // The filter form.
   const from = h('input', {type: 'date', name: 'from', value: state.from, required: true});
@@ -64,14 +66,8 @@ export async function render(main, params, ctx) {
     formMsg);
   main.append(h('section', {class: 'panel', 'aria-label': 'Filters'}, h('div', {class: 'panel-body'}, form)));
 
-  // Day and shift keys follow the browser's zone; the daemon's aggregates are
-  // hourly, so a zone that is not a whole hour from UTC gets UTC days instead.
-  const tzFor = () => {
-    const tz = tzOffset(new Date(dayStartISO(state.from)));
-    return tz % 60 === 0 ? tz : undefined;
-  };
   const summaryQuery = (extra = {}) => api.qs({table: state.table, group: state.group,
-    from: dayStartISO(state.from), to: dayEndISO(state.to), tz_offset: tzFor(), ...extra});
+    from: state.from, to: state.to, ...extra});
   const [sumSec, sumBody] = section('Summary', {id: 'report-summary',
     actions: csvButton('Download CSV', () => '/reports/summary' + summaryQuery({format: 'csv'}), 'summary.csv', api)});
   main.append(sumSec);
@@ -83,7 +79,7 @@ export async function render(main, params, ctx) {
     field(`Minimum win (${cur0})`, minInput, 'pay-min'),
     h('button', {type: 'submit', class: 'btn'}, 'Show payouts'));
   const payQuery = (extra = {}) => api.qs({min: toMinor(state.min, cur0), table: state.table,
-    from: dayStartISO(state.from), to: dayEndISO(state.to), ...extra});
+    from: state.from, to: state.to, ...extra});
   const [paySec, payBody] = section('Large payouts', {id: 'report-payouts',
     actions: csvButton('Download CSV', () => '/reports/payouts' + payQuery({format: 'csv'}), 'payouts.csv', api)});
   const payList = h('div');
@@ -146,12 +142,11 @@ export async function render(main, params, ctx) {
     ], WAGERS, {caption: 'Totals by wager'});
 
     sumBody.replaceChildren(
-      tzFor() === undefined && (state.group === 'day' || state.group === 'shift')
-        ? note('info', 'Your time zone is not a whole number of hours from UTC, so days and shifts here are UTC days and shifts.') : '',
       mixed ? note('info', 'The tables use different currencies; the chart and totals mix them and are for orientation only.') : '',
       chart,
       dataTable(cols, groups, {caption: 'Summary report', foot: tot}),
       h('details', {class: 'chart-data'}, h('summary', null, 'Totals by wager'), breakdown));
+    focusableTables(sumBody);
   }
 
   async function loadPayouts() {
@@ -171,6 +166,7 @@ export async function render(main, params, ctx) {
         {label: 'Stake', num: true, render: p => money(p.stake, api.currencyOf(p.table))},
         {label: 'Win', num: true, render: p => moneyCell(p.net, api.currencyOf(p.table), {signed: true})},
       ], list, {caption: 'Large payouts', empty: `No payout of ${money(toMinor(state.min, cur0), cur0)} or more in this range.`}));
+      focusableTables(payList);
     } catch (e) {
       if (ctx.alive()) payList.replaceChildren(errorNote(e, 'Large payouts report') || '');
     }
@@ -201,5 +197,15 @@ export async function render(main, params, ctx) {
     loadPayouts();
   });
   await Promise.all([loadSummary(), loadPayouts()]);
+}
+
+/** The wrappers of el's wide tables made reachable by keyboard: a focusable region named after its table. */
+function focusableTables(el) {
+  for (const wrap of el.querySelectorAll('.table-wrap')) {
+    wrap.setAttribute('tabindex', '0');
+    wrap.setAttribute('role', 'region');
+    wrap.setAttribute('aria-label', wrap.querySelector('caption')?.textContent.trim() || 'Table');
+  }
+  return el;
 }
 
