@@ -406,9 +406,10 @@ describe('the pit boss page', () => {
     assert.match(totals, /\+\$360\.00/, 'players net: 25 + 25 + 200 - 5 + 125 - 10');
     assert.match(totals, /-\$360\.00/, 'house win');
     assert.ok((await page.locator('#round-events .timeline li').count()) >= 5, 'the event timeline');
-    // Times in the browser's zone, not UTC.
-    const local = new Intl.DateTimeFormat('en-US', {timeZone: TZ, timeStyle: 'medium'}).format(new Date(fixtures.sf.opened_at));
-    assert.ok((await page.locator('.times').innerText()).includes(local), `opened at ${local} (${TZ})`);
+    // Times in the property's zone (GET /tables' property.time_zone), not the browser's (TZ).
+    const zone = (await http('GET', '/api/v1/tables')).json.property.time_zone;
+    const local = new Intl.DateTimeFormat('en-US', {timeZone: zone, timeStyle: 'medium'}).format(new Date(fixtures.sf.opened_at));
+    assert.ok((await page.locator('.times').innerText()).includes(local), `opened at ${local} (${zone}; the browser in ${TZ})`);
     if (missing.verify) await page.locator('#round-verify').getByText('not available').waitFor();
     else await page.locator('#round-verify .note-ok, #round-verify .note-error').waitFor();
     await shot(page, '04-round-house');
@@ -1329,19 +1330,24 @@ describe('players on the page', () => {
     assert.match(await offers.nth(1).innerText(), new RegExp(`Accepted[\\s\\S]*player ${ids.nora}`));
   });
 
-  it('a dealer\u2019s session sees no personal fields', async () => {
-    await as(PL.dl, `#/players/${ids.nora}`);
-    await pp.locator('#player-record').waitFor();
-    const rec = await pp.locator('#player-record').innerText();
-    assert.match(rec, /Nora Q\./);
-    assert.doesNotMatch(rec, /Quinn|QX778899|1975|passport/);
-    assert.doesNotMatch(await pp.locator('#main').innerText(), /Quinn|QX778899/);
-    await pp.locator('#player-rating .note', {hasText: 'not allowed'}).waitFor();
-    await pp.goto(`${base}/#/table/${T}`);
-    await pp.locator('#table-seats tbody tr', {hasText: 'Nora Q.'}).waitFor();
-    assert.doesNotMatch(await pp.locator('#table-seats').innerText(), /Quinn/);
-    await pp.goto(`${base}/#/title31`);
-    await pp.locator('#t31-ctr .note', {hasText: 'not allowed'}).waitFor();
+  it('a dealer\u2019s session is sent to the dealer\u2019s page and reads no personal field', async () => {
+    if (await pp.locator('#signout').isVisible()) await pp.locator('#signout').click();
+    await pp.goto(`${base}/#/players/${ids.nora}`);
+    await signInPerson(pp, PL.dl.id, acctPassword(PL.dl));
+    await pp.waitForURL(u => u.pathname === '/dealer/');
+    const token = await pp.evaluate(() => sessionStorage.getItem('pitboss.token'));
+    assert.ok(token, 'the dealer\u2019s session is kept for his page');
+    // what his session may read of her: her description, none of her personal fields
+    const rec = await http('GET', `/api/v1/players/${encodeURIComponent(ids.nora)}`, {token});
+    assert.equal(rec.status, 200, rec.text);
+    assert.match(rec.text, /Nora Q\./);
+    assert.doesNotMatch(rec.text, /Quinn|QX778899|1975|passport/);
+    const seats = await http('GET', `/api/v1/tables/${T}/seats`, {token});
+    assert.equal(seats.status, 200, seats.text);
+    assert.doesNotMatch(seats.text, /Quinn|QX778899/);
+    assert.equal((await http('GET', '/api/v1/reports/title31', {token})).status, 403);
+    await pp.evaluate(() => sessionStorage.clear());
+    await pp.goto(`${base}/`);
   });
 
   it('logged no console errors and no policy violation', () => {

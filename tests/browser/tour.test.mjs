@@ -154,8 +154,14 @@ describe('a tour of the pit boss page', {timeout: 180000}, () => {
     const pl = await http('POST', '/api/v1/players', {body: {card: '770001', name: 'Tia Park'}});
     assert.equal(pl.status, 201, pl.text);
     ids.player = pl.json.player?.id || pl.json.id;
-    const rounds = await http('GET', '/api/v1/tables/T1/rounds?limit=1');
-    ids.round = rounds.json.rounds[0].id;
+    // the round view's own round, not a random one: red and black tens, a folded hand (greyed: its corners
+    // must keep their contrast), a Pair Plus paid
+    const round = await http('POST', '/api/v1/tables/T1/rounds', {token: 'demo-dealer', body: {
+      bets: {1: {ante: 2500, pair_plus: 500}, 2: {ante: 1000}, 3: {ante: 1000}},
+      hands: {1: ['Th', 'Td', '2c'], 2: ['Tc', '9h', '3s'], 3: ['Ts', 'Jd', '4h']},
+      dealer: ['Qd', '7c', '2h'], decisions: {1: 'play', 2: 'fold', 3: 'play'}}});
+    assert.equal(round.status, 201, round.text);
+    ids.round = round.json.round.id;
     browser = await chromium.launch({executablePath: CHROMIUM, args: ['--no-sandbox']});
     context = await browser.newContext({viewport: {width: 1280, height: 800}, locale: 'en-US', timezoneId: 'Asia/Tokyo'});
     page = await context.newPage();

@@ -7,6 +7,8 @@
 // memory (keepTokenInMemory).  A token is either a terminal token typed in,
 // or a person's session token from POST /sessions ("pbs_…").
 
+import {setTimeZone} from './format.js';
+
 const TOKEN_KEY = 'pitboss.token';
 const BASE = '/api/v1';
 
@@ -223,6 +225,7 @@ export async function loadTables() {
   const body = await get('/tables');
   tablesCache = body.tables;
   propertyCache = body.property || null;
+  setTimeZone(propertyCache?.time_zone);   // times in the property's zone on both pages
   return tablesCache;
 }
 /** The property beside the tables (GET /tables): {time_zone, chips, shifts, gaming_day}; null from an older daemon. */

@@ -2,7 +2,7 @@
 // date ranges and a poller that never overlaps itself.  Views import from
 // here and from the other modules of js/, never from each other.
 import {h, note} from './dom.js';
-import {label} from './format.js';
+import {label, whenText} from './format.js';
 import {refusalText} from './refusals.js';
 
 /** The page title with breadcrumbs above it. crumbs: [[text, href], ...]. */
@@ -46,18 +46,6 @@ export function localDate(d = new Date()) {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
 }
 
-/** "2026-11-21" (local) -> the UTC ISO instant of that local midnight. */
-export function dayStartISO(ymd) {
-  const [y, m, d] = ymd.split('-').map(Number);
-  return new Date(y, m - 1, d, 0, 0, 0, 0).toISOString();
-}
-
-/** The end of a local day: the next local midnight (exclusive). */
-export function dayEndISO(ymd) {
-  const [y, m, d] = ymd.split('-').map(Number);
-  return new Date(y, m - 1, d + 1, 0, 0, 0, 0).toISOString();
-}
-
 export function addDays(ymd, n) {
   const [y, m, d] = ymd.split('-').map(Number);
   return localDate(new Date(y, m - 1, d + n));
@@ -66,11 +54,6 @@ export function addDays(ymd, n) {
 /** Minutes east of UTC in the browser's zone (for the reports' day and shift keys). */
 export function tzOffset(d = new Date()) {
   return -d.getTimezoneOffset();
-}
-
-export function todayRange() {
-  const t = localDate();
-  return {from: dayStartISO(t), to: new Date().toISOString()};
 }
 
 /**
@@ -107,7 +90,7 @@ export function liveStatus() {
     el,
     ok(at = new Date()) {
       el.classList.remove('stale');
-      const t = `Live · updated ${at.toLocaleTimeString()}`;
+      const t = `Live · updated ${whenText(at.toISOString(), 'time')}`;
       if (text.textContent !== t) text.textContent = t;
     },
     stale(msg) {

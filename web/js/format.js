@@ -96,11 +96,31 @@ export function percent(x, precise = false) {
   return (precise ? pct2Format : pctFormat).format(Number(x));
 }
 
-const dateTime = new Intl.DateTimeFormat(undefined, {dateStyle: 'medium', timeStyle: 'medium'});
-const timeOnly = new Intl.DateTimeFormat(undefined, {timeStyle: 'medium'});
-const timeMs = new Intl.DateTimeFormat(undefined, {hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3});
-const shortDT = new Intl.DateTimeFormat(undefined, {month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit'});
-const hourOnly = new Intl.DateTimeFormat(undefined, {hour: '2-digit', minute: '2-digit'});
+// Times are shown in the property's zone (setTimeZone, from GET /tables' property.time_zone), never the
+// browser's: a head-office browser in Tokyo reads a New York property's clock.
+const STYLES = {
+  full: {dateStyle: 'medium', timeStyle: 'medium'},
+  time: {timeStyle: 'medium'},
+  ms: {hour: '2-digit', minute: '2-digit', second: '2-digit', fractionalSecondDigits: 3},
+  short: {month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit'},
+  hour: {hour: '2-digit', minute: '2-digit'},
+};
+let timeZone;            // undefined: the browser's, until the property's is known
+let timeFormats = {};
+
+/** Shows every later time in zone (an IANA name, e.g. "America/New_York"); an unknown zone is ignored. */
+export function setTimeZone(zone) {
+  if (!zone || zone === timeZone) return;
+  try { new Intl.DateTimeFormat(undefined, {timeZone: zone}); } catch { return; }
+  timeZone = zone;
+  timeFormats = {};
+}
+
+function timeFormat(style) {
+  const key = STYLES[style] ? style : 'full';
+  if (!timeFormats[key]) timeFormats[key] = new Intl.DateTimeFormat(undefined, {...STYLES[key], timeZone});
+  return timeFormats[key];
+}
 
 function parse(iso) {
   if (!iso) return null;
@@ -108,19 +128,17 @@ function parse(iso) {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
-/** A UTC ISO time shown in the browser's zone, inside <time> with the UTC value as title. */
+/** A UTC ISO time shown in the property's zone, inside <time> with the UTC value as title. */
 export function when(iso, style = 'full') {
   const d = parse(iso);
   if (!d) return h('span', {class: 'muted'}, iso ? String(iso) : '—');
-  const fmt = style === 'time' ? timeOnly : style === 'ms' ? timeMs : style === 'short' ? shortDT : style === 'hour' ? hourOnly : dateTime;
-  return h('time', {datetime: iso, title: `${iso} (UTC)`}, fmt.format(d));
+  return h('time', {datetime: iso, title: `${iso} (UTC)`}, timeFormat(style).format(d));
 }
 
 export function whenText(iso, style = 'full') {
   const d = parse(iso);
   if (!d) return iso ? String(iso) : '—';
-  const fmt = style === 'time' ? timeOnly : style === 'short' ? shortDT : style === 'hour' ? hourOnly : dateTime;
-  return fmt.format(d);
+  return timeFormat(style === 'ms' ? 'full' : style).format(d);
 }
 
 /** "straight_flush" -> "Straight flush". */

@@ -225,18 +225,29 @@ rate(struct pit *p, const char *player, const char *from, const char *to, json_t
 	return *out != NULL ? 0 : pb_oom(err);
 }
 
-/* A query time in the stored form, or the default; 400 when malformed. */
+/*
+ * A query time in the stored form, or the default; a date alone is the
+ * property's gaming day (from: its start; to: its end, exclusive); 400 when
+ * malformed.
+ */
 static int
-query_time(const char *text, const char *name, const char *def, char out[PB_TIME_LEN], struct pb_error *err)
+query_time(const struct pit *p, const char *text, const char *name, const char *def, char out[PB_TIME_LEN],
+    struct pb_error *err)
 {
-	int64_t ms;
+	int64_t ms, day, from_s, to_s;
 
 	if (text == NULL || text[0] == '\0') {
 		snprintf(out, PB_TIME_LEN, "%s", def);
 		return 0;
 	}
+	if (strlen(text) == 10 && gaming_day_parse(text, &day) == 0) {
+		gaming_day_bounds(&p->cfg->property.calendar, day, &from_s, &to_s);
+		pb_time_format_ms((strcmp(name, "to") == 0 ? to_s : from_s) * 1000, out);
+		return 0;
+	}
 	if (pb_time_parse(text, &ms) < 0)
-		return pb_fail(err, 400, "invalid_query", "%s: a time such as 2026-03-01T08:00:00Z", name);
+		return pb_fail(err, 400, "invalid_query", "%s: a gaming day such as 2026-03-01, or a time such as "
+		    "2026-03-01T08:00:00Z", name);
 	pb_time_format_ms(ms, out);
 	return 0;
 }
@@ -257,7 +268,8 @@ pit_player_rating(struct pit *p, const struct actor *a, const char *id, const ch
 	json_t *manual;
 	bool found = false;
 
-	if (need_reader(a, err) < 0 || query_time(from, "from", TIME_MIN, f, err) < 0 || query_time(to, "to", TIME_MAX, t, err) < 0)
+	if (need_reader(a, err) < 0 || query_time(p, from, "from", TIME_MIN, f, err) < 0 ||
+	    query_time(p, to, "to", TIME_MAX, t, err) < 0)
 		return -1;
 	if (strlen(id) < PB_ID_MAX && store_player_merged_into(p->store, id, &found, into, err) < 0)
 		return -1;

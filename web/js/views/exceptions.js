@@ -5,13 +5,13 @@ import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {label, when} from '../format.js';
 import {describeException, exceptionRound} from '../exception-text.js';
-import {pageHeader, errorNote, localDate, dayStartISO, dayEndISO, addDays, csvButton} from '../common.js';
+import {pageHeader, errorNote, localDate, addDays, csvButton} from '../common.js';
 
 export const name = 'exceptions';
 
 export async function render(main, params, ctx) {
   ctx.setTitle('Exceptions');
-  const today = localDate();
+  const today = api.property()?.gaming_day || localDate();   // the property's gaming day, not the browser's
   const q = ctx.query;
   const state = {from: q.get('from') || addDays(today, -6), to: q.get('to') || today, table: q.get('table') || ''};
 
@@ -28,7 +28,7 @@ export async function render(main, params, ctx) {
       h('div', {class: 'field field-submit'}, h('button', {type: 'submit', class: 'btn btn-primary'}, 'Show'))));
   main.append(h('section', {class: 'panel', 'aria-label': 'Filters'}, h('div', {class: 'panel-body'}, form)));
 
-  const query = (extra = {}) => api.qs({from: dayStartISO(state.from), to: dayEndISO(state.to), table: state.table, ...extra});
+  const query = (extra = {}) => api.qs({from: state.from, to: state.to, table: state.table, ...extra});   // gaming days
   const [sec, body] = section('Exceptions', {id: 'exceptions-list',
     actions: csvButton('Download CSV', () => '/reports/exceptions' + query({format: 'csv'}), 'exceptions.csv', api)});
   main.append(sec);

@@ -12,8 +12,8 @@
 // transactions of the gaming day (GET /transactions?player=), voids marked.
 import * as api from '../api.js';
 import {h, section, dataTable, facts, note} from '../dom.js';
-import {money, moneyCell, label, when, int} from '../format.js';
-import {pageHeader, errorNote, dayStartISO, dayEndISO, formField, witnessFields, refusalNote} from '../common.js';
+import {money, moneyCell, label, when, whenText, int} from '../format.js';
+import {pageHeader, errorNote, formField, witnessFields, refusalNote} from '../common.js';
 import {playerName, playerLink, anonymousBadge, duration, playersCurrency, mayMerge, mayRegister} from '../players.js';
 import {transactionsTable, nearLimitMark} from '../cash.js';
 import {editForm, idTypeText} from '../register.js';
@@ -125,7 +125,7 @@ export async function render(main, params, ctx) {
 
   async function loadRating() {
     ratBody.replaceChildren(h('p', {class: 'muted'}, 'Loading…'));
-    const range = {from: from.value ? dayStartISO(from.value) : '', to: to.value ? dayEndISO(to.value) : ''};
+    const range = {from: from.value || '', to: to.value || ''};   // the property's gaming days (docs/api.md)
     let r;
     try {
       r = await api.get(`/players/${encodeURIComponent(p.id)}/rating` + api.qs(range));
@@ -137,8 +137,8 @@ export async function render(main, params, ctx) {
     const diff = r.theoretical - r.estimated_theoretical;
     const fig = (k, v, title) => h('div', {class: 'fact', 'data-fig': k, title}, h('dt', null, title ? title.split(':')[0] : k), h('dd', null, v));
     ratBody.replaceChildren(
-      h('p', {class: 'muted small'}, r.from || r.to ? `Rounds settled from ${r.from ? new Date(r.from).toLocaleString() : 'the start'} ` +
-        `to ${r.to ? new Date(r.to).toLocaleString() : 'now'}.` : 'All his play.'),
+      h('p', {class: 'muted small'}, r.from || r.to ? `Rounds settled from ${r.from ? whenText(r.from) : 'the start'} ` +
+        `to ${r.to ? whenText(r.to) : 'now'}.` : 'All his play.'),
       h('dl', {class: 'facts rating'},
         fig('hands', int(r.hands), 'Hands: settled rounds in which his seat had a payout line'),
         fig('seconds', duration(r.seconds), 'Time seated: within the range'),
