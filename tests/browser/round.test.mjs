@@ -182,7 +182,7 @@ describe('one number for a round, and the round view', () => {
     // The inventory at once: the bar's link brings it into view at 1280x800.
     await page.locator('#table-jumps a[data-jump="table-inventory"]').click();
     const top = await page.locator('#table-inventory').evaluate(el => el.getBoundingClientRect().top);
-    assert.ok(top >= 0 && top < 800, `the inventory's top at ${top}px`);
+    assert.ok(top > -2 && top < 800, `the inventory's top at ${top}px`);   // scrolled to it: within a pixel of the top
     assert.ok(await page.locator('#table-inventory-title').evaluate(el => el === document.activeElement));
     assert.deepEqual(await axeViolations(page), []);
     await shot('table');
