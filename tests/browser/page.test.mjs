@@ -325,7 +325,7 @@ describe('the pit boss page', () => {
     assert.match(await page.locator('tr[data-table="T1"]').innerText(), /Three Card 1/);
     assert.match(await page.locator('tr[data-table="T1"]').innerText(), /Open/);
     // The round in betting at T2 is its current round; P1 shows its banker.
-    await page.locator('tr[data-table="T2"]').getByText(`Round ${fixtures.open.id}`).waitFor();
+    await page.locator('tr[data-table="T2"]').getByText(`Round ${fixtures.open.table}-${fixtures.open.round_no}`).waitFor();
     await page.locator('tr[data-table="P1"]').getByText('Seat 3').waitFor();
     // The token is kept in sessionStorage only.
     assert.equal(await page.evaluate(() => sessionStorage.getItem('pitboss.token')), PITBOSS);
@@ -345,7 +345,7 @@ describe('the pit boss page', () => {
     const r = await http('POST', '/api/v1/tables/T3/rounds', {token: DEALER, body: {}});
     assert.equal(r.status, 201, r.text);
     fixtures.t3open = r.json.round;
-    await page.locator('tr[data-table="T3"]').getByText(`Round ${r.json.round.id}`).waitFor({timeout: 12000});
+    await page.locator('tr[data-table="T3"]').getByText(`Round ${r.json.round.table}-${r.json.round.round_no}`).waitFor({timeout: 12000});
     assert.equal(await page.evaluate(() => document.querySelector('tr[data-table="T3"]').dataset.marker), 'x',
       'the row was updated in place, not rebuilt');
   });
@@ -369,7 +369,7 @@ describe('the pit boss page', () => {
   });
 
   it('opens a table: recall, limits, hold chart', async () => {
-    await page.locator('tr[data-table="T1"] a', {hasText: 'T1'}).click();
+    await page.locator('tr[data-table="T1"] a.table-id').click();
     await page.waitForURL(/#\/table\/T1$/);
     await page.locator('h1', {hasText: 'T1 · Three Card 1'}).waitFor();
     for (const f of [fixtures.sf, fixtures.nq, fixtures.lose]) await page.locator(`a[data-round="${f.id}"]`).waitFor();
@@ -589,10 +589,10 @@ describe('the pit boss page', () => {
     assert.equal(JSON.parse(kept.session).must_change_password, false);
     // The floor, as with a token.
     for (const id of TABLE_IDS) await page.locator(`tr[data-table="${id}"]`).waitFor();
-    await page.locator('tr[data-table="T2"]').getByText(`Round ${fixtures.open.id}`).waitFor();
+    await page.locator('tr[data-table="T2"]').getByText(`Round ${fixtures.open.table}-${fixtures.open.round_no}`).waitFor();
     await noHorizontalOverflow(page);
     await shot(page, '13-person-floor');
-    await page.locator('tr[data-table="T1"] a', {hasText: 'T1'}).click();
+    await page.locator('tr[data-table="T1"] a.table-id').click();
     await page.locator('h1', {hasText: 'T1 · Three Card 1'}).waitFor();
     await page.locator(`a[data-round="${fixtures.sf.id}"]`).waitFor();
     // Sign-out ends the session at the daemon too, and offers the person's id again.

@@ -33,6 +33,78 @@ static const char *const EXCEPTION_CODE_PATTERNS[] = {
 	NULL,
 };
 
+/* The numbers of rounds by their id, {"1390": 277}, as store_round_nos gives them; oom set when one was lost. */
+struct round_nos {
+	json_t *by_id;
+	bool oom;
+};
+
+static void
+round_no_found(void *arg, int64_t id, int64_t round_no)
+{
+	struct round_nos *r = arg;
+	char key[24];
+
+	snprintf(key, sizeof(key), "%lld", (long long)id);
+	if (json_object_set_new(r->by_id, key, json_integer(round_no)) < 0)
+		r->oom = true;
+}
+
+/*
+ * Gives each row of arr that names a round (an integer "round") its
+ * "round_no": the table's number of the round, which with "table" makes
+ * the label the pages show (T1-277).  One read for the whole list.
+ */
+static int
+rows_round_nos(struct pit *p, json_t *arr, struct pb_error *err)
+{
+	struct round_nos nos = {.by_id = json_object()};
+	json_t *ids = json_array(), *row;
+	char *text = NULL, key[24];
+	size_t i;
+	int rc = 0;
+
+	if (nos.by_id == NULL || ids == NULL) {
+		rc = pb_oom(err);
+		goto out;
+	}
+	json_array_foreach(arr, i, row) {
+		json_t *round = json_object_get(row, "round");
+		if (json_is_integer(round) && json_array_append(ids, round) < 0) {
+			rc = pb_oom(err);
+			goto out;
+		}
+	}
+	if (json_array_size(ids) == 0)
+		goto out;
+	if ((text = json_dumps(ids, JSON_COMPACT)) == NULL) {
+		rc = pb_oom(err);
+		goto out;
+	}
+	if ((rc = store_round_nos(p->store, text, round_no_found, &nos, err)) < 0)
+		goto out;
+	if (nos.oom) {
+		rc = pb_oom(err);
+		goto out;
+	}
+	json_array_foreach(arr, i, row) {
+		json_t *round = json_object_get(row, "round"), *no;
+		if (!json_is_integer(round))
+			continue;
+		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(round));
+		no = json_object_get(nos.by_id, key);
+		if (no != NULL && json_object_set(row, "round_no", no) < 0) {
+			rc = pb_oom(err);
+			goto out;
+		}
+	}
+out:
+	free(text);
+	json_decref(ids);
+	json_decref(nos.by_id);
+	return rc;
+}
+
 /* ---- the largest payouts ---- */
 
 /* The hand a line was paid on: best five of six for the six card bonus, else the seat's three cards. */
@@ -87,6 +159,10 @@ pit_report_payouts(struct pit *p, const struct actor *a, const struct report_que
 	arr = json_array();
 	for (int i = 0; i < n; i++)
 		json_array_append_new(arr, payout_json(&rows[i]));
+	if (rows_round_nos(p, arr, err) < 0) {
+		json_decref(arr);
+		goto out;
+	}
 	*out = json_pack("{s:s,s:s,s:o,s:I,s:i,s:o}", "from", from, "to", to,
 	    "table", report_table_json(q), "min", (json_int_t)q->min_net, "limit", q->limit,
 	    "payouts", arr);
@@ -178,77 +254,6 @@ exceptions_json(const struct report_exception_list *list, int n)
 	return arr;
 }
 
-/* The numbers of rounds by their id, {"1390": 277}, as store_round_nos gives them; oom set when one was lost. */
-struct round_nos {
-	json_t *by_id;
-	bool oom;
-};
-
-static void
-round_no_found(void *arg, int64_t id, int64_t round_no)
-{
-	struct round_nos *r = arg;
-	char key[24];
-
-	snprintf(key, sizeof(key), "%lld", (long long)id);
-	if (json_object_set_new(r->by_id, key, json_integer(round_no)) < 0)
-		r->oom = true;
-}
-
-/*
- * Gives each row of arr that names a round (an integer "round") its
- * "round_no": the table's number of the round, which with "table" makes
- * the label the pages show (T1-277).  One read for the whole list.
- */
-static int
-exceptions_round_nos(struct pit *p, json_t *arr, struct pb_error *err)
-{
-	struct round_nos nos = {.by_id = json_object()};
-	json_t *ids = json_array(), *row;
-	char *text = NULL, key[24];
-	size_t i;
-	int rc = 0;
-
-	if (nos.by_id == NULL || ids == NULL) {
-		rc = pb_oom(err);
-		goto out;
-	}
-	json_array_foreach(arr, i, row) {
-		json_t *round = json_object_get(row, "round");
-		if (json_is_integer(round) && json_array_append(ids, round) < 0) {
-			rc = pb_oom(err);
-			goto out;
-		}
-	}
-	if (json_array_size(ids) == 0)
-		goto out;
-	if ((text = json_dumps(ids, JSON_COMPACT)) == NULL) {
-		rc = pb_oom(err);
-		goto out;
-	}
-	if ((rc = store_round_nos(p->store, text, round_no_found, &nos, err)) < 0)
-		goto out;
-	if (nos.oom) {
-		rc = pb_oom(err);
-		goto out;
-	}
-	json_array_foreach(arr, i, row) {
-		json_t *round = json_object_get(row, "round"), *no;
-		if (!json_is_integer(round))
-			continue;
-		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(round));
-		no = json_object_get(nos.by_id, key);
-		if (no != NULL && json_object_set(row, "round_no", no) < 0) {
-			rc = pb_oom(err);
-			goto out;
-		}
-	}
-out:
-	free(text);
-	json_decref(ids);
-	json_decref(nos.by_id);
-	return rc;
-}
 
 /* How far before a period's start the exceptions report looks for overdue CTR items, in gaming days. */
 #define CTR_LOOKBACK_DAYS 90
@@ -318,7 +323,7 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 		goto out;
 	}
 	/* each row of a round with the table's number of it (its label T1-277) */
-	if (arr != NULL && exceptions_round_nos(p, arr, err) < 0) {
+	if (arr != NULL && rows_round_nos(p, arr, err) < 0) {
 		json_decref(arr);
 		goto out;
 	}

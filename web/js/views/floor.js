@@ -8,6 +8,7 @@ import {allows} from '../menus.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly, hasBanker} from '../figures.js';
 import {bankerWhoText} from '../players.js';
 import {nearLimitMark} from '../cash.js';
+import {roundHref, roundLabel} from '../rounds.js';
 
 /** The seated patrons of a table (GET /tables/{t}/seats) near a Title 31 limit, marked; null when none. */
 function nearLimitMarks(seats, cur) {
@@ -39,11 +40,12 @@ function cellsFor(t, latest, g, rot, seats) {
   let current;
   if (t.current_round) {
     const st = last && last.id === t.current_round ? last.state : null;
-    current = h('span', {class: 'stack'}, h('a', {href: `#/round/${t.current_round}`}, `Round ${t.current_round}`),
+    const open = last && last.id === t.current_round ? last : {id: t.current_round};
+    current = h('span', {class: 'stack'}, h('a', {href: roundHref(open)}, `Round ${roundLabel(open)}`),
       st ? stateBadge(st) : null);
   } else if (last) {
     current = h('span', {class: 'stack'}, h('span', {class: 'muted'}, 'None in progress'),
-      h('small', {class: 'muted'}, 'last ', h('a', {href: `#/round/${last.id}`}, `#${last.id}`), ` at ${whenText(last.settled_at || last.opened_at, 'time')}`));
+      h('small', {class: 'muted'}, 'last ', h('a', {href: roundHref(last)}, roundLabel(last)), ` at ${whenText(last.settled_at || last.opened_at, 'time')}`));
   } else {
     current = h('span', {class: 'muted'}, 'No rounds yet');
   }

@@ -4,6 +4,7 @@ import * as api from '../api.js';
 import {h, section, dataTable, note} from '../dom.js';
 import {money, moneyCell, int, label, when, whenText, miniCards, toMinor, minorDigits} from '../format.js';
 import {barChart} from '../chart.js';
+import {roundHref, roundLabel} from '../rounds.js';
 import {pageHeader, errorNote, localDate, addDays, csvButton} from '../common.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly} from '../figures.js';
 
@@ -158,7 +159,10 @@ export async function render(main, params, ctx) {
       payList.replaceChildren(dataTable([
         {label: 'Time', rowHeader: true, render: p => when(p.at, 'short')},
         {label: 'Table', render: p => h('a', {href: `#/table/${encodeURIComponent(p.table)}`}, p.table)},
-        {label: 'Round', render: p => h('a', {href: `#/round/${p.round}`}, `#${p.round}`)},
+        {label: 'Round', render: p => {
+          const r = {id: p.round, table: p.table, round_no: p.round_no};
+          return h('a', {href: roundHref(r)}, roundLabel(r));
+        }},
         {label: 'Seat', num: true, render: p => int(p.seat)},
         {label: 'Wager', render: p => label(p.wager)},
         {label: 'Hand', render: p => h('span', {class: 'stack'}, label(p.hand), p.cards ? miniCards(p.cards, 'small') : null)},
