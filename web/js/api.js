@@ -2,9 +2,8 @@
 // the dealer's): the token, JSON answers and errors, the hooks for a 401 and
 // a password to change, and the writes that must be recorded once (an
 // Idempotency-Key, sent again until answered: the dealer's steps).
-// The pit boss page keeps its token in sessionStorage only: it ends with the
-// browser session (docs/page.md says why); the dealer's page keeps it in
-// memory (keepTokenInMemory).  A token is either a terminal token typed in,
+// Both pages keep the token in sessionStorage only: it ends with the browser
+// session and survives a reload (docs/page.md says why).  A token is either a terminal token typed in,
 // or a person's session token from POST /sessions ("pbs_…").
 
 import {setTimeZone} from './format.js';
@@ -12,26 +11,15 @@ import {setTimeZone} from './format.js';
 const TOKEN_KEY = 'pitboss.token';
 const BASE = '/api/v1';
 
-// null: the token is in sessionStorage; else {token} kept here, forgotten on a reload.
-let memory = null;
-
-/** Keeps the token in this page's memory instead of sessionStorage (before any setToken). */
-export function keepTokenInMemory() {
-  memory = {token: null};
-}
-
 export function getToken() {
-  if (memory) return memory.token;
   try { return sessionStorage.getItem(TOKEN_KEY); } catch { return null; }
 }
 
 export function setToken(t) {
-  if (memory) memory.token = t;
-  else sessionStorage.setItem(TOKEN_KEY, t);
+  sessionStorage.setItem(TOKEN_KEY, t);
 }
 
 export function clearToken() {
-  if (memory) { memory.token = null; return; }
   try { sessionStorage.removeItem(TOKEN_KEY); } catch { /* storage unavailable */ }
 }
 
