@@ -246,7 +246,8 @@ check_stakes(const struct rules *r, int64_t ante, int64_t pair_plus, struct pb_e
 	if (ante <= 0 || ante > PB_MONEY_MAX)
 		return pb_fail(err, 400, "invalid_amount", "the Ante must be 1 to %lld cents", (long long)PB_MONEY_MAX);
 	if (pair_plus < 0 || pair_plus > PB_MONEY_MAX)
-		return pb_fail(err, 400, "invalid_amount", "the Pair Plus must be 0 to %lld cents", (long long)PB_MONEY_MAX);
+		return pb_fail(err, 400, "invalid_amount", "the Pair Plus must be 0 to %lld cents",
+		    (long long)PB_MONEY_MAX);
 	if (pair_plus > 0 && !r->has_pair_plus)
 		return pb_fail(err, 400, "invalid_amount", "this game offers no Pair Plus: value the decision with 0");
 	return 0;

@@ -39,10 +39,12 @@
 /* Rules beyond config/games/: another qualifier, fractional pays, Ante and Play alone. */
 static const char J_Q64[] = "{\"name\": \"q64\", \"dealer_qualifier\": \"Q-6-4\","
 	" \"ante_bonus\": {\"straight_flush\": \"5\", \"three_of_a_kind\": \"4\", \"straight\": \"1\"},"
-	" \"pair_plus\": {\"straight_flush\": \"40\", \"three_of_a_kind\": \"30\", \"straight\": \"6\", \"flush\": \"3\", \"pair\": \"1\"}}";
+	" \"pair_plus\": {\"straight_flush\": \"40\", \"three_of_a_kind\": \"30\", \"straight\": \"6\","
+	" \"flush\": \"3\", \"pair\": \"1\"}}";
 static const char J_FRACTIONAL[] = "{\"name\": \"fractional\","
-	" \"ante_bonus\": {\"straight_flush\": \"5.5\", \"three_of_a_kind\": \"4.25\", \"straight\": \"3.5\", \"mini_royal\": \"7.77\"},"
-	" \"pair_plus\": {\"straight_flush\": \"40\", \"three_of_a_kind\": \"30\", \"straight\": \"6\", \"flush\": \"3.3333\", \"pair\": \"1.25\"}}";
+	" \"ante_bonus\": {\"straight_flush\": \"5.5\", \"three_of_a_kind\": \"4.25\", \"straight\": \"3.5\","
+	" \"mini_royal\": \"7.77\"}, \"pair_plus\": {\"straight_flush\": \"40\", \"three_of_a_kind\": \"30\","
+	" \"straight\": \"6\", \"flush\": \"3.3333\", \"pair\": \"1.25\"}}";
 static const char J_ANTE_ONLY[] = "{\"name\": \"ante-only\", \"ante_bonus\": {}}";
 static const char J_KING[] = "{\"name\": \"king\", \"dealer_qualifier\": \"K\", \"ante_bonus\": {}}";
 
@@ -277,7 +279,8 @@ test_mini_royal_standard(void **state)
 	cards3("As", "Ks", "Qs", x);
 	assert_int_equal(count_below_queen(x), nq);
 	value_of(r, A, P, x, &v);
-	assert_int_equal(v.sum_play, (A + 5 * A) * nq + (2 * A + 5 * A) * (N_DEALER - nq - ties) + 5 * A * ties + 40 * P * N_DEALER);
+	assert_int_equal(v.sum_play, (A + 5 * A) * nq + (2 * A + 5 * A) * (N_DEALER - nq - ties) + 5 * A * ties
+	    + 40 * P * N_DEALER);
 	assert_int_equal(v.sum_fold, -(A + P) * N_DEALER);
 }
 
@@ -388,7 +391,8 @@ test_gain_sums(void **state)
 					continue;
 				if (decision_gain(r, 500, 200, x, d, &g, &err) < 0)
 					fail_msg("%s", err.message);
-				assert_int_equal(g, rules_net(r, 500, 200, x, d, true) - rules_net(r, 500, 200, x, d, false));
+				assert_int_equal(g, rules_net(r, 500, 200, x, d, true) -
+				    rules_net(r, 500, 200, x, d, false));
 				sum += g;
 				sq += (__int128)g * g;
 			}
