@@ -1,7 +1,10 @@
 /*
  * bench_engine.c - times the engine on one core: the exact analysis of each
  * config/games/ *.json (cold first call, which builds the process-wide
- * tables, then many repetitions) and settle_round on random valid rounds.
+ * tables, then many repetitions), settle_round on random valid rounds, and
+ * decision_value (engine/decision.h): the process's first call, a cold
+ * decision (the first of its suit class under the rules' qualifier, which
+ * enumerates the dealer hands) and a warm one.
  *
  * usage: bench_engine [--smoke] [GAMES_DIR]
  *   GAMES_DIR defaults to $PB_SOURCE_DIR/config/games (or the compiled-in
@@ -15,6 +18,7 @@
 #include <time.h>
 
 #include "engine/analyze.h"
+#include "engine/decision.h"
 #include "engine/rules.h"
 #include "engine/settle.h"
 
@@ -109,6 +113,91 @@ load_rules(const char *path, struct rules *r)
 	return rc;
 }
 
+/* The lowest colex index of h's orbit under the 24 permutations of the suits: its class. */
+static int
+suit_class_key(const card_t h[3])
+{
+	int best = 1 << 30;
+
+	for (int p = 0; p < 24; p++) {
+		int perm[4] = {0, 1, 2, 3}, k = p, m[3], t;
+
+		for (int i = 0; i < 4; i++) {           /* the p-th permutation by the factorial number system */
+			int f = i == 0 ? 6 : i == 1 ? 2 : 1, j = i + (i < 3 ? k / f : 0);
+
+			if (i < 3)
+				k %= f;
+			t = perm[j];
+			memmove(&perm[i + 1], &perm[i], (size_t)(j - i) * sizeof(int));
+			perm[i] = t;
+		}
+		for (int i = 0; i < 3; i++)
+			m[i] = CARD_RANK(h[i]) * 4 + perm[CARD_SUIT(h[i])];
+		if (m[0] > m[1]) { t = m[0]; m[0] = m[1]; m[1] = t; }
+		if (m[1] > m[2]) { t = m[1]; m[1] = m[2]; m[2] = t; }
+		if (m[0] > m[1]) { t = m[0]; m[0] = m[1]; m[1] = t; }
+		t = m[2] * (m[2] - 1) * (m[2] - 2) / 6 + m[1] * (m[1] - 1) / 2 + m[0];
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+/*
+ * Times decision_value under r (whose qualifier no decision has used yet in
+ * this process): the first call, the first decision of each suit class
+ * (cold), then every hand again (warm), reps times.
+ */
+static int
+bench_decisions(const struct rules *r, int reps)
+{
+	static bool seen[ANALYSIS_HANDS];
+	card_t hands[ANALYSIS_HANDS][3];
+	struct decision_value v;
+	struct pb_error err;
+	double t0, first, cold = 0, warm;
+	int n = 0, classes = 0;
+	int64_t sink = 0;
+
+	for (int a = 0; a < CARD_COUNT; a++)
+		for (int b = a + 1; b < CARD_COUNT; b++)
+			for (int c = b + 1; c < CARD_COUNT; c++, n++) {
+				hands[n][0] = (card_t)a;
+				hands[n][1] = (card_t)b;
+				hands[n][2] = (card_t)c;
+			}
+	t0 = now_ms();
+	if (decision_value(r, 1000, 500, hands[0], &v, &err) < 0) {
+		fprintf(stderr, "bench_engine: decision_value: %s\n", err.message);
+		return -1;
+	}
+	first = now_ms() - t0;
+	seen[suit_class_key(hands[0])] = true;
+	for (int i = 1; i < n; i++) {
+		int key = suit_class_key(hands[i]);
+
+		if (seen[key])
+			continue;
+		seen[key] = true;
+		t0 = now_ms();
+		decision_value(r, 1000, 500, hands[i], &v, &err);
+		cold += now_ms() - t0;
+		classes++;
+	}
+	t0 = now_ms();
+	for (int k = 0; k < reps; k++)
+		for (int i = 0; i < n; i++) {
+			decision_value(r, 1000 + k, 500, hands[i], &v, &err);
+			sink += v.sum_play;
+		}
+	warm = (now_ms() - t0) / ((double)reps * n);
+	printf("\ndecision_value (%s rules, Ante and Pair Plus)\n", r->name);
+	printf("first call in the process %.3f ms (hand tables built); cold %.1f us per decision "
+	    "(first of each of %d more suit classes); warm %.2f us per decision, %.0f decisions/s (checksum %lld)\n",
+	    first, 1e3 * cold / classes, classes, 1e3 * warm, 1.0 / (warm / 1e3), (long long)sink);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -174,6 +263,8 @@ main(int argc, char **argv)
 
 	snprintf(path, sizeof(path), "%s/standard.json", dir);
 	if (load_rules(path, &std) < 0)
+		return 1;
+	if (bench_decisions(&std, smoke ? 1 : 20) < 0)
 		return 1;
 	{
 		hand3_value_t q64;
