@@ -200,6 +200,10 @@ struct config {
 		int64_t alert_at;              /* an alert when a side's day total reaches this */
 		int64_t ctr_over;              /* a CTR item when a side's day total exceeds this */
 	} title31;
+	struct {                               /* "protection": the decisions report (docs/protection.md) */
+		double z_flag;                 /* a group is flagged at this z or more (default 4.0) ... */
+		int64_t min_decisions;         /* ... with at least this many decisions (default 50) */
+	} protection;
 	struct config_cidr trusted_proxies[CONFIG_PROXIES_MAX]; /* peers whose X-Forwarded-For is believed; default none */
 	size_t trusted_proxy_count;
 	struct game_config *games;

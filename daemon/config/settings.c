@@ -443,6 +443,34 @@ static const struct cfg_section TITLE31 = {
 	.must = "be {\"mtl_threshold\", \"alert_at\", \"ctr_over\"}", .noun = "title31", .check = check_title31,
 };
 
+/* "z_flag": a finite number from 1 to 100 (the decisions report's threshold, docs/protection.md). */
+static int
+read_z_flag(const struct cfg_key *k, const json_t *v, const struct cfg_at *at, const char *path, struct pb_error *err)
+{
+	struct config *cfg = at->dst;
+
+	(void)k;
+	(void)path;
+	(void)err;
+	if (!json_is_number(v) || !(json_number_value(v) >= 1.0 && json_number_value(v) <= 100.0))
+		return 1;
+	cfg->protection.z_flag = json_number_value(v);
+	return 0;
+}
+
+static const struct cfg_key PROTECTION_KEYS[] = {
+	{.name = "z_flag", .type = CFG_CUSTOM, .read = read_z_flag, .def = "4.0", .reload = true,
+	 .must = "be a number from 1 to 100 (the z at which a group's decisions are flagged)",
+	 .describe = "the decisions report flags a group whose z is this or more"},
+	{.name = "min_decisions", .type = CFG_INT, .min = 1, .max = 1000000, CFG_FIELD(struct config, protection.min_decisions),
+	 .def = "50", .reload = true, .describe = "a group is flagged only with at least this many decisions"},
+};
+
+static const struct cfg_section PROTECTION = {
+	.name = "protection", .keys = PROTECTION_KEYS, .count = CFG_COUNT(PROTECTION_KEYS),
+	.must = "be {\"z_flag\": 4.0, \"min_decisions\": 50}", .noun = "protection",
+};
+
 static const char *const SYNCHRONOUS[] = {"FULL", "NORMAL", "EXTRA", NULL};
 
 static const struct cfg_key SETTINGS_KEYS[] = {
@@ -502,6 +530,8 @@ static const struct cfg_key SETTINGS_KEYS[] = {
 	 .describe = "rated play: the comps' share of the theoretical win"},
 	{.name = "title31", .type = CFG_SECTION, .section = &TITLE31, .reload = true,
 	 .describe = "the Title 31 cash limits: MTL entries, alerts, CTR items"},
+	{.name = "protection", .type = CFG_SECTION, .section = &PROTECTION, .reload = true,
+	 .describe = "game protection: when the decisions report flags a group (docs/protection.md)"},
 	{.name = "trusted_proxies", .type = CFG_CUSTOM, .read = read_trusted_proxies, .def = "[]", .reload = true,
 	 .must = "be a list of at most " STR(CONFIG_PROXIES_MAX) " addresses or networks, e.g. [\"127.0.0.1\", \"10.0.0.0/8\"]",
 	 .describe = "reverse proxies whose X-Forwarded-For gives the client's address"},

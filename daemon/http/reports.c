@@ -29,7 +29,7 @@ static _Thread_local char disposition[REPORT_CACHE_DISPOSITION_MAX];
 static const char *const NAMES[] = {
 	[REPORT_SUMMARY] = "summary", [REPORT_PAYOUTS] = "payouts", [REPORT_EXCEPTIONS] = "exceptions",
 	[REPORT_BANKERS] = "bankers", [REPORT_DEALERS] = "dealers", [REPORT_MASTER_GAME] = "master-game",
-	[REPORT_STATISTICS] = "statistics",
+	[REPORT_STATISTICS] = "statistics", [REPORT_DECISIONS] = "decisions",
 };
 
 /* A cache key being built: tagged, length-prefixed fields, so no two requests' fields run together. */
@@ -165,6 +165,7 @@ static const char *const PARAMS[][9] = {
 	[REPORT_DEALERS] = {"table", "from", "to", "limit", "tz_offset", "format", NULL},
 	[REPORT_MASTER_GAME] = {"table", "gaming_day", "shift", "format", NULL},
 	[REPORT_STATISTICS] = {"table", "month", "format", NULL},
+	[REPORT_DECISIONS] = {"table", "gaming_day", "from", "to", "group", "tz_offset", "format", NULL},
 };
 
 /*

@@ -71,6 +71,8 @@ const struct route api_routes[] = {
 	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_DEALERS},
 	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_MASTER_GAME},
 	{"GET", V1 "/reports/statistics", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_STATISTICS},
+	{"GET", V1 "/reports/decisions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report,
+	    REPORT_DECISIONS},
 	{"POST", V1 "/exceptions/acknowledgments", ROUTE_ACCOUNTING, OP_EXCEPTION_ACK, WRITE, handle_acct_acknowledge, 0},
 	{"POST", V1 "/variances/{table}/{gaming_day}", ROUTE_ACCOUNTING, OP_VARIANCE_INVESTIGATE, WRITE,
 	    handle_variance_investigate, 0},

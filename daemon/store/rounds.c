@@ -156,6 +156,46 @@ store_round_nos(struct store *s, const char *ids, void (*fn)(void *arg, int64_t 
 }
 
 int
+store_rounds_settled_in(struct store *s, const char *tables, const char *from, const char *to,
+    int (*fn)(void *arg, int64_t id), void *arg, struct pb_error *err)
+{
+	struct store_query q;
+	int64_t *ids = NULL, *grown;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	if (store_query(&q, s, STMT_ROUNDS_SETTLED_IN, "reading the settled rounds", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q.st, 2, to, -1, SQLITE_STATIC);
+	if (tables != NULL)
+		sqlite3_bind_text(q.st, 3, tables, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(q.st, 3);
+	/* the ids first, the statement ended, so that fn may read other rows */
+	while (store_query_next(&q)) {
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			if ((grown = realloc(ids, cap * sizeof(*ids))) == NULL) {
+				free(ids);
+				store_query_end(&q);
+				return pb_oom(err);
+			}
+			ids = grown;
+		}
+		ids[n++] = sqlite3_column_int64(q.st, 0);
+	}
+	if (store_query_end(&q) < 0) {
+		free(ids);
+		return -1;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++)
+		rc = fn(arg, ids[i]);
+	free(ids);
+	return rc;
+}
+
+int
 store_round_current(struct store *s, const char *table_id, int64_t *id, struct pb_error *err)
 {
 	struct store_query q;

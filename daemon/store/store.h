@@ -249,6 +249,14 @@ int store_round_by_no(struct store *s, const char *table_id, int64_t round_no, i
 int store_round_nos(struct store *s, const char *ids, void (*fn)(void *arg, int64_t id, int64_t round_no), void *arg,
     struct pb_error *err);
 
+/*
+ * The settled rounds with settled_at in [from, to) at the tables of the JSON
+ * array `tables` (NULL: every table), oldest first: fn(arg, id) for each,
+ * stopping at the first that returns non-zero (its value returned).
+ */
+int store_rounds_settled_in(struct store *s, const char *tables, const char *from, const char *to,
+    int (*fn)(void *arg, int64_t id), void *arg, struct pb_error *err);
+
 /* Writes state, closed_at, settled_at, void_reason, dealer_qualifies, players_net. */
 int store_round_update(struct store *s, const struct round_record *rec, struct pb_error *err);
 

@@ -61,6 +61,14 @@ export function describeException(x) {
   case 'pending_slip':
     return `${label(x.slip)} ${x.serial} of ${m(x.amount)} was issued and is not received at the table: the dealer and a floor ` +
       'supervisor receive it, or it is voided.';
+  case 'decision_knowledge': {
+    const who = x.group === 'player' ? (x.player ? `Player ${x.player}` : `Seat ${x.key}`)
+      : x.group === 'dealer' ? `Dealer ${x.name || x.dealer || x.key}` : `Table ${x.key}`;
+    return `Gaming day ${x.gaming_day}: ${who}’s ${x.decisions} decisions knew the dealer’s hand ` +
+      `(z = ${Number(x.z).toFixed(2)}); ${x.mistakes} mistakes, ${m(x.ev_lost)} of expected value lost. ` +
+      `The decisions that weighed most: ${(x.evidence || []).map(e => `${e.table}-${e.round_no} seat ${e.seat} ` +
+        `${e.decision === 'play' ? 'played' : 'folded'} ${e.cards.join(' ')} against ${e.dealer.join(' ')}`).join('; ')}.`;
+  }
   case 'serial_gap':
     return String(x.detail || '').replace(/\s*\((\d{4})\)/, ' ($1)');
   default:

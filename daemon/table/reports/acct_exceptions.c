@@ -293,13 +293,14 @@ read_ack(const json_t *body, struct ack_call *c, struct pb_error *err)
 	if (input_known_keys(body, "acknowledgment", KEYS, err) < 0)
 		return -1;
 	if (!json_is_string(kind) || (strcmp(json_string_value(kind), "inventory_discrepancy") != 0 &&
-	    strcmp(json_string_value(kind), "count_variance") != 0))
-		return pb_fail(err, 400, "invalid_body", "kind: \"inventory_discrepancy\" or \"count_variance\"");
+	    strcmp(json_string_value(kind), "count_variance") != 0 && strcmp(json_string_value(kind), "decision_knowledge") != 0))
+		return pb_fail(err, 400, "invalid_body", "kind: \"inventory_discrepancy\", \"count_variance\" or "
+		    "\"decision_knowledge\"");
 	if (!json_is_string(table) || !pb_valid_id(json_string_value(table)))
 		return pb_fail(err, 400, "invalid_body", "table: the table's id");
 	if (json_is_integer(ref))
 		snprintf(c->ref, sizeof(c->ref), "%lld", (long long)json_integer_value(ref));
-	else if (json_is_string(ref) && json_string_length(ref) > 0 && json_string_length(ref) < 48)
+	else if (json_is_string(ref) && json_string_length(ref) > 0 && json_string_length(ref) < ACCT_ACK_REF_MAX)
 		snprintf(c->ref, sizeof(c->ref), "%s", json_string_value(ref));
 	else
 		return pb_fail(err, 400, "invalid_body", "ref: the exception's \"ref\" as the exceptions report shows it");
@@ -327,7 +328,9 @@ pit_acct_acknowledge(struct pit *p, const struct actor *a, const struct idempote
 		return pb_fail(err, 404, "table_not_found", "there is no table \"%.32s\"", c.table);
 	if (pit_check_table_access(a, c.table, true, err) < 0)
 		return -1;
-	if (strcmp(c.kind, "inventory_discrepancy") == 0 ? check_discrepancy(p, &c, err) < 0 : check_variance(p, a, &c, err) < 0)
+	if (strcmp(c.kind, "inventory_discrepancy") == 0 ? check_discrepancy(p, &c, err) < 0 :
+	    strcmp(c.kind, "decision_knowledge") == 0 ? decision_exception_check(p, a, c.table, c.ref, err) < 0 :
+	    check_variance(p, a, &c, err) < 0)
 		return -1;
 	return pit_write(p, a, idem, do_acknowledge, &c, out, status, err);
 }

@@ -23,10 +23,11 @@
 #include "engine/round.h"
 #include "table/core/core.h"
 
-enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER };
+enum report_group { REPORT_GROUP_HOUR = 0, REPORT_GROUP_DAY, REPORT_GROUP_SHIFT, REPORT_GROUP_TABLE, REPORT_GROUP_DEALER,
+    REPORT_GROUP_PLAYER };
 
 enum report_kind { REPORT_SUMMARY = 0, REPORT_PAYOUTS, REPORT_EXCEPTIONS, REPORT_BANKERS, REPORT_DEALERS, REPORT_MASTER_GAME,
-    REPORT_STATISTICS };
+    REPORT_STATISTICS, REPORT_DECISIONS };
 
 #define REPORT_SHIFTS_MAX 24
 #define REPORT_DEFAULT_SHIFTS "06:00,14:00,22:00"
@@ -49,7 +50,7 @@ struct report_params {
 	const char *tz_offset;
 	const char *min;
 	const char *limit;
-	const char *gaming_day;         /* master-game */
+	const char *gaming_day;         /* master-game, decisions */
 	const char *shift;              /* master-game: a shift's name */
 	const char *month;              /* statistics: YYYY-MM */
 	const struct property_config *property;  /* the property's calendar; NULL: UTC days (as at tz_offset=0) */
@@ -140,6 +141,17 @@ int pit_report_statistics(struct pit *p, const struct actor *a, const struct rep
  */
 int pit_variance_investigate(struct pit *p, const struct actor *a, const struct idempotency *idem, const char *table_id,
     const char *gaming_day, const json_t *body, json_t **out, int *status, struct pb_error *err);
+
+/*
+ * GET /reports/decisions?gaming_day=D|from&to[&table][&group=player|dealer|table]
+ * (table/reports/decisions.c, docs/protection.md): per group, the
+ * decisions of the settled rounds in the range, the mistakes, the EV lost
+ * and the z of knowledge of the dealer's hand, flagged at
+ * protection.z_flag with protection.min_decisions.  Computed from the
+ * recorded rounds at read time.
+ */
+int pit_report_decisions(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
 
 /* Any of them by kind. */
 int pit_report(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,

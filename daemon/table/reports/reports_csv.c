@@ -140,6 +140,11 @@ static const struct list_column DEALER_COLUMNS[] = {
 	{"table", NULL}, {"person", NULL}, {"name", NULL}, {"at", NULL}, {"until", NULL}, {"by", NULL},
 };
 
+static const struct list_column DECISION_COLUMNS[] = {
+	{"key", NULL}, {"player", NULL}, {"dealer", NULL}, {"table", NULL}, {"seat", NULL}, {"decisions", NULL},
+	{"mistakes", NULL}, {"ev_lost", NULL}, {"ev_lost_amount", "ev_lost"}, {"z", NULL}, {"flagged", NULL},
+};
+
 static const struct list_column MASTER_GAME_COLUMNS[] = {
 	{"table", NULL}, {"opener", NULL}, {"closer", NULL}, {"fills", NULL}, {"credits", NULL}, {"drop", NULL},
 	{"win", NULL}, {"win_per_drop", NULL}, {"hand_win", NULL}, {"variance", NULL}, {"variance_percent", NULL},
@@ -336,6 +341,9 @@ report_csv(enum report_kind kind, const json_t *report, size_t *len)
 		break;
 	case REPORT_STATISTICS:
 		statistics_csv(&c, report);
+		break;
+	case REPORT_DECISIONS:
+		list_csv(&c, json_object_get(report, "groups"), COLUMNS(DECISION_COLUMNS));
 		break;
 	}
 	return pb_csv_finish(&c, len);

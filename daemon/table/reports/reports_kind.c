@@ -15,6 +15,7 @@ pit_report(struct pit *p, const struct actor *a, const struct report_query *q, j
 	case REPORT_DEALERS: return pit_report_dealers(p, a, q, out, err);
 	case REPORT_MASTER_GAME: return pit_report_master_game(p, a, q, out, err);
 	case REPORT_STATISTICS: return pit_report_statistics(p, a, q, out, err);
+	case REPORT_DECISIONS: return pit_report_decisions(p, a, q, out, err);
 	}
 	return pb_fail(err, 500, "internal_error", "unknown report");
 }

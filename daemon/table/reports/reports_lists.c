@@ -312,6 +312,11 @@ pit_report_exceptions(struct pit *p, const struct actor *a, const struct report_
 		json_decref(arr);
 		goto out;
 	}
+	/* the groups whose decisions knew the dealer's hand (table/reports/decision_exceptions.c), merged in below */
+	if (arr != NULL && decision_exceptions(p, a, q, arr, err) < 0) {
+		json_decref(arr);
+		goto out;
+	}
 	/* the accounting exceptions (table/reports/acct_exceptions.c) merged in by time */
 	if (arr != NULL && acct_exceptions_merge(p, a, q, arr, &cut, err) < 0) {
 		json_decref(arr);

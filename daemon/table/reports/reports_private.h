@@ -177,4 +177,101 @@ int acct_master_game(struct pit *p, const struct actor *a, const char *table_id,
  */
 json_t *variance_investigation_json(struct pit *p, const char *table_id, const char *gaming_day, struct pb_error *err);
 
+/* ---- the decisions report (decisions.c) and its exceptions (decision_exceptions.c) ---- */
+
+#define DECISION_KEY_MAX (PB_ID_MAX + 12)   /* a player or dealer id, a table, "T1/3", "T1/dealer" */
+
+/* The rules of the rounds a decision list holds, one copy per rules id. */
+struct decision_rules {
+	int64_t rules_id;
+	struct rules rules;
+};
+
+/* One decision: a seat with an Ante that played or folded in a settled round, and (valued) its exact values. */
+struct decision_row {
+	int64_t round_id, round_no;
+	char table[PB_ID_MAX];
+	int seat;
+	char player[PB_ID_MAX];         /* "" when no player was seated */
+	char dealer[PB_ID_MAX];         /* "" when no dealer was recorded */
+	char dealer_name[ROUND_DEALER_NAME_MAX];
+	int rules;                      /* index into the list's rules */
+	int64_t ante, pair_plus;
+	card_t cards[3], dealer_cards[3];
+	bool played;
+	bool valued;                    /* the values below are set (decision_row_value) */
+	int64_t n, sum_play, sum_fold;  /* engine/decision.h */
+	__int128 sum_g2;
+	int64_t gain;                   /* G against the dealer's actual hand */
+};
+
+struct decision_list {
+	struct decision_row *rows;      /* oldest round first, seats in order */
+	int count, cap;
+	struct decision_rules *rules;
+	int rules_count;
+	int *order;                     /* the rows by group, as the last decision_groups sorted them */
+};
+
+/* One group's figures: its rows are order[start .. start + decisions) of its list, first its first row. */
+struct decision_group {
+	char key[DECISION_KEY_MAX];
+	int first, start;
+	int64_t decisions, mistakes, ev_lost;
+	double z;
+	bool flagged;
+};
+
+/* protection.z_flag and protection.min_decisions in force. */
+struct protection_flags {
+	double z_flag;
+	int64_t min_decisions;
+};
+
+void protection_flags_of(const struct pit *p, struct protection_flags *pf);
+
+/* The decisions of the settled rounds with settled_at in [from_ms, to_ms) at the scope's tables (not valued yet). */
+int decisions_collect(struct pit *p, const char *scope, int64_t from_ms, int64_t to_ms, struct decision_list *out,
+    struct pb_error *err);
+
+void decision_list_free(struct decision_list *l);
+
+/* Values d by its exact enumeration (engine/decision.h), once. */
+int decision_row_value(const struct decision_list *l, struct decision_row *d, struct pb_error *err);
+
+/* The decision taken has the lower EV (equal: no mistake). */
+bool decision_row_mistake(const struct decision_row *d);
+
+/* n (G_a - E[G_a|X]): how much the decision weighed towards knowing the dealer's hand, in cents times n. */
+__int128 decision_row_weight(const struct decision_row *d);
+
+/* The key of d's group by `by` (player: the player or "T1/3"; dealer: the dealer or "T1/dealer"; table). */
+void decision_group_key(const struct decision_row *d, enum report_group by, char key[DECISION_KEY_MAX]);
+
+/*
+ * The groups of the valued rows of l by `by`, sorted by key, flagged by pf
+ * (malloc'd array in *out, *count of them).
+ */
+int decision_groups(struct decision_list *l, enum report_group by, const struct protection_flags *pf,
+    struct decision_group **out, int *count, struct pb_error *err);
+
+/* A group as the report lists it (new reference; NULL when out of memory). */
+json_t *decision_group_json(const struct decision_list *l, enum report_group by, const struct decision_group *g);
+
+/*
+ * The decision_knowledge exceptions of the gaming days starting in q's
+ * range (the flagged groups of each day by player, dealer and table, with
+ * their evidence and acknowledgment), appended to arr.
+ */
+int decision_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
+    struct pb_error *err);
+
+/*
+ * Whether ref ("YYYY-MM-DD/GROUP/KEY") names a flagged group whose
+ * exception stands at table: 0, or -1 with err (400 invalid_body, 404
+ * exception_not_found).
+ */
+int decision_exception_check(struct pit *p, const struct actor *a, const char *table, const char *ref,
+    struct pb_error *err);
+
 #endif

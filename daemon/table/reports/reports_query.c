@@ -13,14 +13,14 @@
 #include "table/rounds/rounds.h"
 
 #define TZ_OFFSET_MAX 1080              /* minutes: +-18 h, as ISO 8601 allows */
-#define REPORT_GROUPS 5
+#define REPORT_GROUPS 5                 /* the summary's; the decisions report adds "player" */
 
-static const char *const GROUP_NAMES[REPORT_GROUPS] = {"hour", "day", "shift", "table", "dealer"};
+static const char *const GROUP_NAMES[REPORT_GROUPS + 1] = {"hour", "day", "shift", "table", "dealer", "player"};
 
 const char *
 report_group_name(enum report_group g)
 {
-	return (unsigned)g < REPORT_GROUPS ? GROUP_NAMES[g] : "";
+	return (unsigned)g <= REPORT_GROUP_PLAYER ? GROUP_NAMES[g] : "";
 }
 
 static int
@@ -330,6 +330,44 @@ parse_statistics(const struct report_params *rp, int64_t now_ms, struct report_q
 	return 0;
 }
 
+/*
+ * The decisions report: a gaming day (gaming_day=, not with from/to) or the
+ * range parsed already; group player (default), dealer or table.
+ */
+static int
+parse_decisions(const struct report_params *rp, struct report_query *q, struct pb_error *err)
+{
+	int64_t day, from_s, to_s;
+
+	q->group = REPORT_GROUP_PLAYER;
+	if (rp->group != NULL) {
+		if (strcmp(rp->group, "player") == 0)
+			q->group = REPORT_GROUP_PLAYER;
+		else if (strcmp(rp->group, "dealer") == 0)
+			q->group = REPORT_GROUP_DEALER;
+		else if (strcmp(rp->group, "table") == 0)
+			q->group = REPORT_GROUP_TABLE;
+		else
+			return invalid(err, "%s: one of player, dealer, table (got \"%.20s\")", "group", rp->group);
+	}
+	if (rp->gaming_day == NULL)
+		return 0;
+	if (rp->from != NULL || rp->to != NULL)
+		return pb_fail(err, 400, "invalid_query", "gaming_day: give either gaming_day or from/to, not both");
+	if (gaming_day_parse(rp->gaming_day, &day) < 0)
+		return invalid(err, "%s: a gaming day, YYYY-MM-DD (got \"%.20s\")", "gaming_day", rp->gaming_day);
+	if (q->cal != NULL) {
+		gaming_day_bounds(q->cal, day, &from_s, &to_s);
+	} else {
+		from_s = day * 86400 - q->tz_offset * 60LL;
+		to_s = from_s + 86400;
+	}
+	q->gaming_day = day;
+	q->from_ms = from_s * 1000;
+	q->to_ms = to_s * 1000;
+	return 0;
+}
+
 int
 report_query_parse(enum report_kind kind, const struct report_params *rp, int64_t now_ms,
     struct report_query *q, struct pb_error *err)
@@ -361,6 +399,8 @@ report_query_parse(enum report_kind kind, const struct report_params *rp, int64_
 		return parse_master_game(rp, now_ms, q, err);
 	case REPORT_STATISTICS:
 		return parse_statistics(rp, now_ms, q, err);
+	case REPORT_DECISIONS:
+		return parse_decisions(rp, q, err);
 	}
 	return 0;
 }

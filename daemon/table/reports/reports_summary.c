@@ -252,6 +252,8 @@ group_key(struct summary *sm, const struct report_hour *row, char key[KEY_MAX], 
 	case REPORT_GROUP_DEALER:
 		snprintf(key, KEY_MAX, "%s", row->dealer);
 		return;
+	case REPORT_GROUP_PLAYER:        /* the decisions report's only: the summary's query never has it */
+		break;
 	}
 	key[0] = '\0';
 }

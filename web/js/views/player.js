@@ -152,7 +152,8 @@ export async function render(main, params, ctx) {
       r.wagered_by_wager ? dataTable([
         {label: 'Wager', rowHeader: true, render: w => label(w[0])},
         {label: 'Wagered', num: true, render: w => money(w[1], cur)},
-      ], Object.entries(r.wagered_by_wager), {caption: 'Wagered by wager'}) : '');
+      ], Object.entries(r.wagered_by_wager), {caption: 'Wagered by wager'}) : '',
+      await decisionQuality(p, range, cur, fig));
   }
   form.addEventListener('submit', ev => {
     ev.preventDefault();
@@ -160,6 +161,27 @@ export async function render(main, params, ctx) {
     loadRating();
   });
   await loadRating();
+}
+
+/*
+ * His decision quality beside his rating (GET /reports/decisions?group=player, docs/protection.md): decisions,
+ * mistakes, EV lost and z over the same range (no range: all his play); nothing for a role that reads no reports.
+ */
+async function decisionQuality(p, range, cur, fig) {
+  let js;
+  try {
+    js = await api.get('/reports/decisions' + api.qs({group: 'player', from: range.from || '2000-01-01', to: range.to || ''}));
+  } catch {
+    return '';
+  }
+  const g = (js.groups || []).find(x => x.player === p.id);
+  if (!g) return h('p', {class: 'muted small', id: 'player-decisions'}, 'No play/fold decisions in the range.');
+  return h('dl', {class: 'facts rating', id: 'player-decisions'},
+    fig('decisions', int(g.decisions), 'Decisions: hands he played or folded'),
+    fig('mistakes', int(g.mistakes), 'Mistakes: decisions worth less than the other choice, given his own cards'),
+    fig('ev_lost', money(g.ev_lost, cur), 'EV lost: what his mistakes cost him in expectation'),
+    fig('z', `${Number(g.z).toFixed(2)}${g.flagged ? ' ⚑ flagged' : ''}`,
+      `Knowledge of the dealer’s hand (z): near 0 for anyone who cannot see it; flagged at ${js.z_flag}`));
 }
 
 /** "Record identification": the ID fields of the record (PATCH /players/{id}); saved() after. */

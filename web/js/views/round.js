@@ -27,6 +27,19 @@ function seatNet(round, seat) {
   return round.payouts.filter(p => p.seat === seat).reduce((a, p) => a + p.net, 0);
 }
 
+/*
+ * The mistake of a decided seat in words (docs/protection.md): "Folded a hand worth $x more played" when folding
+ * was the lower of the two exact values given its own cards, the same for a play; null otherwise.
+ */
+function decisionNote(hand, decision, cur) {
+  if (!hand || !hand.decision_ev || !hand.mistake) return null;
+  const more = Math.round(Math.abs(hand.decision_ev.play - hand.decision_ev.fold));
+  return h('p', {class: 'decision-mistake muted small', 'data-mistake': decision,
+    title: `Exact values given the seat's cards: play ${money(Math.round(hand.decision_ev.play), cur)}, ` +
+      `fold ${money(Math.round(hand.decision_ev.fold), cur)}`},
+  decision === 'fold' ? `Folded a hand worth ${money(more, cur)} more played` : `Played a hand worth ${money(more, cur)} more folded`);
+}
+
 function seatBox(round, seat, cur) {
   const bet = round.bets[seat];
   const hand = round.hands[seat];
@@ -43,6 +56,7 @@ function seatBox(round, seat, cur) {
   hand ? cards(hand.cards, {label: `Seat ${seat} cards`})
     : h('p', {class: 'muted no-cards'}, isBanker ? 'Banks the dealer’s hand' : 'No cards dealt'),
   hand ? h('p', {class: 'hand-name'}, label(hand.hand)) : null,
+  decisionNote(hand, decision, cur),
   bet ? h('dl', {class: 'bets'}, WAGERS.filter(w => bet[w]).map(w => h('div', null, h('dt', null, label(w)), h('dd', null, money(bet[w], cur))))) : null,
   isBanker && round.banker ? h('p', {class: 'seat-net'}, 'Bank ', h('span', null, money(round.banker.bank, cur)), ' → ',
     h('span', null, money(round.banker.bank_end, cur))) : null,
