@@ -19,7 +19,10 @@
 
 #include "engine/cards.h"
 #include "engine/hand3.h"
+#include "engine/rules.h"
 #include "engine/settle.h"
+
+struct sim_strategy;    /* simulate_strategy.h */
 
 /* Probabilities of the player model. */
 #define P_PAIR_PLUS 0.45
@@ -68,6 +71,8 @@ struct plan_table {
 	bool pair_plus_requires_ante;
 	int banker_seat;            /* last round's banker; 0 = none yet */
 	int banker_run;             /* rounds in a row banked by banker_seat */
+	bool has_rules;             /* rules holds the game's rules (read from the table) */
+	struct rules rules;
 };
 
 /* The rules of the player model that do not depend on the table. */
@@ -75,6 +80,7 @@ struct plan_policy {
 	hand3_value_t raise_min;    /* play with this hand or better (Q-6-4), fold below */
 	double misdeal_rate;        /* share of rounds voided as misdeals */
 	bool misdeals;              /* false: no misdeal is planned (voiding was refused) */
+	const struct sim_strategy *strategy;   /* how players decide (--strategy); NULL: by raise_min */
 };
 
 /* A planned (or recovered) round, complete before the first request. */
@@ -98,7 +104,8 @@ struct plan {
  * the rotation rule and a bank between the table's bounds; bets on a random
  * number (at least one) of the other seats, each within its wager's limits;
  * three distinct cards for each seat with a bet and for the dealer; play or
- * fold for each Ante seat by pol->raise_min; sometimes a misdeal.
+ * fold for each Ante seat by pol->strategy (simulate_strategy.h; by
+ * pol->raise_min when none), all cards dealt first; sometimes a misdeal.
  */
 void plan_round(const struct plan_table *t, const struct plan_policy *pol, struct sim_rng *rng, struct plan *p);
 
