@@ -4,7 +4,6 @@
  * Nothing here sends, reads or waits.
  */
 #include "cli/simulate_plan.h"
-#include "cli/simulate_strategy.h"
 
 #include <string.h>
 
@@ -228,7 +227,7 @@ draw(const card_t deck[CARD_COUNT], int *next, card_set_t *used)
 
 /*
  * Deals from a shuffled deck the cards the plan still lacks (skipping cards
- * already dealt), and decides play/fold by the policy's strategy for every
+ * already dealt), and decides play/fold by the table's strategy for every
  * Ante seat without a decision.
  */
 static void
@@ -257,8 +256,8 @@ plan_cards(const struct plan_table *t, const struct plan_policy *pol, struct sim
 			p->dealer[i] = draw(deck, &next, &used);
 	for (int seat = 1; seat <= MAX_SEATS; seat++)
 		if (p->bets[seat].ante > 0 && !p->decision_sent[seat])
-			p->decisions[seat] = strategy_decide(pol->strategy, t->has_rules ? &t->rules : NULL, pol->raise_min,
-			    r, p, seat);
+			p->decisions[seat] = t->decide != NULL ? t->decide(t, pol->raise_min, p, seat, r)
+			    : hand3_value(p->hands[seat]) >= pol->raise_min ? DECISION_PLAY : DECISION_FOLD;
 }
 
 /* Places bets on a random number of the free seats (at least one). */

@@ -42,6 +42,16 @@ struct sim_rng {
 	uint64_t state;
 };
 
+struct plan;
+struct plan_table;
+
+/*
+ * How the players of table t decide for the Ante seat `seat` of plan p, once
+ * every card of p is dealt (simulate_strategy.h gives the --strategy one).
+ */
+typedef enum decision (*plan_decide_fn)(const struct plan_table *t, hand3_value_t raise_min, const struct plan *p,
+    int seat, struct sim_rng *r);
+
 void sim_rng_system(struct sim_rng *r);
 void sim_rng_seeded(struct sim_rng *r, uint64_t seed);
 
@@ -73,6 +83,8 @@ struct plan_table {
 	int banker_run;             /* rounds in a row banked by banker_seat */
 	bool has_rules;             /* rules holds the game's rules (read from the table) */
 	struct rules rules;
+	const struct sim_strategy *strategy;   /* how its players decide (--strategy), for decide */
+	plan_decide_fn decide;      /* NULL: play with raise_min or better, fold below */
 };
 
 /* The rules of the player model that do not depend on the table. */
@@ -80,7 +92,6 @@ struct plan_policy {
 	hand3_value_t raise_min;    /* play with this hand or better (Q-6-4), fold below */
 	double misdeal_rate;        /* share of rounds voided as misdeals */
 	bool misdeals;              /* false: no misdeal is planned (voiding was refused) */
-	const struct sim_strategy *strategy;   /* how players decide (--strategy); NULL: by raise_min */
 };
 
 /* A planned (or recovered) round, complete before the first request. */
@@ -104,8 +115,8 @@ struct plan {
  * the rotation rule and a bank between the table's bounds; bets on a random
  * number (at least one) of the other seats, each within its wager's limits;
  * three distinct cards for each seat with a bet and for the dealer; play or
- * fold for each Ante seat by pol->strategy (simulate_strategy.h; by
- * pol->raise_min when none), all cards dealt first; sometimes a misdeal.
+ * fold for each Ante seat by t->decide (by pol->raise_min when none), all
+ * cards dealt first; sometimes a misdeal.
  */
 void plan_round(const struct plan_table *t, const struct plan_policy *pol, struct sim_rng *rng, struct plan *p);
 

@@ -306,7 +306,7 @@ opened_wrong(struct worker *w, const struct sim_table *t, json_t *answer, const 
 static void
 sim_plan_round(struct sim *s, const struct sim_table *t, struct plan *p)
 {
-	struct plan_policy pol = {s->raise_min, s->opt.misdeal_rate, !atomic_load(&s->void_forbidden), &s->opt.strategy};
+	struct plan_policy pol = {s->raise_min, s->opt.misdeal_rate, !atomic_load(&s->void_forbidden)};
 
 	plan_round(&t->game, &pol, &s->rng, p);
 }
@@ -487,7 +487,7 @@ static int
 recover_round(struct worker *w, struct sim_table *t, const char *id)
 {
 	struct sim *s = w->sim;
-	struct plan_policy pol = {s->raise_min, 0, false, &s->opt.strategy};
+	struct plan_policy pol = {s->raise_min, 0, false};
 	struct plan p;
 	json_t *answer = NULL, *r;
 	const char *state;
@@ -970,6 +970,8 @@ load_tables(struct sim *s, struct worker *w)
 			json_decref(detail);
 			continue;
 		}
+		t->game.strategy = &s->opt.strategy;
+		t->game.decide = strategy_plan_decide;
 		if (strategy_needs_rules(&s->opt.strategy) && !t->game.has_rules) {
 			fprintf(stderr, "pitboss simulate: table %s: its rules could not be read, and --strategy values "
 			    "hands by them; skipping it\n", id);

@@ -146,3 +146,10 @@ strategy_decide(const struct sim_strategy *st, const struct rules *r, hand3_valu
 		return decide_optimal(r, b, hand, raise_min);
 	}
 }
+
+enum decision
+strategy_plan_decide(const struct plan_table *t, hand3_value_t raise_min, const struct plan *p, int seat,
+    struct sim_rng *r)
+{
+	return strategy_decide(t->strategy, t->has_rules ? &t->rules : NULL, raise_min, r, p, seat);
+}

@@ -48,4 +48,8 @@ bool strategy_needs_rules(const struct sim_strategy *st);
 enum decision strategy_decide(const struct sim_strategy *st, const struct rules *r, hand3_value_t raise_min,
     struct sim_rng *rng, const struct plan *p, int seat);
 
+/* strategy_decide for a seat of a table's plan, by t->strategy and t's rules: a plan_decide_fn. */
+enum decision strategy_plan_decide(const struct plan_table *t, hand3_value_t raise_min, const struct plan *p,
+    int seat, struct sim_rng *r);
+
 #endif
