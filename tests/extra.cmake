@@ -26,6 +26,15 @@ add_test(NAME bench.engine_smoke COMMAND bench_engine --smoke)
 set_tests_properties(bench.engine_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
 
+# The power of the decision-knowledge statistic (tests/bench/protection_power.c, docs/protection.md
+# "Power"): simulated players with the engine alone; `make bench` prints the figures.
+add_executable(protection_power EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/protection_power.c)
+target_link_libraries(protection_power PRIVATE pb_engine m)
+target_compile_definitions(protection_power PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
+add_test(NAME bench.protection_power_smoke COMMAND protection_power --smoke)
+set_tests_properties(bench.protection_power_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 600)
+
 # Browser tests of the pit boss page (headless Chromium).
 include(${CMAKE_CURRENT_SOURCE_DIR}/browser/browser.cmake)
 include(${CMAKE_CURRENT_SOURCE_DIR}/reliability.cmake)
@@ -78,11 +87,11 @@ add_test(NAME bench.central_smoke COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}
 set_tests_properties(bench.central_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};PB_BUILD_DIR=${CMAKE_BINARY_DIR}" TIMEOUT 300)
 # The benchmark programs, built by the fixture bench_tools before any test that runs one.
-add_custom_target(bench_tools DEPENDS bench_engine bench_reports bench_http bench_load bench_startup)
+add_custom_target(bench_tools DEPENDS bench_engine bench_reports bench_http bench_load bench_startup protection_power)
 add_test(NAME bench.build COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target bench_tools)
 set_tests_properties(bench.build PROPERTIES LABELS bench-smoke FIXTURES_SETUP bench_tools TIMEOUT 900)
 set_tests_properties(bench.engine_smoke bench.reports_smoke bench.http_smoke bench.load_smoke bench.wrk_rounds_smoke
-  bench.scale_smoke PROPERTIES FIXTURES_REQUIRED bench_tools)
+  bench.scale_smoke bench.protection_power_smoke PROPERTIES FIXTURES_REQUIRED bench_tools)
 
 add_test(NAME soak.short COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench/soak.sh ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(soak.short PROPERTIES LABELS soak

@@ -31,7 +31,7 @@ usage(FILE *f)
 	fprintf(f,
 	    "usage: pitboss simulate --url URL --token TOKEN [--tables T1,T2] [--except T3] [--rounds N]\n"
 	    "                        [--rate R] [--mode steps|whole|mixed] [--misdeal-rate P]\n"
-	    "                        [--clients K] [--timeout MS] [--quiet]\n"
+	    "                        [--strategy S] [--clients K] [--timeout MS] [--quiet]\n"
 	    "  --url URL          pitbossd's base URL (default $PITBOSS_URL or http://127.0.0.1:8080)\n"
 	    "  --token TOKEN      a dealer token for the tables (default $PITBOSS_TOKEN)\n"
 	    "  --tables LIST      tables to deal at, comma-separated (default: every open table)\n"
@@ -40,6 +40,9 @@ usage(FILE *f)
 	    "  --rate R           rounds per second per table (default 1; 0: as fast as possible)\n"
 	    "  --mode M           steps, whole (one request a round) or mixed (default mixed)\n"
 	    "  --misdeal-rate P   share of rounds voided as misdeals (default 0.01)\n"
+	    "  --strategy S       how players play or fold: q64 (default), optimal, always,\n"
+	    "                     hole:P (sees the dealer's cards on P%% of hands) or share\n"
+	    "                     (neighbours show each other their cards)\n"
 	    "  --clients K        parallel connections/threads (default: one per table)\n"
 	    "  --timeout MS       network timeout per request (default 10000)\n"
 	    "  --quiet            no progress lines, only the final summary\n");
@@ -92,6 +95,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{"misdeal-rate", required_argument, NULL, 'd'},
 		{"clients", required_argument, NULL, 'k'},
 		{"timeout", required_argument, NULL, 'w'},
+		{"strategy", required_argument, NULL, 's'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -156,6 +160,15 @@ parse_options(int argc, char **argv, struct options *o)
 				return -1;
 			o->timeout_ms = (int)n;
 			break;
+		case 's': {
+			char why[128];
+
+			if (strategy_parse(optarg, &o->strategy, why, sizeof(why)) == -1) {
+				fprintf(stderr, "pitboss simulate: --strategy: %s\n", why);
+				return -1;
+			}
+			break;
+		}
 		case 'q':
 			o->quiet = true;
 			break;
@@ -240,7 +253,14 @@ announce(const struct sim *s, int nworkers)
 	for (int i = 0; i < s->table_count; i++)
 		fprintf(stderr, "%s%s%s", i ? ", " : "", s->tables[i].id,
 		    s->tables[i].game.player_banked ? " player-banked" : "");
-	fprintf(stderr, ") with %d client%s\n", nworkers, nworkers == 1 ? "" : "s");
+	fprintf(stderr, ") with %d client%s", nworkers, nworkers == 1 ? "" : "s");
+	if (s->opt.strategy.kind != STRATEGY_Q64) {
+		char name[32];
+
+		strategy_format(&s->opt.strategy, name, sizeof(name));
+		fprintf(stderr, "; players' strategy %s", name);
+	}
+	fputc('\n', stderr);
 }
 
 /*

@@ -7,6 +7,7 @@
  *                     over HTTP step by step or whole, recovery, scheduling
  *   simulate_stats.c  counters, latency histogram, progress and summary lines
  *   simulate_plan.c   the pure planner (simulate_plan.h)
+ *   simulate_strategy.c  the players' play/fold strategies (simulate_strategy.h)
  *   simulate_json.c   the plan as request bodies, answers read back
  */
 #ifndef PB_CLI_SIMULATE_H
@@ -19,6 +20,7 @@
 
 #include "cli/http_client.h"
 #include "cli/simulate_plan.h"
+#include "cli/simulate_strategy.h"
 #include "common/error.h"
 
 #define SIM_MAX_TABLES 64
@@ -52,6 +54,7 @@ struct options {
 	int clients;               /* 0 = one per table */
 	int timeout_ms;
 	bool quiet;
+	struct sim_strategy strategy;  /* how the simulated players decide (--strategy) */
 };
 
 struct sim_table {

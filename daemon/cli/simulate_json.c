@@ -147,6 +147,11 @@ plan_table_from_json(json_t *o, struct plan_table *t, char *why, size_t whysz)
 	limit_from_json(limits, "pair_plus", &t->pair_plus);
 	limit_from_json(limits, "six_card", &t->six_card);
 	rules_from_table_json(json_object_get(o, "rules"), t);
+	if (json_is_object(json_object_get(o, "rules"))) {
+		struct pb_error err;
+
+		t->has_rules = rules_from_json(json_object_get(o, "rules"), &t->rules, &err) == 0;
+	}
 	if (t->player_banked) {
 		banker_from_table_json(json_object_get(o, "banker"), t);
 		if (t->seats < 2) {

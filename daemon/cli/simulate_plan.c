@@ -227,11 +227,11 @@ draw(const card_t deck[CARD_COUNT], int *next, card_set_t *used)
 
 /*
  * Deals from a shuffled deck the cards the plan still lacks (skipping cards
- * already dealt), and decides play/fold by the raise rule for every Ante
- * seat without a decision.
+ * already dealt), and decides play/fold by the table's strategy for every
+ * Ante seat without a decision.
  */
 static void
-plan_cards(const struct plan_policy *pol, struct sim_rng *r, struct plan *p)
+plan_cards(const struct plan_table *t, const struct plan_policy *pol, struct sim_rng *r, struct plan *p)
 {
 	card_set_t used = 0;
 	card_t deck[CARD_COUNT];
@@ -256,7 +256,8 @@ plan_cards(const struct plan_policy *pol, struct sim_rng *r, struct plan *p)
 			p->dealer[i] = draw(deck, &next, &used);
 	for (int seat = 1; seat <= MAX_SEATS; seat++)
 		if (p->bets[seat].ante > 0 && !p->decision_sent[seat])
-			p->decisions[seat] = hand3_value(p->hands[seat]) >= pol->raise_min ? DECISION_PLAY : DECISION_FOLD;
+			p->decisions[seat] = t->decide != NULL ? t->decide(t, pol->raise_min, p, seat, r)
+			    : hand3_value(p->hands[seat]) >= pol->raise_min ? DECISION_PLAY : DECISION_FOLD;
 }
 
 /* Places bets on a random number of the free seats (at least one). */
@@ -288,7 +289,7 @@ plan_round(const struct plan_table *t, const struct plan_policy *pol, struct sim
 		p->bank = bank_amount(rng, t);
 	}
 	plan_bets(t, rng, p);
-	plan_cards(pol, rng, p);
+	plan_cards(t, pol, rng, p);
 	p->dealer_at_deal = sim_rng_chance(rng, P_DEALER_AT_DEAL);
 	if (pol->misdeals && sim_rng_chance(rng, pol->misdeal_rate))
 		p->void_at = ST_BETS + (int)rnd(rng, ST_SETTLE - ST_BETS + 1);
@@ -300,6 +301,6 @@ plan_resume(const struct plan_table *t, const struct plan_policy *pol, struct si
 {
 	if (from == ST_BETS && !any_bet)
 		plan_bets(t, rng, p);
-	plan_cards(pol, rng, p);
+	plan_cards(t, pol, rng, p);
 	p->dealer_at_deal = !p->dealer_sent && from <= ST_DEAL;
 }

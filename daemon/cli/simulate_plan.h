@@ -19,7 +19,10 @@
 
 #include "engine/cards.h"
 #include "engine/hand3.h"
+#include "engine/rules.h"
 #include "engine/settle.h"
+
+struct sim_strategy;    /* simulate_strategy.h */
 
 /* Probabilities of the player model. */
 #define P_PAIR_PLUS 0.45
@@ -38,6 +41,16 @@ struct sim_rng {
 	uint32_t (*uniform)(struct sim_rng *r, uint32_t n);
 	uint64_t state;
 };
+
+struct plan;
+struct plan_table;
+
+/*
+ * How the players of table t decide for the Ante seat `seat` of plan p, once
+ * every card of p is dealt (simulate_strategy.h gives the --strategy one).
+ */
+typedef enum decision (*plan_decide_fn)(const struct plan_table *t, hand3_value_t raise_min, const struct plan *p,
+    int seat, struct sim_rng *r);
 
 void sim_rng_system(struct sim_rng *r);
 void sim_rng_seeded(struct sim_rng *r, uint64_t seed);
@@ -68,6 +81,10 @@ struct plan_table {
 	bool pair_plus_requires_ante;
 	int banker_seat;            /* last round's banker; 0 = none yet */
 	int banker_run;             /* rounds in a row banked by banker_seat */
+	bool has_rules;             /* rules holds the game's rules (read from the table) */
+	struct rules rules;
+	const struct sim_strategy *strategy;   /* how its players decide (--strategy), for decide */
+	plan_decide_fn decide;      /* NULL: play with raise_min or better, fold below */
 };
 
 /* The rules of the player model that do not depend on the table. */
@@ -98,7 +115,8 @@ struct plan {
  * the rotation rule and a bank between the table's bounds; bets on a random
  * number (at least one) of the other seats, each within its wager's limits;
  * three distinct cards for each seat with a bet and for the dealer; play or
- * fold for each Ante seat by pol->raise_min; sometimes a misdeal.
+ * fold for each Ante seat by t->decide (by pol->raise_min when none), all
+ * cards dealt first; sometimes a misdeal.
  */
 void plan_round(const struct plan_table *t, const struct plan_policy *pol, struct sim_rng *rng, struct plan *p);
 

@@ -970,6 +970,14 @@ load_tables(struct sim *s, struct worker *w)
 			json_decref(detail);
 			continue;
 		}
+		t->game.strategy = &s->opt.strategy;
+		t->game.decide = strategy_plan_decide;
+		if (strategy_needs_rules(&s->opt.strategy) && !t->game.has_rules) {
+			fprintf(stderr, "pitboss simulate: table %s: its rules could not be read, and --strategy values "
+			    "hands by them; skipping it\n", id);
+			json_decref(detail);
+			continue;
+		}
 		json_decref(detail);
 		t->explicit_choice = s->opt.tables != NULL;
 		s->table_count++;

@@ -19,6 +19,19 @@ if [ ! -x "$bench" ]; then
 fi
 PB_SOURCE_DIR=$src "$bench" "$src/config/games"
 
+# The power of the decision-knowledge statistic (tests/bench/protection_power.c, docs/protection.md
+# "Power"): simulated players, engine only, a fixed seed (a few minutes).
+echo
+echo "== decision knowledge: power by simulation (tests/bench/protection_power.c)"
+power=$build/tests/protection_power
+[ -x "$power" ] || power=$build/protection_power
+if [ -x "$power" ]; then
+	PB_SOURCE_DIR=$src "$power"
+else
+	echo "run.sh: protection_power not built in $build (cmake --build $build --target bench_tools)" >&2
+	exit 1
+fi
+
 echo
 echo "pitboss analyze, whole process (load, analyse, print JSON):"
 for f in "$src"/config/games/*.json; do
