@@ -21,11 +21,18 @@ function roundOf(e) {
   return id === null ? null : {id, table: e.table, round_no: e.round_no};
 }
 
-/** The detail's plain fields as "Key: value" pairs (the round has a column of its own). */
+/** A detail's value as words: money in the table's currency, yes or no for a flag, words for an identifier. */
+function value(ev, k, v) {
+  if (typeof v === 'number' && MONEY.test(k)) return money(v, api.currencyOf(ev.table));
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return typeof v === 'string' && /^[a-z]+(_[a-z]+)+$/.test(v) ? v.replace(/_/g, ' ') : v;
+}
+
+/** The detail's plain fields as "Key: value" pairs (the round has a column of its own; nothing said is left out). */
 function details(ev) {
   if (!ev.detail) return '';
-  return Object.entries(ev.detail).filter(([k, v]) => (v === null || typeof v !== 'object') && k !== 'round').map(([k, v]) =>
-    `${label(k)}: ${typeof v === 'number' && MONEY.test(k) ? money(v, api.currencyOf(ev.table)) : v}`).join(' · ');
+  return Object.entries(ev.detail).filter(([k, v]) => v !== null && typeof v !== 'object' && k !== 'round').map(([k, v]) =>
+    `${label(k)}: ${value(ev, k, v)}`).join(' · ');
 }
 
 export async function render(main, params, ctx) {
