@@ -334,7 +334,9 @@ describe('cash controls on the page', () => {
     const noraIn = recorded.filter(t => t.direction === 'in').reduce((a, t) => a + t.cents, 0) + 20000 + buyIn;
     const ok = f.locator('.note-ok');
     await ok.waitFor();
-    assert.ok((await ok.innerText()).includes(`${anon} is merged into ${ids.nora}`));
+    // a player is named with the word player and his id (tables are P1 too), by name when the page has seen his record
+    assert.match(await ok.innerText(), new RegExp(`tall man, grey coat \\(player ${anon}\\) is merged into ` +
+      `(${NORA.name} \\(player ${ids.nora}\\)|player ${ids.nora})\\.`));
     assert.ok((await ok.innerText()).includes(`${day}: in ${usd(noraIn)}, out ${usd(0)}`), await ok.innerText());
     await page.locator(`#player-record [data-merged-into="${ids.nora}"]`).waitFor();
     await page.reload();

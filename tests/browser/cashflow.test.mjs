@@ -125,7 +125,7 @@ describe('players and warnings at the moment of action', () => {
     await reg.locator('button[type="submit"]').click();
     const ok = reg.locator('.note-ok');
     await ok.waitFor();
-    player = /Registered (P\d+)/.exec(await ok.innerText())[1];
+    player = /Registered .*\(player (P\d+)\)/.exec(await ok.innerText())[1];
     assert.match(await ok.innerText(), /no identification yet/);
     const rec = await http('GET', `/api/v1/players/${player}`);
     assert.equal(rec.json.name, MARA.name);

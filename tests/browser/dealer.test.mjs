@@ -258,6 +258,18 @@ describe('the dealer page', () => {
       const chip = c => `.chip[data-cents="${c}"]`;
       await tap('#open-round');
       await page.locator('#phase-bets').waitFor({state: 'visible'});
+      // the header on one row: its height (less its padding) is that of its tallest item, each item on the same row
+      const bar = await page.evaluate(() => {
+        const el = document.querySelector('#deal header.bar');
+        const cs = getComputedStyle(el);
+        const items = [...el.querySelectorAll('.who > *')].filter(e => e.getClientRects().length).map(e => e.getBoundingClientRect());
+        return {inner: el.clientHeight - parseFloat(cs.paddingTop) - parseFloat(cs.paddingBottom), ids: [...el.querySelectorAll('.who > *')]
+          .filter(e => e.getClientRects().length).map(e => e.id), tallest: Math.max(...items.map(r => r.height)),
+        top: Math.min(...items.map(r => r.top)), bottom: Math.max(...items.map(r => r.bottom))};
+      });
+      assert.deepEqual(bar.ids, ['table-name', 'round-label', 'dealer-name', 'misdeal-open', 'change-table', 'signout']);
+      assert.ok(Math.abs(bar.inner - bar.tallest) <= 1, `the header is one row: ${JSON.stringify(bar)}`);
+      assert.ok(bar.bottom - bar.top <= bar.tallest + 1, `its items on one row: ${JSON.stringify(bar)}`);
       // the player seated at seat 2, under its number
       assert.equal(await page.locator('#bet-rows [data-player="2"]').textContent(), seated.T1[2]);
       // the property's chips, each label whole inside its chip ("$100" is not "$10")

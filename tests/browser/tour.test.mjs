@@ -7,7 +7,7 @@
 //  - a property in America/New_York seen from a browser in Asia/Tokyo shows the property's gaming day
 //    (the daemon on the test clock at a time when the two days differ), and asks its reports by it;
 //  - a refused change of a one-time password keeps what was typed.
-// Screenshots land in docs/img/page-*.png (docs/page.md shows them).
+// Screenshots land in docs/img/page-*.png (docs/page.md shows them) and docs/img/floor.png (README.md's).
 //
 //   PB_BUILD_DIR   where pitbossd and pitboss are (default /work/main/build)
 //   PB_SOURCE_DIR  the repository (default: two levels up from here)
@@ -189,6 +189,8 @@ describe('a tour of the pit boss page', {timeout: 180000}, () => {
         if (v === '#/floor' || v === '#/reports') {
           await screenshot(page, path.join(IMG, `page-${v.slice(2)}-${size.width}.png`));
         }
+        // README.md's picture: the floor at 1280x800 as the pit boss
+        if (v === '#/floor' && size.width === 1280) await screenshot(page, path.join(IMG, 'floor.png'));
       }
     }
     assert.deepEqual(found, [], 'axe-core violations');

@@ -5,7 +5,8 @@ well as by its global id.  GET /api/v1/rounds/T1-2 answers the table's
 second round, the same answer as by its id; the other routes under
 /rounds/{round} take the label too; a label of no round, or a text that is
 neither an id nor a label, is 404 round_not_found.  The exceptions report
-gives each row of a round its "round_no", so the page can show the label.
+gives each row of a round its "round_no", so the page can show the label;
+so does GET /api/v1/events for each significant event whose detail names a round.
 """
 import csv
 import datetime
@@ -42,6 +43,12 @@ class RoundLabel(pbtest.StaffTestCase):
         # Two rounds at T1 and one at T2, numbered by their table: T1's second is not T2's.
         cls.t1 = [cls.d.call("POST", "/api/v1/tables/T1/rounds", ROUND)[1]["round"] for _ in range(2)]
         cls.t2 = cls.d.call("POST", "/api/v1/tables/T2/rounds", ROUND)[1]["round"]
+        # Two rounds opened and voided at T2 after it (their significant events name them).
+        cls.voided_t2 = []
+        for _ in range(2):
+            cls.voided_t2.append(cls.d.call("POST", "/api/v1/tables/T2/rounds", {})[1]["round"])
+            cls.d.call("POST", "/api/v1/rounds/%d/void" % cls.voided_t2[-1]["id"], {"reason": "test cleanup"},
+                       token=pbtest.PITBOSS_TOKEN)
 
     def get(self, name, status=200):
         return self.ok("GET", "/api/v1/rounds/%s" % name, token=AUDITOR, status=status)
@@ -97,7 +104,7 @@ class RoundLabel(pbtest.StaffTestCase):
         now = datetime.datetime.now(datetime.timezone.utc)
         q = "from=%s&to=%s" % (iso(now - datetime.timedelta(hours=2)), iso(now + datetime.timedelta(hours=1)))
         rows = self.ok("GET", "/api/v1/reports/exceptions?" + q, token=AUDITOR)["exceptions"]
-        no_of = {r["id"]: r["round_no"] for r in self.t1 + [self.t2, voided]}
+        no_of = {r["id"]: r["round_no"] for r in self.t1 + self.voided_t2 + [self.t2, voided]}
         with_round = [e for e in rows if e.get("round") is not None]
         self.assertIn((voided["id"], "void"), [(e["round"], e["kind"]) for e in with_round])
         self.assertIn((corrected["id"], "mispay"), [(e["round"], e["kind"]) for e in with_round])
@@ -114,6 +121,20 @@ class RoundLabel(pbtest.StaffTestCase):
         void_row = next(x for x in table if x["kind"] == "void" and x["round"] == str(voided["id"]))
         self.assertEqual(void_row["round_no"], str(voided["round_no"]))
 
+    def test_event_rows_carry_the_round_no(self):
+        # The two rounds voided at T2 after its first: their events name them by id, and carry the table's number.
+        voided = self.voided_t2
+        events = self.ok("GET", "/api/v1/events?limit=1000", token=AUDITOR)["events"]
+        by_round = {e["detail"]["round"]: e for e in events
+                    if isinstance(e.get("detail"), dict) and isinstance(e["detail"].get("round"), int)}
+        for r in voided:
+            e = by_round[r["id"]]
+            self.assertEqual((e["code"], e["table"], e["round_no"]), ("round_voided", "T2", r["round_no"]))
+            self.assertEqual(self.get("%s-%d" % (e["table"], e["round_no"]))["round"]["id"], r["id"])
+        self.assertEqual(voided[1]["round_no"], voided[0]["round_no"] + 1)
+        for e in events:
+            if e not in by_round.values():
+                self.assertNotIn("round_no", e)
 
 if __name__ == "__main__":
     unittest.main()

@@ -296,7 +296,7 @@ async function loadSeats() {
     const js = await api.get(`/tables/${st.table.id}/seats`);
     st.seats = {};
     for (const s of js.seats || []) {
-      if (s.player) st.seats[s.seat] = s.player.display || s.player.name || s.player.card || s.player.id;
+      if (s.player) st.seats[s.seat] = s.player.display || s.player.name || s.player.card || `player ${s.player.id}`;
     }
   } catch (e) {
     if (!(e instanceof api.ApiError)) throw e;

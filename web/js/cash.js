@@ -16,7 +16,7 @@ import * as api from './api.js';
 import {h, dataTable, note} from './dom.js';
 import {money, when} from './format.js';
 import {formField, witnessFields, refusalNote} from './common.js';
-import {playerLink, playerName, anonymousBadge, maySearchByName} from './players.js';
+import {playerLink, playerName, playerText, anonymousBadge, maySearchByName} from './players.js';
 
 /** The cage's types, in the order offered, with the directions each allows (the daemon refuses the others). */
 export const CAGE_TYPES = [
@@ -70,15 +70,15 @@ export function whereCell(x) {
 }
 
 /**
- * The patron of a transaction or an MTL entry: his id (a link) and, below,
- * the name and the description as written at the time; "counted for P9" when
- * the record was merged into another.
+ * The patron of a transaction or an MTL entry: his name as written at the
+ * time and his id (a link: "Ana Lopez (player P3)"), the description below
+ * when he has a name too; "counted for player P9" when the record was merged
+ * into another.
  */
 export function patronCell(x) {
-  const written = [x.name, x.description].filter(Boolean);
-  if (!written.length && x.patron) written.push(x.patron);
-  return h('span', {class: 'stack'}, playerLink(x.player),
-    written.map(w => h('small', null, w)),
+  const name = x.name || x.patron || '';
+  return h('span', {class: 'stack'}, playerLink(x.player, name || x.description ? {name, description: x.description} : null),
+    name && x.description ? h('small', null, x.description) : null,
     x.counted_for && x.counted_for !== x.player
       ? h('small', {class: 'muted', 'data-counted-for': x.counted_for}, 'counted for ', playerLink(x.counted_for)) : null);
 }
@@ -122,10 +122,10 @@ export function transactionsTable(rows, cur, {onVoid, caption = 'Transactions', 
   return table;
 }
 
-/** One line of a transaction for a sentence: "#12, front money, cash in of $3,000.00, P3 at the cage, window 2". */
+/** One line of a transaction for a sentence: "#12, front money, cash in of $3,000.00, Ana Lopez (player P3) at the cage, window 2". */
 export function transactionLine(x, cur) {
   return `#${x.id}, ${typeName(x.type).toLowerCase()}, ${sideText(x.direction, x.kind).toLowerCase()} of ` +
-    `${money(x.amount, cur)}, ${x.player} at ${whereText(x).replace(/^Cage/, 'the cage')}`;
+    `${money(x.amount, cur)}, ${playerText(x.player)} at ${whereText(x).replace(/^Cage/, 'the cage')}`;
 }
 
 /**
@@ -136,10 +136,10 @@ export function transactionLine(x, cur) {
 export function cashRefusal(e, player, what = 'This transaction') {
   if (e.code !== 'identification_required') return refusalNote(e);
   return note('error', h('strong', null, 'Identification required: nothing was recorded. '),
-    `${what} needs ${player ? `${player}\u2019s` : 'the patron\u2019s'} identification on record (ID type and number): `,
+    `${what} needs the identification of ${player ? playerText(player) : 'the patron'} on record (ID type and number): `,
     'above the CTR limit of a gaming day, or to identify or file a CTR, the patron must be identified. ',
     player ? h('span', null, 'Record it on ', h('a', {href: `#/players/${encodeURIComponent(player)}`, 'data-identify': player},
-      `${player}\u2019s page`), ', then try again.') : 'Record it on his page, then try again.');
+      `the page of ${playerText(player)}`), ', then try again.') : 'Record it on his page, then try again.');
 }
 
 /** The property's Title 31 limits (GET /tables' property.title31), null when the server does not say them. */
@@ -164,7 +164,7 @@ export function title31Effect({player, direction, kind = 'cash', amount, today, 
   const side = direction === 'out' ? 'out' : 'in';
   const before = Number(today[side === 'in' ? 'cash_in' : 'cash_out']) || 0;
   const after = done ? before : before + amount;
-  const who = player ? `${player}\u2019s` : 'The patron\u2019s';
+  const who = player ? playerText(player) : 'the patron';
   const is = done ? 'is' : 'would be';
   const m = x => money(x, cur);
   out.after = after;
@@ -173,10 +173,11 @@ export function title31Effect({player, direction, kind = 'cash', amount, today, 
     out.lines.push(`MTL entry: ${m(amount)} in cash is at or over ${m(limits.mtl_threshold)}, so it ${done ? 'is' : 'will be'} ` +
       'written in the multiple transaction log with his name and the time.');
   }
-  const total = `${who} cash ${side} of the gaming day ${is} ${m(after)}`;
+  const total = `cash ${side} of the gaming day for ${who} ${is} ${m(after)}`;
+  const Total = total.charAt(0).toUpperCase() + total.slice(1);
   if (after > limits.ctr_over && !identified) {
     out.level = 'refused';
-    out.lines.push(`${total}, over the CTR limit of ${m(limits.ctr_over)}, and his record holds no identification: ` +
+    out.lines.push(`${Total}, over the CTR limit of ${m(limits.ctr_over)}, and his record holds no identification: ` +
       'take identification now (ID type and number on his page); without it this transaction is refused.');
   } else if (after > limits.ctr_over) {
     out.level = 'ctr';
@@ -188,7 +189,7 @@ export function title31Effect({player, direction, kind = 'cash', amount, today, 
       (identified ? ' His identification is on record: past the limit a CTR is due.'
         : ' Take identification now: past the limit a transaction is refused without it.'));
   } else {
-    out.lines.push(`${total}, ${m(limits.ctr_over - after)} before the CTR limit.`);
+    out.lines.push(`${Total}, ${m(limits.ctr_over - after)} before the CTR limit.`);
   }
   return out;
 }
@@ -234,8 +235,8 @@ export function title31Answer(a, cur) {
   const side = a.direction === 'in' ? 'cash in' : 'cash out';
   const out = [note('ok', `Recorded: ${transactionLine(a, cur)} (gaming day ${a.gaming_day}).`)];
   out.push(h('dl', {class: 'facts', 'data-title31': 'answer'},
-    h('div', {class: 'fact', 'data-fig': 'cash_in'}, h('dt', null, `${a.player}\u2019s cash in today`), h('dd', null, money(tot.cash_in, cur))),
-    h('div', {class: 'fact', 'data-fig': 'cash_out'}, h('dt', null, `${a.player}\u2019s cash out today`), h('dd', null, money(tot.cash_out, cur))),
+    h('div', {class: 'fact', 'data-fig': 'cash_in'}, h('dt', null, 'Cash in today'), h('dd', null, money(tot.cash_in, cur))),
+    h('div', {class: 'fact', 'data-fig': 'cash_out'}, h('dt', null, 'Cash out today'), h('dd', null, money(tot.cash_out, cur))),
     h('div', {class: 'fact', 'data-fig': 'remaining'}, h('dt', null, `Before the CTR limit (${side})`),
       h('dd', null, t.remaining === undefined ? '—' : money(t.remaining, cur))),
     h('div', {class: 'fact', 'data-fig': 'identified'}, h('dt', null, 'Identification on record'),
@@ -260,8 +261,8 @@ export function answerWarnings(a, cur) {
   if (mtl) out.push(h('div', {'data-title31': 'mtl'}, note('info', h('strong', null, 'Title 31, MTL: '), mtl.slice(11))));
   let line = e.level === 'alert' || e.level === 'ctr' || e.level === 'refused' ? e.lines[e.lines.length - 1] : '';
   const side = a.direction === 'in' ? 'cash in' : 'cash out';
-  if (!e.lines.length && t.ctr) line = `${a.player}\u2019s ${side} of the gaming day is over the CTR limit: a CTR is due.`;
-  else if (!e.lines.length && t.alert) line = `${a.player}\u2019s ${side} of the gaming day has reached the alert level.`;
+  if (!e.lines.length && t.ctr) line = `The ${side} of the gaming day for ${playerText(a.player)} is over the CTR limit: a CTR is due.`;
+  else if (!e.lines.length && t.alert) line = `The ${side} of the gaming day for ${playerText(a.player)} has reached the alert level.`;
   if (line && (t.alert || t.ctr)) {
     out.push(h('div', {'data-title31': 'warning', 'data-ctr': t.ctr ? 'yes' : 'no'}, note(t.ctr ? 'error' : 'warn',
       h('strong', null, 'Title 31: '), line, ' ', h('a', {href: `#/title31?day=${encodeURIComponent(a.gaming_day)}`}, 'Open Title 31'), '.')));
@@ -336,7 +337,7 @@ export function patronPicker(name, onChange = () => {}) {
     picked.dataset.picked = p.id;
     picked.replaceChildren(h('span', null, 'Patron: ', playerLink(p.id, p), ' ', anonymousBadge(p),
       p.card ? h('span', {class: 'muted'}, ` · card ${p.card}`) : null,
-      p.merged_into ? note('warn', `This record was merged into ${p.merged_into}: choose `, playerLink(p.merged_into), ' instead.') : null));
+      p.merged_into ? note('warn', `This record was merged into ${playerText(p.merged_into)}: choose `, playerLink(p.merged_into), ' instead.') : null));
     onChange(p);
   }
 

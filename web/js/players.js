@@ -41,11 +41,27 @@ export function playerName(rec) {
   return rec.name || rec.display || rec.description || rec.id;
 }
 
-/** A link to the player page, with the name when the record is at hand ("P1 · Ana Lopez"). */
+// The names of the players the page has shown, by id: a sentence that has
+// only an id (an answer, a report's row) names the player as a row did.
+const known = new Map();
+
+/**
+ * A player as the page names him, never a bare id (a table is "P1" too):
+ * "Mara J. Stone (player P1)", or "player P1" when the page knows no name.
+ * p: a record (its name, the dealer's display or the description) or an id.
+ */
+export function playerText(p) {
+  if (!p) return '';
+  const rec = typeof p === 'object' ? p : {id: String(p)};
+  let n = rec.name || rec.display || rec.description || '';
+  if (n && n !== rec.id) known.set(rec.id, n);
+  else n = known.get(rec.id) || '';
+  return n ? `${n} (player ${rec.id})` : `player ${rec.id}`;
+}
+
+/** A link to the player page, named as playerText names him ("Ana Lopez (player P1)"); the id in the href. */
 export function playerLink(id, rec) {
-  const n = rec ? playerName(rec) : '';
-  return h('a', {href: `#/players/${encodeURIComponent(id)}`, 'data-player': id},
-    n && n !== id ? `${id} · ${n}` : id);
+  return h('a', {href: `#/players/${encodeURIComponent(id)}`, 'data-player': id}, playerText(rec ? {...rec, id} : id));
 }
 
 /** An anonymous player's mark: a word and a symbol, never colour alone. */
@@ -60,7 +76,7 @@ export function anonymousBadge(rec) {
  */
 export function bankerWho(b) {
   if (!b) return null;
-  if (b.player) return h('span', {class: 'banker-who'}, 'player ', playerLink(b.player));
+  if (b.player) return h('span', {class: 'banker-who'}, playerLink(b.player));
   if (b.provider) {
     return h('span', {class: 'banker-who'}, 'provider badge ', h('strong', null, b.provider.badge),
       ` (${b.provider.company})`);
@@ -70,7 +86,7 @@ export function bankerWho(b) {
 
 /** bankerWho as plain text, for titles and one-line facts. */
 export function bankerWhoText(b) {
-  if (b?.player) return `player ${b.player}`;
+  if (b?.player) return playerText(b.player);
   if (b?.provider) return `provider badge ${b.provider.badge} (${b.provider.company})`;
   return '';
 }

@@ -13,6 +13,7 @@
 import * as api from './api.js';
 import {h, note} from './dom.js';
 import {formField, refusalNote} from './common.js';
+import {playerText} from './players.js';
 
 /** The ID types offered (a record may hold any other text). */
 const ID_TYPES = ['Passport', 'Driver\u2019s license', 'State ID card', 'Military ID', 'Permanent resident card'];
@@ -81,7 +82,7 @@ export function registerForm(prefix, {identification = false, registered = () =>
     try {
       const p = await api.send('POST', '/players', body);
       for (const i of Object.values(all)) i.value = '';
-      msg.replaceChildren(note('ok', `Registered ${p.id}: ${p.name}, card ${p.card}` +
+      msg.replaceChildren(note('ok', `Registered ${playerText(p)}, card ${p.card}` +
         (p.id_type && p.id_number ? ', identification on record.' : ', no identification yet.')));
       registered(p);
     } catch (e) {
@@ -120,7 +121,7 @@ export function editForm(p, saved = () => {}) {
     msg.replaceChildren('Saving…');
     try {
       const a = await api.send('PATCH', `/players/${encodeURIComponent(p.id)}`, body);
-      msg.replaceChildren(note('ok', `Saved: ${Object.keys(body).length} field${Object.keys(body).length === 1 ? '' : 's'} of ${p.id} changed.`));
+      msg.replaceChildren(note('ok', `Saved: ${Object.keys(body).length} field${Object.keys(body).length === 1 ? '' : 's'} of ${playerText(p)} changed.`));
       saved(a);
     } catch (e) {
       if (e.status !== 401) msg.replaceChildren(refusalNote(e));

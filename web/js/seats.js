@@ -25,7 +25,7 @@ import * as api from './api.js';
 import {h, section, dataTable, note} from './dom.js';
 import {money, toMinor, minorDigits} from './format.js';
 import {errorNote, refusal} from './common.js';
-import {maySeat, mayRegister, maySearchByName, playerLink, playerName, anonymousBadge} from './players.js';
+import {maySeat, mayRegister, maySearchByName, playerLink, playerText, anonymousBadge} from './players.js';
 import {title31Effect, title31Box, title31Limits, answerWarnings, nearLimitMark} from './cash.js';
 
 let seq = 0;
@@ -53,7 +53,7 @@ export function seatsPanel(t, ctx) {
   async function leave(s) {
     try {
       await api.send('DELETE', `${base}/seats/${s.seat}/player`);
-      say(note('ok', `${s.player.id} left seat ${s.seat}.`));
+      say(note('ok', `${playerText(s.player)} left seat ${s.seat}.`));
       await load();
     } catch (e) {
       if (e.status !== 401) say(refusal(e));
@@ -120,7 +120,7 @@ function seatSelect(name, seatsOf, pick) {
   sel.refill = () => {
     const keep = sel.value;
     sel.replaceChildren(...seatsOf().filter(pick).map(s => h('option', {value: s.seat},
-      s.player ? `Seat ${s.seat}: ${playerName(s.player)}` : `Seat ${s.seat}`)));
+      s.player ? `Seat ${s.seat}: ${playerText(s.player)}` : `Seat ${s.seat}`)));
     if ([...sel.options].some(o => o.value === keep)) sel.value = keep;
   };
   return sel;
@@ -145,7 +145,7 @@ function seatPlayerForm(t, base, seatsOf, seated) {
       results.replaceChildren();
       card.value = '';
       if (name) name.value = '';
-      await seated(`${a.player} sits at seat ${a.seat} of ${a.table}.`);
+      await seated(`${playerText(a.player)} sits at seat ${a.seat} of ${a.table}.`);
     } catch (e) {
       if (e.status !== 401) msg.replaceChildren(refusal(e));
     }
@@ -166,7 +166,7 @@ function seatPlayerForm(t, base, seatsOf, seated) {
         {label: 'Player', rowHeader: true, render: p => h('span', null, playerLink(p.id, p), ' ', anonymousBadge(p))},
         {label: 'Card', render: p => p.card || '—'},
         {label: '', render: p => {
-          const b2 = h('button', {type: 'button', class: 'btn btn-small', 'data-seat-player': p.id}, `Seat ${p.id} here`);
+          const b2 = h('button', {type: 'button', class: 'btn btn-small', 'data-seat-player': p.id}, `Seat ${playerText(p)} here`);
           b2.addEventListener('click', () => sit(p.id));
           return b2;
         }},
@@ -284,7 +284,7 @@ function transactionForm(t, base, cur, seatsOf, reload) {
         amount: amount.value === '' ? 0 : toMinor(amount.value, cur)});
       amount.value = '';
       const lines = [note('ok', `Recorded: ${TYPES[a.type]?.label || a.type}, ${a.kind} ${a.direction} of ${money(a.amount, cur)} ` +
-        `for ${a.player} at seat ${s.seat} (transaction #${a.id}, gaming day ${a.gaming_day}).`,
+        `for ${playerText(a.player)} at seat ${s.seat} (transaction #${a.id}, gaming day ${a.gaming_day}).`,
       a.totals ? ` Cash today: in ${money(a.totals.cash_in, cur)}, out ${money(a.totals.cash_out, cur)}.` : '')];
       // Title 31 at the moment it matters: the MTL entry, the alert, the CTR, the identification still missing
       lines.push(...answerWarnings(a, cur));
@@ -294,7 +294,7 @@ function transactionForm(t, base, cur, seatsOf, reload) {
       if (e.status === 401) return;
       if (e.code === 'identification_required') {
         msg.replaceChildren(note('error', h('strong', null, 'Identification needed first: '), e.message, ' ',
-          h('a', {href: `#/players/${encodeURIComponent(s.player.id)}`}, `Record ${s.player.id}'s identification`)));
+          h('a', {href: `#/players/${encodeURIComponent(s.player.id)}`}, `Record the identification of ${playerText(s.player)}`)));
       } else {
         msg.replaceChildren(refusal(e));
       }

@@ -2,6 +2,7 @@
  * context.c - the front end's window on the store (ops.h).
  */
 #include "table/ops/ops.h"
+#include "table/reports/reports.h"
 
 #include "store/audit.h"
 #include "store/state.h"
@@ -72,6 +73,10 @@ pit_significant_events(struct pit *p, const struct actor *a, int64_t after, int 
 	list = store_significant_list(p->store, after, limit, err);
 	if (list == NULL)
 		return -1;
+	if (pit_events_round_nos(p, list, err) < 0) {
+		json_decref(list);
+		return -1;
+	}
 	*out = json_pack("{s:o}", "events", list);
 	return 0;
 }

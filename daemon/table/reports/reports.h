@@ -102,6 +102,14 @@ int pit_report_exceptions(struct pit *p, const struct actor *a, const struct rep
     struct pb_error *err);
 
 /*
+ * Gives each significant event (GET /events) whose detail names a round
+ * its "round_no", the table's number of the round, so that with "table"
+ * it makes the label the pages show (T1-277), as the exceptions and the
+ * payouts rows have it (table/reports/reports_lists.c).  One read.
+ */
+int pit_events_round_nos(struct pit *p, json_t *events, struct pb_error *err);
+
+/*
  * Player-banked tables (table/reports/reports_bankers.c): per table and per banker seat, the
  * banker's result, how often the bank ran out, wagers returned for lack of
  * coverage, unpaid shorts and the house's collections.  Every player-banked

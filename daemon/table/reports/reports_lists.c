@@ -50,13 +50,23 @@ round_no_found(void *arg, int64_t id, int64_t round_no)
 		r->oom = true;
 }
 
+/* The round a row names: its integer "round", or with in_detail its detail's (a significant event's); else NULL. */
+static json_t *
+row_round(json_t *row, bool in_detail)
+{
+	json_t *round = json_object_get(in_detail ? json_object_get(row, "detail") : row, "round");
+
+	return json_is_integer(round) ? round : NULL;
+}
+
 /*
- * Gives each row of arr that names a round (an integer "round") its
- * "round_no": the table's number of the round, which with "table" makes
- * the label the pages show (T1-277).  One read for the whole list.
+ * Gives each row of arr that names a round (an integer "round", or with
+ * in_detail one in its "detail") its "round_no": the table's number of the
+ * round, which with "table" makes the label the pages show (T1-277).  One
+ * read for the whole list.
  */
 static int
-rows_round_nos(struct pit *p, json_t *arr, struct pb_error *err)
+rows_round_nos_of(struct pit *p, json_t *arr, bool in_detail, struct pb_error *err)
 {
 	struct round_nos nos = {.by_id = json_object()};
 	json_t *ids = json_array(), *row;
@@ -69,8 +79,8 @@ rows_round_nos(struct pit *p, json_t *arr, struct pb_error *err)
 		goto out;
 	}
 	json_array_foreach(arr, i, row) {
-		json_t *round = json_object_get(row, "round");
-		if (json_is_integer(round) && json_array_append(ids, round) < 0) {
+		json_t *round = row_round(row, in_detail);
+		if (round != NULL && json_array_append(ids, round) < 0) {
 			rc = pb_oom(err);
 			goto out;
 		}
@@ -88,8 +98,8 @@ rows_round_nos(struct pit *p, json_t *arr, struct pb_error *err)
 		goto out;
 	}
 	json_array_foreach(arr, i, row) {
-		json_t *round = json_object_get(row, "round"), *no;
-		if (!json_is_integer(round))
+		json_t *round = row_round(row, in_detail), *no;
+		if (round == NULL)
 			continue;
 		snprintf(key, sizeof(key), "%lld", (long long)json_integer_value(round));
 		no = json_object_get(nos.by_id, key);
@@ -103,6 +113,19 @@ out:
 	json_decref(ids);
 	json_decref(nos.by_id);
 	return rc;
+}
+
+/* The rows of a report that name a round in "round": each its "round_no". */
+static int
+rows_round_nos(struct pit *p, json_t *arr, struct pb_error *err)
+{
+	return rows_round_nos_of(p, arr, false, err);
+}
+
+int
+pit_events_round_nos(struct pit *p, json_t *events, struct pb_error *err)
+{
+	return rows_round_nos_of(p, events, true, err);
 }
 
 /* ---- the largest payouts ---- */

@@ -4,6 +4,7 @@ import * as api from '../api.js';
 import {h, section, replaceIfChanged, dataTable} from '../dom.js';
 import {label, when, money} from '../format.js';
 import {pageHeader, errorNote, poll, liveStatus} from '../common.js';
+import {roundLabel, roundHref} from '../rounds.js';
 
 export const name = 'events';
 
@@ -13,16 +14,25 @@ const PAGE = 500;
 const MONEY = /^(amount|net|stake|bank|bank_end|short|win|payout)$/;
 
 // An event is {seq, at, source, code, table, detail, hash} (docs/api.md); detail
-// is an object, and names the round in "round" when there is one.
+// is an object, and names the round in "round" when there is one, the event
+// its "round_no" then: the round as {id, table, round_no}, labelled "T1-277".
 function roundOf(e) {
-  return e.detail?.round ?? null;
+  const id = e.detail?.round ?? null;
+  return id === null ? null : {id, table: e.table, round_no: e.round_no};
 }
 
-/** The detail's plain fields as "Key: value" pairs (the round has a column of its own). */
+/** A detail's value as words: money in the table's currency, yes or no for a flag, words for an identifier. */
+function value(ev, k, v) {
+  if (typeof v === 'number' && MONEY.test(k)) return money(v, api.currencyOf(ev.table));
+  if (typeof v === 'boolean') return v ? 'yes' : 'no';
+  return typeof v === 'string' && /^[a-z]+(_[a-z]+)+$/.test(v) ? v.replace(/_/g, ' ') : v;
+}
+
+/** The detail's plain fields as "Key: value" pairs (the round has a column of its own; nothing said is left out). */
 function details(ev) {
   if (!ev.detail) return '';
-  return Object.entries(ev.detail).filter(([k, v]) => (v === null || typeof v !== 'object') && k !== 'round').map(([k, v]) =>
-    `${label(k)}: ${typeof v === 'number' && MONEY.test(k) ? money(v, api.currencyOf(ev.table)) : v}`).join(' · ');
+  return Object.entries(ev.detail).filter(([k, v]) => v !== null && typeof v !== 'object' && k !== 'round').map(([k, v]) =>
+    `${label(k)}: ${value(ev, k, v)}`).join(' · ');
 }
 
 export async function render(main, params, ctx) {
@@ -63,7 +73,7 @@ export async function render(main, params, ctx) {
       {label: 'Seq', num: true, rowHeader: true, render: e => e.seq},
       {label: 'Time', render: e => when(e.at, 'short')},
       {label: 'Table', render: e => e.table ? h('a', {href: `#/table/${encodeURIComponent(e.table)}`}, e.table) : '—'},
-      {label: 'Round', render: e => roundOf(e) ? h('a', {href: `#/round/${roundOf(e)}`}, `#${roundOf(e)}`) : '—'},
+      {label: 'Round', render: e => roundOf(e) ? h('a', {href: roundHref(roundOf(e))}, roundLabel(roundOf(e))) : '—'},
       {label: 'Event', render: e => h('span', {class: 'badge badge-kind'}, label(e.code))},
       {label: 'Source', render: e => e.source},
       {label: 'Detail', className: 'wrap', render: e => details(e)},

@@ -6,7 +6,7 @@ import {money, int, whenText} from '../format.js';
 import {pageHeader, statusBadge, stateBadge, errorNote, poll, liveStatus} from '../common.js';
 import {allows} from '../menus.js';
 import {perHandleCell, perHandleText, theoPerHandleText, winCell, winOf, bankerOnly, hasBanker} from '../figures.js';
-import {bankerWhoText} from '../players.js';
+import {bankerWhoText, playerText} from '../players.js';
 import {nearLimitMark} from '../cash.js';
 import {roundHref, roundLabel} from '../rounds.js';
 
@@ -15,7 +15,7 @@ function nearLimitMarks(seats, cur) {
   const near = (seats?.seats || []).filter(s => s.player && (s.cash_today?.alert || s.cash_today?.ctr));
   if (!near.length) return null;
   return h('span', {class: 'stack', 'data-near-limits': String(near.length)}, near.map(s =>
-    h('small', {'data-near-player': s.player.id}, `Seat ${s.seat}, ${s.player.id}: `, nearLimitMark(s.cash_today, cur))));
+    h('small', {'data-near-player': s.player.id}, `Seat ${s.seat}, ${playerText(s.player)}: `, nearLimitMark(s.cash_today, cur))));
 }
 
 export const name = 'floor';

@@ -14,7 +14,7 @@ import * as api from '../api.js';
 import {h, section, dataTable, facts, note} from '../dom.js';
 import {money, moneyCell, label, when, whenText, int} from '../format.js';
 import {pageHeader, errorNote, formField, witnessFields, refusalNote} from '../common.js';
-import {playerName, playerLink, anonymousBadge, duration, playersCurrency, mayMerge, mayRegister} from '../players.js';
+import {playerText, playerLink, anonymousBadge, duration, playersCurrency, mayMerge, mayRegister} from '../players.js';
 import {transactionsTable, nearLimitMark} from '../cash.js';
 import {editForm, idTypeText} from '../register.js';
 
@@ -57,7 +57,7 @@ export async function render(main, params, ctx) {
   if (!ctx.alive()) return;
   const cur = playersCurrency(api.tables());
   const personal = !('display' in p);   // a reader without the personal roles gets a display instead
-  main.append(pageHeader(`${p.id} · ${playerName(p)}`, {crumbs: [['Players', '#/players'], [p.id]],
+  main.append(pageHeader(playerText(p), {crumbs: [['Players', '#/players'], [playerText(p)]],
     sub: h('span', {class: 'inline-list'}, anonymousBadge(p), p.anonymous ? ' ' : '',
       personal ? 'The whole record (your roles read personal data).' : 'What a dealer or the count team reads of the record: no personal data.')}));
 
@@ -226,9 +226,9 @@ function mergeForm(p, cur, merged) {
   const reason = h('input', {type: 'text', name: 'merge-reason', maxlength: '500', autocomplete: 'off'});
   const w = witnessFields('merge');
   const msg = h('div', {class: 'form-msg', role: 'status', 'aria-live': 'polite'});
-  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, `Merge ${p.id}`);
+  const btn = h('button', {type: 'submit', class: 'btn btn-primary'}, `Merge ${playerText(p)}`);
   const form = h('form', {class: 'doc-form', 'data-form': 'merge', 'aria-label': 'Merge into another record', novalidate: true},
-    h('p', {class: 'muted small'}, `The same patron under two records: ${p.id}\u2019s transactions, seats and ratings then count ` +
+    h('p', {class: 'muted small'}, `The same patron under two records: the transactions, seats and ratings of ${playerText(p)} then count ` +
       'for the other, which survives; this one takes no more. It cannot be undone, and not while he is seated.'),
     formField('Into (the surviving player id)', into), formField('Reason', reason), w.el, h('div', {class: 'field-submit'}, btn), msg);
   form.addEventListener('submit', async ev => {
@@ -241,7 +241,7 @@ function mergeForm(p, cur, merged) {
     btn.disabled = true;
     try {
       const a = await api.send('POST', `/players/${encodeURIComponent(p.id)}/merge`, body);
-      msg.replaceChildren(note('ok', `${a.player} is merged into ${a.into}.`, a.days?.length ? ` ${a.into}\u2019s cash since: ` +
+      msg.replaceChildren(note('ok', `${playerText(a.player)} is merged into ${playerText(a.into)}.`, a.days?.length ? ` Cash of ${playerText(a.into)} since: ` +
         a.days.map(d => `${d.gaming_day}: in ${money(d.cash_in, cur)}, out ${money(d.cash_out, cur)}` +
           (d.ctr?.length ? ` (over the CTR limit: ${d.ctr.map(x => `cash ${x}`).join(', ')})` : '')).join('; ') + '.' : ''));
       form.querySelectorAll('input, button').forEach(i => { i.disabled = true; });

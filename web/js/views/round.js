@@ -140,7 +140,7 @@ export async function render(main, params, ctx) {
     r.dealer && r.dealer.id ? ['Dealer', `${r.dealer.name} (${r.dealer.id})`] : null,
     ['No more bets', r.closed_at ? when(r.closed_at) : '—'],
     [r.state === 'void' ? 'Voided' : 'Settled', r.settled_at ? when(r.settled_at) : '—'],
-    banked && r.banker ? ['Banker', h('span', null, `Seat ${r.banker.seat}`, bankerWho(r.banker) ? ' (' : '', bankerWho(r.banker), bankerWho(r.banker) ? ')' : '',
+    banked && r.banker ? ['Banker', h('span', null, `Seat ${r.banker.seat}`, bankerWho(r.banker) ? ', ' : '', bankerWho(r.banker),
       `: bank ${money(r.banker.bank, cur)} → ${money(r.banker.bank_end, cur)} at the end`)] : null,
     r.players && Object.keys(r.players).length ? ['Players', h('span', {class: 'inline-list'},
       Object.entries(r.players).map(([seat, id], i) => h('span', null, i ? ', ' : '', `seat ${seat}: `, playerLink(id))))] : null,

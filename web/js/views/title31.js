@@ -21,7 +21,7 @@ import * as api from '../api.js';
 import {h, section, dataTable, note, facts} from '../dom.js';
 import {money, moneyCell, label, when, int, percent} from '../format.js';
 import {pageHeader, errorNote, csvButton, formField, refusal} from '../common.js';
-import {playerLink, mayAcknowledge, duration, playersCurrency} from '../players.js';
+import {playerLink, playerText, mayAcknowledge, duration, playersCurrency} from '../players.js';
 import {sideText, whereCell, patronCell, typeName, voidMark, transactionsTable, cashRefusal} from '../cash.js';
 
 export const name = 'title31';
@@ -150,7 +150,7 @@ export async function render(main, params, ctx) {
   /** One row per patron and side: the alert and the CTR item of it together, with one history. */
   function itemsTable(items) {
     return dataTable([
-      {label: 'Patron', rowHeader: true, render: x => h('span', {class: 'stack'}, playerLink(x.player), h('small', null, x.patron || ''),
+      {label: 'Patron', rowHeader: true, render: x => h('span', {class: 'stack'}, playerLink(x.player, x.patron ? {name: x.patron} : null),
         x.ctr ? h('small', {class: x.ctr.identified ? 'muted' : 'voided-note', 'data-identified': x.ctr.identified ? 'yes' : 'no'},
           x.ctr.identified ? 'ID on record' : 'No ID on record') : null)},
       {label: 'Side', render: x => sideText(x.direction)},
@@ -198,7 +198,7 @@ export async function render(main, params, ctx) {
     const patrons = new Map([...b.mtl, ...b.ctr, ...b.alerts].map(x => [x.counted_for || x.player, x.patron]));
     const totals = Object.entries(b.totals).map(([player, t]) => ({player, ...t}));
     totBody.replaceChildren(dataTable([
-      {label: 'Patron', rowHeader: true, render: r => h('span', {class: 'stack'}, playerLink(r.player), patrons.get(r.player) ? h('small', null, patrons.get(r.player)) : null)},
+      {label: 'Patron', rowHeader: true, render: r => playerLink(r.player, patrons.get(r.player) ? {name: patrons.get(r.player)} : null)},
       {label: 'Cash in', num: true, render: r => money(r.cash_in, cur)},
       {label: 'Cash out', num: true, render: r => money(r.cash_out, cur)},
     ], totals, {caption: 'Cash in and cash out per patron', empty: 'No cash recorded on this gaming day.'}));
@@ -311,7 +311,7 @@ function ctrForm(cur, done) {
   const box = h('details', {class: 'doc-form-box', 'data-box': 'ctr'}, h('summary', null, 'A CTR item\u2019s status or a note'), form);
   function open(x) {
     item = x;
-    which.textContent = `CTR item ${x.id}: ${x.player}, ${sideText(x.direction).toLowerCase()} of ${money(x.total, cur)}, ` +
+    which.textContent = `CTR item ${x.id}: ${playerText(x.patron ? {id: x.player, name: x.patron} : x.player)}, ${sideText(x.direction).toLowerCase()} of ${money(x.total, cur)}, ` +
       `${label(x.status).toLowerCase()}${x.bsa_id ? `, BSA id ${x.bsa_id}` : ''}.`;
     status.replaceChildren(h('option', {value: ''}, 'No change: a note'),
       ...(CTR_NEXT[x.status] || []).map(s => h('option', {value: s}, label(s))));
