@@ -6,6 +6,7 @@
 // global "#1390" where the row has no round number.
 import * as api from './api.js';
 import {label, money, percent} from './format.js';
+import {playerText} from './players.js';
 
 /** The round of an exception as a person names it: "T1-277", else "#1390"; '' when none. */
 export function exceptionRound(x) {
@@ -62,9 +63,9 @@ export function describeException(x) {
     return `${label(x.slip)} ${x.serial} of ${m(x.amount)} was issued and is not received at the table: the dealer and a floor ` +
       'supervisor receive it, or it is voided.';
   case 'decision_knowledge': {
-    const who = x.group === 'player' ? (x.player ? `Player ${x.player}` : `Seat ${x.key}`)
+    const who = x.group === 'player' ? (x.player ? playerText(x.player) : `${String(x.key).replace('/', ' seat ')}`)
       : x.group === 'dealer' ? `Dealer ${x.name || x.dealer || x.key}` : `Table ${x.key}`;
-    return `Gaming day ${x.gaming_day}: ${who}’s ${x.decisions} decisions knew the dealer’s hand ` +
+    return `Gaming day ${x.gaming_day}: the ${x.decisions} decisions of ${who} knew the dealer’s hand ` +
       `(z = ${Number(x.z).toFixed(2)}); ${x.mistakes} mistakes, ${m(x.ev_lost)} of expected value lost. ` +
       `The decisions that weighed most: ${(x.evidence || []).map(e => `${e.table}-${e.round_no} seat ${e.seat} ` +
         `${e.decision === 'play' ? 'played' : 'folded'} ${e.cards.join(' ')} against ${e.dealer.join(' ')}`).join('; ')}.`;
