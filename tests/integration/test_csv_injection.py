@@ -68,6 +68,7 @@ LOCAL_CSV_ROUTES = (
     "/api/v1/reports/summary", "/api/v1/reports/payouts", "/api/v1/reports/exceptions",
     "/api/v1/reports/bankers", "/api/v1/reports/dealers", "/api/v1/reports/master-game",
     "/api/v1/reports/statistics", "/api/v1/reports/ratings", "/api/v1/reports/title31", "/api/v1/transactions",
+    "/api/v1/reports/decisions",
 )
 CENTRAL_CSV_ROUTE = "/api/v1/central/summary"
 
@@ -264,6 +265,7 @@ class CsvInjection(pbtest.DaemonTestCase, CsvChecks):
             ("/api/v1/reports/title31?gaming_day=%s&format=csv" % day, {"patron": TYPED + RAW, "acknowledged": TYPED},
              self.title31_records),
             ("/api/v1/transactions?gaming_day=%s&format=csv" % day, {"name": TYPED, "description": TYPED}, None),
+            ("/api/v1/reports/decisions?group=dealer&%s&format=csv" % span, {}, None),
         ]
         self.assertEqual({path.split("?")[0] for path, _, _ in checks}, found)
         for path, want, further in checks:

@@ -121,7 +121,7 @@ struct list_column {
 
 static const struct list_column PAYOUT_COLUMNS[] = {
 	{"round", NULL}, {"table", NULL}, {"seat", NULL}, {"wager", NULL}, {"stake", NULL}, {"net", NULL},
-	{"net_amount", "net"}, {"hand", NULL}, {"cards", NULL}, {"dealer", NULL}, {"at", NULL},
+	{"net_amount", "net"}, {"hand", NULL}, {"cards", NULL}, {"dealer", NULL}, {"at", NULL}, {"round_no", NULL},
 };
 
 static const struct list_column EXCEPTION_COLUMNS[] = {

@@ -223,6 +223,43 @@ bet_json(const struct round_record *r, int s)
 	return b;
 }
 
+/* An exact expectation sum / n in cents as a number rounded to two decimals. */
+static json_t *
+ev_cents(int64_t sum, int64_t n)
+{
+	return json_real(round((double)sum * 100.0 / (double)n) / 100.0);
+}
+
+/*
+ * Each decided seat's entry in the round's "hands" given "decision_ev":
+ * {"play", "fold"}, the exact expectations of its two choices given its
+ * own three cards (engine/decision.h), and "mistake": the choice taken is
+ * the lower (docs/protection.md).
+ */
+static int
+add_decision_values(const struct round_record *r, json_t *round, struct pb_error *err)
+{
+	json_t *hands = json_object_get(round, "hands");
+	char key[8];
+
+	for (int s = 1; s <= r->seats; s++) {
+		struct decision_value v;
+		json_t *h;
+		bool played = r->decisions[s] == DECISION_PLAY;
+		snprintf(key, sizeof(key), "%d", s);
+		if ((h = json_object_get(hands, key)) == NULL || r->bets[s].ante <= 0 ||
+		    (r->decisions[s] != DECISION_PLAY && r->decisions[s] != DECISION_FOLD))
+			continue;
+		if (decision_value(&r->rules, r->bets[s].ante, r->bets[s].pair_plus, r->hands[s], &v, err) < 0)
+			return -1;
+		if (json_object_set_new(h, "decision_ev", json_pack("{s:o,s:o}", "play", ev_cents(v.sum_play, v.n),
+		    "fold", ev_cents(v.sum_fold, v.n))) < 0 ||
+		    json_object_set_new(h, "mistake", json_boolean(played ? v.sum_play < v.sum_fold : v.sum_fold < v.sum_play)) < 0)
+			return pb_oom(err);
+	}
+	return 0;
+}
+
 /* One seat's hand as json_pack("{s:o,s:s}", "cards", ..., "hand", ...) gives it; NULL on failure. */
 static json_t *
 hand_json(const struct round_record *r, int s)
@@ -309,7 +346,7 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 		json_object_set_new(o, "void_reason", json_string(r->void_reason));
 	if (r->state == ROUND_SETTLED || r->state == ROUND_VOID)
 		json_object_set_new(o, "totals", totals_json(r));
-	if (add_corrections(p, r->id, o, err) < 0) {
+	if (add_decision_values(r, o, err) < 0 || add_corrections(p, r->id, o, err) < 0) {
 		json_decref(o);
 		return NULL;
 	}
@@ -322,43 +359,6 @@ round_to_json(struct pit *p, const struct round_record *r, bool with_events, str
 		json_object_set_new(o, "events", ev);
 	}
 	return json_pack("{s:o}", "round", o);
-}
-
-/* An exact expectation sum / n in cents as a number rounded to two decimals. */
-static json_t *
-ev_cents(int64_t sum, int64_t n)
-{
-	return json_real(round((double)sum * 100.0 / (double)n) / 100.0);
-}
-
-/*
- * Each decided seat's entry in the round's "hands" given "decision_ev":
- * {"play", "fold"}, the exact expectations of its two choices given its
- * own three cards (engine/decision.h), and "mistake": the choice taken is
- * the lower (docs/protection.md).
- */
-static int
-add_decision_values(const struct round_record *r, json_t *round, struct pb_error *err)
-{
-	json_t *hands = json_object_get(round, "hands");
-	char key[8];
-
-	for (int s = 1; s <= r->seats; s++) {
-		struct decision_value v;
-		json_t *h;
-		bool played = r->decisions[s] == DECISION_PLAY;
-		snprintf(key, sizeof(key), "%d", s);
-		if ((h = json_object_get(hands, key)) == NULL || r->bets[s].ante <= 0 ||
-		    (r->decisions[s] != DECISION_PLAY && r->decisions[s] != DECISION_FOLD))
-			continue;
-		if (decision_value(&r->rules, r->bets[s].ante, r->bets[s].pair_plus, r->hands[s], &v, err) < 0)
-			return -1;
-		if (json_object_set_new(h, "decision_ev", json_pack("{s:o,s:o}", "play", ev_cents(v.sum_play, v.n),
-		    "fold", ev_cents(v.sum_fold, v.n))) < 0 ||
-		    json_object_set_new(h, "mistake", json_boolean(played ? v.sum_play < v.sum_fold : v.sum_fold < v.sum_play)) < 0)
-			return pb_oom(err);
-	}
-	return 0;
 }
 
 /*
@@ -385,11 +385,6 @@ pit_round_get(struct pit *p, const struct actor *a, int64_t round_id, json_t **o
 	rc = -1;
 	*out = round_to_json(p, r, true, err);
 	rc = *out ? 0 : -1;
-	if (rc == 0 && add_decision_values(r, json_object_get(*out, "round"), err) < 0) {
-		json_decref(*out);
-		*out = NULL;
-		rc = -1;
-	}
 out:
 	free(r);
 	return rc;
