@@ -13,7 +13,8 @@
 import * as api from '../api.js';
 import {h, section, dataTable, facts, note} from '../dom.js';
 import {money, moneyCell, label, when, whenText, int} from '../format.js';
-import {pageHeader, errorNote, formField, witnessFields, refusalNote} from '../common.js';
+import {pageHeader, errorNote, formField, witnessFields, refusalNote, localDate, addDays} from '../common.js';
+import {allows} from '../menus.js';
 import {playerText, playerLink, anonymousBadge, duration, playersCurrency, mayMerge, mayRegister} from '../players.js';
 import {transactionsTable, nearLimitMark} from '../cash.js';
 import {editForm, idTypeText} from '../register.js';
@@ -165,12 +166,17 @@ export async function render(main, params, ctx) {
 
 /*
  * His decision quality beside his rating (GET /reports/decisions?group=player, docs/protection.md): decisions,
- * mistakes, EV lost and z over the same range (no range: all his play); nothing for a role that reads no reports.
+ * mistakes, EV lost and z over the same range (no range: his last 30 gaming days); nothing for a role that reads no
+ * reports (it is not asked).
  */
 async function decisionQuality(p, range, cur, fig) {
+  if (!allows('reports')) return '';
+  // no range given: his last 30 gaming days (a report over every day ever would grow with the record)
+  const today = api.property()?.gaming_day || localDate();
   let js;
   try {
-    js = await api.get('/reports/decisions' + api.qs({group: 'player', from: range.from || '2000-01-01', to: range.to || ''}));
+    js = await api.get('/reports/decisions' + api.qs({group: 'player', from: range.from || addDays(today, -29),
+      to: range.to || ''}));
   } catch {
     return '';
   }
