@@ -10,6 +10,7 @@ Pair Plus in these rounds).
 """
 import csv
 import io
+import functools
 import itertools
 import math
 import os
@@ -30,6 +31,12 @@ QUALIFIER = (0, 10, 0, 0)                # Q high
 
 def value(cards):
     """A hand's value as a comparable tuple: (category, ranks...), categories 0 high .. 5 straight flush."""
+    return value_of(tuple(sorted(cards)))
+
+
+@functools.lru_cache(maxsize=None)
+def value_of(cards):
+    """value() of a hand given as a sorted tuple: each of the 22,100 hands is valued once for the whole test."""
     rs = sorted((RANKS.index(c[0]) for c in cards), reverse=True)
     flush = len({c[1] for c in cards}) == 1
     a, b, c = rs
@@ -60,8 +67,9 @@ def net(cards, dealer, ante, played):
     return bonus
 
 
-def sums(cards, ante):
-    """(n, sum_play, sum_fold, sum_g2) over the dealer hands from the other 49 cards."""
+@functools.lru_cache(maxsize=None)
+def sums_of(cards, ante):
+    """sums() of a hand given as a tuple: each hand's enumeration is made once for the whole test."""
     rest = [c for c in DECK if c not in cards]
     n = sp = sf = g2 = 0
     for d in itertools.combinations(rest, 3):
@@ -71,6 +79,11 @@ def sums(cards, ante):
         sf += f
         g2 += (p - f) ** 2
     return n, sp, sf, g2
+
+
+def sums(cards, ante):
+    """(n, sum_play, sum_fold, sum_g2) over the dealer hands from the other 49 cards."""
+    return sums_of(tuple(cards), ante)
 
 
 def round_half_away(x):
