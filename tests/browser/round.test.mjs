@@ -49,6 +49,14 @@ const P1_ROUND = {
   decisions: {3: 'play', 5: 'fold', 1: 'play'},
 };
 
+// A seat at T2 that sees the dealer's hand: it plays 6-4-2 (a fold on its own cards) when the dealer does not
+// qualify, and folds K-Q-9 (a play on its own cards) when the dealer holds A-K: its decisions knew the hand.
+const PEEKS = 20;
+const PEEK_ROUNDS = [
+  {bets: {1: {ante: 1000}}, hands: {1: ['6c', '4d', '2h']}, dealer: ['Jc', '8d', '5s'], decisions: {1: 'play'}},
+  {bets: {1: {ante: 1000}}, hands: {1: ['Kc', 'Qd', '9h']}, dealer: ['Ac', 'Kd', '3s'], decisions: {1: 'fold'}},
+];
+
 let run, base, browser, context, page;
 const rounds = {};
 const consoleErrors = [];
@@ -94,12 +102,19 @@ async function shot(name) {
 
 before(async () => {
   fs.mkdirSync(OUT, {recursive: true});
-  run = await startPitbossd('pitboss-round-', cfg => { cfg.sessions = {idle_seconds: 900, absolute_seconds: 3600}; });
+  run = await startPitbossd('pitboss-round-', cfg => {
+    cfg.sessions = {idle_seconds: 900, absolute_seconds: 3600};
+    cfg.protection = {z_flag: 4, min_decisions: 10};   // a group of PEEKS decisions may be flagged
+  });
   base = run.base;
   for (const p of Object.values(PEOPLE)) await makePerson(p);
   rounds.t1 = [];
   for (const body of T1_ROUNDS) rounds.t1.push((await ok('POST', '/api/v1/tables/T1/rounds', {token: DEALER, body})).round);
   rounds.p1 = (await ok('POST', '/api/v1/tables/P1/rounds', {token: DEALER, body: P1_ROUND})).round;
+  rounds.t2 = [];
+  for (let i = 0; i < PEEKS; i++) {
+    rounds.t2.push((await ok('POST', '/api/v1/tables/T2/rounds', {token: DEALER, body: PEEK_ROUNDS[i % 2]})).round);
+  }
   browser = await chromium.launch({executablePath: CHROMIUM,
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
       '--no-first-run']});
@@ -229,6 +244,31 @@ describe('one number for a round, and the round view', () => {
     assert.deepEqual(await jargonIn(page), []);
     assert.deepEqual(await axeViolations(page), []);
     await shot('banked');
+  });
+
+  it('a decision judged: the round says what a mistaken fold was worth; the seat that knew the dealer\u2019s hand is an exception', async () => {
+    const folded = rounds.t2[1];
+    const ev = folded.hands['1'].decision_ev;
+    assert.equal(folded.hands['1'].mistake, true);
+    assert.ok(ev.play > ev.fold, 'K-Q-9 is worth more played');
+    await page.goto(`${base}/#/round/T2-${folded.round_no}`);
+    const note = page.locator('.decision-mistake[data-mistake="fold"]');
+    await note.waitFor();
+    assert.equal(await note.innerText(), `Folded a hand worth ${usd(Math.round(ev.play - ev.fold))} more played`);
+    assert.equal(await page.locator('.decision-mistake').count(), 1, 'one decided seat, one mistake');
+    // the report flags the seat (z over the threshold), and the exceptions view says so in words
+    const day = (await http('GET', '/api/v1/tables')).json.property.gaming_day;
+    const rep = (await http('GET', `/api/v1/reports/decisions?gaming_day=${day}&group=player`)).json;
+    const seat = rep.groups.find(g => g.key === 'T2/1');
+    assert.equal(seat.decisions, PEEKS);
+    assert.ok(seat.flagged && seat.z >= 4, `z ${seat.z}`);
+    await page.goto(`${base}/#/exceptions`);
+    const row = page.locator('#exceptions-list tbody tr', {hasText: 'knew the dealer\u2019s hand'}).filter({hasText: 'T2 seat 1'});
+    await row.first().waitFor();
+    assert.match(await row.first().innerText(), new RegExp(`the ${PEEKS} decisions of T2 seat 1`));
+    assert.deepEqual(await jargonIn(page), []);
+    assert.deepEqual(await axeViolations(page), []);
+    await shot('decision-exception');
   });
 
   it('logged no console error and no CSP violation', () => {
