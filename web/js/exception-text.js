@@ -64,7 +64,8 @@ export function describeException(x) {
       'supervisor receive it, or it is voided.';
   case 'decision_knowledge': {
     const who = x.group === 'player' ? (x.player ? playerText(x.player) : `${String(x.key).replace('/', ' seat ')}`)
-      : x.group === 'dealer' ? `Dealer ${x.name || x.dealer || x.key}` : `Table ${x.key}`;
+      : x.group === 'dealer' ? (/\/dealer$/.test(String(x.key)) ? `the dealers of ${String(x.key).slice(0, -7)} with no name recorded`
+        : `dealer ${x.name || x.dealer || x.key}`) : `table ${x.key}`;
     return `Gaming day ${x.gaming_day}: the ${x.decisions} decisions of ${who} knew the dealer’s hand ` +
       `(z = ${Number(x.z).toFixed(2)}); ${x.mistakes} mistakes, ${m(x.ev_lost)} of expected value lost. ` +
       `The decisions that weighed most: ${(x.evidence || []).map(e => `${e.table}-${e.round_no} seat ${e.seat} ` +
