@@ -1267,7 +1267,8 @@ describe('players on the page', () => {
       await f.locator('.note-ok', {hasText: usd(Number(dollars) * 100)}).waitFor();
     }
     // the second took her cash in over the CTR limit: said at once, where the cash was recorded
-    const t31 = seats.locator('form[data-form="transaction"] .note', {hasText: 'CTR:'});
+    // the answer's note (the preview above the button says the same of the next amount typed)
+    const t31 = seats.locator('form[data-form="transaction"] .form-msg .note', {hasText: 'CTR:'});
     await t31.waitFor();
     assert.match(await t31.innerText(), /is \$11,500\.00, over the CTR limit of \$10,000\.00: a currency transaction report is due/);
     await pp.locator('nav.mainnav a', {hasText: 'Title 31'}).click();

@@ -25,6 +25,7 @@ import * as api from './api.js';
 import {h, section, dataTable, note} from './dom.js';
 import {money, toMinor, minorDigits} from './format.js';
 import {errorNote, refusal} from './common.js';
+import {refusalText} from './refusals.js';
 import {maySeat, mayRegister, maySearchByName, playerLink, playerText, anonymousBadge} from './players.js';
 import {title31Effect, title31Box, title31Limits, answerWarnings, nearLimitMark} from './cash.js';
 
@@ -293,7 +294,7 @@ function transactionForm(t, base, cur, seatsOf, reload) {
     } catch (e) {
       if (e.status === 401) return;
       if (e.code === 'identification_required') {
-        msg.replaceChildren(note('error', h('strong', null, 'Identification needed first: '), e.message, ' ',
+        msg.replaceChildren(note('error', h('strong', null, 'Identification needed first: '), refusalText(e), ' ',
           h('a', {href: `#/players/${encodeURIComponent(s.player.id)}`}, `Record the identification of ${playerText(s.player)}`)));
       } else {
         msg.replaceChildren(refusal(e));
