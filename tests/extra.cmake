@@ -13,6 +13,11 @@
 add_test(NAME unit.test_analyze_slow COMMAND test_analyze --slow)
 set_tests_properties(unit.test_analyze_slow PROPERTIES LABELS "unit;slow"
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 600)
+# The same for a decision's exact value (tests/unit/test_decision.c): every suit class of eight rank sets
+# against enumeration, all 22,100 hands against the analysis.
+add_test(NAME unit.test_decision_slow COMMAND test_decision --slow)
+set_tests_properties(unit.test_decision_slow PROPERTIES LABELS "unit;slow"
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 600)
 
 # Benchmarks: run by `make bench` (tests/bench/run.sh), not by ctest, except
 # for short smoke runs that prove each benchmark still works.  Their programs
