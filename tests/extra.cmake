@@ -122,6 +122,9 @@ set_tests_properties(integration.test_sign_in_flood PROPERTIES COST 1000)
 # them it is the longest test of the pass (81 s of one core), so it carries the label slow too: the Release
 # pass runs it, the sanitizer pass (-LE slow) leaves it out.
 set_tests_properties(integration.test_long_reads PROPERTIES TIMEOUT 1500 LABELS "integration;slow")
+# test_tamper alters copies of a record and runs pitboss verify on each: the verify code the sanitizers see in
+# test_verify_faults (every kind of part, failing allocations) and test_integrity; 30 s of one core under them.
+set_tests_properties(integration.test_tamper PROPERTIES LABELS "integration;slow")
 foreach(cost_test
     "integration.test_verify_faults 90" "integration.test_tamper 75" "integration.test_long_reads 60"
     "integration.test_door 34" "unit.test_migrations 33" "integration.test_people 33" "integration.test_central_report 30"
