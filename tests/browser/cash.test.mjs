@@ -17,6 +17,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
 import {CHROMIUM, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
+import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -35,6 +36,8 @@ const LEO = {card: '810002', name: 'Leo Brandt'};
 const LEO_ID = {id_type: 'driver_license', id_number: 'NV-5521907'};
 
 let run, base, browser, context, page;
+const api = apiClient(() => base);
+const {http} = api;
 const ids = {};
 let day = '';
 let limits = null;
@@ -45,30 +48,9 @@ const allowed = {refusal: false};
 
 const usd = cents => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(cents / 100);
 
-async function http(method, p, {token = PITBOSS, body} = {}) {
-  const res = await fetch(base + p, {
-    method,
-    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
-      ...(body ? {'Content-Type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { /* empty */ }
-  return {status: res.status, json, text};
-}
-
 /** Makes a person with a one-time password and changes it to his own (as the page's sign-in wants). */
 async function makePerson(p) {
-  const first = `${password(p)}-first`;
-  let r = await http('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
-  assert.equal(r.status, 201, `POST /people ${p.id}: ${r.text}`);
-  r = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
-  assert.equal(r.status, 201, r.text);
-  const tok = r.json.token;
-  r = await http('PUT', `/api/v1/people/${p.id}/password`, {token: tok, body: {current: first, password: password(p)}});
-  assert.equal(r.status, 200, r.text);
-  await http('DELETE', '/api/v1/sessions/current', {token: tok});
+  await api.makePerson(p, password(p));
 }
 
 function watch(p) {

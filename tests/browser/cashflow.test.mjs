@@ -19,6 +19,7 @@ import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
 import {CHROMIUM, axeViolations, jargonIn, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd,
   watchConsole} from './harness.mjs';
+import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -37,6 +38,8 @@ const MARA_EDIT = {name: 'Mara J. Stone', address: '12 Harbor Road, Reno NV'};
 const MARA_ID = {id_type: 'passport', id_number: 'MS-440912'};
 
 let run, base, browser, page;
+const api = apiClient(() => base);
+const {http} = api;
 let player = '';
 const consoleErrors = [];
 const allowed = {cageAtTable: false};
@@ -45,32 +48,9 @@ const cspViolations = [];
 const usd = cents => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(cents / 100);
 const dollars = cents => (cents / 100).toFixed(2);
 
-async function http(method, p, {token = PITBOSS, body} = {}) {
-  const res = await fetch(base + p, {
-    method,
-    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
-      ...(body ? {'Content-Type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { /* empty */ }
-  return {status: res.status, json, text};
-}
-
-/** Makes a person with a one-time password, changed to his own; returns a session token of his. */
+/** Makes a person with a one-time password, changed to his own; keeps a session token of his in p.token. */
 async function makePerson(p) {
-  const first = `${password(p)}-first`;
-  let r = await http('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
-  assert.equal(r.status, 201, `POST /people ${p.id}: ${r.text}`);
-  r = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
-  assert.equal(r.status, 201, r.text);
-  const tok = r.json.token;
-  r = await http('PUT', `/api/v1/people/${p.id}/password`, {token: tok, body: {current: first, password: password(p)}});
-  assert.equal(r.status, 200, r.text);
-  r = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: password(p)}});
-  assert.equal(r.status, 201, r.text);
-  p.token = r.json.token;
+  p.token = await api.makePerson(p, password(p), {session: true});
 }
 
 const shot = name => screenshot(page, path.join(OUT, `cashflow-${name}.png`));

@@ -20,6 +20,7 @@ import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
 import {CHROMIUM, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
+import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -47,6 +48,8 @@ const iso = d => d.toISOString().slice(0, 10);
 const at = (d, hh, mm) => Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate(), hh, mm);
 
 let run, base, browser, context, page;
+const api = apiClient(() => base);
+const {http, ok} = api;
 const consoleErrors = [];
 const cspViolations = [];
 // Refusals the tests cause on purpose (the browser logs the failed request): the witness's wrong password.
@@ -61,32 +64,9 @@ const signed = cents => new Intl.NumberFormat('en-US', {style: 'currency', curre
 const pct = x => (x === null ? '—' : new Intl.NumberFormat('en-US', {style: 'percent', minimumFractionDigits: 2,
   maximumFractionDigits: 2}).format(x));
 
-async function http(method, p, {token = PITBOSS, body} = {}) {
-  const res = await fetch(base + p, {
-    method,
-    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
-      ...(body ? {'Content-Type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { /* CSV or empty */ }
-  return {status: res.status, json, text};
-}
-
-async function ok(method, p, opts, status = 201) {
-  const r = await http(method, p, opts);
-  assert.equal(r.status, status, `${method} ${p}: ${r.text}`);
-  return r.json;
-}
-
 /** Makes a person with a one-time password and changes it to his own (as the page's sign-in wants). */
 async function makePerson(p) {
-  const first = `${password(p)}-first`;
-  await ok('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
-  const s = await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
-  await ok('PUT', `/api/v1/people/${p.id}/password`, {token: s.token, body: {current: first, password: password(p)}}, 200);
-  await http('DELETE', '/api/v1/sessions/current', {token: s.token});
+  await api.makePerson(p, password(p));
 }
 
 /** Signs every person in over HTTP (again after a move of the clock beyond the sessions' time). */

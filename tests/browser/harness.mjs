@@ -253,3 +253,45 @@ export async function jargonIn(p, allowed = []) {
   }
   return found;
 }
+
+/**
+ * The daemon's API as a suite uses it, at the address base() gives (a suite learns it in its before hook):
+ *   http(method, path, {token, body}) -> {status, json, text}: token defaults to the pit boss's terminal
+ *     token, null sends none;
+ *   ok(method, path, opts, status = 201) -> the answer's JSON, its status asserted;
+ *   makePerson(p, password, {own = true, session = false}): the admin makes person p ({id, name, roles})
+ *     with a one-time password; with own, p changes it to password (as the page's sign-in wants); with
+ *     session, returns a session token of p's, else signs the change's session out.
+ */
+export function apiClient(base, {token: defaultToken = 'demo-pitboss', admin = 'demo-admin'} = {}) {
+  async function http(method, p, {token = defaultToken, body} = {}) {
+    const res = await fetch(base() + p, {
+      method,
+      headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
+        ...(body ? {'Content-Type': 'application/json'} : {})},
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    let json = null;
+    try { json = JSON.parse(text); } catch { /* CSV or empty */ }
+    return {status: res.status, json, text};
+  }
+  async function ok(method, p, opts = {}, status = 201) {
+    const r = await http(method, p, opts);
+    assert.equal(r.status, status, `${method} ${p}: ${r.text}`);
+    return r.json;
+  }
+  async function makePerson(p, password, {own = true, session = false} = {}) {
+    const first = `${password}-first`;
+    await ok('POST', '/api/v1/people', {token: admin, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
+    if (!own) return undefined;
+    const s = await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
+    await ok('PUT', `/api/v1/people/${p.id}/password`, {token: s.token, body: {current: first, password}}, 200);
+    if (!session) {
+      await http('DELETE', '/api/v1/sessions/current', {token: s.token});
+      return undefined;
+    }
+    return (await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password}})).token;
+  }
+  return {http, ok, makePerson};
+}

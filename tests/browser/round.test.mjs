@@ -20,6 +20,7 @@ import {fileURLToPath} from 'node:url';
 import {chromium} from 'playwright-core';
 import {CHROMIUM, axeViolations, jargonIn, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd,
   watchConsole} from './harness.mjs';
+import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -58,6 +59,8 @@ const PEEK_ROUNDS = [
 ];
 
 let run, base, browser, context, page;
+const api = apiClient(() => base);
+const {http, ok} = api;
 const rounds = {};
 const consoleErrors = [];
 // Refusals the tests cause on purpose (the browser logs the failed request): 404 round_not_found.
@@ -68,32 +71,9 @@ const usd = cents => new Intl.NumberFormat('en-US', {style: 'currency', currency
 const usdSigned = cents => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD', signDisplay: 'exceptZero'})
   .format(cents / 100);
 
-async function http(method, p, {token = PITBOSS, body} = {}) {
-  const res = await fetch(base + p, {
-    method,
-    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
-      ...(body ? {'Content-Type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { /* empty */ }
-  return {status: res.status, json, text};
-}
-
-async function ok(method, p, opts = {}, status = 201) {
-  const r = await http(method, p, opts);
-  assert.equal(r.status, status, `${method} ${p}: ${r.text}`);
-  return r.json;
-}
-
 /** Makes a person with a one-time password and changes it to his own (as the page's sign-in wants). */
 async function makePerson(p) {
-  const first = `${password(p)}-first`;
-  await ok('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
-  const s = await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
-  await ok('PUT', `/api/v1/people/${p.id}/password`, {token: s.token, body: {current: first, password: password(p)}}, 200);
-  await http('DELETE', '/api/v1/sessions/current', {token: s.token});
+  await api.makePerson(p, password(p));
 }
 
 async function shot(name) {

@@ -22,6 +22,7 @@ import {promisify} from 'node:util';
 import {chromium} from 'playwright-core';
 import {BUILD, CHROMIUM, SOURCE, axeViolations, screenshot, signInAs, startPitbossd, stopPitbossd, until,
   watchConsole} from './harness.mjs';
+import {apiClient} from './harness.mjs';
 
 const IMG = path.join(SOURCE, 'docs', 'img');
 const ADMIN = 'demo-admin';
@@ -48,34 +49,14 @@ const MENUS = {
 const LANDS = {pb: '#/floor', cage: '#/cage', count: '#/drop', surv: '#/exceptions'};
 
 let run, base, browser, context, page;
+const api = apiClient(() => base);
+const {http} = api;
 const ids = {};
 const consoleErrors = [];
 
-async function http(method, p, {token = PITBOSS, body} = {}) {
-  const res = await fetch(base + p, {
-    method,
-    headers: {...(token ? {Authorization: `Bearer ${token}`} : {}), Accept: 'application/json',
-      ...(body ? {'Content-Type': 'application/json'} : {})},
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const text = await res.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { /* empty */ }
-  return {status: res.status, json, text};
-}
-
 /** Makes a person; with own, his one-time password changed to his own (the page then opens at once). */
 async function makePerson(p, own = true) {
-  const first = `${password(p)}-first`;
-  let r = await http('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
-  assert.equal(r.status, 201, `POST /people ${p.id}: ${r.text}`);
-  if (!own) return;
-  r = await http('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
-  assert.equal(r.status, 201, r.text);
-  const tok = r.json.token;
-  r = await http('PUT', `/api/v1/people/${p.id}/password`, {token: tok, body: {current: first, password: password(p)}});
-  assert.equal(r.status, 200, r.text);
-  await http('DELETE', '/api/v1/sessions/current', {token: tok});
+  await api.makePerson(p, password(p), {own});
 }
 
 /** "YYYY-MM-DD" of instant ms in zone. */

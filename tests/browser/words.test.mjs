@@ -13,6 +13,7 @@ import {describe, it, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import {chromium} from 'playwright-core';
 import {CHROMIUM, axeViolations, jargonIn, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
+import {apiClient} from './harness.mjs';
 
 const ADMIN = 'demo-admin';
 const PITBOSS = 'demo-pitboss';
@@ -28,32 +29,14 @@ const witness = p => ({person: p.id, password: password(p)});
 const usd = cents => new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).format(cents / 100);
 
 let run, base, browser, page;
+const api = apiClient(() => base);
+const {http, ok} = api;
 const consoleErrors = [];
 const tok = {};
 
-async function http(method, p, {token = PITBOSS, body} = {}) {
-  const res = await fetch(base + p, {method, headers: {...(token ? {Authorization: `Bearer ${token}`} : {}),
-    Accept: 'application/json', ...(body ? {'Content-Type': 'application/json'} : {})},
-  body: body ? JSON.stringify(body) : undefined});
-  const text = await res.text();
-  let json = null;
-  try { json = JSON.parse(text); } catch { /* not JSON */ }
-  return {status: res.status, json, text};
-}
-
-async function ok(method, p, opts, status = 201) {
-  const r = await http(method, p, opts);
-  assert.equal(r.status, status, `${method} ${p}: ${r.text}`);
-  return r.json;
-}
-
+/** Makes a person with his own password; keeps a session token of his in tok. */
 async function makePerson(p) {
-  const first = `${password(p)}-first`;
-  await ok('POST', '/api/v1/people', {token: ADMIN, body: {id: p.id, name: p.name, roles: p.roles, password: first}});
-  const s = await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: first}});
-  await ok('PUT', `/api/v1/people/${p.id}/password`, {token: s.token, body: {current: first, password: password(p)}}, 200);
-  tok[Object.keys(PEOPLE).find(k => PEOPLE[k] === p)] =
-    (await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password: password(p)}})).token;
+  tok[Object.keys(PEOPLE).find(k => PEOPLE[k] === p)] = await api.makePerson(p, password(p), {session: true});
 }
 
 /** The page's text has no cents, JSON or code; and axe-core finds nothing serious. */
