@@ -128,10 +128,9 @@ add_variances(struct pit *p, const struct actor *a, const struct report_query *q
 int
 acct_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr, struct pb_error *err)
 {
-	const struct gaming_calendar *cal = &p->cfg->property.calendar;
 	struct discrepancy_walk w = {p, a, q, arr};
 	char from[PB_TIME_LEN], to[PB_TIME_LEN];
-	int64_t first, last, from_s, to_s;
+	int64_t first, last;
 
 	pb_time_format_ms(q->from_ms, from);
 	pb_time_format_ms(q->to_ms, to);
@@ -139,13 +138,7 @@ acct_exceptions(struct pit *p, const struct actor *a, const struct report_query 
 	    acct_pending_slips(p, a, q, arr, err) < 0)
 		return -1;
 	/* the gaming days that start in [from, to) */
-	first = gaming_day_of(cal, report_floor_div(q->from_ms, 1000));
-	gaming_day_bounds(cal, first, &from_s, &to_s);
-	if (from_s * 1000 < q->from_ms)
-		first++;
-	last = gaming_day_of(cal, report_floor_div(q->to_ms - 1, 1000));
-	if (last - first >= VARIANCE_DAYS_MAX)
-		first = last - VARIANCE_DAYS_MAX + 1;
+	report_days_in(p, q, VARIANCE_DAYS_MAX, &first, &last);
 	for (int64_t day = first; day <= last; day++)
 		if (add_variances(p, a, q, day, arr, err) < 0)
 			return -1;

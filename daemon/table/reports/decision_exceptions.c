@@ -180,20 +180,13 @@ int
 decision_exceptions(struct pit *p, const struct actor *a, const struct report_query *q, json_t *arr,
     struct pb_error *err)
 {
-	const struct gaming_calendar *cal = &p->cfg->property.calendar;
-	int64_t first, last, from_s, to_s;
+	int64_t first, last;
 	char *scope = NULL;
 	int rc = 0;
 
 	if (report_scope(p, a, q, &scope, err) < 0)
 		return -1;
-	first = gaming_day_of(cal, report_floor_div(q->from_ms, 1000));
-	gaming_day_bounds(cal, first, &from_s, &to_s);
-	if (from_s * 1000 < q->from_ms)
-		first++;
-	last = gaming_day_of(cal, report_floor_div(q->to_ms - 1, 1000));
-	if (last - first >= DECISION_DAYS_MAX)
-		first = last - DECISION_DAYS_MAX + 1;
+	report_days_in(p, q, DECISION_DAYS_MAX, &first, &last);
 	for (int64_t day = first; day <= last && rc == 0; day++) {
 		struct decision_list l;
 		char text[11];

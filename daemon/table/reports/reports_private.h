@@ -42,6 +42,13 @@ int rating_manual_of_player(struct pit *p, const char *player, const char *from,
 /* The manual ratings of a gaming day, each with its theoretical win: [...] (new reference into *out). */
 int rating_manual_of_day(struct pit *p, const char *gaming_day, json_t **out, struct pb_error *err);
 
+/*
+ * The gaming days (days since the epoch, the property's calendar) that start
+ * in q's [from, to): *first .. *last, at most max of them (the last max when
+ * there are more); *first > *last when none starts there.
+ */
+void report_days_in(const struct pit *p, const struct report_query *q, int64_t max, int64_t *first, int64_t *last);
+
 /* A Unix-ms time as the API writes it (new reference). */
 json_t *report_time_json(int64_t ms);
 

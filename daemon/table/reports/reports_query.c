@@ -404,3 +404,18 @@ report_query_parse(enum report_kind kind, const struct report_params *rp, int64_
 	}
 	return 0;
 }
+
+void
+report_days_in(const struct pit *p, const struct report_query *q, int64_t max, int64_t *first, int64_t *last)
+{
+	const struct gaming_calendar *cal = &p->cfg->property.calendar;
+	int64_t from_s, to_s;
+
+	*first = gaming_day_of(cal, report_floor_div(q->from_ms, 1000));
+	gaming_day_bounds(cal, *first, &from_s, &to_s);
+	if (from_s * 1000 < q->from_ms)
+		(*first)++;
+	*last = gaming_day_of(cal, report_floor_div(q->to_ms - 1, 1000));
+	if (*last - *first >= max)
+		*first = *last - max + 1;
+}
