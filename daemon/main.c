@@ -458,9 +458,9 @@ start_backup_schedule(struct daemon_state *d)
 }
 
 static void
-shipping_status_of(void *arg, struct shipping_status *out)
+shipping_status_of(void *arg, struct store *reader, struct shipping_status *out)
 {
-	shipper_status(arg, out);
+	shipper_status(arg, reader, out);
 }
 
 /* GET /api/v1/central/summary: the summary across properties, from the central server configured at start. */
@@ -480,6 +480,7 @@ start_shipper(struct daemon_state *d)
 	struct shipper_options o = {
 		.conninfo = d->app.cfg->central_conninfo, .property = d->app.cfg->property.id,
 		.calendar = &d->app.cfg->property, .database = d->app.database, .writer = d->app.writer,
+		.statement_timeout_ms = (int)d->app.cfg->central_statement_timeout_ms,
 	};
 	struct pb_error err;
 

@@ -67,6 +67,7 @@ struct shipper_options {
 	const char *database;            /* the live database, read through a connection of the shipper's own */
 	struct store_writer *writer;     /* the position is advanced through it, after PostgreSQL's COMMIT */
 	int batch_events;                /* events per PostgreSQL transaction (0: 500) */
+	int statement_timeout_ms;        /* the deadline of each connection and statement (0: 30000) */
 };
 
 struct shipper;
@@ -74,8 +75,12 @@ struct shipper;
 /* Starts the shipper's thread. */
 int shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_error *err);
 
-/* What /metrics shows (table/ops/ops.h); s may be NULL (not configured). */
-void shipper_status(struct shipper *s, struct shipping_status *out);
+/*
+ * What /metrics shows (table/ops/ops.h); s may be NULL (not configured).
+ * The lag is read from reader (the caller's own connection to the record;
+ * NULL: left 0); nothing waits on the shipper's thread or the network.
+ */
+void shipper_status(struct shipper *s, struct store *reader, struct shipping_status *out);
 
 /* Stops the thread (a batch under way is finished or failed first), joins and frees; NULL does nothing. */
 void shipper_free(struct shipper *s);

@@ -5,17 +5,30 @@
 #ifndef PB_CENTRAL_INT_H
 #define PB_CENTRAL_INT_H
 
+#include <stdatomic.h>
+
 #include <libpq-fe.h>
 
 #include "central/central.h"
 #include "store/audit.h"
 
-/* Connects (connect_timeout 5 s unless conninfo says otherwise); NULL with err filled. */
+/* Connects within 5 s, statements without a deadline (the commands); NULL with err filled. */
 PGconn *central_connect(const char *conninfo, struct pb_error *err);
 
 /*
- * Runs sql with its text parameters bound (PQexecParams; NULL params are SQL
- * NULL) and checks the result: PGRES_COMMAND_OK or PGRES_TUPLES_OK.  The
+ * Connects within deadline_ms (0: 5 s), and gives every statement on the
+ * connection the same deadline (0: none), the server's statement_timeout
+ * too.  A statement past it fails (503 central_unavailable) and leaves the
+ * connection broken: each later statement fails at once; PQfinish it.
+ * running_since (may be NULL) holds the start, in ms since the epoch, of the
+ * statement under way, 0 when none: for a reader that must not wait.
+ */
+PGconn *central_connect_within(const char *conninfo, int deadline_ms, _Atomic int64_t *running_since,
+    struct pb_error *err);
+
+/*
+ * Runs sql with its text parameters bound (PQsendQueryParams, within the
+ * connection's deadline; NULL params are SQL NULL) and checks the result: PGRES_COMMAND_OK or PGRES_TUPLES_OK.  The
  * result into *res when res is not NULL (PQclear it), else cleared.
  */
 int central_exec(PGconn *c, const char *sql, int n, const char *const *params, PGresult **res, struct pb_error *err);

@@ -5,11 +5,20 @@
  * while it waits on the network), sends a batch in one PostgreSQL
  * transaction, and only after COMMIT advances the position, in SQLite,
  * through the writer (one small job).  A failure is logged once, counted,
- * kept for /metrics, and retried with a backoff of 1 s doubling to 30 s;
- * the floor never waits for it.
+ * kept for /metrics, and retried with a backoff of 1 s doubling to 5 s;
+ * the floor never waits for it.  Every connection and statement has a
+ * deadline (central.statement_timeout_ms, pg.c): past it the connection is
+ * closed and the next attempt opens another, so a server that stalls or a
+ * path that silently drops bytes costs one deadline, not the shipping.
+ *
+ * What /metrics shows is read when asked, without waiting on the thread:
+ * the lag from the record (its newest event against the acknowledged
+ * position, published here under a lock never held across the network),
+ * and `up` 0 as soon as a statement is past its deadline.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +33,7 @@
 #include "store/writer.h"
 
 #define DEFAULT_BATCH 500
+#define DEFAULT_DEADLINE_MS 30000
 #define CHECKPOINT_BATCH 100
 #define FACTS_BATCH 500
 #define IDLE_MS 200
@@ -41,6 +51,8 @@ struct shipper {
 	char calendar[4][1024];          /* name, time zone, gaming day start, shifts (JSON) */
 	char database[4096];
 	int batch;
+	int deadline_ms;                 /* per connection and statement */
+	_Atomic int64_t running_since;   /* the start of the statement under way (ms since the epoch), 0 when none */
 	struct store_writer *writer;
 	struct store *store;             /* the thread's read-only connection */
 	PGconn *pg;                      /* NULL between a failure and the next attempt */
@@ -146,24 +158,13 @@ ship_facts(struct shipper *s, int *sent, struct pb_error *err)
 	return 0;
 }
 
-/* The lag behind the record, for /metrics (a failure leaves the last figures). */
+/* Publishes the acknowledged positions and whether the attempt reached the server, for /metrics. */
 static void
 measure(struct shipper *s)
 {
-	struct pb_error err;
-	char first_at[PB_TIME_LEN];
-	int64_t newest = 0, at_ms = 0;
-	double age = 0;
-
-	if (store_central_lag(s->store, s->pos_events, &newest, first_at, &err) < 0)
-		return;
-	if (first_at[0] != '\0' && pb_time_parse(first_at, &at_ms) == 0)
-		age = (double)(pb_time_now_ms() - at_ms) / 1000.0;
 	pthread_mutex_lock(&s->lock);
 	s->status.shipped_events = s->pos_events;
 	s->status.shipped_checkpoints = s->pos_checkpoints;
-	s->status.lag_events = newest > s->pos_events ? newest - s->pos_events : 0;
-	s->status.lag_seconds = age > 0 ? age : 0;
 	s->status.connected = s->pg != NULL;
 	pthread_mutex_unlock(&s->lock);
 }
@@ -221,10 +222,11 @@ ship_once(struct shipper *s, int *sent, struct pb_error *err)
 {
 	*sent = 0;
 	if (s->pg == NULL) {
-		if ((s->pg = central_connect(s->conninfo, err)) == NULL)
+		if ((s->pg = central_connect_within(s->conninfo, s->deadline_ms, &s->running_since, err)) == NULL)
 			return -1;
 		if (central_ensure_property(s->pg, s->property, err) < 0 || send_calendar(s, err) < 0 || resync(s, err) < 0)
 			return -1;
+		measure(s);              /* resync may have moved the positions back */
 		log_info("central: connected, shipping after event %lld, facts after %lld, checkpoint %lld",
 		    (long long)s->pos_events, (long long)s->pos_facts, (long long)s->pos_checkpoints);
 	}
@@ -334,6 +336,8 @@ open_record(struct shipper *s, struct pb_error *err)
 		s->store = NULL;
 		return -1;
 	}
+	s->status.shipped_events = s->pos_events;
+	s->status.shipped_checkpoints = s->pos_checkpoints;
 	return 0;
 }
 
@@ -349,6 +353,8 @@ shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_e
 	snprintf(s->property, sizeof(s->property), "%s", o->property);
 	snprintf(s->database, sizeof(s->database), "%s", o->database);
 	s->batch = o->batch_events > 0 ? o->batch_events : DEFAULT_BATCH;
+	s->deadline_ms = o->statement_timeout_ms > 0 ? o->statement_timeout_ms : DEFAULT_DEADLINE_MS;
+	s->status.deadline_ms = s->deadline_ms;
 	calendar_text(o->calendar, s->calendar);
 	s->writer = o->writer;
 	s->status.configured = true;
@@ -370,15 +376,47 @@ shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_e
 	return 0;
 }
 
-void
-shipper_status(struct shipper *s, struct shipping_status *out)
+/*
+ * The lag behind the record, read from reader (the caller's connection):
+ * its newest event against the acknowledged position, and the age of the
+ * first event after it.  Nothing here waits on the shipper's thread or the
+ * network, so the lag grows while a statement is blocked.
+ */
+static void
+read_lag(struct store *reader, struct shipping_status *st)
 {
+	struct pb_error err;
+	char first_at[PB_TIME_LEN];
+	int64_t newest = 0, at_ms = 0;
+	double age = 0;
+
+	if (reader == NULL || store_central_lag(reader, st->shipped_events, &newest, first_at, &err) < 0)
+		return;
+	if (first_at[0] != '\0' && pb_time_parse(first_at, &at_ms) == 0)
+		age = (double)(pb_time_now_ms() - at_ms) / 1000.0;
+	st->lag_events = newest > st->shipped_events ? newest - st->shipped_events : 0;
+	st->lag_seconds = st->lag_events > 0 && age > 0 ? age : 0;
+}
+
+void
+shipper_status(struct shipper *s, struct store *reader, struct shipping_status *out)
+{
+	int64_t since;
+
 	memset(out, 0, sizeof(*out));
 	if (s == NULL)
 		return;
 	pthread_mutex_lock(&s->lock);
 	*out = s->status;
 	pthread_mutex_unlock(&s->lock);
+	since = atomic_load(&s->running_since);
+	if (since > 0) {
+		int64_t ran = pb_time_now_ms() - since;
+		out->statement_seconds = ran > 0 ? (double)ran / 1000.0 : 0;
+		if (ran > out->deadline_ms)
+			out->connected = false;
+	}
+	read_lag(reader, out);
 }
 
 void

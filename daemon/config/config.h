@@ -188,6 +188,7 @@ struct config {
 	char central_conninfo[1024];   /* "central": the central PostgreSQL's libpq conninfo; "" none (docs/central.md) */
 	bool central_ship;             /* central.ship: the shipper runs (default true) */
 	bool central_reports;          /* central.reports: GET /api/v1/central/summary is served (default false) */
+	unsigned central_statement_timeout_ms; /* central.statement_timeout_ms: the shipper's deadline per connect and statement */
 	struct property_config property;
 	int64_t chips[CONFIG_CHIPS_MAX];   /* the property's chip denominations, cents, ascending */
 	size_t chip_count;

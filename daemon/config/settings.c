@@ -238,11 +238,15 @@ static const struct cfg_key CENTRAL_KEYS[] = {
 	 .describe = "ship this property's record there (false: a head office's pitbossd that only reads)"},
 	{.name = "reports", .type = CFG_BOOL, CFG_FIELD(struct config, central_reports), .def = "false",
 	 .describe = "serve GET /api/v1/central/summary, the summary across properties, from there"},
+	{.name = "statement_timeout_ms", .type = CFG_INT, .min = 100, .max = 600000,
+	 CFG_FIELD(struct config, central_statement_timeout_ms), .def = "30000",
+	 .describe = "the shipper's deadline for each connection and statement; past it the connection is closed and opened again"},
 };
 
 static const struct cfg_section CENTRAL = {
 	.name = "central", .keys = CENTRAL_KEYS, .count = CFG_COUNT(CENTRAL_KEYS),
-	.must = "be {\"conninfo\": \"host=... dbname=...\", \"ship\": true, \"reports\": false}", .noun = "central",
+	.must = "be {\"conninfo\": \"host=... dbname=...\", \"ship\": true, \"reports\": false, "
+	    "\"statement_timeout_ms\": 30000 (100 to 600000)}", .noun = "central",
 	.strict = true,
 };
 

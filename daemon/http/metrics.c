@@ -88,18 +88,22 @@ file_size(const char *path)
 /* The start-up integrity check's progress (table/ops/ops.h): cheap to read while its background walk runs. */
 /*
  * The shipper to the central tier (docs/central.md), when configured: its
- * lag in events and seconds, its failures, and the last error as a label.
+ * lag in events and seconds (read now from the record through this
+ * thread's connection, never from the shipper's thread, so that it grows
+ * while the shipper waits on the network), its failures, and the last
+ * error as a label.
  */
 static void
 emit_central(struct app *app, char **buf, size_t *len, size_t *cap)
 {
 	struct shipping_status st;
+	struct pb_error err;
 	char msg[2 * sizeof(st.last_error)];
 	size_t n = 0;
 
 	if (app->shipping == NULL)
 		return;
-	app->shipping(app->shipping_arg, &st);
+	app->shipping(app->shipping_arg, app_thread_store(app, &err), &st);
 	emit(buf, len, cap, "# HELP pitboss_central_lag_events Events recorded and not yet acknowledged by the central server.\n"
 	    "# TYPE pitboss_central_lag_events gauge\npitboss_central_lag_events %lld\n"
 	    "# HELP pitboss_central_lag_seconds Age of the oldest event not yet acknowledged by the central server.\n"
@@ -108,10 +112,14 @@ emit_central(struct app *app, char **buf, size_t *len, size_t *cap)
 	    "# TYPE pitboss_central_shipped_events gauge\npitboss_central_shipped_events %lld\n"
 	    "# HELP pitboss_central_failures_total Failed attempts to ship since start.\n"
 	    "# TYPE pitboss_central_failures_total counter\npitboss_central_failures_total %lld\n"
-	    "# HELP pitboss_central_up Whether the last attempt reached the central server.\n"
-	    "# TYPE pitboss_central_up gauge\npitboss_central_up %d\n",
+	    "# HELP pitboss_central_up Whether the last attempt reached the central server "
+	    "and no statement is past its deadline.\n"
+	    "# TYPE pitboss_central_up gauge\npitboss_central_up %d\n"
+	    "# HELP pitboss_central_statement_seconds How long the statement under way "
+	    "has waited on the central server (0: none).\n"
+	    "# TYPE pitboss_central_statement_seconds gauge\npitboss_central_statement_seconds %.3f\n",
 	    (long long)st.lag_events, st.lag_seconds, (long long)st.shipped_events, (long long)st.failures,
-	    st.connected ? 1 : 0);
+	    st.connected ? 1 : 0, st.statement_seconds);
 	for (const char *c = st.last_error; *c != '\0' && n + 2 < sizeof(msg); c++) {
 		if (*c == '\\' || *c == '"')
 			msg[n++] = '\\';

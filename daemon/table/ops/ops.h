@@ -270,17 +270,23 @@ void backup_schedule_free(struct backup_schedule *b);
 
 struct shipping_status {
 	bool configured;                 /* "central" is in the configuration */
-	bool connected;                  /* the last attempt reached the central server */
+	bool connected;                  /* the last attempt reached the central server, and no statement is past its deadline */
 	int64_t shipped_events;          /* the position: the last event id PostgreSQL acknowledged */
 	int64_t shipped_checkpoints;     /* the same for checkpoints */
-	int64_t lag_events;              /* events recorded and not yet acknowledged */
+	int64_t lag_events;              /* events recorded and not yet acknowledged (read when asked, from the record) */
 	double lag_seconds;              /* the age of the oldest of them (0 when none) */
+	double statement_seconds;        /* how long the statement under way has waited on the server (0: none) */
+	int deadline_ms;                 /* the shipper's deadline per connection and statement */
 	int64_t failures;                /* failed attempts since start */
 	char last_error[256];            /* the last failure ("" none since the last success) */
 };
 
-/* Fills out; arg is the function's own (main.c). */
-typedef void shipping_status_fn(void *arg, struct shipping_status *out);
+/*
+ * Fills out; arg is the function's own (main.c).  reader is the caller's own
+ * connection to the record, from which the lag is read (NULL: the lag is
+ * left 0); it never waits on the network.
+ */
+typedef void shipping_status_fn(void *arg, struct store *reader, struct shipping_status *out);
 
 /* A cross-property summary (central/report.c; `pitboss central report`, GET /api/v1/central/summary). */
 struct central_report_options {
