@@ -20,11 +20,14 @@ PGconn *central_connect(const char *conninfo, struct pb_error *err);
  * connection the same deadline (0: none), the server's statement_timeout
  * too.  A statement past it fails (503 central_unavailable) and leaves the
  * connection broken: each later statement fails at once; PQfinish it.
- * running_since (may be NULL) holds the start, in ms since the epoch, of the
- * statement under way, 0 when none: for a reader that must not wait.
+ * running_since (may be NULL) holds the start, in central_monotonic_ms, of
+ * the statement under way, 0 when none: for a reader that must not wait.
  */
 PGconn *central_connect_within(const char *conninfo, int deadline_ms, _Atomic int64_t *running_since,
     struct pb_error *err);
+
+/* Milliseconds of CLOCK_MONOTONIC (never 0 once the machine is up): the clock of the deadlines. */
+int64_t central_monotonic_ms(void);
 
 /*
  * Runs sql with its text parameters bound (PQsendQueryParams, within the

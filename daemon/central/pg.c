@@ -27,14 +27,13 @@
 #include <libpq-events.h>
 
 #include "central/central_int.h"
-#include "common/timeutil.h"
 
 #define CONNECT_DEADLINE_MS 5000         /* when the caller gives no deadline: the old connect_timeout */
 
 /* What a connection carries (PQinstanceData of watch_event). */
 struct pg_watch {
 	int deadline_ms;                 /* per statement; 0: none */
-	_Atomic int64_t *running_since;  /* the start (ms since the epoch) of the statement under way, 0 when none */
+	_Atomic int64_t *running_since;  /* the start (central_monotonic_ms) of the statement under way, 0 when none */
 	bool broken;                     /* a deadline passed: unusable, to be closed */
 };
 
@@ -69,8 +68,8 @@ watch_event(PGEventId id, void *info, void *pass)
 	return 1;
 }
 
-static int64_t
-monotonic_ms(void)
+int64_t
+central_monotonic_ms(void)
 {
 	struct timespec t;
 
@@ -90,7 +89,7 @@ wait_socket(int fd, short events, int64_t deadline)
 	for (;;) {
 		int left = -1, n;
 		if (deadline > 0) {
-			int64_t now = monotonic_ms();
+			int64_t now = central_monotonic_ms();
 			if (now >= deadline)
 				return 0;
 			left = (int)(deadline - now);
@@ -128,7 +127,7 @@ central_connect_within(const char *conninfo, int deadline_ms, _Atomic int64_t *r
 	/* expand_dbname: the conninfo's own keys come after these, so its own win */
 	const char *const keys[] = {"application_name", "dbname", NULL};
 	const char *const vals[] = {"pitboss", conninfo, NULL};
-	int64_t deadline = monotonic_ms() + (deadline_ms > 0 ? deadline_ms : CONNECT_DEADLINE_MS);
+	int64_t deadline = central_monotonic_ms() + (deadline_ms > 0 ? deadline_ms : CONNECT_DEADLINE_MS);
 	PostgresPollingStatusType ps = PGRES_POLLING_WRITING;
 	struct pg_watch *w = NULL;
 	PGconn *c = PQconnectStartParams(keys, vals, 1);
@@ -251,9 +250,9 @@ central_exec(PGconn *c, const char *sql, int n, const char *const *params, PGres
 		w = &none;
 	if (w->broken)
 		return pb_fail(err, 503, "central_unavailable", "central server: the connection passed its deadline");
-	deadline = w->deadline_ms > 0 ? monotonic_ms() + w->deadline_ms : 0;
+	deadline = w->deadline_ms > 0 ? central_monotonic_ms() + w->deadline_ms : 0;
 	if (w->running_since != NULL)
-		atomic_store(w->running_since, pb_time_now_ms());
+		atomic_store(w->running_since, central_monotonic_ms());
 	if (!PQsendQueryParams(c, sql, n, NULL, params, NULL, NULL, 0)) {
 		fail_pg(err, "central server", PQerrorMessage(c));
 		goto done;

@@ -52,7 +52,7 @@ struct shipper {
 	char database[4096];
 	int batch;
 	int deadline_ms;                 /* per connection and statement */
-	_Atomic int64_t running_since;   /* the start of the statement under way (ms since the epoch), 0 when none */
+	_Atomic int64_t running_since;   /* the start of the statement under way (central_monotonic_ms), 0 when none */
 	struct store_writer *writer;
 	struct store *store;             /* the thread's read-only connection */
 	PGconn *pg;                      /* NULL between a failure and the next attempt */
@@ -411,7 +411,7 @@ shipper_status(struct shipper *s, struct store *reader, struct shipping_status *
 	pthread_mutex_unlock(&s->lock);
 	since = atomic_load(&s->running_since);
 	if (since > 0) {
-		int64_t ran = pb_time_now_ms() - since;
+		int64_t ran = central_monotonic_ms() - since;
 		out->statement_seconds = ran > 0 ? (double)ran / 1000.0 : 0;
 		if (ran > out->deadline_ms)
 			out->connected = false;
