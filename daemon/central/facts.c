@@ -155,7 +155,8 @@ send_facts(PGconn *c, const char *property, struct batch_rules *br, struct pg_ar
 			return pb_oom(err);
 	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0)
 		return -1;
-	if (central_exec(c, RULES_INSERT, 2, rp, NULL, err) < 0 || central_exec(c, FACTS_INSERT, FACT_COLUMNS + 1, fp, &r, err) < 0)
+	if (central_exec(c, RULES_INSERT, 2, rp, NULL, err) < 0 ||
+	    central_exec(c, FACTS_INSERT, FACT_COLUMNS + 1, fp, &r, err) < 0)
 		goto fail;
 	read_conflicts(r, conflicts, max, nconflicts);
 	PQclear(r);

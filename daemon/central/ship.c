@@ -86,8 +86,8 @@ check_role(struct shipper *s, struct pb_error *err)
 	s->role_checked = true;
 	if (sees_others)
 		log_warn("central: the role in central.conninfo can read and write every property's rows (a superuser, "
-		    "BYPASSRLS, the schema's owner, or a schema without row-level security): give property %s a role of its "
-		    "own with pitboss central grant", s->property);
+		    "BYPASSRLS, the schema's owner, or a schema without row-level security): give property %s a role "
+		    "of its own with pitboss central grant", s->property);
 	pthread_mutex_lock(&s->lock);
 	s->status.role_sees_others = sees_others;
 	pthread_mutex_unlock(&s->lock);
