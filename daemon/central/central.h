@@ -21,7 +21,7 @@ struct store_writer;
 struct property_config;
 
 /* The schema version this build creates (pitboss.schema_version). */
-#define CENTRAL_SCHEMA_VERSION 2
+#define CENTRAL_SCHEMA_VERSION 3
 
 /*
  * Creates the schema `pitboss` or upgrades it to CENTRAL_SCHEMA_VERSION,
@@ -47,6 +47,15 @@ int central_verify(const char *conninfo, const char *property, FILE *out, int64_
  * count what was restored.
  */
 int central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
+    struct pb_error *err);
+
+/*
+ * `pitboss central grant` (grant.c): the login role (created when missing,
+ * with password unless NULL) may insert and read only property's rows of
+ * the central tables (row-level security, schema version 3).  Run by the
+ * schema's owner or a role with CREATEROLE.
+ */
+int central_grant(const char *conninfo, const char *property, const char *role, const char *password,
     struct pb_error *err);
 
 /* ---- cross-property reports (report.c) ---- */

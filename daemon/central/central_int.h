@@ -54,21 +54,68 @@ int central_push_checkpoints(PGconn *c, const char *property, const struct check
     struct pb_error *err);
 
 /*
+ * A fact row the central server holds that is not the property's own: its
+ * round, table and finishing event there, and the round of the batch it
+ * collided with (the same round with other content, or another round at
+ * the same finishing event).
+ */
+struct fact_conflict {
+	int64_t round_id;
+	int64_t final_event;
+	int64_t own_round_id;
+	char table_id[PB_ID_MAX];
+};
+
+/*
  * Sends the report facts of finished rounds (round_ids, finished by the
  * events event_ids, in that order) with their games' rules, in one
- * transaction (facts.c).  Facts already there are left as they are.
+ * transaction (facts.c).  Facts already there are left as they are; those
+ * there with other content (or another round at one of their finishing
+ * events) are answered in conflicts (at most max, *nconflicts how many),
+ * and the rest of the batch is committed.
  */
 int central_push_facts(PGconn *c, struct store *s, const char *property, const int64_t *event_ids,
-    const int64_t *round_ids, int count, struct pb_error *err);
+    const int64_t *round_ids, int count, struct fact_conflict *conflicts, int max_conflicts, int *nconflicts,
+    struct pb_error *err);
 
-/* The finishing event of the property's last fact the central server holds (0: none). */
-int central_facts_position(PGconn *c, const char *property, int64_t *last_event, struct pb_error *err);
+/*
+ * The finishing event of the property's last own fact the central server
+ * holds (0: none), read from the newest down (conflict.c): a fact is its
+ * own when its round was finished here (st) by that event.  The newer rows
+ * passed over are not its own: into rejected (at most max, *nrejected how
+ * many).
+ */
+int central_facts_position(PGconn *c, struct store *st, const char *property, int64_t *last_event,
+    struct fact_conflict *rejected, int max, int *nrejected, struct pb_error *err);
 
 /* A table's last table_seq in the central copy (0: none there). */
 int central_chain_end(PGconn *c, const char *property, const char *table_id, int64_t *seq, struct pb_error *err);
 
 /* The property's last checkpoint (its local id) in the central copy (0: none). */
 int central_checkpoints_position(PGconn *c, const char *property, int64_t *local_id, struct pb_error *err);
+
+/* Whether the connection's role escapes row-level security and can read other properties' rows (grant.c). */
+int central_role_sees_others(PGconn *c, bool *sees_others, struct pb_error *err);
+
+/* ---- the shipper's report of conflicts (ship_conflict.c) ---- */
+
+#define CONFLICT_LOG_MAX 256
+
+/* The conflicting rows reported so far (the first CONFLICT_LOG_MAX are remembered). */
+struct conflict_log {
+	int64_t round_id[CONFLICT_LOG_MAX], final_event[CONFLICT_LOG_MAX];
+	int count;
+};
+
+struct store_writer;
+
+/*
+ * Reports each of the n conflicts not reported before: a log line and the
+ * significant event "central_conflict" (through w); *fresh how many were
+ * new, the last one's sentence into last.  A failure to record is logged.
+ */
+void central_conflicts_record(struct conflict_log *log, struct store_writer *w, const char *property,
+    const struct fact_conflict *c, int n, int *fresh, char *last, size_t lastsz);
 
 /* ---- central verify's check of the report facts (verify_facts.c) ---- */
 

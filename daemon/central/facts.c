@@ -5,7 +5,8 @@
  * its UTC hour, dealer and game, sent after the round's events, one batch
  * in one transaction with the games' rules objects.  The central trigger
  * adds each new fact to pitboss.report_hours; a resent fact is ignored (ON
- * CONFLICT DO NOTHING), so nothing is counted twice.
+ * CONFLICT DO NOTHING), so nothing is counted twice, and a row already
+ * there with other content is answered as a conflict (conflict.c).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -22,19 +23,34 @@
 static const char RULES_INSERT[] =
     "INSERT INTO pitboss.rules (sha256, body) SELECT * FROM unnest($1::text[], $2::text[]) "
     "ON CONFLICT (sha256) DO NOTHING";
+/*
+ * The batch's facts inserted unless there (ON CONFLICT DO NOTHING), and in
+ * the same statement (which sees the table as it was before it) every row
+ * already there that conflicts with one of them: the same round with other
+ * content, or another round at the same finishing event (docs/central.md,
+ * "Conflicts").
+ */
 static const char FACTS_INSERT[] =
-    "INSERT INTO pitboss.round_facts (property, round_id, table_id, final_event, hour, dealer, dealer_name, rules_sha256, "
-    "voided, hands, handle, house_win, lines, opened_ms, settled_ms, banked_rounds, banked_handle, banked_win, "
-    "banked_lines, collections) "
-    "SELECT $1, round_id, table_id, final_event, hour, dealer, dealer_name, rules_sha256, voided, hands, "
-    "handle::bigint[], house_win::bigint[], lines::bigint[], opened_ms, settled_ms, banked_rounds, "
-    "banked_handle::bigint[], banked_win::bigint[], banked_lines::bigint[], collections "
-    "FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], $8::text[], "
-    "$9::boolean[], $10::bigint[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
+    "WITH b AS (SELECT * FROM unnest($2::bigint[], $3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::text[], "
+    "$8::text[], $9::boolean[], $10::bigint[], $11::text[], $12::text[], $13::text[], $14::bigint[], $15::bigint[], "
     "$16::bigint[], $17::text[], $18::text[], $19::text[], $20::bigint[]) "
     "AS u(round_id, table_id, final_event, hour, dealer, dealer_name, rules_sha256, voided, hands, handle, house_win, "
-    "lines, opened_ms, settled_ms, banked_rounds, banked_handle, banked_win, banked_lines, collections) "
-    "ON CONFLICT (property, round_id) DO NOTHING";
+    "lines, opened_ms, settled_ms, banked_rounds, banked_handle, banked_win, banked_lines, collections)), "
+    "ins AS (INSERT INTO pitboss.round_facts (property, round_id, table_id, final_event, hour, dealer, dealer_name, "
+    "rules_sha256, voided, hands, handle, house_win, lines, opened_ms, settled_ms, banked_rounds, banked_handle, "
+    "banked_win, banked_lines, collections) "
+    "SELECT $1, round_id, table_id, final_event, hour, dealer, dealer_name, rules_sha256, voided, hands, "
+    "handle::bigint[], house_win::bigint[], lines::bigint[], opened_ms, settled_ms, banked_rounds, "
+    "banked_handle::bigint[], banked_win::bigint[], banked_lines::bigint[], collections FROM b "
+    "ON CONFLICT (property, round_id) DO NOTHING) "
+    "SELECT f.round_id, f.table_id, f.final_event, b.round_id FROM b JOIN pitboss.round_facts f ON f.property = $1 "
+    "AND ((f.round_id = b.round_id AND (f.table_id, f.final_event, f.hour, f.dealer, f.dealer_name, f.rules_sha256, "
+    "f.voided, f.hands, f.handle, f.house_win, f.lines, f.opened_ms, f.settled_ms, f.banked_rounds, f.banked_handle, "
+    "f.banked_win, f.banked_lines, f.collections) IS DISTINCT FROM (b.table_id, b.final_event, b.hour, b.dealer, "
+    "b.dealer_name, b.rules_sha256, b.voided, b.hands, b.handle::bigint[], b.house_win::bigint[], b.lines::bigint[], "
+    "b.opened_ms, b.settled_ms, b.banked_rounds, b.banked_handle::bigint[], b.banked_win::bigint[], "
+    "b.banked_lines::bigint[], b.collections)) OR (f.final_event = b.final_event AND f.round_id <> b.round_id)) "
+    "ORDER BY b.final_event";
 
 /* The games of a batch: each rules id once, with its hash and text. */
 struct batch_rules {
@@ -111,12 +127,26 @@ add_fact(struct store *s, struct batch_rules *br, const struct round_record *r, 
 	return 0;
 }
 
-/* Sends the rules and the facts in one transaction. */
+/* The conflicting rows the insert answered, into c (at most max), *n how many. */
+static void
+read_conflicts(PGresult *r, struct fact_conflict *c, int max, int *n)
+{
+	*n = 0;
+	for (int i = 0; i < PQntuples(r) && *n < max; i++, (*n)++) {
+		c[*n].round_id = strtoll(PQgetvalue(r, i, 0), NULL, 10);
+		snprintf(c[*n].table_id, sizeof(c[*n].table_id), "%s", PQgetvalue(r, i, 1));
+		c[*n].final_event = strtoll(PQgetvalue(r, i, 2), NULL, 10);
+		c[*n].own_round_id = strtoll(PQgetvalue(r, i, 3), NULL, 10);
+	}
+}
+
+/* Sends the rules and the facts in one transaction; the conflicting rows found into conflicts. */
 static int
 send_facts(PGconn *c, const char *property, struct batch_rules *br, struct pg_array cols[FACT_COLUMNS],
-    struct pb_error *err)
+    struct fact_conflict *conflicts, int max, int *nconflicts, struct pb_error *err)
 {
 	const char *rp[2], *fp[FACT_COLUMNS + 1] = {property};
+	PGresult *r;
 
 	if ((rp[0] = pg_array_end(&br->sha_col)) == NULL || (rp[1] = pg_array_end(&br->body_col)) == NULL)
 		return pb_oom(err);
@@ -125,17 +155,23 @@ send_facts(PGconn *c, const char *property, struct batch_rules *br, struct pg_ar
 			return pb_oom(err);
 	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0)
 		return -1;
-	if (central_exec(c, RULES_INSERT, 2, rp, NULL, err) < 0 || central_exec(c, FACTS_INSERT, FACT_COLUMNS + 1, fp, NULL, err) < 0 ||
-	    central_exec(c, "COMMIT", 0, NULL, NULL, err) < 0) {
-		central_rollback(c);
-		return -1;
-	}
+	if (central_exec(c, RULES_INSERT, 2, rp, NULL, err) < 0 ||
+	    central_exec(c, FACTS_INSERT, FACT_COLUMNS + 1, fp, &r, err) < 0)
+		goto fail;
+	read_conflicts(r, conflicts, max, nconflicts);
+	PQclear(r);
+	if (central_exec(c, "COMMIT", 0, NULL, NULL, err) < 0)
+		goto fail;
 	return 0;
+fail:
+	central_rollback(c);
+	return -1;
 }
 
 int
 central_push_facts(PGconn *c, struct store *s, const char *property, const int64_t *event_ids,
-    const int64_t *round_ids, int count, struct pb_error *err)
+    const int64_t *round_ids, int count, struct fact_conflict *conflicts, int max_conflicts, int *nconflicts,
+    struct pb_error *err)
 {
 	struct round_record *r = malloc(sizeof(*r));
 	struct batch_rules *br = calloc(1, sizeof(*br));
@@ -143,6 +179,7 @@ central_push_facts(PGconn *c, struct store *s, const char *property, const int64
 	int rc = -1;
 
 	memset(cols, 0, sizeof(cols));
+	*nconflicts = 0;
 	if (r == NULL || br == NULL) {
 		pb_oom(err);
 		goto out;
@@ -150,7 +187,7 @@ central_push_facts(PGconn *c, struct store *s, const char *property, const int64
 	for (int i = 0; i < count; i++)
 		if (store_round_load(s, round_ids[i], r, err) < 0 || add_fact(s, br, r, event_ids[i], cols, err) < 0)
 			goto out;
-	rc = send_facts(c, property, br, cols, err);
+	rc = send_facts(c, property, br, cols, conflicts, max_conflicts, nconflicts, err);
 out:
 	for (int k = 0; k < FACT_COLUMNS; k++)
 		pg_array_free(&cols[k]);
@@ -161,19 +198,4 @@ out:
 	free(br);
 	free(r);
 	return rc;
-}
-
-int
-central_facts_position(PGconn *c, const char *property, int64_t *last_event, struct pb_error *err)
-{
-	const char *p[1] = {property};
-	PGresult *r;
-
-	*last_event = 0;
-	if (central_exec(c, "SELECT coalesce(max(final_event), 0) FROM pitboss.round_facts WHERE property = $1", 1, p, &r,
-	    err) < 0)
-		return -1;
-	*last_event = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
-	PQclear(r);
-	return 0;
 }

@@ -188,7 +188,107 @@ static const char *const V2[] = {
 	NULL,
 };
 
-static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2};
+/*
+ * Version 3: a login role per property (docs/central.md, "Roles").
+ * pitboss.property_roles maps a role to the one property it ships; every
+ * table with a property column gets row-level security whose policy lets a
+ * mapped role read and insert only its property's rows (current_user looked
+ * up in the mapping; a role not mapped sees and writes nothing).  The owner
+ * and superusers are not subject to it (head office's reader: BYPASSRLS).
+ * The SECURITY DEFINER functions a property calls refuse a mapped caller
+ * (session_user: inside them current_user is the owner) acting for another
+ * property.  pitboss.grant_property, run with its caller's own rights by
+ * `pitboss central grant`, creates the role and grants it.
+ */
+static const char *const V3[] = {
+	"CREATE TABLE pitboss.property_roles (\n"
+	"  role       name PRIMARY KEY,\n"
+	"  property   text NOT NULL,\n"
+	"  granted_at timestamptz NOT NULL DEFAULT now())",
+	"ALTER TABLE pitboss.property_roles ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_mapping ON pitboss.property_roles FOR SELECT USING (role = current_user)",
+	/* the property current_user may act for (NULL: none); the caller's rights, so the mapping's policy applies */
+	"CREATE FUNCTION pitboss.role_property() RETURNS text LANGUAGE sql STABLE AS $$\n"
+	"  SELECT property FROM pitboss.property_roles WHERE role = current_user $$",
+	"ALTER TABLE pitboss.events ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.events USING (property = pitboss.role_property())\n"
+	"  WITH CHECK (property = pitboss.role_property())",
+	"ALTER TABLE pitboss.checkpoints ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.checkpoints USING (property = pitboss.role_property())\n"
+	"  WITH CHECK (property = pitboss.role_property())",
+	"ALTER TABLE pitboss.round_facts ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.round_facts USING (property = pitboss.role_property())\n"
+	"  WITH CHECK (property = pitboss.role_property())",
+	"ALTER TABLE pitboss.report_hours ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.report_hours FOR SELECT USING (property = pitboss.role_property())",
+	"ALTER TABLE pitboss.properties ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.properties FOR SELECT USING (property = pitboss.role_property())",
+	/* a mapped login acting for another property through a SECURITY DEFINER function is refused */
+	"CREATE FUNCTION pitboss.check_caller(p text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss.property_roles WHERE role = session_user AND property <> p) THEN\n"
+	"    RAISE EXCEPTION 'role % may act only for its own property, not %', session_user, p\n"
+	"      USING ERRCODE = 'insufficient_privilege';\n"
+	"  END IF;\n"
+	"END $$",
+	"CREATE OR REPLACE FUNCTION pitboss.ensure_property(p text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  PERFORM pitboss.check_caller(p);\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss.properties WHERE property = p) THEN RETURN; END IF;\n"
+	"  PERFORM pg_advisory_xact_lock(" INIT_LOCK ");\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss.properties WHERE property = p) THEN RETURN; END IF;\n"
+	"  CREATE TEMP TABLE pitboss_moved ON COMMIT DROP AS\n"
+	"    SELECT * FROM pitboss.events_default WHERE property = p;\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss_moved) THEN\n"
+	"    ALTER TABLE pitboss.events_default DISABLE TRIGGER USER;\n"
+	"    DELETE FROM pitboss.events_default WHERE property = p;\n"
+	"    ALTER TABLE pitboss.events_default ENABLE TRIGGER USER;\n"
+	"  END IF;\n"
+	"  EXECUTE format('CREATE TABLE pitboss.%I PARTITION OF pitboss.events FOR VALUES IN (%L)', 'events_' || p, p);\n"
+	"  INSERT INTO pitboss.events SELECT * FROM pitboss_moved;\n"
+	"  INSERT INTO pitboss.properties (property) VALUES (p);\n"
+	"END $$",
+	"CREATE OR REPLACE FUNCTION pitboss.set_property_calendar(p text, n text, tz text, day_start text, sh text)\n"
+	"RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  PERFORM pitboss.check_caller(p);\n"
+	"  UPDATE pitboss.properties SET name = n, time_zone = tz, gaming_day_start = day_start, shifts = sh\n"
+	"  WHERE property = p;\n"
+	"END $$",
+	/*
+	 * `pitboss central grant`: role r created (LOGIN, with password pw unless
+	 * NULL) when missing, mapped to property p (a role already mapped to
+	 * another is refused) and granted what shipping needs.  Not SECURITY
+	 * DEFINER: creating a role takes the caller's own CREATEROLE.
+	 */
+	"CREATE FUNCTION pitboss.grant_property(r text, p text, pw text) RETURNS void LANGUAGE plpgsql\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = r) THEN\n"
+	"    IF pw IS NULL THEN EXECUTE format('CREATE ROLE %I LOGIN', r);\n"
+	"    ELSE EXECUTE format('CREATE ROLE %I LOGIN PASSWORD %L', r, pw); END IF;\n"
+	"  ELSIF pw IS NOT NULL THEN\n"
+	"    EXECUTE format('ALTER ROLE %I PASSWORD %L', r, pw);\n"
+	"  END IF;\n"
+	"  IF EXISTS (SELECT 1 FROM pitboss.property_roles WHERE role = r AND property <> p) THEN\n"
+	"    RAISE EXCEPTION 'role % is already granted property %', r,\n"
+	"      (SELECT property FROM pitboss.property_roles WHERE role = r);\n"
+	"  END IF;\n"
+	"  INSERT INTO pitboss.property_roles (role, property) VALUES (r, p) ON CONFLICT (role) DO NOTHING;\n"
+	"  EXECUTE format('GRANT USAGE ON SCHEMA pitboss TO %I', r);\n"
+	"  EXECUTE format('GRANT SELECT, INSERT ON pitboss.events, pitboss.checkpoints, pitboss.round_facts, '\n"
+	"    'pitboss.rules TO %I', r);\n"
+	"  EXECUTE format('GRANT SELECT ON pitboss.property_roles, pitboss.properties, pitboss.report_hours TO %I', r);\n"
+	"  EXECUTE format('GRANT EXECUTE ON FUNCTION pitboss.role_property(), pitboss.ensure_property(text), '\n"
+	"    'pitboss.set_property_calendar(text, text, text, text, text) TO %I', r);\n"
+	"END $$",
+	"REVOKE EXECUTE ON FUNCTION pitboss.grant_property(text, text, text) FROM PUBLIC",
+	NULL,
+};
+
+static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3};
 
 /* The version found: 0 when there is no schema `pitboss` yet. */
 static int

@@ -58,7 +58,53 @@ struct shipper {
 	PGconn *pg;                      /* NULL between a failure and the next attempt */
 	int64_t pos_events, pos_checkpoints;
 	int64_t pos_facts;               /* the last finishing event whose round's facts the server holds (read from it) */
+	struct conflict_log conflicts;   /* the fact rows not its own reported so far */
+	bool role_checked;               /* its role's reach was checked (at the first connection) */
 };
+
+#define CONFLICTS_MAX 64
+
+/* Reports the fact rows not the property's own (ship_conflict.c) and counts the new ones for /metrics and /ready. */
+static void
+note_conflicts(struct shipper *s, const struct fact_conflict *c, int n)
+{
+	char last[sizeof(s->status.last_conflict)];
+	int fresh;
+
+	if (n == 0)
+		return;
+	central_conflicts_record(&s->conflicts, s->writer, s->property, c, n, &fresh, last, sizeof(last));
+	if (fresh == 0)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->status.conflicts += fresh;
+	snprintf(s->status.last_conflict, sizeof(s->status.last_conflict), "%s", last);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/*
+ * At the first connection: whether its role can read (and write) other
+ * properties' rows, warned in the log and kept for /metrics.
+ */
+static int
+check_role(struct shipper *s, struct pb_error *err)
+{
+	bool sees_others;
+
+	if (s->role_checked)
+		return 0;
+	if (central_role_sees_others(s->pg, &sees_others, err) < 0)
+		return -1;
+	s->role_checked = true;
+	if (sees_others)
+		log_warn("central: the role in central.conninfo can read and write every property's rows (a superuser, "
+		    "BYPASSRLS, the schema's owner, or a schema without row-level security): give property %s a role "
+		    "of its own with pitboss central grant", s->property);
+	pthread_mutex_lock(&s->lock);
+	s->status.role_sees_others = sees_others;
+	pthread_mutex_unlock(&s->lock);
+	return 0;
+}
 
 /* Sleeps ms, or less when stopped; true when the shipper is to stop. */
 static bool
@@ -143,7 +189,8 @@ static int
 ship_facts(struct shipper *s, int *sent, struct pb_error *err)
 {
 	int64_t event_ids[FACTS_BATCH], round_ids[FACTS_BATCH];
-	int count;
+	struct fact_conflict conflicts[CONFLICTS_MAX];
+	int count, nconflicts;
 
 	*sent = 0;
 	if (store_central_finished(s->store, s->pos_facts, s->pos_events, FACTS_BATCH, event_ids, round_ids, &count,
@@ -151,8 +198,10 @@ ship_facts(struct shipper *s, int *sent, struct pb_error *err)
 		return -1;
 	if (count == 0)
 		return 0;
-	if (central_push_facts(s->pg, s->store, s->property, event_ids, round_ids, count, err) < 0)
+	if (central_push_facts(s->pg, s->store, s->property, event_ids, round_ids, count, conflicts, CONFLICTS_MAX,
+	    &nconflicts, err) < 0)
 		return -1;
+	note_conflicts(s, conflicts, nconflicts);
 	s->pos_facts = event_ids[count - 1];
 	*sent = count;
 	return 0;
@@ -190,8 +239,9 @@ static int
 resync(struct shipper *s, struct pb_error *err)
 {
 	char tables[256][PB_ID_MAX];
+	struct fact_conflict rejected[CONFLICTS_MAX];
 	int64_t from = s->pos_events, id, cps;
-	int n;
+	int n, nrejected;
 	bool found;
 
 	if (store_event_tables(s->store, tables, 256, &n, err) < 0)
@@ -213,7 +263,11 @@ resync(struct shipper *s, struct pb_error *err)
 		return -1;
 	if (cps < s->pos_checkpoints)
 		s->pos_checkpoints = cps;
-	return central_facts_position(s->pg, s->property, &s->pos_facts, err);
+	if (central_facts_position(s->pg, s->store, s->property, &s->pos_facts, rejected, CONFLICTS_MAX, &nrejected,
+	    err) < 0)
+		return -1;
+	note_conflicts(s, rejected, nrejected);
+	return 0;
 }
 
 /* Connects when needed, then one batch of events, else one of checkpoints; *sent what went. */
@@ -224,7 +278,8 @@ ship_once(struct shipper *s, int *sent, struct pb_error *err)
 	if (s->pg == NULL) {
 		if ((s->pg = central_connect_within(s->conninfo, s->deadline_ms, &s->running_since, err)) == NULL)
 			return -1;
-		if (central_ensure_property(s->pg, s->property, err) < 0 || send_calendar(s, err) < 0 || resync(s, err) < 0)
+		if (check_role(s, err) < 0 || central_ensure_property(s->pg, s->property, err) < 0 ||
+		    send_calendar(s, err) < 0 || resync(s, err) < 0)
 			return -1;
 		measure(s);              /* resync may have moved the positions back */
 		log_info("central: connected, shipping after event %lld, facts after %lld, checkpoint %lld",

@@ -1,12 +1,14 @@
 /*
- * central.c - `pitboss central init|verify`: the central PostgreSQL's
- * schema, and the check of the central copy (docs/central.md).
+ * central.c - `pitboss central init|grant|verify|restore|report`: the
+ * central PostgreSQL's schema, a property's role, the check of the central
+ * copy, disaster recovery and the reports (docs/central.md).
  */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "central/central.h"
 #include "cli/commands.h"
@@ -15,12 +17,18 @@
 
 static const char HELP[] =
     "usage: pitboss central init --conninfo C\n"
+    "       pitboss central grant --conninfo C --property P --role R < PASSWORD\n"
     "       pitboss central verify --conninfo C [--property P]\n"
     "       pitboss central restore --conninfo C --property P --database FILE\n"
     "       pitboss central report --conninfo C --group G [--property P] [--from F] [--to T] [--format csv]\n"
     "\n"
     "init creates the schema \"pitboss\" in the central PostgreSQL, or upgrades it to this\n"
     "pitboss's version; run it as the role that is to own the schema.\n"
+    "\n"
+    "grant gives property P the login role R (created when missing): row-level security lets\n"
+    "R insert and read only P's events, checkpoints and report facts. The password is the\n"
+    "first line of stdin when stdin is not a terminal (empty: none, e.g. for certificates).\n"
+    "Run it as the schema's owner (a role with CREATEROLE).\n"
     "\n"
     "verify checks the central copy of every property (or of P): each table's chain has no\n"
     "gap, each prev_hash is the previous hash, each hash is recomputed from the event, each\n"
@@ -39,7 +47,8 @@ static const char HELP[] =
     "without them, each property's current gaming day.\n"
     "\n"
     "  --conninfo C     a libpq connection string (\"host=hq dbname=pitboss\")\n"
-    "  --property P     only this property (restore: the property to rebuild)\n"
+    "  --property P     only this property (restore: the property to rebuild; grant: R's property)\n"
+    "  --role R         grant: the property's login role\n"
     "  --database FILE  restore: the new database\n"
     "  --group G        report: property, table, day, shift or dealer\n"
     "  --from, --to     report: the range (YYYY-MM-DD gaming days, or times)\n"
@@ -61,6 +70,37 @@ run_init(const char *conninfo)
 		printf("central schema already at version %d\n", from);
 	else
 		printf("central schema: version %d -> %d\n", from, CENTRAL_SCHEMA_VERSION);
+	return 0;
+}
+
+/* The password for grant: stdin's first line when it is not a terminal; NULL for none. */
+static const char *
+read_password(char *buf, size_t size)
+{
+	size_t n;
+
+	if (isatty(STDIN_FILENO) || fgets(buf, (int)size, stdin) == NULL)
+		return NULL;
+	n = strcspn(buf, "\r\n");
+	buf[n] = '\0';
+	return n > 0 ? buf : NULL;
+}
+
+static int
+run_grant(const char *conninfo, const char *property, const char *role)
+{
+	struct pb_error err;
+	char buf[1024];
+	const char *password = read_password(buf, sizeof(buf));
+	int rc = central_grant(conninfo, property, role, password, &err);
+
+	explicit_bzero(buf, sizeof(buf));
+	if (rc < 0) {
+		fprintf(stderr, "pitboss central grant: %s\n", err.message);
+		return 1;
+	}
+	printf("role %s may insert and read only property %s's rows%s\n", role, property,
+	    password != NULL ? " (password set)" : "");
 	return 0;
 }
 
@@ -134,9 +174,9 @@ cmd_central(int argc, char **argv)
 		{"conninfo", required_argument, NULL, 'c'}, {"property", required_argument, NULL, 'p'},
 		{"database", required_argument, NULL, 'd'}, {"group", required_argument, NULL, 'g'},
 		{"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 't'},
-		{"format", required_argument, NULL, 'F'}, {NULL, 0, NULL, 0},
+		{"format", required_argument, NULL, 'F'}, {"role", required_argument, NULL, 'r'}, {NULL, 0, NULL, 0},
 	};
-	const char *conninfo = NULL, *property = NULL, *database = NULL, *what, *format = "json";
+	const char *conninfo = NULL, *property = NULL, *database = NULL, *role = NULL, *what, *format = "json";
 	struct central_report_options ro = {0};
 	int c;
 
@@ -156,6 +196,7 @@ cmd_central(int argc, char **argv)
 		case 'f': ro.from = optarg; break;
 		case 't': ro.to = optarg; break;
 		case 'F': format = optarg; break;
+		case 'r': role = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -169,7 +210,9 @@ cmd_central(int argc, char **argv)
 		ro.property = property;
 		return run_report(&ro, format);
 	}
-	if (database != NULL || ro.group != NULL || ro.from != NULL || ro.to != NULL)
+	if (strcmp(what, "grant") == 0 && property != NULL && role != NULL && database == NULL && ro.group == NULL)
+		return run_grant(conninfo, property, role);
+	if (role != NULL || database != NULL || ro.group != NULL || ro.from != NULL || ro.to != NULL)
 		goto usage;
 	if (strcmp(what, "init") == 0 && property == NULL)
 		return run_init(conninfo);

@@ -85,6 +85,49 @@ file_size(const char *path)
 	return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
+/*
+ * The shipper's watch over the central server (docs/central.md, "Roles" and
+ * "Conflicts"): whether its role can read other properties' rows, and the
+ * fact rows found there that are not this property's own.
+ */
+static void
+emit_central_integrity(struct app *app, char **buf, size_t *len, size_t *cap)
+{
+	struct shipping_status st;
+
+	if (app->shipping == NULL)
+		return;
+	app->shipping(app->shipping_arg, &st);
+	emit(buf, len, cap, "# HELP pitboss_central_role_sees_other_properties Whether the shipper's central role escapes "
+	    "row-level security (it can read and write every property's rows).\n"
+	    "# TYPE pitboss_central_role_sees_other_properties gauge\npitboss_central_role_sees_other_properties %d\n"
+	    "# HELP pitboss_central_conflicts_total Report fact rows found on the central server that are not this "
+	    "property's own (never taken as the position).\n"
+	    "# TYPE pitboss_central_conflicts_total counter\npitboss_central_conflicts_total %lld\n",
+	    st.role_sees_others ? 1 : 0, (long long)st.conflicts);
+}
+
+/*
+ * /ready's reason when the shipper found conflicting rows on the central
+ * server: the property's central record is not what it sent.
+ */
+static void
+central_ready_reasons(struct app *app, json_t *reasons)
+{
+	struct shipping_status st;
+	char text[400];
+
+	if (app->shipping == NULL)
+		return;
+	app->shipping(app->shipping_arg, &st);
+	if (st.conflicts == 0)
+		return;
+	snprintf(text, sizeof(text), "central: %lld report fact row%s on the central server not this property's own "
+	    "(the last: %s); see the significant events central_conflict", (long long)st.conflicts,
+	    st.conflicts == 1 ? "" : "s", st.last_conflict);
+	json_array_append_new(reasons, json_string(text));
+}
+
 /* The start-up integrity check's progress (table/ops/ops.h): cheap to read while its background walk runs. */
 /*
  * The shipper to the central tier (docs/central.md), when configured: its
@@ -186,6 +229,7 @@ handle_ready(const struct route_call *c, struct http_answer *ans)
 		    err.message);
 		return;
 	}
+	central_ready_reasons(c->app, reasons);
 	ans->status = json_array_size(reasons) == 0 ? 200 : 503;
 	ans->json = ans->status == 200 ? json_pack("{s:s}", "status", "ready") :
 	    json_pack("{s:s,s:O}", "status", "not_ready", "reasons", reasons);
@@ -328,6 +372,7 @@ handle_metrics(const struct route_call *c, struct http_answer *ans)
 	emit_startup_check(&buf, &len, &cap);
 	emit(&buf, &len, &cap, "# HELP pitboss_last_backup_timestamp_seconds Unix time of the last POST /api/v1/backups copy since start (0: none).\n# TYPE pitboss_last_backup_timestamp_seconds gauge\npitboss_last_backup_timestamp_seconds %lld\n", (long long)pit_last_backup_unix());
 	emit_central(app, &buf, &len, &cap);
+	emit_central_integrity(app, &buf, &len, &cap);
 	emit(&buf, &len, &cap, "# HELP pitboss_uptime_seconds Seconds since pitbossd started.\n"
 	    "# TYPE pitboss_uptime_seconds gauge\npitboss_uptime_seconds %lld\n",
 	    (long long)((pb_time_now_ms() - app->started_ms) / 1000));

@@ -279,6 +279,9 @@ struct shipping_status {
 	int deadline_ms;                 /* the shipper's deadline per connection and statement */
 	int64_t failures;                /* failed attempts since start */
 	char last_error[256];            /* the last failure ("" none since the last success) */
+	bool role_sees_others;           /* its central role escapes row-level security (docs/central.md, "Roles") */
+	int64_t conflicts;               /* fact rows found centrally that are not this property's own, since start */
+	char last_conflict[200];         /* the last of them, a sentence ("" none) */
 };
 
 /*
