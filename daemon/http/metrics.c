@@ -97,7 +97,7 @@ emit_central_integrity(struct app *app, char **buf, size_t *len, size_t *cap)
 
 	if (app->shipping == NULL)
 		return;
-	app->shipping(app->shipping_arg, &st);
+	app->shipping(app->shipping_arg, NULL, &st);   /* no lag needed here */
 	emit(buf, len, cap, "# HELP pitboss_central_role_sees_other_properties Whether the shipper's central role escapes "
 	    "row-level security (it can read and write every property's rows).\n"
 	    "# TYPE pitboss_central_role_sees_other_properties gauge\npitboss_central_role_sees_other_properties %d\n"
@@ -119,7 +119,7 @@ central_ready_reasons(struct app *app, json_t *reasons)
 
 	if (app->shipping == NULL)
 		return;
-	app->shipping(app->shipping_arg, &st);
+	app->shipping(app->shipping_arg, NULL, &st);
 	if (st.conflicts == 0)
 		return;
 	snprintf(text, sizeof(text), "central: %lld report fact row%s on the central server not this property's own "
