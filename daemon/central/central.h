@@ -31,23 +31,40 @@ struct property_config;
 int central_init(const char *conninfo, int *from, struct pb_error *err);
 
 /*
+ * How far restore or verify is (progress.c): on a terminal a line
+ * rewritten in place (done of total, rate, ETA); central_progress_end
+ * prints the count, time and rate in any case.  total is set by the
+ * command once it has counted the events.
+ */
+struct central_progress {
+	FILE *out;
+	const char *what;
+	bool live, drawn;
+	int64_t total, done, start_ms, drawn_ms;
+};
+void central_progress_start(struct central_progress *p, FILE *out, const char *what);
+void central_progress_step(struct central_progress *p, int64_t done);
+void central_progress_end(struct central_progress *p);
+
+/*
  * Checks the central copy (of one property, or of all when property is
  * NULL): chains continuous, each prev_hash the previous hash, each hash
  * recomputed, each checkpoint's signature and head.  Each problem is a line
  * on out; *problems counts them.  -1 only when the check could not run.
+ * progress (or NULL) is told the events walked.
  */
 int central_verify(const char *conninfo, const char *property, FILE *out, int64_t *events, int64_t *problems,
-    struct pb_error *err);
+    struct central_progress *progress, struct pb_error *err);
 
 /*
  * Rebuilds a property's database at path from the central copy: the events
  * byte for byte, the checkpoints, and every derived row by replaying the
  * events (restore.c).  A path that exists is refused; the database is
  * written as path.partial-PID and renamed at the end.  *events and *rounds
- * count what was restored.
+ * count what was restored; progress (or NULL) is told the events copied.
  */
 int central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
-    struct pb_error *err);
+    struct central_progress *progress, struct pb_error *err);
 
 /*
  * `pitboss central grant` (grant.c): the login role (created when missing,

@@ -25,6 +25,7 @@ static const char GENESIS[] = "0000000000000000000000000000000000000000000000000
 static const char EVENTS[] =
     "DECLARE pitboss_restore NO SCROLL CURSOR FOR SELECT table_id, table_seq, round_id, type, at, actor, body, "
     "prev_hash, hash FROM pitboss.events WHERE property = $1 ORDER BY table_id, table_seq";
+static const char COUNT_EVENTS[] = "SELECT count(*) FROM pitboss.events WHERE property = $1";
 static const char CHECKPOINTS[] =
     "SELECT local_id, table_id, table_seq, head_hash, at, public_key, signature FROM pitboss.checkpoints "
     "WHERE property = $1 ORDER BY local_id";
@@ -37,6 +38,7 @@ struct walk {
 	int64_t *rounds;             /* the round ids met, in each table's order */
 	int64_t nrounds, cap;
 	int64_t events;
+	struct central_progress *progress;   /* or NULL */
 };
 
 static int
@@ -115,6 +117,7 @@ insert_batch(struct walk *w, PGresult *r, struct pb_error *err)
 		}
 		w->events++;
 	}
+	central_progress_step(w->progress, w->events);
 	return store_commit(w->s, err);
 }
 
@@ -125,6 +128,12 @@ copy_events(PGconn *c, struct walk *w, const char *property, struct pb_error *er
 	PGresult *r;
 	int n;
 
+	if (w->progress != NULL) {
+		if (central_exec(c, COUNT_EVENTS, 1, p, &r, err) < 0)
+			return -1;
+		w->progress->total = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+		PQclear(r);
+	}
 	if (central_exec(c, EVENTS, 1, p, NULL, err) < 0)
 		return -1;
 	do {
@@ -241,7 +250,7 @@ wal_left(const char *partial)
 
 int
 central_restore(const char *conninfo, const char *property, const char *path, int64_t *events, int64_t *rounds,
-    struct pb_error *err)
+    struct central_progress *progress, struct pb_error *err)
 {
 	struct store_options so = {.path = NULL};
 	struct walk w;
@@ -251,6 +260,7 @@ central_restore(const char *conninfo, const char *property, const char *path, in
 	int rc = -1;
 
 	memset(&w, 0, sizeof(w));
+	w.progress = progress;
 	*events = *rounds = 0;
 	if (lstat(path, &st) == 0 || errno != ENOENT)
 		return pb_fail(err, 409, "database_exists", "%s exists: restore writes a new database and never overwrites one", path);

@@ -31,6 +31,7 @@ struct chain_pos {
 struct tally {
 	FILE *out;
 	int64_t events, problems;
+	struct central_progress *progress;   /* or NULL */
 };
 
 static void
@@ -88,6 +89,7 @@ walk(PGconn *c, const char *sql, const char *property, void (*row)(struct tally 
 		for (int i = 0; i < n; i++)
 			row(t, r, i, arg);
 		PQclear(r);
+		central_progress_step(t->progress, t->events);
 	} while (n > 0);
 	return central_exec(c, "CLOSE pitboss_verify", 0, NULL, NULL, err);
 }
@@ -201,6 +203,7 @@ static const char REPORT_ROWS[] =
     "DISTINCT FROM h.banked_lines OR s.first_ms IS DISTINCT FROM h.first_ms OR s.last_ms IS DISTINCT FROM h.l"
     "ast_ms OR s.banked_rounds IS DISTINCT FROM h.banked_rounds OR s.collections IS DISTINCT FROM h.collectio"
     "ns ORDER BY property, table_id, hour, dealer";
+static const char COUNT_EVENTS[] = "SELECT count(*) FROM pitboss.events WHERE $1::text IS NULL OR property = $1";
 /* Report facts of a round whose finishing event the central copy does not hold. */
 static const char ORPHAN_FACTS[] =
     "DECLARE pitboss_verify NO SCROLL CURSOR FOR SELECT f.property, f.table_id, f.round_id FROM pitboss.round_facts f "
@@ -232,9 +235,11 @@ orphan_fact(struct tally *t, PGresult *r, int i, void *arg)
 
 int
 central_verify(const char *conninfo, const char *property, FILE *out, int64_t *events, int64_t *problems,
-    struct pb_error *err)
+    struct central_progress *progress, struct pb_error *err)
 {
-	struct tally t = {.out = out};
+	struct tally t = {.out = out, .progress = progress};
+	const char *p[1] = {property};
+	PGresult *count;
 	struct event_walk ew = {0};
 	struct key_seen keys = {0};
 	PGconn *c = central_connect(conninfo, err);
@@ -245,8 +250,15 @@ central_verify(const char *conninfo, const char *property, FILE *out, int64_t *e
 		return -1;
 	if ((ew.facts = facts_walk_new(c, err)) == NULL)
 		goto out;
-	if (central_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, NULL, err) < 0 ||
-	    walk(c, EVENTS, property, event_row, &ew, &t, err) < 0)
+	if (central_exec(c, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, NULL, err) < 0)
+		goto out;
+	if (progress != NULL) {
+		if (central_exec(c, COUNT_EVENTS, 1, p, &count, err) < 0)
+			goto out;
+		progress->total = strtoll(PQgetvalue(count, 0, 0), NULL, 10);
+		PQclear(count);
+	}
+	if (walk(c, EVENTS, property, event_row, &ew, &t, err) < 0)
 		goto out;
 	if (ew.failed) {
 		*err = ew.err;

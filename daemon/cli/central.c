@@ -109,11 +109,14 @@ run_verify(const char *conninfo, const char *property)
 {
 	struct pb_error err;
 	int64_t events, problems;
+	struct central_progress progress;
 
-	if (central_verify(conninfo, property, stdout, &events, &problems, &err) < 0) {
-		fprintf(stderr, "pitboss central verify: %s\n", err.message);
+	central_progress_start(&progress, stderr, "verify");
+	if (central_verify(conninfo, property, stdout, &events, &problems, &progress, &err) < 0) {
+		fprintf(stderr, "%spitboss central verify: %s\n", progress.drawn ? "\n" : "", err.message);
 		return 1;
 	}
+	central_progress_end(&progress);
 	if (problems > 0) {
 		printf("%" PRId64 " problem%s in %" PRId64 " events\n", problems, problems == 1 ? "" : "s", events);
 		return 1;
@@ -132,11 +135,14 @@ run_restore(const char *conninfo, const char *property, const char *database)
 {
 	struct pb_error err;
 	int64_t events, rounds;
+	struct central_progress progress;
 
-	if (central_restore(conninfo, property, database, &events, &rounds, &err) < 0) {
-		fprintf(stderr, "pitboss central restore: %s\n", err.message);
+	central_progress_start(&progress, stderr, "restore");
+	if (central_restore(conninfo, property, database, &events, &rounds, &progress, &err) < 0) {
+		fprintf(stderr, "%spitboss central restore: %s\n", progress.drawn ? "\n" : "", err.message);
 		return 1;
 	}
+	central_progress_end(&progress);
 	printf("restored %s: %" PRId64 " events, %" PRId64 " rounds of property %s\n", database, events, rounds, property);
 	return 0;
 }

@@ -105,6 +105,7 @@ class CentralTest(pgserver.CentralServerCase):
         rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", self.property_id())
         self.assertEqual(rc, 0, out + err)
         self.assertIn("OK: %d events verified" % n, out)
+        self.assertRegex(err, r"(?m)^verify: %d events in [0-9.]+ s, [0-9]+ events/s$" % n)
         m = metrics(self.d)
         self.assertEqual(metric(m, "pitboss_central_lag_events"), 0)
         self.assertEqual(metric(m, "pitboss_central_up"), 1)

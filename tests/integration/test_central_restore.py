@@ -212,6 +212,9 @@ class RestoreTest(pgserver.CentralServerCase):
                            "--database", target)
         self.assertEqual(rc, 0, out + err)
         self.assertIn("%d events" % n, out)
+        # the summary with the rate, on stderr even when it is not a terminal (no progress line then)
+        self.assertRegex(err, r"(?m)^restore: %d events in [0-9.]+ s, [0-9]+ events/s$" % n)
+        self.assertNotIn("\r", err)
         self.assertEqual(sorted(os.listdir(self.tmp)), ["restored.db"], "no partial file left")
 
         rc, out, err = run("verify", "--database", target, "--public-key", pub)
