@@ -288,7 +288,159 @@ static const char *const V3[] = {
 	NULL,
 };
 
-static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3};
+/*
+ * Version 4: day and month roll-ups of report_hours (docs/central.md,
+ * "Reports"), as the property keeps its own (report_spans, table/rounds/
+ * rollup.c): report_days holds, per property, UTC day, table, dealer and
+ * game, the day's sums, its play time (each hour's joins with its
+ * neighbours decided as the summary decides them, the day's last hour not
+ * extended into the next day) and its carry (the extension of the hour
+ * before the day by play going on into it); report_months the same per
+ * UTC month, summed from the days (a day's carry becomes play but for the
+ * month's first day's).  A trigger on round_facts, after report_hours',
+ * rebuilds the fact's day (and the next day when the fact is in its day's
+ * last hour: the next day's carry) and their months, in the same
+ * transaction as the fact.  Row-level security as report_hours: a
+ * property's role reads only its own rows.
+ */
+static const char *const V4[] = {
+	"CREATE TABLE pitboss.report_days (\n"
+	"  property     text   NOT NULL,\n"
+	"  table_id     text   NOT NULL,\n"
+	"  day          bigint NOT NULL,\n"
+	"  dealer       text   NOT NULL,\n"
+	"  rules_sha256 text   NOT NULL,\n"
+	"  dealer_name  text   NOT NULL,\n"
+	"  rounds       bigint NOT NULL,\n"
+	"  voids        bigint NOT NULL,\n"
+	"  hands        bigint NOT NULL,\n"
+	"  handle       bigint[] NOT NULL,\n"
+	"  house_win    bigint[] NOT NULL,\n"
+	"  lines        bigint[] NOT NULL,\n"
+	"  banked_rounds bigint NOT NULL,\n"
+	"  banked_handle bigint[] NOT NULL,\n"
+	"  banked_win   bigint[] NOT NULL,\n"
+	"  banked_lines bigint[] NOT NULL,\n"
+	"  collections  bigint NOT NULL,\n"
+	"  play_ms      bigint NOT NULL,\n"
+	"  carry_ms     bigint NOT NULL,\n"
+	"  PRIMARY KEY (property, day, table_id, dealer, rules_sha256))",
+	"CREATE TABLE pitboss.report_months (\n"
+	"  property     text   NOT NULL,\n"
+	"  table_id     text   NOT NULL,\n"
+	"  month        bigint NOT NULL,\n"
+	"  dealer       text   NOT NULL,\n"
+	"  rules_sha256 text   NOT NULL,\n"
+	"  dealer_name  text   NOT NULL,\n"
+	"  rounds       bigint NOT NULL,\n"
+	"  voids        bigint NOT NULL,\n"
+	"  hands        bigint NOT NULL,\n"
+	"  handle       bigint[] NOT NULL,\n"
+	"  house_win    bigint[] NOT NULL,\n"
+	"  lines        bigint[] NOT NULL,\n"
+	"  banked_rounds bigint NOT NULL,\n"
+	"  banked_handle bigint[] NOT NULL,\n"
+	"  banked_win   bigint[] NOT NULL,\n"
+	"  banked_lines bigint[] NOT NULL,\n"
+	"  collections  bigint NOT NULL,\n"
+	"  play_ms      bigint NOT NULL,\n"
+	"  carry_ms     bigint NOT NULL,\n"
+	"  PRIMARY KEY (property, month, table_id, dealer, rules_sha256))",
+	/* the element-wise sum of equal-length bigint arrays */
+	"CREATE FUNCTION pitboss.add_wagers(a bigint[], b bigint[]) RETURNS bigint[] LANGUAGE sql IMMUTABLE STRICT AS $$\n"
+	"  SELECT array_agg(x + y ORDER BY i) FROM unnest(a, b) WITH ORDINALITY AS t(x, y, i) $$",
+	"CREATE AGGREGATE pitboss.sum_wagers(bigint[]) (SFUNC = pitboss.add_wagers, STYPE = bigint[])",
+	/* the series' day row made again from its hours (the two before the day read for the joins) */
+	"CREATE FUNCTION pitboss.rollup_day(p text, t text, d text, g text, day_start bigint) RETURNS void\n"
+	"LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  DELETE FROM pitboss.report_days WHERE property = p AND day = day_start AND table_id = t AND dealer = d\n"
+	"    AND rules_sha256 = g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  WITH h AS (SELECT *, hour * 1000 AS hs, hour * 1000 + 3600000 AS he, hour >= day_start AS in_day,\n"
+	"      coalesce(lag(hour) OVER w = hour - 3600 AND first_ms - lag(last_ms) OVER w <= 900000, false) AS jb,\n"
+	"      coalesce(lead(hour) OVER w = hour + 3600 AND lead(first_ms) OVER w - last_ms <= 900000, false) AS ja\n"
+	"    FROM pitboss.report_hours WHERE property = p AND table_id = t AND dealer = d AND rules_sha256 = g\n"
+	"      AND hour >= day_start - 7200 AND hour < day_start + 86400 WINDOW w AS (ORDER BY hour)),\n"
+	"  c AS (SELECT *, CASE WHEN jb THEN hs ELSE least(greatest(first_ms, hs), he) END AS s,\n"
+	"      least(greatest(last_ms, hs), he) AS e FROM h)\n"
+	"  SELECT p, t, day_start, d, g, (array_agg(dealer_name ORDER BY hour DESC) FILTER (WHERE in_day))[1],\n"
+	"    sum(rounds) FILTER (WHERE in_day)::bigint, sum(voids) FILTER (WHERE in_day)::bigint,\n"
+	"    sum(hands) FILTER (WHERE in_day)::bigint,\n"
+	"    pitboss.sum_wagers(handle) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(house_win) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(lines) FILTER (WHERE in_day),\n"
+	"    sum(banked_rounds) FILTER (WHERE in_day)::bigint,\n"
+	"    pitboss.sum_wagers(banked_handle) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(banked_win) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(banked_lines) FILTER (WHERE in_day),\n"
+	"    sum(collections) FILTER (WHERE in_day)::bigint,\n"
+	"    coalesce(sum(greatest(CASE WHEN ja THEN he ELSE e END - s, 0)) FILTER (WHERE in_day), 0)::bigint,\n"
+	"    coalesce(sum(greatest(he - s, 0) - greatest(e - s, 0)) FILTER (WHERE hour = day_start - 3600 AND ja), 0)\n"
+	"  FROM c HAVING count(*) FILTER (WHERE in_day) > 0;\n"
+	"END $$",
+	/* the series' month row summed from its days: a day's carry is play but for the month's first day's */
+	"CREATE FUNCTION pitboss.rollup_month(p text, t text, d text, g text, month_start bigint) RETURNS void\n"
+	"LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"DECLARE month_end bigint := extract(epoch FROM (to_timestamp(month_start) AT TIME ZONE 'UTC')\n"
+	"  + interval '1 month')::bigint;\n"
+	"BEGIN\n"
+	"  DELETE FROM pitboss.report_months WHERE property = p AND month = month_start AND table_id = t\n"
+	"    AND dealer = d AND rules_sha256 = g;\n"
+	"  INSERT INTO pitboss.report_months\n"
+	"  SELECT p, t, month_start, d, g, (array_agg(dealer_name ORDER BY day DESC))[1], sum(rounds)::bigint,\n"
+	"    sum(voids)::bigint, sum(hands)::bigint,\n"
+	"    pitboss.sum_wagers(handle),\n"
+	"    pitboss.sum_wagers(house_win),\n"
+	"    pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint,\n"
+	"    pitboss.sum_wagers(banked_handle),\n"
+	"    pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines),\n"
+	"    sum(collections)::bigint,\n"
+	"    (sum(play_ms) + coalesce(sum(carry_ms) FILTER (WHERE day <> month_start), 0))::bigint,\n"
+	"    coalesce(sum(carry_ms) FILTER (WHERE day = month_start), 0)::bigint\n"
+	"  FROM pitboss.report_days WHERE property = p AND day >= month_start AND day < month_end AND table_id = t\n"
+	"    AND dealer = d AND rules_sha256 = g HAVING count(*) > 0;\n"
+	"END $$",
+	/* the UTC month (Unix seconds) holding t */
+	"CREATE FUNCTION pitboss.month_of(t bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$\n"
+	"  SELECT extract(epoch FROM date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::bigint $$",
+	"CREATE FUNCTION pitboss.round_facts_rollup() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"DECLARE day_start bigint := NEW.hour - ((NEW.hour % 86400) + 86400) % 86400;\n"
+	"BEGIN\n"
+	"  PERFORM pitboss.rollup_day(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256, day_start);\n"
+	"  PERFORM pitboss.rollup_month(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256,\n"
+	"    pitboss.month_of(day_start));\n"
+	"  IF NEW.hour = day_start + 82800 THEN\n"
+	"    PERFORM pitboss.rollup_day(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256, day_start + 86400);\n"
+	"    PERFORM pitboss.rollup_month(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256,\n"
+	"      pitboss.month_of(day_start + 86400));\n"
+	"  END IF;\n"
+	"  RETURN NULL;\n"
+	"END $$",
+	/* named after round_facts_add: triggers fire in name order, so the hour is summed first */
+	"CREATE TRIGGER round_facts_rollup AFTER INSERT ON pitboss.round_facts\n"
+	"  FOR EACH ROW EXECUTE FUNCTION pitboss.round_facts_rollup()",
+	/* what report_hours had, for the facts shipped before this version */
+	"SELECT pitboss.rollup_day(property, table_id, dealer, rules_sha256, day)\n"
+	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour - ((hour % 86400) + 86400) % 86400 AS day\n"
+	"    FROM pitboss.report_hours) x",
+	"SELECT pitboss.rollup_day(property, table_id, dealer, rules_sha256, day + 86400)\n"
+	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour - ((hour % 86400) + 86400) % 86400 AS day\n"
+	"    FROM pitboss.report_hours WHERE ((hour % 86400) + 86400) % 86400 = 82800) x",
+	"SELECT pitboss.rollup_month(property, table_id, dealer, rules_sha256, pitboss.month_of(day))\n"
+	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, day FROM pitboss.report_days) x",
+	"ALTER TABLE pitboss.report_days ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.report_days FOR SELECT USING (property = pitboss.role_property())",
+	"ALTER TABLE pitboss.report_months ENABLE ROW LEVEL SECURITY",
+	"CREATE POLICY own_property ON pitboss.report_months FOR SELECT USING (property = pitboss.role_property())",
+	"GRANT SELECT ON pitboss.report_days, pitboss.report_months TO PUBLIC",
+	NULL,
+};
+
+static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3, V4};
 
 /* The version found: 0 when there is no schema `pitboss` yet. */
 static int

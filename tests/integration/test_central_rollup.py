@@ -1,0 +1,206 @@
+"""
+The central day and month roll-ups (schema version 4, docs/central.md
+"Reports") against a real PostgreSQL (pgserver.py): report facts inserted in
+a random order over four UTC days across a month's end, on two tables, two
+dealers and two games, with rounds that run into the next hour and breaks
+longer than the join gap; each row of pitboss.report_days and
+pitboss.report_months equals the sums recomputed here from the facts, and
+the play time and carry recomputed here by the rule the property's own
+roll-ups follow (table/rounds/rollup.c).  A property's granted role reads
+only its own roll-up rows.
+"""
+import calendar
+import os
+import random
+import subprocess
+import time
+import unittest
+
+import pbtest
+import pgserver
+
+HOUR_MS = 3600 * 1000
+JOIN_GAP_MS = 15 * 60 * 1000
+WAGERS = 5
+ARRAYS = ("handle", "house_win", "lines", "banked_handle", "banked_win", "banked_lines")
+START = calendar.timegm((2026, 1, 30, 20, 0, 0))       # 4 h before the 31st, the month's last day
+HOURS = 4 * 24 + 6
+
+
+def psql_as(pg, role, sql):
+    conninfo = pg.conninfo.replace("user=postgres", "user=%s" % role)
+    p = subprocess.run([os.path.join(pgserver.PG_BIN, "psql"), "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                        "-d", conninfo, "-c", sql], stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def month_of(t):
+    tm = time.gmtime(t)
+    return calendar.timegm((tm.tm_year, tm.tm_mon, 1, 0, 0, 0))
+
+
+def make_facts(rng, prop, games):
+    """Facts of prop: for each series, hours played in runs with breaks; each round within its hour."""
+    facts, rid = [], 0
+    for table in ("T1", "T2"):
+        for dealer in ("D1", "D2"):
+            for game in games:
+                h = START + rng.randrange(0, 3) * 3600
+                while h < START + HOURS * 3600:
+                    for k in range(rng.randrange(1, 4)):
+                        hs = h * 1000
+                        opened = hs + rng.randrange(0, HOUR_MS - 60000) if k else hs + rng.choice(
+                            [-40000, 0, 5 * 60000, 20 * 60000])
+                        settled = max(opened + 1000, hs + 1000) + rng.randrange(0, 60000)
+                        if rng.random() < 0.3:
+                            settled = hs + HOUR_MS - rng.randrange(1000, 30 * 60000)
+                        settled = max(settled, hs + 1)
+                        rid += 1
+                        facts.append({
+                            "round_id": rid, "table_id": table, "dealer": dealer, "hour": h, "game": game,
+                            "voided": rng.random() < 0.1, "hands": rng.randrange(1, 7),
+                            "opened_ms": opened, "settled_ms": settled,
+                            "banked_rounds": rng.randrange(0, 2), "collections": rng.randrange(0, 500),
+                            **{a: [rng.randrange(-5000, 20000) for _ in range(WAGERS)] for a in ARRAYS}})
+                    # mostly on to the next hour; sometimes a break of hours
+                    h += 3600 * (1 if rng.random() < 0.8 else rng.randrange(2, 6))
+    rng.shuffle(facts)
+    return facts
+
+
+def insert_sql(prop, f, sha):
+    arr = lambda v: "'{%s}'" % ",".join(str(x) for x in v)
+    return ("INSERT INTO pitboss.round_facts VALUES ('%s', %d, '%s', %d, %d, '%s', 'Dealer %s', '%s', %s, %d, "
+            "%s, %s, %s, %d, %d, %d, %s, %s, %s, %d)" % (
+                prop, f["round_id"], f["table_id"], f["round_id"], f["hour"], f["dealer"], f["dealer"], sha,
+                "true" if f["voided"] else "false", f["hands"], arr(f["handle"]), arr(f["house_win"]),
+                arr(f["lines"]), f["opened_ms"], f["settled_ms"], f["banked_rounds"], arr(f["banked_handle"]),
+                arr(f["banked_win"]), arr(f["banked_lines"]), f["collections"]))
+
+
+def hours_of(facts):
+    """The report_hours rows the facts make: {(table, dealer, game): {hour: row}}."""
+    series = {}
+    for f in facts:
+        h = series.setdefault((f["table_id"], f["dealer"], f["game"]), {}).setdefault(f["hour"], {
+            "rounds": 0, "voids": 0, "hands": 0, "banked_rounds": 0, "collections": 0,
+            "first_ms": f["opened_ms"], "last_ms": f["settled_ms"], **{a: [0] * WAGERS for a in ARRAYS}})
+        h["voids" if f["voided"] else "rounds"] += 1
+        for k in ("hands", "banked_rounds", "collections"):
+            h[k] += f[k]
+        for a in ARRAYS:
+            h[a] = [x + y for x, y in zip(h[a], f[a])]
+        h["first_ms"] = min(h["first_ms"], f["opened_ms"])
+        h["last_ms"] = max(h["last_ms"], f["settled_ms"])
+    return series
+
+
+def play(row, hour, jb, ja):
+    hs, he = hour * 1000, hour * 1000 + HOUR_MS
+    start = hs if jb else min(max(row["first_ms"], hs), he)
+    end = he if ja else min(max(row["last_ms"], hs), he)
+    return max(end - start, 0)
+
+
+def joined(hours, before, after):
+    return after == before + 3600 and after in hours and before in hours and \
+        hours[after]["first_ms"] - hours[before]["last_ms"] <= JOIN_GAP_MS
+
+
+def days_of(series):
+    """{(table, dealer, game, day): row}, as the property's build_day makes its day rows."""
+    out = {}
+    for key, hours in series.items():
+        for day in sorted({h - h % 86400 for h in hours} | {h - h % 86400 + 86400 for h in hours}):
+            inside = [h for h in sorted(hours) if day <= h < day + 86400]
+            if not inside:
+                continue
+            row = {"rounds": 0, "voids": 0, "hands": 0, "banked_rounds": 0, "collections": 0, "play_ms": 0,
+                   "carry_ms": 0, **{a: [0] * WAGERS for a in ARRAYS}}
+            for h in inside:
+                jb = h - 3600 >= day - 7200 and joined(hours, h - 3600, h)
+                ja = h + 3600 < day + 86400 and joined(hours, h, h + 3600)
+                for k in ("rounds", "voids", "hands", "banked_rounds", "collections"):
+                    row[k] += hours[h][k]
+                for a in ARRAYS:
+                    row[a] = [x + y for x, y in zip(row[a], hours[h][a])]
+                row["play_ms"] += play(hours[h], h, jb, ja)
+            b = day - 3600
+            if b in hours and joined(hours, b, day):
+                jb = joined(hours, b - 3600, b)
+                row["carry_ms"] = play(hours[b], b, jb, True) - play(hours[b], b, jb, False)
+            out[key + (day,)] = row
+    return out
+
+
+def months_of(days):
+    out = {}
+    for (t, d, g, day), r in sorted(days.items(), key=lambda kv: kv[0][3]):
+        m = month_of(day)
+        row = out.setdefault((t, d, g, m), {"play_ms": 0, "carry_ms": 0, **{
+            k: 0 for k in ("rounds", "voids", "hands", "banked_rounds", "collections")}, **{
+            a: [0] * WAGERS for a in ARRAYS}})
+        for k in ("rounds", "voids", "hands", "banked_rounds", "collections", "play_ms"):
+            row[k] += r[k]
+        for a in ARRAYS:
+            row[a] = [x + y for x, y in zip(row[a], r[a])]
+        row["carry_ms" if day == m else "play_ms"] += r["carry_ms"]
+    return out
+
+
+COLUMNS = ("rounds", "voids", "hands", "banked_rounds", "collections", "play_ms", "carry_ms") + ARRAYS
+
+
+class CentralRollupTest(pgserver.CentralServerCase):
+
+    def central(self, table, start, prop):
+        sql = "SELECT table_id, dealer, rules_sha256, %s, %s FROM pitboss.%s WHERE property = '%s'" % (
+            start, ", ".join(c if c not in ARRAYS else "array_to_string(%s, ',')" % c for c in COLUMNS), table, prop)
+        rows = {}
+        for line in self.pg.psql(sql).splitlines():
+            v = line.split("|")
+            rows[(v[0], v[1], v[2], int(v[3]))] = {
+                c: int(x) if c not in ARRAYS else [int(y) for y in x.split(",")] for c, x in zip(COLUMNS, v[4:])}
+        return rows
+
+    def test_rollups_are_the_facts_sums(self):
+        rng = random.Random(32)
+        games = []
+        for i in range(2):
+            sha = "%064x" % (0xabc0 + i)
+            self.pg.psql("INSERT INTO pitboss.rules (sha256, body) VALUES ('%s', '{}')" % sha)
+            games.append(sha)
+        facts = {p: make_facts(rng, p, games) for p in ("RU-1", "RU-2")}
+        for p, fs in facts.items():
+            # a few facts a transaction, as the shipper sends them
+            txs = ["BEGIN; %s; COMMIT" % "; ".join(insert_sql(p, f, f["game"]) for f in fs[i:i + 7])
+                   for i in range(0, len(fs), 7)]
+            for i in range(0, len(txs), 40):
+                self.pg.psql("; ".join(txs[i:i + 40]))
+        for p, fs in facts.items():
+            days = days_of(hours_of(fs))
+            months = months_of(days)
+            self.assertGreater(len(days), 20)
+            self.assertTrue(any(r["carry_ms"] for r in days.values()), "some day has a carry")
+            self.assertEqual(len({k[3] for k in months}), 2, "the facts span two months")
+            got = self.central("report_days", "day", p)
+            self.assertEqual(sorted(got), sorted(days))
+            for k in days:
+                self.assertEqual(got[k], days[k], (p, k))
+            got = self.central("report_months", "month", p)
+            self.assertEqual(sorted(got), sorted(months))
+            for k in months:
+                self.assertEqual(got[k], months[k], (p, k))
+
+        # a property's role reads only its own roll-up rows
+        g = subprocess.run([pbtest.PITBOSS, "central", "grant", "--conninfo", self.pg.conninfo, "--property", "RU-1",
+                            "--role", "ship_ru1"], input=b"secret\n", stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=60)
+        self.assertEqual(g.returncode, 0, g.stderr)
+        for table in ("report_days", "report_months"):
+            rc, out, err = psql_as(self.pg, "ship_ru1", "SELECT DISTINCT property FROM pitboss.%s" % table)
+            self.assertEqual((rc, out.split()), (0, ["RU-1"]), err)
+
+
+if __name__ == "__main__":
+    unittest.main()
