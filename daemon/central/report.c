@@ -34,6 +34,28 @@ static const char HOURS[] =
     "WHERE h.property = $1 AND h.hour >= $2::bigint AND h.hour < $3::bigint "
     "ORDER BY h.hour, h.table_id, h.dealer, r.id";
 
+/*
+ * The roll-up rows (schema version 4) of one property with start in
+ * [$2, $3), as HOURS's columns (first_ms and last_ms 0) then play_ms and
+ * carry_ms: per table over its dealers (%s: "x.table_id", "''"), or per dealer
+ * over the tables ("''", "x.dealer"); from report_days (%s: day) or
+ * report_months (month).  Each group's rows start at one moment, so their
+ * carries add up as the property's report_spans adds them.
+ */
+static const char SPANS[] =
+    "SELECT %s, x.%s, %s, r.id, sum(x.rounds)::bigint, sum(x.voids)::bigint, sum(x.hands)::bigint, "
+    "array[sum(x.handle[1])::bigint, sum(x.handle[2])::bigint, sum(x.handle[3])::bigint, sum(x.handle[4])::bigint, sum(x.handle[5])::bigint], "
+    "array[sum(x.house_win[1])::bigint, sum(x.house_win[2])::bigint, sum(x.house_win[3])::bigint, sum(x.house_win[4])::bigint, sum(x.house_win[5])::bigint], "
+    "array[sum(x.lines[1])::bigint, sum(x.lines[2])::bigint, sum(x.lines[3])::bigint, sum(x.lines[4])::bigint, sum(x.lines[5])::bigint], 0, 0, "
+    "(array_agg(x.dealer_name ORDER BY x.table_id DESC))[1], sum(x.banked_rounds)::bigint, "
+    "array[sum(x.banked_handle[1])::bigint, sum(x.banked_handle[2])::bigint, sum(x.banked_handle[3])::bigint, sum(x.banked_handle[4])::bigint, sum(x.banked_handle[5])::bigint], "
+    "array[sum(x.banked_win[1])::bigint, sum(x.banked_win[2])::bigint, sum(x.banked_win[3])::bigint, sum(x.banked_win[4])::bigint, sum(x.banked_win[5])::bigint], "
+    "array[sum(x.banked_lines[1])::bigint, sum(x.banked_lines[2])::bigint, sum(x.banked_lines[3])::bigint, sum(x.banked_lines[4])::bigint, sum(x.banked_lines[5])::bigint], "
+    "sum(x.collections)::bigint, sum(x.play_ms)::bigint, sum(x.carry_ms)::bigint "
+    "FROM pitboss.report_%s x JOIN pitboss.rules r ON r.sha256 = x.rules_sha256 "
+    "WHERE x.property = $1 AND x.%s >= $2::bigint AND x.%s < $3::bigint GROUP BY 1, 2, 3, r.id ORDER BY 2, 1, 3, 4";
+static const char HAS_SPANS[] = "SELECT to_regclass('pitboss.report_days') IS NOT NULL";
+
 /* What one report needs along the way. */
 struct central_run {
 	const struct central_report_options *o;
@@ -45,6 +67,7 @@ struct central_run {
 	json_t *properties;              /* [{"property", "name", "time_zone", "from", "to"}] */
 	json_t *names;                   /* "PROPERTY/KEY" or "PROPERTY" -> a name to show */
 	int64_t now_ms;
+	bool spans;                      /* the schema has the roll-ups (version 4) */
 };
 
 /* "{1,2,3}" (a bigint[] as text) into v[0..n); missing elements are 0. */
@@ -142,20 +165,21 @@ property_of(PGresult *r, int i, struct property_config *pc, struct pb_error *err
 	return 0;
 }
 
-/* Reads one property's hour rows in its range into f; names its dealers. */
+/* Reads one property's hour rows in [from, to) into f, counted within [emit_from, emit_to); names its dealers. */
 static int
-feed_hours(struct central_run *run, const char *property, const struct report_query *q, struct report_feed *f,
-    struct pb_error *err)
+feed_hours(struct central_run *run, const char *property, int64_t from_s, int64_t to_s, int64_t emit_from,
+    int64_t emit_to, struct report_feed *f, struct pb_error *err)
 {
 	char from[24], to[24], key[128];
 	const char *p[3] = {property, from, to};
 	struct report_hour row;
 	PGresult *r;
 
-	snprintf(from, sizeof(from), "%" PRId64, q->from_ms / 1000 - 3600);
-	snprintf(to, sizeof(to), "%" PRId64, q->to_ms / 1000 + 3600);
+	snprintf(from, sizeof(from), "%" PRId64, from_s);
+	snprintf(to, sizeof(to), "%" PRId64, to_s);
 	if (central_exec(run->pg, HOURS, 3, p, &r, err) < 0)
 		return -1;
+	report_feed_emit(f, emit_from, emit_to);
 	for (int i = 0; i < PQntuples(r); i++) {
 		hour_row(r, i, &row);
 		if (report_feed_row(f, &row, err) < 0) {
@@ -167,6 +191,71 @@ feed_hours(struct central_run *run, const char *property, const struct report_qu
 	}
 	PQclear(r);
 	return report_feed_flush(f, err);
+}
+
+/*
+ * Reads one property's roll-up rows of [from, to) (days, or months) into f
+ * as report_feed_span takes them (carry_only: day b's carry alone); names
+ * the dealers read by dealer.
+ */
+static int
+feed_spans(struct central_run *run, const char *property, bool months, int64_t from_s, int64_t to_s, bool carry_only,
+    int64_t spans_from, struct report_feed *f, struct pb_error *err)
+{
+	bool by_dealer = run->group == REPORT_GROUP_DEALER;
+	const char *start = months ? "month" : "day";
+	char from[24], to[24], key[128], sql[sizeof(SPANS) + 128];
+	const char *p[3] = {property, from, to};
+	struct report_hour row;
+	PGresult *r;
+	int rc = 0;
+
+	if (to_s <= from_s)
+		return 0;
+	snprintf(from, sizeof(from), "%" PRId64, from_s);
+	snprintf(to, sizeof(to), "%" PRId64, to_s);
+	snprintf(sql, sizeof(sql), SPANS, by_dealer ? "''" : "x.table_id", start, by_dealer ? "x.dealer" : "''",
+	    months ? "months" : "days", start, start);
+	if (central_exec(run->pg, sql, 3, p, &r, err) < 0)
+		return -1;
+	for (int i = 0; i < PQntuples(r) && rc == 0; i++) {
+		hour_row(r, i, &row);
+		row.span = months ? (by_dealer ? REPORT_SPAN_MONTH_DEALER_ALL : REPORT_SPAN_MONTH_TABLE) :
+		    by_dealer ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_TABLE;
+		row.play_ms = strtoll(PQgetvalue(r, i, 18), NULL, 10);
+		row.carry_ms = strtoll(PQgetvalue(r, i, 19), NULL, 10);
+		rc = report_feed_span(f, &row, carry_only, spans_from, err);
+		if (by_dealer && !carry_only) {
+			snprintf(key, sizeof(key), "%s/%s", property, row.dealer);
+			json_object_set_new(run->names, key, json_string(PQgetvalue(r, i, 12)));
+		}
+	}
+	PQclear(r);
+	return rc;
+}
+
+/*
+ * One property's rows of its range q into f, as its own summary reads
+ * them (report_split_range): roll-ups for the whole days and months, hours
+ * at the ends; hours only without roll-ups or whole days.
+ */
+static int
+feed_property(struct central_run *run, const char *property, const struct report_query *q, struct report_feed *f,
+    struct pb_error *err)
+{
+	struct report_split sp;
+
+	report_split_range(q, INT64_MAX, &sp);
+	if (!run->spans || !sp.spans)
+		return feed_hours(run, property, sp.from - 3600, sp.to + 3600, sp.from, sp.to, f, err);
+	if (sp.from < sp.a && feed_hours(run, property, sp.from - 3600, sp.a + 3600, sp.from, sp.a, f, err) < 0)
+		return -1;
+	if (feed_spans(run, property, false, sp.a, sp.m1, false, sp.a, f, err) < 0 ||
+	    feed_spans(run, property, true, sp.m1, sp.m2, false, sp.a, f, err) < 0 ||
+	    feed_spans(run, property, false, sp.m2, sp.b, false, sp.a, f, err) < 0 ||
+	    feed_spans(run, property, false, sp.b, sp.b + 86400, true, sp.a, f, err) < 0)
+		return -1;
+	return feed_hours(run, property, sp.b - 3600, sp.to + 3600, sp.b, sp.to, f, err);
 }
 
 /* One property: its query (its calendar, the range in its gaming days), its rows, merged into the whole. */
@@ -186,7 +275,7 @@ report_property(struct central_run *run, PGresult *props, int i, struct pb_error
 		return -1;
 	rp.property = &pc;
 	if (report_query_parse(REPORT_SUMMARY, &rp, run->now_ms, &q, err) < 0 || (f = report_feed_new(&q, err)) == NULL ||
-	    feed_games(run, f, err) < 0 || feed_hours(run, property, &q, f, err) < 0 ||
+	    feed_games(run, f, err) < 0 || feed_property(run, property, &q, f, err) < 0 ||
 	    report_feed_merge(run->all, f, property, run->merge, err) < 0)
 		goto out;
 	json_object_set_new(run->names, property, json_string(PQgetvalue(props, i, 1)));
@@ -295,7 +384,12 @@ central_report(const struct central_report_options *o, json_t **out, struct pb_e
 		goto out;
 	/* one snapshot: every property's rows as of one moment */
 	if (central_exec(run.pg, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", 0, NULL, NULL, err) < 0 ||
-	    central_exec(run.pg, GAMES, 0, NULL, &run.games, err) < 0 ||
+	    central_exec(run.pg, HAS_SPANS, 0, NULL, &props, err) < 0)
+		goto out;
+	run.spans = PQgetvalue(props, 0, 0)[0] == 't';
+	PQclear(props);
+	props = NULL;
+	if (central_exec(run.pg, GAMES, 0, NULL, &run.games, err) < 0 ||
 	    feed_games(&run, run.all, err) < 0 || central_exec(run.pg, PROPERTIES, 1, p, &props, err) < 0)
 		goto out;
 	if (o->property != NULL && PQntuples(props) != property_count(o->property)) {

@@ -11,6 +11,7 @@ summary's columns.  A property's report facts are sent once even when the
 shipper starts again from nothing.
 """
 import csv
+import datetime
 import io
 import json
 import time
@@ -140,6 +141,35 @@ class CentralReportTest(pgserver.CentralServerCase):
             self.assertEqual(g["name"], "Property " + pid)
             self.assertEqual(figures(g), figures(self.local(d, "table")["totals"]))
         self.assertEqual([p["time_zone"] for p in by_property["properties"]], ["America/New_York", "Asia/Tokyo"])
+
+    def test_whole_months_equal_each_property(self):
+        """A range of whole months (the central copy reads its month and day roll-ups, the property its hours or
+        its own roll-ups): every table, dealer and property group still the property's own summary's."""
+        self.deal_everything()
+        today = datetime.date.today()
+        first = (today.replace(day=1) - datetime.timedelta(days=1)).replace(day=1)
+        last = (today.replace(day=28) + datetime.timedelta(days=40)).replace(day=1) - datetime.timedelta(days=1)
+        span = ("--from", first.isoformat(), "--to", last.isoformat())
+        for group in ("table", "dealer", "day"):
+            report = self.central("--group", group, *span)
+            for pid, d in self.daemons:
+                st, local = d.call("GET", "/api/v1/reports/summary?group=%s&from=%s&to=%s" % (
+                    group, first.isoformat(), last.isoformat()), token=AUDITOR)
+                self.assertEqual(st, 200, local)
+                self.assertGreater(local["totals"]["rounds"], 0)
+                if group == "day":
+                    continue
+                mine = [g for g in report["groups"] if g["property"] == pid]
+                self.assertEqual([g["key"] for g in mine], ["%s/%s" % (pid, g["key"]) for g in local["groups"]])
+                for g, l in zip(mine, local["groups"]):
+                    self.assertEqual(figures(g), figures(l), (group, pid, g["key"]))
+                alone = self.central("--group", group, "--property", pid, *span)
+                self.assertEqual(figures(alone["totals"]), figures(local["totals"]))
+        by_property = self.central("--group", "property", *span)
+        for g, (pid, d) in zip(by_property["groups"], self.daemons):
+            st, local = d.call("GET", "/api/v1/reports/summary?group=table&from=%s&to=%s" % (
+                first.isoformat(), last.isoformat()), token=AUDITOR)
+            self.assertEqual(figures(g), figures(local["totals"]))
 
     def assert_sums(self, merged, parts):
         for k in MONEY:

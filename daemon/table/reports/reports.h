@@ -240,6 +240,36 @@ int report_feed_row(struct report_feed *f, const struct report_hour *row, struct
 /* The end of the rows: each series' last row counted. */
 int report_feed_flush(struct report_feed *f, struct pb_error *err);
 
+/*
+ * How a summary's range is read (report_split_range): when spans, hours
+ * [from, a), day roll-ups [a, m1), month roll-ups [m1, m2), days [m2, b),
+ * day b's carry alone, hours [b, to); else hours [from, to).  Roll-ups only
+ * for groups that do not divide a day (table, dealer; day when the days are
+ * UTC days), only for days starting before rolled_before - 1 day (the
+ * next day's carry must be there), months only where whole ones fit.
+ */
+struct report_split {
+	bool spans, months;
+	int64_t from, to, a, b, m1, m2;   /* Unix seconds */
+};
+void report_split_range(const struct report_query *q, int64_t rolled_before, struct report_split *sp);
+
+/*
+ * The hour rows fed next are counted within [from, to) only (the others
+ * show joins): for the two ends of a split range.  report_feed_new sets q's
+ * range.
+ */
+void report_feed_emit(struct report_feed *f, int64_t from, int64_t to);
+
+/*
+ * A roll-up row (span set, hour its start, play_ms and carry_ms as the
+ * property's report_spans has them) counted with its carry, but for the
+ * first day read (spans_from), whose carry is owed to the hours before; or,
+ * carry_only, only its carry (day b's).
+ */
+int report_feed_span(struct report_feed *f, const struct report_hour *row, bool carry_only, int64_t spans_from,
+    struct pb_error *err);
+
 /* A game the rows name by rules_id, with its rules (analysed once). */
 int report_feed_game(struct report_feed *f, int64_t rules_id, const struct rules *r, const char *sha256,
     struct pb_error *err);

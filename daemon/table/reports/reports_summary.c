@@ -459,54 +459,70 @@ summary_hours(struct pit *p, const char *scope, struct summary *sm, int64_t from
  * B is before the last day rolled up, so that day B's carry exists.  Other
  * groupings, and ranges without a whole day rolled up, read the hours.
  */
+void
+report_split_range(const struct report_query *q, int64_t rolled_before, struct report_split *sp)
+{
+	sp->from = q->from_ms / 1000;
+	sp->to = q->to_ms / 1000;
+	sp->months = q->group != REPORT_GROUP_DAY;
+	sp->a = sp->b = sp->m1 = sp->m2 = 0;
+	sp->spans = !q->hours_only && (q->group == REPORT_GROUP_TABLE || q->group == REPORT_GROUP_DEALER ||
+	    (q->group == REPORT_GROUP_DAY && q->utc_days));
+	if (!sp->spans)
+		return;
+	sp->a = report_floor_div(sp->from + 86399, 86400) * 86400;
+	if (sp->a < 86400)
+		sp->a = 86400;
+	sp->b = report_floor_div(sp->to, 86400) * 86400;
+	if (sp->b > rolled_before - 86400)
+		sp->b = rolled_before - 86400;
+	if (sp->b <= sp->a) {
+		sp->spans = false;
+		return;
+	}
+	sp->m1 = sp->months ? report_month_start(sp->a) : sp->a;
+	if (sp->m1 < sp->a)
+		sp->m1 = report_month_next(sp->m1);
+	sp->m2 = sp->months ? report_month_start(sp->b) : sp->a;
+	if (sp->m2 <= sp->m1)       /* no whole month: days only */
+		sp->m1 = sp->m2 = sp->b;
+}
+
+/*
+ * Reads the rows of the range into the summary, in one read snapshot, as
+ * report_split_range splits it: roll-ups (report_spans) for the whole days
+ * and months, hours at the two ends.  By dealer, the roll-ups over every
+ * table when the reader sees every table, else per table within the scope.
+ */
 static int
 summary_read(struct pit *p, const struct report_query *q, const char *scope, struct summary *sm, struct pb_error *err)
 {
-	int64_t from = sm->from_hour, to = sm->to_hour, a, b, days_before, m1, m2;
-	bool by_dealer = q->group == REPORT_GROUP_DEALER, months = q->group != REPORT_GROUP_DAY;
-	bool spans = !q->hours_only && (q->group == REPORT_GROUP_TABLE || by_dealer ||
-	    (q->group == REPORT_GROUP_DAY && q->utc_days));
-	/* By dealer: over every table when the reader sees every table, else per table within the scope. */
+	bool by_dealer = q->group == REPORT_GROUP_DEALER;
 	int kind_day = !by_dealer ? REPORT_SPAN_DAY_TABLE : scope == NULL ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_DEALER;
 	int kind_month = !by_dealer ? REPORT_SPAN_MONTH_TABLE :
 	    scope == NULL ? REPORT_SPAN_MONTH_DEALER_ALL : REPORT_SPAN_MONTH_DEALER;
+	int64_t days_before = 0;
+	struct report_split sp;
 	int rc = -1;
 
 	if (store_snapshot_begin(p->store, err) < 0)
 		return -1;
-	a = b = 0;
-	if (spans) {
-		if (store_report_rollup_get(p->store, &days_before, err) < 0)
-			goto out;
-		a = report_floor_div(from + 86399, 86400) * 86400;
-		if (a < 86400)
-			a = 86400;
-		b = report_floor_div(to, 86400) * 86400;
-		if (b > days_before - 86400)
-			b = days_before - 86400;
-	}
-	if (!spans || b <= a) {
-		rc = summary_hours(p, scope, sm, from - 3600, to + 3600, from, to, err);
+	if (!q->hours_only && store_report_rollup_get(p->store, &days_before, err) < 0)
+		goto out;
+	report_split_range(q, days_before, &sp);
+	if (!sp.spans) {
+		rc = summary_hours(p, scope, sm, sp.from - 3600, sp.to + 3600, sp.from, sp.to, err);
 		goto out;
 	}
-	if (from < a && (rc = summary_hours(p, scope, sm, from - 3600, a + 3600, from, a, err)) != 0)
+	if (sp.from < sp.a && (rc = summary_hours(p, scope, sm, sp.from - 3600, sp.a + 3600, sp.from, sp.a, err)) != 0)
 		goto out;
-	sm->spans_from = a;
-	m1 = months ? report_month_start(a) : a;
-	if (m1 < a)
-		m1 = report_month_next(m1);
-	m2 = months ? report_month_start(b) : a;
-	if (m2 > m1) {
-		if ((rc = store_report_spans(p->store, scope, kind_day, a, m1, summary_span, sm, err)) != 0 ||
-		    (rc = store_report_spans(p->store, scope, kind_month, m1, m2, summary_span, sm, err)) != 0 ||
-		    (rc = store_report_spans(p->store, scope, kind_day, m2, b, summary_span, sm, err)) != 0)
-			goto out;
-	} else if ((rc = store_report_spans(p->store, scope, kind_day, a, b, summary_span, sm, err)) != 0) {
+	sm->spans_from = sp.a;
+	if ((rc = store_report_spans(p->store, scope, kind_day, sp.a, sp.m1, summary_span, sm, err)) != 0 ||
+	    (rc = store_report_spans(p->store, scope, kind_month, sp.m1, sp.m2, summary_span, sm, err)) != 0 ||
+	    (rc = store_report_spans(p->store, scope, kind_day, sp.m2, sp.b, summary_span, sm, err)) != 0 ||
+	    (rc = store_report_spans(p->store, scope, kind_day, sp.b, sp.b + 86400, summary_carry_only, sm, err)) != 0)
 		goto out;
-	}
-	if ((rc = store_report_spans(p->store, scope, kind_day, b, b + 86400, summary_carry_only, sm, err)) != 0)
-		goto out;
-	rc = summary_hours(p, scope, sm, b - 3600, to + 3600, b, to, err);
+	rc = summary_hours(p, scope, sm, sp.b - 3600, sp.to + 3600, sp.b, sp.to, err);
 out:
 	store_snapshot_end(p->store);
 	return rc;
@@ -657,6 +673,21 @@ report_feed_row(struct report_feed *f, const struct report_hour *row, struct pb_
 	if (row->hour < f->sm.from_hour - 3600 || row->hour >= f->sm.to_hour + 3600)
 		return 0;
 	return summary_row(&f->sm, row, err);
+}
+
+void
+report_feed_emit(struct report_feed *f, int64_t from, int64_t to)
+{
+	f->sm.emit_from = from;
+	f->sm.emit_to = to;
+}
+
+int
+report_feed_span(struct report_feed *f, const struct report_hour *row, bool carry_only, int64_t spans_from,
+    struct pb_error *err)
+{
+	f->sm.spans_from = spans_from;
+	return carry_only ? summary_carry_only(&f->sm, row, err) : summary_span(&f->sm, row, err);
 }
 
 int
