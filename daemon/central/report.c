@@ -37,8 +37,8 @@ static const char HOURS[] =
 /*
  * The roll-up rows (schema version 4) of one property with start in
  * [$2, $3), as HOURS's columns (first_ms and last_ms 0) then play_ms and
- * carry_ms: per table over its dealers (%s: "x.table_id", "''"), or per dealer
- * over the tables ("''", "x.dealer"); from report_days (%s: day) or
+ * carry_ms: per table over its dealers (%s: "x.table_id", "''"), per dealer
+ * over the tables ("''", "x.dealer") or all together ("''", "''"); from report_days (%s: day) or
  * report_months (month).  Each group's rows start at one moment, so their
  * carries add up as the property's report_spans adds them.
  */
@@ -220,8 +220,9 @@ feed_spans(struct central_run *run, const char *property, bool months, int64_t f
 		return 0;
 	snprintf(from, sizeof(from), "%" PRId64, from_s);
 	snprintf(to, sizeof(to), "%" PRId64, to_s);
-	snprintf(sql, sizeof(sql), SPANS, by_dealer ? "''" : "x.table_id", start, by_dealer ? "x.dealer" : "''",
-	    months ? "months" : "days", start, start);
+	/* by day, the rows' table does not matter (each day's rows are one group): one row per day and game */
+	snprintf(sql, sizeof(sql), SPANS, by_dealer || run->group == REPORT_GROUP_DAY ? "''" : "x.table_id", start,
+	    by_dealer ? "x.dealer" : "''", months ? "months" : "days", start, start);
 	if (central_exec(run->pg, sql, 3, p, &r, err) < 0)
 		return -1;
 	for (int i = 0; i < PQntuples(r) && rc == 0; i++) {

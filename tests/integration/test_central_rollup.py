@@ -10,6 +10,7 @@ roll-ups follow (table/rounds/rollup.c).  A property's granted role reads
 only its own roll-up rows.
 """
 import calendar
+import json
 import os
 import random
 import subprocess
@@ -191,6 +192,29 @@ class CentralRollupTest(pgserver.CentralServerCase):
             self.assertEqual(sorted(got), sorted(months))
             for k in months:
                 self.assertEqual(got[k], months[k], (p, k))
+
+        # the report by day over whole UTC days reads these roll-ups: its counts are the facts' per day, and its
+        # play time is the report by table's (the property's summary code, from the same rows grouped otherwise)
+        self.pg.psql("INSERT INTO pitboss.properties (property) VALUES ('RU-1')")     # UTC days from midnight
+        first = START + 4 * 3600
+        span = ("--from", time.strftime("%Y-%m-%d", time.gmtime(first)),
+                "--to", time.strftime("%Y-%m-%d", time.gmtime(first + 2 * 86400)))
+        reports = {}
+        for group in ("day", "table"):
+            rc, out, err = pgserver.run_pitboss("central", "report", "--conninfo", self.pg.conninfo, "--group", group,
+                                                "--property", "RU-1", *span)
+            self.assertEqual(rc, 0, err)
+            reports[group] = json.loads(out)
+        want = {}
+        for f in facts["RU-1"]:
+            if first <= f["hour"] < first + 3 * 86400:
+                w = want.setdefault(time.strftime("%Y-%m-%d", time.gmtime(f["hour"])), [0, 0, 0])
+                w[1 if f["voided"] else 0] += 1
+                w[2] += f["hands"]
+        got = {g["key"]: [g["rounds"], g["voids"], g["hands"]] for g in reports["day"]["groups"]}
+        self.assertEqual(got, want)
+        self.assertEqual(reports["day"]["totals"]["play_seconds"], reports["table"]["totals"]["play_seconds"])
+        self.assertGreater(reports["day"]["totals"]["play_seconds"], 0)
 
         # a property's role reads only its own roll-up rows
         g = subprocess.run([pbtest.PITBOSS, "central", "grant", "--conninfo", self.pg.conninfo, "--property", "RU-1",
