@@ -52,9 +52,8 @@ FROM generate_series({p0}, {p1}) p, generate_series(1, {tables}) t, generate_ser
 MONTHS = """
 INSERT INTO pitboss.report_months
 SELECT property, table_id, pitboss.month_of(day), dealer, rules_sha256, max(dealer_name), sum(rounds), sum(voids),
-       sum(hands), pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),
-       sum(banked_rounds), pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),
-       pitboss.sum_wagers(banked_lines), sum(collections), sum(play_ms), 0
+       sum(hands), {handle}, {house_win}, {lines}, sum(banked_rounds), {banked_handle}, {banked_win}, {banked_lines},
+       sum(collections), sum(play_ms), 0
 FROM pitboss.report_days WHERE property = 'P{p}' GROUP BY 1, 2, 3, 4, 5
 """
 # The hours of the first two and last two days, one dealer each: what a range in New York reads at its ends.
@@ -101,7 +100,9 @@ def generate(pg, a):
     for p in range(1, a.properties + 1):                        # a property a statement: each well within psql's timeout
         pg.psql(DAY_ROW.format(start=YEAR_START, r=r, play=play, p0=p, p1=p, tables=a.tables, days=DAYS,
                                dealers=a.dealers))
-        pg.psql(MONTHS.format(p="%02d" % p))
+        pg.psql(MONTHS.format(p="%02d" % p, **{c: "array[%s]" % ", ".join("sum(%s[%d])" % (c, i) for i in range(1, 6))
+                                                for c in ("handle", "house_win", "lines", "banked_handle",
+                                                          "banked_win", "banked_lines")}))
     pg.psql(HOURS.format(rh=a.rounds_per_hour, props=a.properties, tables=a.tables, start=YEAR_START, days=DAYS))
     for t in ("report_days", "report_months", "report_hours"):
         pg.psql("VACUUM ANALYZE pitboss.%s" % t)
