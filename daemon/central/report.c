@@ -37,10 +37,10 @@ static const char HOURS[] =
 /*
  * The roll-up rows (schema version 4) of one property with start in
  * [$2, $3), as HOURS's columns (first_ms and last_ms 0) then play_ms and
- * carry_ms: per table over its dealers (%s: "x.table_id", "''"), per dealer
- * over the tables ("''", "x.dealer") or all together ("''", "''"); from report_days (%s: day) or
- * report_months (month).  Each group's rows start at one moment, so their
- * carries add up as the property's report_spans adds them.
+ * carry_ms: the rows kept per table over its dealers (%s: "x.table_id",
+ * "''", the last %s: KIND_TABLE), per dealer over the tables, or for the
+ * whole property; from report_days (%s: day) or report_months (month).
+ * One row per group and game: the grouping only names the columns.
  */
 static const char SPANS[] =
     "SELECT %s, x.%s, %s, r.id, sum(x.rounds)::bigint, sum(x.voids)::bigint, sum(x.hands)::bigint, "
@@ -59,7 +59,11 @@ static const char SPANS[] =
     "sum(x.banked_lines[4])::bigint, sum(x.banked_lines[5])::bigint], "
     "sum(x.collections)::bigint, sum(x.play_ms)::bigint, sum(x.carry_ms)::bigint "
     "FROM pitboss.report_%s x JOIN pitboss.rules r ON r.sha256 = x.rules_sha256 "
-    "WHERE x.property = $1 AND x.%s >= $2::bigint AND x.%s < $3::bigint GROUP BY 1, 2, 3, r.id ORDER BY 2, 1, 3, 4";
+    "WHERE x.property = $1 AND x.%s >= $2::bigint AND x.%s < $3::bigint AND %s "
+    "GROUP BY 1, 2, 3, r.id ORDER BY 2, 1, 3, 4";
+#define KIND_TABLE "x.table_id <> '' AND x.dealer = ''"
+#define KIND_DEALER "x.table_id = '' AND x.dealer <> ''"
+#define KIND_PROPERTY "x.table_id = '' AND x.dealer = ''"
 static const char HAS_SPANS[] = "SELECT to_regclass('pitboss.report_days') IS NOT NULL";
 
 /* What one report needs along the way. */
@@ -210,7 +214,7 @@ feed_spans(struct central_run *run, const char *property, bool months, int64_t f
 {
 	bool by_dealer = run->group == REPORT_GROUP_DEALER;
 	const char *start = months ? "month" : "day";
-	char from[24], to[24], key[128], sql[sizeof(SPANS) + 128];
+	char from[24], to[24], key[128], sql[sizeof(SPANS) + 160];
 	const char *p[3] = {property, from, to};
 	struct report_hour row;
 	PGresult *r;
@@ -220,9 +224,9 @@ feed_spans(struct central_run *run, const char *property, bool months, int64_t f
 		return 0;
 	snprintf(from, sizeof(from), "%" PRId64, from_s);
 	snprintf(to, sizeof(to), "%" PRId64, to_s);
-	/* by day, the rows' table does not matter (each day's rows are one group): one row per day and game */
 	snprintf(sql, sizeof(sql), SPANS, by_dealer || run->group == REPORT_GROUP_DAY ? "''" : "x.table_id", start,
-	    by_dealer ? "x.dealer" : "''", months ? "months" : "days", start, start);
+	    by_dealer ? "x.dealer" : "''", months ? "months" : "days", start, start,
+	    by_dealer ? KIND_DEALER : run->group == REPORT_GROUP_DAY ? KIND_PROPERTY : KIND_TABLE);
 	if (central_exec(run->pg, sql, 3, p, &r, err) < 0)
 		return -1;
 	for (int i = 0; i < PQntuples(r) && rc == 0; i++) {

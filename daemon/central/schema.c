@@ -297,7 +297,9 @@ static const char *const V3[] = {
  * extended into the next day) and its carry (the extension of the hour
  * before the day by play going on into it); report_months the same per
  * UTC month, summed from the days (a day's carry becomes play but for the
- * month's first day's).  A trigger on round_facts, after report_hours',
+ * month's first day's).  Beside each series' rows (table, dealer), their
+ * sums as the report reads them: per table (dealer ''), per dealer (table
+ * ''), per property (both '').  A trigger on round_facts, after report_hours',
  * rebuilds the fact's day (and the next day when the fact is in its day's
  * last hour: the next day's carry) and their months, in the same
  * transaction as the fact.  Row-level security as report_hours: a
@@ -406,32 +408,61 @@ static const char *const V4[] = {
 	/* the UTC month (Unix seconds) holding t */
 	"CREATE FUNCTION pitboss.month_of(t bigint) RETURNS bigint LANGUAGE sql IMMUTABLE AS $$\n"
 	"  SELECT extract(epoch FROM date_trunc('month', to_timestamp(t) AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')::bigint $$",
+	/*
+	 * A sum of a day's series rows without the table or the dealer: (t, '') a
+	 * table over its dealers, ('', d) a dealer over the tables, ('', '') the
+	 * property (from the tables' rows), as the property's kinds of report_spans.
+	 */
+	"CREATE FUNCTION pitboss.rollup_merge_day(p text, t text, d text, g text, day_start bigint) RETURNS void\n"
+	"LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  DELETE FROM pitboss.report_days WHERE property = p AND day = day_start AND table_id = t AND dealer = d\n"
+	"    AND rules_sha256 = g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT p, t, day_start, d, g, CASE WHEN d = '' THEN '' ELSE max(dealer_name) END, sum(rounds)::bigint,\n"
+	"    sum(voids)::bigint, sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win),\n"
+	"    pitboss.sum_wagers(lines), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
+	"    pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint,\n"
+	"    sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM pitboss.report_days WHERE property = p AND day = day_start AND rules_sha256 = g AND CASE\n"
+	"    WHEN t <> '' THEN table_id = t AND dealer <> '' WHEN d <> '' THEN dealer = d AND table_id <> ''\n"
+	"    ELSE table_id <> '' AND dealer = '' END\n"
+	"  HAVING count(*) > 0;\n"
+	"END $$",
+	/* a series' day made again, the table's, the dealer's and the property's sums of it, and their months */
+	"CREATE FUNCTION pitboss.rollup_series(p text, t text, d text, g text, day_start bigint) RETURNS void\n"
+	"LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"DECLARE m bigint := pitboss.month_of(day_start);\n"
+	"BEGIN\n"
+	"  PERFORM pitboss.rollup_day(p, t, d, g, day_start);\n"
+	"  PERFORM pitboss.rollup_merge_day(p, t, '', g, day_start);\n"
+	"  PERFORM pitboss.rollup_merge_day(p, '', d, g, day_start);\n"
+	"  PERFORM pitboss.rollup_merge_day(p, '', '', g, day_start);\n"
+	"  PERFORM pitboss.rollup_month(p, t, d, g, m);\n"
+	"  PERFORM pitboss.rollup_month(p, t, '', g, m);\n"
+	"  PERFORM pitboss.rollup_month(p, '', d, g, m);\n"
+	"  PERFORM pitboss.rollup_month(p, '', '', g, m);\n"
+	"END $$",
 	"CREATE FUNCTION pitboss.round_facts_rollup() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER\n"
 	"SET search_path = pitboss, pg_temp AS $$\n"
 	"DECLARE day_start bigint := NEW.hour - ((NEW.hour % 86400) + 86400) % 86400;\n"
 	"BEGIN\n"
-	"  PERFORM pitboss.rollup_day(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256, day_start);\n"
-	"  PERFORM pitboss.rollup_month(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256,\n"
-	"    pitboss.month_of(day_start));\n"
+	"  PERFORM pitboss.rollup_series(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256, day_start);\n"
 	"  IF NEW.hour = day_start + 82800 THEN\n"
-	"    PERFORM pitboss.rollup_day(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256, day_start + 86400);\n"
-	"    PERFORM pitboss.rollup_month(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256,\n"
-	"      pitboss.month_of(day_start + 86400));\n"
+	"    PERFORM pitboss.rollup_series(NEW.property, NEW.table_id, NEW.dealer, NEW.rules_sha256, day_start + 86400);\n"
 	"  END IF;\n"
 	"  RETURN NULL;\n"
 	"END $$",
 	/* named after round_facts_add: triggers fire in name order, so the hour is summed first */
 	"CREATE TRIGGER round_facts_rollup AFTER INSERT ON pitboss.round_facts\n"
 	"  FOR EACH ROW EXECUTE FUNCTION pitboss.round_facts_rollup()",
-	/* what report_hours had, for the facts shipped before this version */
-	"SELECT pitboss.rollup_day(property, table_id, dealer, rules_sha256, day)\n"
+	/* what report_hours had, for the facts shipped before this version: each series' days and the days after */
+	"SELECT pitboss.rollup_series(property, table_id, dealer, rules_sha256, day)\n"
 	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour - ((hour % 86400) + 86400) % 86400 AS day\n"
-	"    FROM pitboss.report_hours) x",
-	"SELECT pitboss.rollup_day(property, table_id, dealer, rules_sha256, day + 86400)\n"
+	"    FROM pitboss.report_hours) x ORDER BY day",
+	"SELECT pitboss.rollup_series(property, table_id, dealer, rules_sha256, day + 86400)\n"
 	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour - ((hour % 86400) + 86400) % 86400 AS day\n"
-	"    FROM pitboss.report_hours WHERE ((hour % 86400) + 86400) % 86400 = 82800) x",
-	"SELECT pitboss.rollup_month(property, table_id, dealer, rules_sha256, pitboss.month_of(day))\n"
-	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, day FROM pitboss.report_days) x",
+	"    FROM pitboss.report_hours WHERE ((hour % 86400) + 86400) % 86400 = 82800) x ORDER BY day",
 	"ALTER TABLE pitboss.report_days ENABLE ROW LEVEL SECURITY",
 	"CREATE POLICY own_property ON pitboss.report_days FOR SELECT USING (property = pitboss.role_property())",
 	"ALTER TABLE pitboss.report_months ENABLE ROW LEVEL SECURITY",

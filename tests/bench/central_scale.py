@@ -9,7 +9,8 @@ it, so that pitboss.rules holds real games.  Then, with generate_series,
 directly in PostgreSQL, the rows that --properties properties x --tables
 tables x a year would leave: per property, table and UTC day, --dealers
 dealers' report_days rows (each table dealt by one game); report_months
-summed from them; and report_hours rows for the first and last days (the
+summed from them; the sums kept beside them per table, per dealer and per
+property (as the trigger keeps them); and report_hours rows for the first and last days (the
 hours a range in a zone other than UTC reads at its two ends).  Half the
 properties are in UTC, half in New York with a 06:00 gaming day.  Then
 `pitboss central report --from 2026-01-01 --to 2026-12-31` is timed, N runs
@@ -56,6 +57,20 @@ SELECT property, table_id, pitboss.month_of(day), dealer, rules_sha256, max(deal
        sum(collections), sum(play_ms), 0
 FROM pitboss.report_days WHERE property = 'P{p}' GROUP BY 1, 2, 3, 4, 5
 """
+# The sums kept beside the series' rows (schema version 4): per table (dealer ''), per dealer (table ''), in all.
+SUMS = """
+INSERT INTO pitboss.report_{kind}
+SELECT property, {t}, {start}, {d}, rules_sha256, {name}, sum(rounds), sum(voids), sum(hands), {handle}, {house_win},
+       {lines}, sum(banked_rounds), {banked_handle}, {banked_win}, {banked_lines}, sum(collections), sum(play_ms),
+       sum(carry_ms)
+FROM pitboss.report_{kind} WHERE property = 'P{p}' AND {where} GROUP BY 1, 2, 3, 4, 5
+"""
+SUM_KINDS = (("table_id", "''", "''", "table_id <> '' AND dealer <> ''"),
+             ("''", "dealer", "max(dealer_name)", "table_id <> '' AND dealer <> ''"),
+             ("''", "''", "''", "table_id <> '' AND dealer = ''"))
+WAGER_SUMS = {c: "array[%s]" % ", ".join("sum(%s[%d])" % (c, i) for i in range(1, 6))
+              for c in ("handle", "house_win", "lines", "banked_handle", "banked_win", "banked_lines")}
+
 # The hours of the first two and last two days, one dealer each: what a range in New York reads at its ends.
 HOURS = """
 INSERT INTO pitboss.report_hours
@@ -100,13 +115,15 @@ def generate(pg, a):
     for p in range(1, a.properties + 1):                        # a property a statement: each well within psql's timeout
         pg.psql(DAY_ROW.format(start=YEAR_START, r=r, play=play, p0=p, p1=p, tables=a.tables, days=DAYS,
                                dealers=a.dealers))
-        pg.psql(MONTHS.format(p="%02d" % p, **{c: "array[%s]" % ", ".join("sum(%s[%d])" % (c, i) for i in range(1, 6))
-                                                for c in ("handle", "house_win", "lines", "banked_handle",
-                                                          "banked_win", "banked_lines")}))
+        pg.psql(MONTHS.format(p="%02d" % p, **WAGER_SUMS))
+        for kind, start in (("days", "day"), ("months", "month")):
+            for t, d, name, where in SUM_KINDS:
+                pg.psql(SUMS.format(kind=kind, start=start, t=t, d=d, name=name, where=where, p="%02d" % p,
+                                    **WAGER_SUMS))
     pg.psql(HOURS.format(rh=a.rounds_per_hour, props=a.properties, tables=a.tables, start=YEAR_START, days=DAYS))
     for t in ("report_days", "report_months", "report_hours"):
         pg.psql("VACUUM ANALYZE pitboss.%s" % t)
-    rounds = int(pg.psql("SELECT sum(rounds) FROM pitboss.report_days"))
+    rounds = int(pg.psql("SELECT sum(rounds) FROM pitboss.report_days WHERE table_id = '' AND dealer = ''"))
     counts = [int(pg.psql("SELECT count(*) FROM pitboss.%s" % t)) for t in ("report_days", "report_months",
                                                                            "report_hours")]
     sizes = [int(pg.psql("SELECT pg_total_relation_size('pitboss.%s')" % t)) for t in ("report_days",
