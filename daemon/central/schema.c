@@ -463,6 +463,13 @@ static const char *const V4[] = {
 	"SELECT pitboss.rollup_series(property, table_id, dealer, rules_sha256, day + 86400)\n"
 	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour - ((hour % 86400) + 86400) % 86400 AS day\n"
 	"    FROM pitboss.report_hours WHERE ((hour % 86400) + 86400) % 86400 = 82800) x ORDER BY day",
+	/* what the report reads: the sums kept per table, per dealer, per property, by start (partial indexes) */
+	"CREATE INDEX report_days_tables ON pitboss.report_days (property, day) WHERE table_id <> '' AND dealer = ''",
+	"CREATE INDEX report_days_dealers ON pitboss.report_days (property, day) WHERE table_id = '' AND dealer <> ''",
+	"CREATE INDEX report_days_property ON pitboss.report_days (property, day) WHERE table_id = '' AND dealer = ''",
+	"CREATE INDEX report_months_tables ON pitboss.report_months (property, month) WHERE table_id <> '' AND dealer = ''",
+	"CREATE INDEX report_months_dealers ON pitboss.report_months (property, month) WHERE table_id = '' AND dealer <> ''",
+	"CREATE INDEX report_months_property ON pitboss.report_months (property, month) WHERE table_id = '' AND dealer = ''",
 	"ALTER TABLE pitboss.report_days ENABLE ROW LEVEL SECURITY",
 	"CREATE POLICY own_property ON pitboss.report_days FOR SELECT USING (property = pitboss.role_property())",
 	"ALTER TABLE pitboss.report_months ENABLE ROW LEVEL SECURITY",
