@@ -24,7 +24,8 @@ set_tests_properties(unit.test_decision_slow PROPERTIES LABELS "unit;slow"
 # are not part of a plain build (`make check` runs none of them): the target
 # bench_tools builds them, and so does the test bench.build, a fixture of
 # every test that runs one, so `ctest -L bench-smoke` builds what it needs.
-add_executable(bench_engine EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_engine.c)
+add_executable(bench_engine EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_engine.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_rules.c)
 target_link_libraries(bench_engine PRIVATE pb_engine m)
 target_compile_definitions(bench_engine PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME bench.engine_smoke COMMAND bench_engine --smoke)
@@ -33,7 +34,8 @@ set_tests_properties(bench.engine_smoke PROPERTIES LABELS bench-smoke
 
 # The power of the decision-knowledge statistic (tests/bench/protection_power.c, docs/protection.md
 # "Power"): simulated players with the engine alone; `make bench` prints the figures.
-add_executable(protection_power EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/protection_power.c)
+add_executable(protection_power EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/protection_power.c
+  ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_rules.c)
 target_link_libraries(protection_power PRIVATE pb_engine m)
 target_compile_definitions(protection_power PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 add_test(NAME bench.protection_power_smoke COMMAND protection_power --smoke)

@@ -7,21 +7,12 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "central/central.h"
+#include "central/central_int.h"
 
 #define REDRAW_MS 250
-
-static int64_t
-monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 void
 central_progress_start(struct central_progress *p, FILE *out, const char *what)
@@ -30,7 +21,7 @@ central_progress_start(struct central_progress *p, FILE *out, const char *what)
 	p->out = out;
 	p->what = what;
 	p->live = out != NULL && isatty(fileno(out));
-	p->start_ms = p->drawn_ms = monotonic_ms();
+	p->start_ms = p->drawn_ms = central_monotonic_ms();
 }
 
 /* Events per second since the start (0 before the first millisecond). */
@@ -49,7 +40,7 @@ central_progress_step(struct central_progress *p, int64_t done)
 	if (p == NULL)
 		return;
 	p->done = done;
-	if (!p->live || (now = monotonic_ms()) - p->drawn_ms < REDRAW_MS)
+	if (!p->live || (now = central_monotonic_ms()) - p->drawn_ms < REDRAW_MS)
 		return;
 	p->drawn_ms = now;
 	r = rate(p, now);
@@ -70,7 +61,7 @@ central_progress_end(struct central_progress *p)
 
 	if (p == NULL || p->out == NULL)
 		return;
-	now = monotonic_ms();
+	now = central_monotonic_ms();
 	if (p->drawn)
 		fputs("\r\033[K", p->out);
 	fprintf(p->out, "%s: %" PRId64 " events in %.1f s, %.0f events/s\n", p->what, p->done,

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_rules.h"
 #include "engine/analyze.h"
 #include "engine/decision.h"
 #include "engine/rules.h"
@@ -92,25 +93,6 @@ random_round(const struct rules *r, hand3_value_t q64, struct round_input *in)
 	}
 	for (int k = 0; k < 3; k++)
 		in->dealer[k] = deck[next++];
-}
-
-static int
-load_rules(const char *path, struct rules *r)
-{
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr);
-	struct pb_error err;
-	int rc;
-
-	if (doc == NULL) {
-		fprintf(stderr, "bench_engine: %s: %s\n", path, jerr.text);
-		return -1;
-	}
-	rc = rules_from_json(doc, r, &err);
-	json_decref(doc);
-	if (rc < 0)
-		fprintf(stderr, "bench_engine: %s: %s\n", path, err.message);
-	return rc;
 }
 
 /* The lowest colex index of h's orbit under the 24 permutations of the suits: its class. */
@@ -245,7 +227,7 @@ main(int argc, char **argv)
 		double first;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		if (load_rules(path, &r) < 0)
+		if (bench_load_rules("bench_engine", path, &r) < 0)
 			return 1;
 		t0 = now_ms();
 		if (analyze_rules(&r, a, &err) < 0) {
@@ -262,7 +244,7 @@ main(int argc, char **argv)
 	}
 
 	snprintf(path, sizeof(path), "%s/standard.json", dir);
-	if (load_rules(path, &std) < 0)
+	if (bench_load_rules("bench_engine", path, &std) < 0)
 		return 1;
 	if (bench_decisions(&std, smoke ? 1 : 20) < 0)
 		return 1;

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_rules.h"
 #include "engine/decision.h"
 #include "engine/rules.h"
 
@@ -232,26 +233,6 @@ cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Loads the rules file into r; -1 after saying why. */
-static int
-load_rules(const char *path, struct rules *r)
-{
-	json_error_t jerr;
-	json_t *doc = json_load_file(path, 0, &jerr);
-	struct pb_error err;
-	int rc;
-
-	if (doc == NULL) {
-		fprintf(stderr, "protection_power: %s: %s\n", path, jerr.text);
-		return -1;
-	}
-	rc = rules_from_json(doc, r, &err);
-	json_decref(doc);
-	if (rc < 0)
-		fprintf(stderr, "protection_power: %s: %s\n", path, err.message);
-	return rc;
-}
-
 /* One line per kind of player: mean z at 100/200/300 hands, median hands to be flagged. */
 static int
 power_table(int players, uint64_t seed)
@@ -349,7 +330,7 @@ main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/config/games/standard.json", src);
 		file = path;
 	}
-	if (load_rules(file, &rules) == -1)
+	if (bench_load_rules("protection_power", file, &rules) == -1)
 		return 1;
 	g_rules = &rules;
 	by_hand = calloc(KEY_COUNT, sizeof(*by_hand));
