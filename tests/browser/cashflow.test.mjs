@@ -16,9 +16,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {chromium} from 'playwright-core';
 import {CHROMIUM, axeViolations, jargonIn, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd,
   watchConsole} from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -71,9 +71,7 @@ before(async () => {
   });
   base = run.base;
   for (const p of Object.values(STAFF)) await makePerson(p);
-  browser = await chromium.launch({executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--no-first-run']});
+  browser = await launchChromium();
   const context = await browser.newContext({viewport: {width: 1366, height: 900}, locale: 'en-US', timezoneId: 'UTC'});
   await recordCspViolations(context, cspViolations);
   page = await context.newPage();

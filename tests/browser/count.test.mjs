@@ -18,8 +18,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {chromium} from 'playwright-core';
 import {CHROMIUM, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -201,9 +201,7 @@ before(async () => {
   await advanceTo(at(REPORT_DAY, 21, 0));
   await signAll();
   await inventory('T2', 'opener', 100000);
-  browser = await chromium.launch({executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run']});
+  browser = await launchChromium();
   context = await browser.newContext({viewport: {width: 1366, height: 900}, locale: 'en-US', timezoneId: 'UTC'});
   await recordCspViolations(context, cspViolations);
   page = await context.newPage();

@@ -9,9 +9,9 @@ import {describe, it, before, after} from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import {chromium} from 'playwright-core';
 import {CHROMIUM, SOURCE, axeViolations, jargonIn, recordCspViolations, startPitbossd, stopPitbossd, tryInline, until}
   from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 
 const IMG = path.join(SOURCE, 'docs', 'img');
 const ADMIN = 'demo-admin';
@@ -168,9 +168,7 @@ before(async () => {
     assert.ok(seated[table][seat], seats.text);
   }
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  browser = await chromium.launch({executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run']});
+  browser = await launchChromium();
 });
 
 after(async () => {

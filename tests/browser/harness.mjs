@@ -12,6 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
 import {promisify} from 'node:util';
+import {chromium} from 'playwright-core';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const SOURCE = path.resolve(process.env.PB_SOURCE_DIR || path.join(here, '..', '..'));
@@ -294,4 +295,11 @@ export function apiClient(base, {token: defaultToken = 'demo-pitboss', admin = '
     return (await ok('POST', '/api/v1/sessions', {token: null, body: {person: p.id, password}})).token;
   }
   return {http, ok, makePerson};
+}
+
+/** Debian's headless Chromium as every suite launches it: no sandbox (CI containers), no GPU, no background traffic. */
+export function launchChromium() {
+  return chromium.launch({executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      '--no-first-run']});
 }

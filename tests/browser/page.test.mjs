@@ -19,8 +19,8 @@ import fs from 'node:fs';
 import nodeHttp from 'node:http';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {chromium} from 'playwright-core';
 import {CHROMIUM, framingOrigin, recordCspViolations, startPitbossd, stopPitbossd, tryInline, until} from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const OUT = path.join(here, 'out');
@@ -277,11 +277,7 @@ before(async () => {
   await addPeople();
   await probe();
   assert.ok(fs.existsSync(CHROMIUM), `no Chromium at ${CHROMIUM}`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-      '--disable-sync', '--no-first-run'],
-  });
+  browser = await launchChromium();
   // A zone away from UTC, to see that times are shown in the browser's zone.
   context = await browser.newContext({viewport: {width: 1366, height: 768}, acceptDownloads: true,
     locale: 'en-US', timezoneId: TZ});

@@ -17,9 +17,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import {fileURLToPath} from 'node:url';
-import {chromium} from 'playwright-core';
 import {CHROMIUM, axeViolations, jargonIn, recordCspViolations, screenshot, signInAs, startPitbossd, stopPitbossd,
   watchConsole} from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 import {apiClient} from './harness.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -95,9 +95,7 @@ before(async () => {
   for (let i = 0; i < PEEKS; i++) {
     rounds.t2.push((await ok('POST', '/api/v1/tables/T2/rounds', {token: DEALER, body: PEEK_ROUNDS[i % 2]})).round);
   }
-  browser = await chromium.launch({executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync',
-      '--no-first-run']});
+  browser = await launchChromium();
   context = await browser.newContext({viewport: {width: 1280, height: 800}, locale: 'en-US', timezoneId: 'UTC'});
   await recordCspViolations(context, cspViolations);
   page = await context.newPage();

@@ -19,9 +19,9 @@ import assert from 'node:assert/strict';
 import {execFile} from 'node:child_process';
 import path from 'node:path';
 import {promisify} from 'node:util';
-import {chromium} from 'playwright-core';
 import {BUILD, CHROMIUM, SOURCE, axeViolations, screenshot, signInAs, startPitbossd, stopPitbossd, until,
   watchConsole} from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 import {apiClient} from './harness.mjs';
 
 const IMG = path.join(SOURCE, 'docs', 'img');
@@ -143,7 +143,7 @@ describe('a tour of the pit boss page', {timeout: 180000}, () => {
       dealer: ['Qd', '7c', '2h'], decisions: {1: 'play', 2: 'fold', 3: 'play'}}});
     assert.equal(round.status, 201, round.text);
     ids.round = round.json.round.id;
-    browser = await chromium.launch({executablePath: CHROMIUM, args: ['--no-sandbox']});
+    browser = await launchChromium();
     context = await browser.newContext({viewport: {width: 1280, height: 800}, locale: 'en-US', timezoneId: 'Asia/Tokyo'});
     page = await context.newPage();
     watchConsole(page, consoleErrors, () => /Failed to load resource.*status of (400|401)/);

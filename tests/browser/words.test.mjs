@@ -11,8 +11,8 @@
 // Run: tests/browser/run.sh words.test.mjs.
 import {describe, it, before, after} from 'node:test';
 import assert from 'node:assert/strict';
-import {chromium} from 'playwright-core';
 import {CHROMIUM, axeViolations, jargonIn, signInAs, startPitbossd, stopPitbossd, watchConsole} from './harness.mjs';
+import {launchChromium} from './harness.mjs';
 import {apiClient} from './harness.mjs';
 
 const ADMIN = 'demo-admin';
@@ -82,7 +82,7 @@ before(async () => {
     body: {seat: 1, wager: 'pair_plus', paid: pp.net + 2000, reason: 'paid a straight on a pair', witness: witness(PEOPLE.pb)}});
   await ok('POST', '/api/v1/tables/T1/fills', {token: tok.cg, body: {serial: 'F-1', chips: {2500: 4}, witness: witness(PEOPLE.pb)}});
   await ok('POST', '/api/v1/tables/T1/inventory', {token: tok.fl, body: {kind: 'closer', chips: CLOSER, witness: witness(PEOPLE.dl)}});
-  browser = await chromium.launch({executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--no-first-run']});
+  browser = await launchChromium();
   const context = await browser.newContext({viewport: {width: 1280, height: 800}, locale: 'en-US', timezoneId: 'UTC'});
   page = await context.newPage();
   watchConsole(page, consoleErrors, () => /Failed to load resource.*status of (4\d\d)/);
