@@ -80,6 +80,82 @@ parse_double(const char *opt, const char *v, double lo, double hi, double *out)
 	return 0;
 }
 
+/*
+ * Applies one option of the command line (getopt_long's ch and its argument)
+ * to o: 0, 1 for --help, -1 after saying what is wrong.
+ */
+static int
+set_option(struct options *o, int ch, char *arg)
+{
+	long n;
+
+	switch (ch) {
+	case 'u':
+		o->url = arg;
+		break;
+	case 't':
+		o->token = arg;
+		break;
+	case 'T':
+		o->tables = arg;
+		break;
+	case 'x':
+		o->except = arg;
+		break;
+	case 'n':
+		if (parse_long("--rounds", arg, 0, LONG_MAX / 2, &o->rounds) == -1)
+			return -1;
+		break;
+	case 'r':
+		if (parse_double("--rate", arg, 0, 1e6, &o->rate) == -1)
+			return -1;
+		break;
+	case 'm':
+		if (strcmp(arg, "steps") == 0)
+			o->mode = MODE_STEPS;
+		else if (strcmp(arg, "whole") == 0)
+			o->mode = MODE_WHOLE;
+		else if (strcmp(arg, "mixed") == 0)
+			o->mode = MODE_MIXED;
+		else {
+			fprintf(stderr, "pitboss simulate: --mode: steps, whole or mixed, not \"%s\"\n", arg);
+			return -1;
+		}
+		break;
+	case 'd':
+		if (parse_double("--misdeal-rate", arg, 0, 1, &o->misdeal_rate) == -1)
+			return -1;
+		break;
+	case 'k':
+		if (parse_long("--clients", arg, 1, SIM_MAX_CLIENTS, &n) == -1)
+			return -1;
+		o->clients = (int)n;
+		break;
+	case 'w':
+		if (parse_long("--timeout", arg, 1, 3600000, &n) == -1)
+			return -1;
+		o->timeout_ms = (int)n;
+		break;
+	case 's': {
+		char why[128];
+
+		if (strategy_parse(arg, &o->strategy, why, sizeof(why)) == -1) {
+			fprintf(stderr, "pitboss simulate: --strategy: %s\n", why);
+			return -1;
+		}
+		break;
+	}
+	case 'q':
+		o->quiet = true;
+		break;
+	case 'h':
+		return 1;
+	default:
+		return -1;    /* getopt_long said what is wrong */
+	}
+	return 0;
+}
+
 /* Reads the options; returns 0, 1 for --help, -1 on a usage error (printed). */
 static int
 parse_options(int argc, char **argv, struct options *o)
@@ -100,8 +176,7 @@ parse_options(int argc, char **argv, struct options *o)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	long n;
-	int ch;
+	int ch, rc;
 
 	memset(o, 0, sizeof(*o));
 	o->url = getenv("PITBOSS_URL") ? getenv("PITBOSS_URL") : "http://127.0.0.1:8080";
@@ -112,72 +187,9 @@ parse_options(int argc, char **argv, struct options *o)
 	o->timeout_ms = HTTP_CLIENT_DEFAULT_TIMEOUT_MS;
 	optind = 1;
 	opterr = 1;
-	while ((ch = getopt_long(argc, argv, "qh", LONG, NULL)) != -1) {
-		switch (ch) {
-		case 'u':
-			o->url = optarg;
-			break;
-		case 't':
-			o->token = optarg;
-			break;
-		case 'T':
-			o->tables = optarg;
-			break;
-		case 'x':
-			o->except = optarg;
-			break;
-		case 'n':
-			if (parse_long("--rounds", optarg, 0, LONG_MAX / 2, &o->rounds) == -1)
-				return -1;
-			break;
-		case 'r':
-			if (parse_double("--rate", optarg, 0, 1e6, &o->rate) == -1)
-				return -1;
-			break;
-		case 'm':
-			if (strcmp(optarg, "steps") == 0)
-				o->mode = MODE_STEPS;
-			else if (strcmp(optarg, "whole") == 0)
-				o->mode = MODE_WHOLE;
-			else if (strcmp(optarg, "mixed") == 0)
-				o->mode = MODE_MIXED;
-			else {
-				fprintf(stderr, "pitboss simulate: --mode: steps, whole or mixed, not \"%s\"\n", optarg);
-				return -1;
-			}
-			break;
-		case 'd':
-			if (parse_double("--misdeal-rate", optarg, 0, 1, &o->misdeal_rate) == -1)
-				return -1;
-			break;
-		case 'k':
-			if (parse_long("--clients", optarg, 1, SIM_MAX_CLIENTS, &n) == -1)
-				return -1;
-			o->clients = (int)n;
-			break;
-		case 'w':
-			if (parse_long("--timeout", optarg, 1, 3600000, &n) == -1)
-				return -1;
-			o->timeout_ms = (int)n;
-			break;
-		case 's': {
-			char why[128];
-
-			if (strategy_parse(optarg, &o->strategy, why, sizeof(why)) == -1) {
-				fprintf(stderr, "pitboss simulate: --strategy: %s\n", why);
-				return -1;
-			}
-			break;
-		}
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			return 1;
-		default:
-			return -1;    /* getopt_long said what is wrong */
-		}
-	}
+	while ((ch = getopt_long(argc, argv, "qh", LONG, NULL)) != -1)
+		if ((rc = set_option(o, ch, optarg)) != 0)
+			return rc;
 	if (optind < argc) {
 		fprintf(stderr, "pitboss simulate: unexpected argument \"%s\"\n", argv[optind]);
 		return -1;
