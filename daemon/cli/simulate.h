@@ -3,8 +3,9 @@
  * tables being dealt, the counters, the workers.
  *
  *   simulate.c        the command: options, help, threads, signals, progress
- *   simulate_run.c    the runner: tables read from the daemon, rounds sent
- *                     over HTTP step by step or whole, recovery, scheduling
+ *   simulate_run.c    the runner: rounds sent over HTTP step by step or
+ *                     whole, recovery, scheduling
+ *   simulate_tables.c the tables to deal at, read from the daemon
  *   simulate_stats.c  counters, latency histogram, progress and summary lines
  *   simulate_plan.c   the pure planner (simulate_plan.h)
  *   simulate_strategy.c  the players' play/fold strategies (simulate_strategy.h)
@@ -118,7 +119,17 @@ struct worker {
 /* simulate_run.c */
 extern atomic_int sim_stop_signals;   /* SIGINT/SIGTERM received; > 0: stop after the round */
 double now_seconds(void);
-int load_tables(struct sim *s, struct worker *w);
+int load_tables(struct sim *s, struct worker *w);                        /* simulate_tables.c */
+
+/* simulate_run.c, for simulate_tables.c: a table id percent-encoded into a path between two texts. */
+void sim_path_table(char *out, size_t outsz, const char *fmt_before, const char *id, const char *after);
+
+/*
+ * simulate_run.c: one request that must succeed (anything but a 2xx is reported as unexpected); steals
+ * body; 0 with *answer (when not NULL) the parsed answer, owned by the caller, else -1.
+ */
+int sim_api_ok(struct worker *w, const struct sim_table *t, const char *method, const char *path, json_t *body,
+    json_t **answer);
 void *worker_main(void *arg);
 
 /* simulate_stats.c */

@@ -87,8 +87,8 @@ idem_key(char out[33])
 }
 
 /* Appends the percent-encoded form of a table id to a path (ids are normally plain). */
-static void
-path_table(char *out, size_t outsz, const char *fmt_before, const char *id, const char *after)
+void
+sim_path_table(char *out, size_t outsz, const char *fmt_before, const char *id, const char *after)
 {
 	char enc[TABLE_ID_MAX * 3 + 1];
 	size_t n = 0;
@@ -222,8 +222,8 @@ api(struct worker *w, const char *method, const char *path, json_t *body, struct
  * unexpected.  Steals body (as api() does).  Returns 0 on success; on success *answer (when
  * not NULL) receives the parsed answer, owned by the caller.
  */
-static int
-api_ok(struct worker *w, const struct sim_table *t, const char *method, const char *path, json_t *body,
+int
+sim_api_ok(struct worker *w, const struct sim_table *t, const char *method, const char *path, json_t *body,
     json_t **answer)
 {
 	struct call c;
@@ -296,7 +296,7 @@ opened_wrong(struct worker *w, const struct sim_table *t, json_t *answer, const 
 {
 	char path[128];
 
-	path_table(path, sizeof(path), "/api/v1/tables/", t->id, "/rounds");
+	sim_path_table(path, sizeof(path), "/api/v1/tables/", t->id, "/rounds");
 	unexpected_answer(w, t, path, 201, answer, why);
 }
 
@@ -367,19 +367,19 @@ run_steps(struct worker *w, struct sim_table *t, struct plan *p, const char *id,
 				if (!seat_bet_any(&p->bets[seat]) || p->bet_sent[seat])
 					continue;
 				snprintf(path, sizeof(path), "/api/v1/rounds/%s/bets/%d", id, seat);
-				if (api_ok(w, t, "PUT", path, plan_bet_json(&p->bets[seat]), NULL) == -1)
+				if (sim_api_ok(w, t, "PUT", path, plan_bet_json(&p->bets[seat]), NULL) == -1)
 					goto fail;
 				p->bet_sent[seat] = true;
 			}
 			break;
 		case ST_CLOSE:
 			snprintf(path, sizeof(path), "/api/v1/rounds/%s/close", id);
-			if (api_ok(w, t, "POST", path, NULL, NULL) == -1)
+			if (sim_api_ok(w, t, "POST", path, NULL, NULL) == -1)
 				goto fail;
 			break;
 		case ST_DEAL:
 			snprintf(path, sizeof(path), "/api/v1/rounds/%s/deal", id);
-			if (api_ok(w, t, "POST", path, plan_deal_json(&t->game, p, p->dealer_at_deal), NULL) == -1)
+			if (sim_api_ok(w, t, "POST", path, plan_deal_json(&t->game, p, p->dealer_at_deal), NULL) == -1)
 				goto fail;
 			if (p->dealer_at_deal)
 				p->dealer_sent = true;
@@ -390,7 +390,7 @@ run_steps(struct worker *w, struct sim_table *t, struct plan *p, const char *id,
 				int seat = order[i];
 				if (p->bets[seat].ante == 0 || p->decision_sent[seat])
 					continue;
-				if (api_ok(w, t, "POST", path, json_pack("{s:i,s:s}", "seat", seat, "action",
+				if (sim_api_ok(w, t, "POST", path, json_pack("{s:i,s:s}", "seat", seat, "action",
 				    decision_name(p->decisions[seat])), NULL) == -1)
 					goto fail;
 				p->decision_sent[seat] = true;
@@ -400,13 +400,13 @@ run_steps(struct worker *w, struct sim_table *t, struct plan *p, const char *id,
 			if (p->dealer_sent)
 				break;
 			snprintf(path, sizeof(path), "/api/v1/rounds/%s/reveal", id);
-			if (api_ok(w, t, "POST", path, json_pack("{s:o}", "dealer", cards_to_json(p->dealer)), NULL) == -1)
+			if (sim_api_ok(w, t, "POST", path, json_pack("{s:o}", "dealer", cards_to_json(p->dealer)), NULL) == -1)
 				goto fail;
 			p->dealer_sent = true;
 			break;
 		case ST_SETTLE:
 			snprintf(path, sizeof(path), "/api/v1/rounds/%s/settle", id);
-			if (api_ok(w, t, "POST", path, NULL, &answer) == -1)
+			if (sim_api_ok(w, t, "POST", path, NULL, &answer) == -1)
 				goto fail;
 			if (not_settled(answer)) {
 				unexpected_answer(w, t, path, 200, answer, "the settled round is not \"settled\"");
@@ -462,8 +462,8 @@ person_dealing(struct worker *w, struct sim_table *t)
 
 	if (s->opt.rate == 0 && now - t->dealer_checked < 1.0)
 		return t->person_dealing;
-	path_table(path, sizeof(path), "/api/v1/tables/", t->id, "");
-	if (api_ok(w, t, "GET", path, NULL, &answer) == -1)
+	sim_path_table(path, sizeof(path), "/api/v1/tables/", t->id, "");
+	if (sim_api_ok(w, t, "GET", path, NULL, &answer) == -1)
 		return t->person_dealing;
 	tab = json_object_get(answer, "table");
 	dealing = person_at_table(json_is_object(tab) ? tab : answer);
@@ -498,7 +498,7 @@ recover_round(struct worker *w, struct sim_table *t, const char *id)
 	int rc = -1;
 
 	snprintf(path, sizeof(path), "/api/v1/rounds/%s", id);
-	if (api_ok(w, t, "GET", path, NULL, &answer) == -1)
+	if (sim_api_ok(w, t, "GET", path, NULL, &answer) == -1)
 		return -1;
 	r = round_of(answer);
 	state = json_string_value(json_object_get(r, "state"));
@@ -548,8 +548,8 @@ after_conflict(struct worker *w, struct sim_table *t)
 	char path[128], id[ROUND_ID_MAX];
 	enum open_409 what = GIVE_UP;
 
-	path_table(path, sizeof(path), "/api/v1/tables/", t->id, "");
-	if (api_ok(w, t, "GET", path, NULL, &answer) == -1)
+	sim_path_table(path, sizeof(path), "/api/v1/tables/", t->id, "");
+	if (sim_api_ok(w, t, "GET", path, NULL, &answer) == -1)
 		return GIVE_UP;
 	tab = json_object_get(answer, "table");
 	if (!json_is_object(tab))
@@ -593,7 +593,7 @@ open_round(struct worker *w, struct sim_table *t, struct plan *p, bool whole, js
 	int tries = 0, rotations = 0;
 
 	*answer = NULL;
-	path_table(path, sizeof(path), "/api/v1/tables/", t->id, "/rounds");
+	sim_path_table(path, sizeof(path), "/api/v1/tables/", t->id, "/rounds");
 	for (;;) {
 		json_t *body;
 		struct call c;
@@ -716,8 +716,8 @@ learn_rotation(struct worker *w, struct sim_table *t)
 	size_t i;
 
 	snprintf(suffix, sizeof(suffix), "/rounds?limit=%d", t->game.max_consecutive + 1);
-	path_table(path, sizeof(path), "/api/v1/tables/", t->id, suffix);
-	if (api_ok(w, t, "GET", path, NULL, &answer) == -1)
+	sim_path_table(path, sizeof(path), "/api/v1/tables/", t->id, suffix);
+	if (sim_api_ok(w, t, "GET", path, NULL, &answer) == -1)
 		return;
 	rounds = json_object_get(answer, "rounds");
 	if (!json_is_array(rounds))
@@ -874,140 +874,4 @@ worker_main(void *arg)
 	pthread_cond_broadcast(&s->changed);
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
-}
-
-/* ---- the tables to deal at ---- */
-
-/* True when id is in the comma-separated list. */
-static bool
-list_has_id(const char *list, const char *id)
-{
-	size_t n = strlen(id);
-
-	while (*list != '\0') {
-		size_t len = strcspn(list, ",");
-		if (len == n && strncmp(list, id, n) == 0)
-			return true;
-		list += len;
-		if (*list == ',')
-			list++;
-	}
-	return false;
-}
-
-/*
- * Fills t from a table's JSON (as GET /api/v1/tables lists it; rules,
- * banker and limits as GET /api/v1/tables/{id} shows them).  Returns 0 when
- * the simulator can deal there, -1 with a reason in why.
- */
-static int
-table_from_json(json_t *o, struct sim_table *t, char *why, size_t whysz)
-{
-	const char *id = json_string_value(json_object_get(o, "id"));
-
-	memset(t, 0, sizeof(*t));
-	if (id == NULL || strlen(id) >= sizeof(t->id)) {
-		snprintf(why, whysz, "no usable id");
-		return -1;
-	}
-	snprintf(t->id, sizeof(t->id), "%s", id);
-	return plan_table_from_json(o, &t->game, why, whysz);
-}
-
-/*
- * Reads the tables to deal at: GET /api/v1/tables, then GET
- * /api/v1/tables/{id} for each chosen one (rules, banker).  Closed tables
- * and tables the simulator cannot use are left out with a note.  Returns 0
- * when at least one table is usable.
- */
-int
-load_tables(struct sim *s, struct worker *w)
-{
-	struct sim_table probe;
-	json_t *answer = NULL, *list, *o;
-	size_t i;
-	int rc = -1;
-
-	if (api_ok(w, NULL, "GET", "/api/v1/tables", NULL, &answer) == -1)
-		goto done;
-	list = json_object_get(answer, "tables");
-	if (!json_is_array(list)) {
-		fprintf(stderr, "pitboss simulate: GET /api/v1/tables: no \"tables\" array in the answer\n");
-		goto done;
-	}
-	json_array_foreach(list, i, o) {
-		const char *id = json_string_value(json_object_get(o, "id"));
-		const char *status = json_string_value(json_object_get(o, "status"));
-		json_t *detail = NULL, *full = o;
-		char path[128], why[128];
-		struct sim_table *t;
-
-		if (id == NULL || (s->opt.tables != NULL && !list_has_id(s->opt.tables, id)))
-			continue;
-		if (s->opt.except != NULL && list_has_id(s->opt.except, id)) {
-			fprintf(stderr, "pitboss simulate: table %s is left free (--except)\n", id);
-			continue;
-		}
-		if (status != NULL && strcmp(status, "open") != 0) {
-			fprintf(stderr, "pitboss simulate: table %s is %s; skipping it\n", id, status);
-			continue;
-		}
-		if (s->table_count == SIM_MAX_TABLES) {
-			fprintf(stderr, "pitboss simulate: more than %d tables; dealing at the first %d\n",
-			    SIM_MAX_TABLES, SIM_MAX_TABLES);
-			break;
-		}
-		t = &s->tables[s->table_count];
-		path_table(path, sizeof(path), "/api/v1/tables/", id, "");
-		snprintf(probe.id, sizeof(probe.id), "%s", id);
-		if (json_object_get(o, "rules") == NULL && api_ok(w, &probe, "GET", path, NULL, &detail) == 0) {
-			full = json_object_get(detail, "table");
-			if (!json_is_object(full))
-				full = detail;
-		}
-		if (table_from_json(full, t, why, sizeof(why)) == -1) {
-			fprintf(stderr, "pitboss simulate: table %s: %s; skipping it\n", id, why);
-			json_decref(detail);
-			continue;
-		}
-		t->game.strategy = &s->opt.strategy;
-		t->game.decide = strategy_plan_decide;
-		if (strategy_needs_rules(&s->opt.strategy) && !t->game.has_rules) {
-			fprintf(stderr, "pitboss simulate: table %s: its rules could not be read, and --strategy values "
-			    "hands by them; skipping it\n", id);
-			json_decref(detail);
-			continue;
-		}
-		json_decref(detail);
-		t->explicit_choice = s->opt.tables != NULL;
-		s->table_count++;
-	}
-	if (s->opt.tables != NULL) {
-		const char *p = s->opt.tables;
-
-		while (*p != '\0') {
-			size_t len = strcspn(p, ",");
-			bool found = false;
-
-			json_array_foreach(list, i, o) {
-				const char *id = json_string_value(json_object_get(o, "id"));
-				if (id != NULL && strlen(id) == len && strncmp(id, p, len) == 0)
-					found = true;
-			}
-			if (!found && len > 0)
-				fprintf(stderr, "pitboss simulate: table %.*s: not listed by the daemon for this token\n",
-				    (int)len, p);
-			p += len;
-			if (*p == ',')
-				p++;
-		}
-	}
-	if (s->table_count == 0) {
-		fprintf(stderr, "pitboss simulate: no open table to deal at\n");
-		goto done;
-	}
-	rc = 0;
-done:
-	json_decref(answer);
-	return rc;
 }
