@@ -10,6 +10,7 @@ import {h} from '../js/dom.js';
 import {refusalText as sharedRefusalText} from '../js/refusals.js';
 import {currencySymbol, minorDigits, money, parseAmount, toMajor} from '../js/format.js';
 import {RANKS, SUITS, cardLabel, isRed, parseCards} from '../js/cards.js';
+import {bonusUnpaid, returnedWagers, roundLabel, seatFee} from '../js/rounds.js';
 
 const WAGERS = [['ante', 'Ante'], ['pair_plus', 'Pair Plus'], ['six_card', '6-Card']];
 const WAGER_NAMES = {ante: 'Ante', play: 'Play', pair_plus: 'Pair Plus', six_card: '6-Card Bonus', ante_bonus: 'Ante Bonus'};
@@ -308,11 +309,6 @@ function seatLabel(seat, extra) {
   const who = st.seats[seat];
   return h('span', {class: 'seat'}, `Seat ${seat}`, extra || null,
     who ? h('span', {class: 'player', dataset: {player: seat}}, who) : null);
-}
-
-/** The round as the pit boss page names it: the table and its number, "T1-277". */
-function roundLabel(r) {
-  return `${r.table || st.table.id}-${r.round_no}`;
 }
 
 /** After a reload: signed in again from the kept token, at the table kept, in its open round. */
@@ -716,14 +712,7 @@ function lineAction(p) {
 
 /** Whether the line is a dealer's action: an Ante Bonus the bank could not pay is no bet to return. */
 function shownLine(p) {
-  return !(p.wager === 'ante_bonus' && p.result === 'returned');
-}
-
-/** The house's collection fee from a seat (and from the banker's seat, the banker's): 0 when none. */
-function fee(r, seat) {
-  const c = r.collections;
-  if (!c) return 0;
-  return (c.seats?.[seat] || 0) + (r.banker && r.banker.seat === Number(seat) ? c.banker || 0 : 0);
+  return !bonusUnpaid(p);
 }
 
 function phasePayouts() {
@@ -749,7 +738,7 @@ function phasePayouts() {
           banked ? h('td', {}, p.bank_after !== undefined ? `bank ${amount(p.bank_after)}` : '') : null,
           h('td', {class: 'amount'}, a.text)));
       }
-      const f = fee(r, seat);
+      const f = seatFee(r, seat);
       const isBanker = banked && r.banker.seat === seat;
       if (f) {
         rows.push(h('tr', {class: 'take fee', dataset: {fee: seat}},
@@ -774,12 +763,10 @@ function phasePayouts() {
     const head = h('tr', {}, ...['Seat', 'Wager', 'Stake', 'Result', ...(banked ? ['Bank after'] : []), 'Do'].map(t => h('th', {}, t)));
     box.replaceChildren(h('table', {class: 'pay'}, h('thead', {}, head), h('tbody', {}, rows)));
     if (banked) {
-      const returned = r.payouts.filter(p => p.result === 'returned' && shownLine(p));
-      const n = returned.length;
+      const {count: n, total} = returnedWagers(r.payouts);
       box.append(h('p', {class: 'bank-summary', id: 'bank-summary'},
         `Banker (seat ${r.banker.seat}): bank ${amount(r.banker.bank)} \u2192 ${amount(r.banker.bank_end)}` +
-        (n ? `; the bank ran out: ${n} wager${n === 1 ? '' : 's'} returned ` +
-          `(${amount(returned.reduce((a, p) => a + p.stake, 0))})` : '')));
+        (n ? `; the bank ran out: ${n} wager${n === 1 ? '' : 's'} returned (${amount(total)})` : '')));
       if (r.collections?.total) {
         box.append(h('p', {class: 'bank-summary', id: 'fee-summary'},
           `Collection fees: take ${amount(r.collections.total)} in all for the house, as the lines above say.`));
