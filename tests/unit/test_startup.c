@@ -1,8 +1,9 @@
 /*
  * test_startup.c - the start-up integrity check: the chunked chain walk
  * (chain_walk_step), the part before listening leaving the chains before the
- * checkpoints for later, and the background walk that holds a table whose
- * older record was altered, stops promptly when asked, and reports progress.
+ * checkpoints for later, and the background walk (in file order, a table out
+ * of that order walked by its index) that holds a table whose older record
+ * was altered, stops promptly when asked, and reports progress.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -401,6 +402,82 @@ test_startup_walk_stops(void **state)
 	assert_int_equal(p.tables_held, 0);
 }
 
+/* Runs the background walk of a fresh start to its end, in chunks of chunk events; the progress it leaves. */
+static void
+walk_to_end(struct fixture *f, int chunk, struct startup_progress *p)
+{
+	struct startup_walk_options o = {0};
+	struct startup_walk *w = NULL;
+	struct startup_result r;
+	struct pb_error err;
+
+	assert_int_equal(startup_check_before_listening(&f->pit, &r), 0);
+	o.database = f->path;
+	o.chunk = chunk;
+	assert_int_equal(startup_walk_start(&o, &r, &w, &err), 0);
+	assert_true(startup_walk_wait(w, 20000));
+	startup_walk_free(w);
+	startup_result_free(&r);
+	startup_progress_get(p);
+}
+
+/*
+ * The walk reads the events in file order; an intact chain whose rows are not
+ * in that order (an event deleted and written again further on, its content
+ * and hash the same) is walked by its index instead: nothing held, every
+ * event counted once.
+ */
+static void
+test_startup_walk_out_of_file_order(void **state)
+{
+	struct fixture *f = *state;
+	struct startup_progress p;
+	struct pb_error err;
+	char reason[300];
+	bool held;
+
+	tamper(f, "CREATE TEMP TABLE moved AS SELECT * FROM events WHERE table_id = 'T1' AND table_seq = 3; "
+	    "DELETE FROM events WHERE table_id = 'T1' AND table_seq = 3; "
+	    "INSERT INTO events (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) "
+	    "SELECT table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash FROM moved");
+	for (int chunk = 1; chunk <= 50; chunk += 7) {
+		startup_progress_reset();
+		walk_to_end(f, chunk, &p);
+		assert_int_equal(p.state, STARTUP_DONE);
+		assert_int_equal(p.tables_checked, 2);
+		assert_int_equal(p.tables_held, 0);
+		assert_int_equal(p.problems, 0);
+		assert_int_equal(p.events_checked, T1_EVENTS + T2_EVENTS);
+	}
+	assert_int_equal(store_table_hold_get(f->store, "T1", reason, sizeof(reason), &held, &err), 0);
+	assert_false(held);
+}
+
+/* An event deleted before the checkpoint: the walk names it as the walk by table does, and holds the table. */
+static void
+test_startup_walk_deleted_event(void **state)
+{
+	struct fixture *f = *state;
+	struct startup_progress p;
+	struct pb_error err;
+	char reason[300];
+	bool held;
+
+	tamper(f, "DELETE FROM events WHERE table_id = 'T1' AND table_seq = 7");
+	walk_to_end(f, 4, &p);
+	assert_int_equal(p.state, STARTUP_DONE);
+	assert_int_equal(p.tables_checked, 2);
+	assert_int_equal(p.tables_held, 1);
+	/* the missing event, and the link of the one after it */
+	assert_int_equal(p.problems, 2);
+	assert_int_equal(p.events_checked, T1_EVENTS - 1 + T2_EVENTS);
+	assert_int_equal(store_table_hold_get(f->store, "T1", reason, sizeof(reason), &held, &err), 0);
+	assert_true(held);
+	assert_non_null(strstr(reason, "events 7 to 7 are missing"));
+	assert_int_equal(store_table_hold_get(f->store, "T2", reason, sizeof(reason), &held, &err), 0);
+	assert_false(held);
+}
+
 /* A second hold keeps the first reason; each is a significant event. */
 static void
 test_hold_keeps_first_reason(void **state)
@@ -434,6 +511,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_startup_walk_holds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_startup_walk_intact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_startup_walk_stops, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_startup_walk_out_of_file_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_startup_walk_deleted_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hold_keeps_first_reason, setup, teardown),
 	};
 

@@ -71,6 +71,15 @@ void chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, c
 int chain_walk_step(struct store *s, struct chain_walk *w, int max, json_t *problems, struct pb_error *err);
 
 /*
+ * Checks one event e of w's table as the next of the walk: its number, its
+ * link to the hash before it, its own hash (and canonical body with
+ * w->canonical); problems appended, w advanced past e (done once past `to`).
+ * The start-up walk in file order feeds it the events of many tables in
+ * turn, each to its own walk.  -1: out of memory.
+ */
+int chain_walk_event(struct chain_walk *w, const struct stored_event *e, json_t *problems, struct pb_error *err);
+
+/*
  * Walks a table's chain from event `from` (whose predecessor's hash is prev)
  * to the head in one go: contiguous numbering, links, hashes.  Returns the
  * count walked (adding the round_opened events seen to *rounds_seen when

@@ -96,29 +96,37 @@ chain_walk_init(struct chain_walk *w, const char *table_id, int64_t from, const 
 	w->to = to;
 }
 
+int
+chain_walk_event(struct chain_walk *w, const struct stored_event *e, json_t *problems, struct pb_error *err)
+{
+	const struct event_type *t = event_type_named(e->type);
+
+	if (e->table_seq != w->next && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
+	    "events %lld to %lld are missing (deleted)", (long long)w->next, (long long)e->table_seq - 1) < 0)
+		return pb_oom(err);
+	if (strcmp(e->prev_hash, w->prev) != 0 && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
+	    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or "
+	    "replaced)", (long long)e->table_seq) < 0)
+		return pb_oom(err);
+	if (check_event(e, t, w->canonical, problems, err) < 0)
+		return -1;
+	if (t != NULL && t->step == STEP_OPEN)
+		w->rounds_opened++;
+	memcpy(w->prev, e->hash, sizeof(w->prev));
+	w->next = e->table_seq + 1;
+	w->walked++;
+	if (w->to > 0 && w->next > w->to)
+		w->done = true;
+	return 0;
+}
+
 /* Checks the events of one chunk, in chain order, against what the walk expects next.  -1: out of memory. */
 static int
 chain_walk_events(struct chain_walk *w, const struct event_list *evs, json_t *problems, struct pb_error *err)
 {
-	for (int i = 0; i < evs->count; i++) {
-		const struct stored_event *e = &evs->events[i];
-		const struct event_type *t = event_type_named(e->type);
-
-		if (e->table_seq != w->next && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
-		    "events %lld to %lld are missing (deleted)", (long long)w->next, (long long)e->table_seq - 1) < 0)
-			return pb_oom(err);
-		if (strcmp(e->prev_hash, w->prev) != 0 && audit_problem(problems, w->table_id, e->round_id, e->table_seq,
-		    "event %lld: its prev_hash does not match the hash of the event before it (an event was deleted, inserted or "
-		    "replaced)", (long long)e->table_seq) < 0)
-			return pb_oom(err);
-		if (check_event(e, t, w->canonical, problems, err) < 0)
+	for (int i = 0; i < evs->count; i++)
+		if (chain_walk_event(w, &evs->events[i], problems, err) < 0)
 			return -1;
-		if (t != NULL && t->step == STEP_OPEN)
-			w->rounds_opened++;
-		snprintf(w->prev, sizeof(w->prev), "%s", e->hash);
-		w->next = e->table_seq + 1;
-		w->walked++;
-	}
 	return 0;
 }
 

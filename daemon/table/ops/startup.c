@@ -331,6 +331,32 @@ hold_failed_table(struct store *s, const char *table_id, const json_t *problems,
 }
 
 /*
+ * Holds table_id when its walk found problems, setting *held; a table held
+ * before listening (its newest rounds) is logged, with no second hold and no
+ * second event.  -1 when the hold could not be recorded (logged).
+ */
+static int
+hold_if_failed(struct store *s, const char *table_id, const json_t *problems, bool *held)
+{
+	struct pb_error err;
+	char why[8];
+	bool already = false;
+
+	*held = false;
+	if (json_array_size(problems) == 0)
+		return 0;
+	if (store_table_hold_get(s, table_id, why, sizeof(why), &already, &err) == 0 && already) {
+		log_error("start-up integrity check: table %s, already on hold, also failed before its last checkpoint (%zu problem(s))",
+		    table_id, json_array_size(problems));
+		return 0;
+	}
+	if (hold_failed_table(s, table_id, problems, &err) < 0)
+		return -1;
+	*held = true;
+	return 0;
+}
+
+/*
  * Walks one table's chain from genesis to its checkpoint's event, a chunk at
  * a time, and holds the table if anything was found (even when stopped part
  * way: what was found is real).  0 when walked to the end, 1 when stopped
@@ -380,20 +406,144 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 		seen = json_array_size(problems);
 		pause_between_chunks(w);
 	}
-	if (json_array_size(problems) > 0) {
-		char why[8];
-		bool already = false;
-
-		/* Held before listening (its newest rounds): logged, but no second hold and no second event. */
-		if (store_table_hold_get(s, b->table_id, why, sizeof(why), &already, &err) == 0 && already)
-			log_error("start-up integrity check: table %s, already on hold, also failed before its last checkpoint (%zu problem(s))",
-			    b->table_id, json_array_size(problems));
-		else if (hold_failed_table(s, b->table_id, problems, &err) < 0)
-			rc = -1;
-		else
-			*held = true;
-	}
+	if (hold_if_failed(s, b->table_id, problems, held) < 0)
+		rc = -1;
 	json_decref(problems);
+	return rc;
+}
+
+/*
+ * The walk in file order: one pass over the events in rowid order (the order
+ * they were written, so the pages of the file are read once and in turn),
+ * each event of a backlog table fed to that table's own walk with its running
+ * hash (chain_walk_event), the pass ending when every table has reached its
+ * checkpoint's event.  A table whose events do not come in chain order (a
+ * number skipped or repeated: deleted, inserted or moved rows) is left to
+ * walk_table afterwards, which reads it by its index and names the problems
+ * exactly as the walk by table always has; so is one whose checkpoint's
+ * event never came.  Problems of the tables walked here hold them as
+ * walk_table's do.  0 when every table was walked to the end, 1 when stopped
+ * part way, -1 on a failure to read or to hold (logged); *done and *held
+ * count the tables.
+ */
+static int
+walk_file_order(struct startup_walk *w, struct store *s, int *done, int *held)
+{
+	struct chain_walk *cw = calloc((size_t)w->count, sizeof(*cw));
+	json_t **problems = calloc((size_t)w->count, sizeof(*problems));
+	bool *aside = calloc((size_t)w->count, sizeof(*aside));
+	struct pb_error err;
+	int64_t last_id = 0;
+	int left = w->count, rc = 0, at = 0;
+
+	*done = *held = 0;
+	if (cw == NULL || problems == NULL || aside == NULL) {
+		log_error("start-up integrity check: the background walk cannot start: out of memory");
+		rc = -1;
+		goto out;
+	}
+	for (int i = 0; i < w->count; i++) {
+		chain_walk_init(&cw[i], w->backlog[i].table_id, 1, CHAIN_GENESIS, w->backlog[i].to);
+		if ((problems[i] = json_array()) == NULL) {
+			log_error("start-up integrity check: the background walk cannot start: out of memory");
+			rc = -1;
+			goto out;
+		}
+	}
+	while (left > 0) {
+		struct event_list evs;
+		int64_t checked = 0, found = 0;
+
+		if (stop_asked(w)) {
+			rc = 1;
+			break;
+		}
+		if (store_events_after(s, last_id, w->chunk, &evs, &err) < 0) {
+			/* The tables not yet whole are walked by walk_table below, which holds what it cannot read. */
+			log_error("start-up integrity check: the background walk cannot read the events after %lld in file order (%s); "
+			    "the tables not yet walked are read one at a time", (long long)last_id, err.message);
+			if (pb_is_oom(&err)) {
+				rc = -1;
+				goto out;
+			}
+			break;
+		}
+		if (evs.count == 0) {
+			event_list_free(&evs);
+			break;
+		}
+		for (int k = 0; k < evs.count && rc == 0; k++) {
+			const struct stored_event *e = &evs.events[k];
+			size_t before;
+
+			last_id = e->id;
+			/* The tables' events interleave: the table of the event before is the likeliest. */
+			if (strcmp(w->backlog[at].table_id, e->table_id) != 0) {
+				int i;
+				for (i = 0; i < w->count && strcmp(w->backlog[i].table_id, e->table_id) != 0; i++)
+					;
+				if (i == w->count)
+					continue;
+				at = i;
+			}
+			if (cw[at].done || aside[at])
+				continue;
+			if (e->table_seq != cw[at].next) {
+				aside[at] = true;
+				left--;
+				continue;
+			}
+			before = json_array_size(problems[at]);
+			if (chain_walk_event(&cw[at], e, problems[at], &err) < 0) {
+				log_error("start-up integrity check: the background walk cannot check table %s: %s", e->table_id, err.message);
+				rc = -1;
+				break;
+			}
+			checked++;
+			found += (int64_t)(json_array_size(problems[at]) - before);
+			if (cw[at].done)
+				left--;
+		}
+		event_list_free(&evs);
+		w->walked += checked;
+		progress_add(checked, found, false, false);
+		if (rc < 0)
+			goto out;
+		pause_between_chunks(w);
+	}
+	for (int i = 0; i < w->count; i++) {
+		bool h = false;
+		int r;
+
+		if (rc > 0) {
+			/* Stopped: what was found is real, and holds its table; the rest waits for the next start. */
+			if (!aside[i] && hold_if_failed(s, w->backlog[i].table_id, problems[i], &h) < 0)
+				rc = -1;
+			*held += h;
+			progress_add(0, 0, false, h);
+			continue;
+		}
+		if (cw[i].done && !aside[i]) {
+			r = hold_if_failed(s, w->backlog[i].table_id, problems[i], &h) < 0 ? -1 : 0;
+		} else {
+			/* Out of chain order, or short of its checkpoint: by its index, its file-order part taken back. */
+			w->walked -= cw[i].walked;
+			progress_add(-cw[i].walked, -(int64_t)json_array_size(problems[i]), false, false);
+			r = walk_table(w, s, &w->backlog[i], &h);
+		}
+		*held += h;
+		progress_add(0, 0, r == 0, h);
+		if (r == 0)
+			(*done)++;
+		else if (rc == 0)
+			rc = r;
+	}
+out:
+	for (int i = 0; problems != NULL && i < w->count; i++)
+		json_decref(problems[i]);
+	free(problems);
+	free(cw);
+	free(aside);
 	return rc;
 }
 
@@ -417,7 +567,7 @@ walk_main(void *arg)
 	struct pb_error err;
 	int64_t t0 = monotonic_ms();
 	enum startup_state end = STARTUP_DONE;
-	int done = 0, held = 0;
+	int done = 0, held = 0, rc;
 	double secs;
 
 	if (pb_lower_thread_priority(STARTUP_WALK_NICE) < 0)
@@ -433,17 +583,9 @@ walk_main(void *arg)
 	}
 	log_info("start-up integrity check: walking the %lld events before the last checkpoints of %d table(s) in the background",
 	    (long long)w->events, w->count);
-	for (int i = 0; i < w->count && end == STARTUP_DONE; i++) {
-		bool h;
-		int rc = walk_table(w, s, &w->backlog[i], &h);
-
-		held += h;
-		progress_add(0, 0, rc == 0, h);
-		if (rc == 0)
-			done++;
-		else
-			end = rc > 0 ? STARTUP_STOPPED : STARTUP_FAILED;
-	}
+	rc = walk_file_order(w, s, &done, &held);
+	if (rc != 0)
+		end = rc > 0 ? STARTUP_STOPPED : STARTUP_FAILED;
 	store_free(s);
 	secs = (double)(monotonic_ms() - t0) / 1000.0;
 	if (end == STARTUP_STOPPED)
