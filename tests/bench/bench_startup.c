@@ -23,7 +23,13 @@
  *   --pause-ms   checkpoint.startup_walk_pause_ms (default: the daemon's)
  *   --seconds    phase A of the control run (default 60)
  *   --tables     the tables of the database (bench_load --tables; default 8)
- *   --walk-only  no dealing: the walk's own duration on an idle pit
+ *   --walk-only  no dealing: the walk's own duration on an idle pit, then its
+ *                anchor: one raw pass over the events in rowid order on one
+ *                SQLite connection, each event's hash recomputed and compared
+ *                (the least any walk of every chain must do), and the ratio
+ *   --cold       drop the kernel's page cache before the walk and before the
+ *                anchor (writes /proc/sys/vm/drop_caches: root only), so both
+ *                read the file from disk
  * Exit status 0 when every round was answered 201 and the daemon stopped
  * cleanly; 1 otherwise.
  */
@@ -34,8 +40,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "bench_common.h"
 #include "cli/http_client.h"
+#include "store/store.h"
 
 #define LOAD_TABLES 8
 #define BODY_MAX 2048
@@ -52,6 +61,7 @@ struct options {
 	double seconds;
 	int tables;              /* tables in the configuration (the database's) */
 	bool walk_only;
+	bool cold;
 };
 
 /* One request's end time (since the start) and latency. */
@@ -105,6 +115,8 @@ parse_args(int argc, char **argv, struct options *o)
 			o->tables = atoi(argv[++i]);
 		} else if (strcmp(a, "--walk-only") == 0) {
 			o->walk_only = true;
+		} else if (strcmp(a, "--cold") == 0) {
+			o->cold = true;
 		} else {
 			o->db = NULL;
 			break;
@@ -115,9 +127,66 @@ parse_args(int argc, char **argv, struct options *o)
 	if (o->db == NULL || o->clients < 0 || o->clients > MAX_CLIENTS || o->tables < 1 || o->tables > BENCH_MAX_TABLES ||
 	    (strcmp(o->mode, "full") != 0 && strcmp(o->mode, "since_checkpoint") != 0)) {
 		fprintf(stderr, "usage: bench_startup --db PATH [--pitbossd PATH] [--mode full|since_checkpoint] [--clients K] [--rate R] "
-		    "[--pause-ms P] [--seconds S] [--tables N] [--walk-only]\n");
+		    "[--pause-ms P] [--seconds S] [--tables N] [--walk-only [--cold]]\n");
 		return -1;
 	}
+	return 0;
+}
+
+/* Empties the kernel's page cache (after a sync), so that the next read comes from disk.  -1: not allowed. */
+static int
+drop_page_cache(void)
+{
+	FILE *f;
+
+	sync();
+	if ((f = fopen("/proc/sys/vm/drop_caches", "w")) == NULL)
+		return -1;
+	fputs("1\n", f);
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/*
+ * The walk's anchor: every event read once in rowid order on one read-only
+ * connection, its hash recomputed from its fields and compared with the
+ * stored one.  Sets *events and *seconds; -1 when the file cannot be read.
+ */
+static int
+anchor_walk(const char *db, double *events, double *seconds)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	char hash[PB_SHA256_HEX_LEN];
+	double t0 = bench_now();
+	long long n = 0, bad = 0;
+	int rc;
+
+	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(h, "SELECT table_id, table_seq, coalesce(round_id, 0), type, at, actor, body, prev_hash, hash "
+	    "FROM events ORDER BY id", -1, &st, NULL) != SQLITE_OK) {
+		fprintf(stderr, "bench_startup: anchor: %s\n", sqlite3_errmsg(h));
+		sqlite3_close(h);
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *body = (const char *)sqlite3_column_text(st, 6);
+
+		store_event_hash_fields((const char *)sqlite3_column_text(st, 7), (const char *)sqlite3_column_text(st, 0),
+		    sqlite3_column_int64(st, 1), sqlite3_column_int64(st, 2), (const char *)sqlite3_column_text(st, 3),
+		    (const char *)sqlite3_column_text(st, 4), (const char *)sqlite3_column_text(st, 5), body,
+		    (size_t)sqlite3_column_bytes(st, 6), hash);
+		bad += strcmp(hash, (const char *)sqlite3_column_text(st, 8)) != 0;
+		n++;
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	if (rc != SQLITE_DONE || bad > 0) {
+		fprintf(stderr, "bench_startup: anchor: %s (%lld event(s) whose hash differs)\n", rc != SQLITE_DONE ? "read failed" :
+		    "the file was altered", bad);
+		return -1;
+	}
+	*events = (double)n;
+	*seconds = bench_now() - t0;
 	return 0;
 }
 
@@ -251,6 +320,10 @@ main(int argc, char **argv)
 	port = bench_free_port();
 	if (port <= 0 || bench_write_config(cfg, o.tables, o.db, port, extra) < 0)
 		goto out;
+	if (o.cold && drop_page_cache() < 0) {
+		fprintf(stderr, "bench_startup: --cold: cannot drop the page cache (root only)\n");
+		goto out;
+	}
 	if (bench_daemon_start(&bd, pitbossd, cfg, port, log, 1800) < 0)
 		goto out;
 	printf("pitbossd listening %.2f s after exec (startup_check %s), database %s (%.1f MiB)\n", bd.start_seconds, o.mode,
@@ -312,6 +385,18 @@ main(int argc, char **argv)
 		report("B: as long again, after", &d, n, &b);
 	}
 	status = atomic_load(&d.errors) == 0 ? 0 : 1;
+	if (o.walk_only) {
+		double an = 0, as = 0;
+
+		if ((o.cold && drop_page_cache() < 0) || anchor_walk(o.db, &an, &as) < 0) {
+			status = 1;
+		} else {
+			printf("anchor (every event read in rowid order on one connection, its hash recomputed%s): %.0f events in %.1f s "
+			    "(%.0f events/s)\n", o.cold ? ", from disk" : "", an, as, as > 0 ? an / as : 0.0);
+			if (walk_s > 0 && as > 0)
+				printf("walk / anchor: %.2f of the anchor's rate\n", (events / walk_s) / (an / as));
+		}
+	}
 	if (atomic_load(&d.errors) > 0)
 		printf("%d round(s) not answered 201\n", atomic_load(&d.errors));
 stop:

@@ -71,9 +71,22 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "== ${PB_BENCH_LOAD_ROUNDS:-1000000} rounds: GET /rounds/{id} and /verify latency (tests/bench/bench_load.c)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+load_db=${PB_BENCH_LOAD_DB:-${TMPDIR:-/tmp}/pitboss-bench-load-$$.db}
 PB_SOURCE_DIR=$src "$build/tests/bench_load" --pitbossd "$build/pitbossd" --rounds "${PB_BENCH_LOAD_ROUNDS:-1000000}" \
-	${PB_BENCH_LOAD_DB:+--db "$PB_BENCH_LOAD_DB"}
+	--db "$load_db"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+# The start-up check's background walk over that database (every chain from genesis, in file
+# order), beside its anchor: one raw pass over the events in rowid order, each hash recomputed
+# (tests/bench/bench_startup.c --walk-only); from disk (--cold) when run as root.
+echo
+echo "== the start-up walk against a raw pass over the events (tests/bench/bench_startup.c --walk-only)"
+cold=
+[ "$(id -u)" -eq 0 ] && cold=--cold
+PB_SOURCE_DIR=$src "$build/tests/bench_startup" --db "$load_db" --pitbossd "$build/pitbossd" --mode full --walk-only $cold
+if [ -z "${PB_BENCH_LOAD_DB:-}" ]; then
+	rm -f "$load_db" "$load_db-wal" "$load_db-shm" "$load_db.json" "$load_db.signing-key"
+fi
 
 # The summary report over 10^5, 10^6 and 10^7 rounds (tests/bench/bench_reports.c),
 # filled through the report tables only (--aggregates-only: a few minutes; its
