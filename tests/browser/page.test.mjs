@@ -341,6 +341,8 @@ describe('the pit boss page', () => {
     const r = await http('POST', '/api/v1/tables/T3/rounds', {token: DEALER, body: {}});
     assert.equal(r.status, 201, r.text);
     fixtures.t3open = r.json.round;
+    // The floor's next poll, at once: the page runs on the test's clock (POLL_MS is 5 s).
+    await context.clock.fastForward(5000);
     await page.locator('tr[data-table="T3"]').getByText(`Round ${r.json.round.table}-${r.json.round.round_no}`).waitFor({timeout: 12000});
     assert.equal(await page.evaluate(() => document.querySelector('tr[data-table="T3"]').dataset.marker), 'x',
       'the row was updated in place, not rebuilt');
