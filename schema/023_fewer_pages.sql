@@ -5,12 +5,13 @@
 -- The index cost a page of every round's commit (the round entered it on opening and left it on settling).
 DROP INDEX IF EXISTS rounds_open;
 
--- bets and decisions become tables with a rowid, the rowid their key: round_id * 16 + seat (a CHECK keeps it
+-- bets, hands and decisions become tables with a rowid, the rowid their key: round_id * 16 + seat (a CHECK keeps it
 -- so, which keeps (round_id, seat) unique).  Same columns, same rows, same order; id comes last.
 -- Why: a table WITHOUT ROWID is an index B-tree, and an index B-tree has no quick way to append: each time
 -- its rightmost leaf overflows, SQLite rebalances it with its two left siblings and writes all three and
 -- their parent.  Keys that only grow overflow there again every few rounds: about 2.1 pages a round each.
 -- A rowid table appends by starting a new leaf (the leaf and its parent): about 1.15.
+-- (hands: seat 0 is the dealer's, id = round_id * 16.)
 -- The readers find a round's rows by the rowid range [round_id * 16, round_id * 16 + 15].
 CREATE TABLE bets_023 (
 	round_id   INTEGER NOT NULL REFERENCES rounds(id),
@@ -47,3 +48,18 @@ DROP TABLE decisions;
 ALTER TABLE decisions_023 RENAME TO decisions;
 CREATE TRIGGER decisions_no_update BEFORE UPDATE ON decisions BEGIN SELECT RAISE(ABORT, 'decisions: append-only'); END;
 CREATE TRIGGER decisions_no_delete BEFORE DELETE ON decisions BEGIN SELECT RAISE(ABORT, 'decisions: append-only'); END;
+
+CREATE TABLE hands_023 (
+	round_id  INTEGER NOT NULL REFERENCES rounds(id),
+	seat      INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 8),
+	cards     TEXT NOT NULL,   -- "AsKdQh"
+	hand      TEXT NOT NULL,   -- category name
+	dealt_at  TEXT NOT NULL,
+	id        INTEGER PRIMARY KEY CHECK (id = round_id * 16 + seat)
+);
+INSERT INTO hands_023 (round_id, seat, cards, hand, dealt_at, id)
+    SELECT round_id, seat, cards, hand, dealt_at, round_id * 16 + seat FROM hands ORDER BY round_id, seat;
+DROP TABLE hands;
+ALTER TABLE hands_023 RENAME TO hands;
+CREATE TRIGGER hands_no_update BEFORE UPDATE ON hands BEGIN SELECT RAISE(ABORT, 'hands: append-only'); END;
+CREATE TRIGGER hands_no_delete BEFORE DELETE ON hands BEGIN SELECT RAISE(ABORT, 'hands: append-only'); END;
