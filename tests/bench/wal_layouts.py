@@ -9,6 +9,7 @@ rows, and prints the WAL frames per commit by B-tree for each layout.  The bytes
 record's own; only where they are kept changes.  A figure for planning, not pitbossd's.
 
 usage: python3 tests/bench/wal_layouts.py DB [--warmup W]
+  DB: e.g. the database of `python3 tests/bench/wal_pages.py --build build --rounds 500 --warmup 100 --keep`.
 """
 import argparse
 import json
@@ -51,11 +52,14 @@ PAYOUTS_NET = "CREATE INDEX payouts_net ON payouts(net) WHERE net > 0"
 
 # name: (schema statements, how the derived rows are kept)
 LAYOUTS = {
-    "today (schema 023)": ([ROUNDS, EVENTS, BETS, HANDS, DECISIONS, PAYOUTS, REPORT, SETTLED_AT, EVENTS_ROUND,
-                            PAYOUTS_NET], "tables"),
-    "bets, hands, decisions, payouts keyed by rowid (round_id * 64 + seat or seq)": (
-        [ROUNDS, EVENTS, KEYED["bets"], KEYED["hands"], KEYED["decisions"], KEYED["payouts"], REPORT, SETTLED_AT,
+    "all WITHOUT ROWID (rounds_open dropped)": ([ROUNDS, EVENTS, BETS, HANDS, DECISIONS, PAYOUTS, REPORT, SETTLED_AT,
+                                                EVENTS_ROUND, PAYOUTS_NET], "tables"),
+    "bets, hands, decisions keyed by rowid (schema 023)": (
+        [ROUNDS, EVENTS, KEYED["bets"], KEYED["hands"], KEYED["decisions"], PAYOUTS, REPORT, SETTLED_AT,
          EVENTS_ROUND, PAYOUTS_NET], "keyed"),
+    "payouts keyed by rowid too (round_id * 64 + seq)": (
+        [ROUNDS, EVENTS, KEYED["bets"], KEYED["hands"], KEYED["decisions"], KEYED["payouts"], REPORT, SETTLED_AT,
+         EVENTS_ROUND, PAYOUTS_NET], "keyed+payouts"),
     "one seats table (bets, hands, decisions)": ([ROUNDS, EVENTS, SEATS, PAYOUTS, REPORT, SETTLED_AT, EVENTS_ROUND,
                                                   PAYOUTS_NET], "seats"),
     "seats, no events_round": ([ROUNDS, EVENTS, SEATS, PAYOUTS, REPORT, SETTLED_AT, PAYOUTS_NET], "seats"),
@@ -76,7 +80,8 @@ def source_rounds(src):
         rid = r["id"]
 
         def rows(sql):
-            return [dict(x) for x in src.execute(sql, (rid,))]
+            """The rows without their rowid key (bets, hands, decisions: schema 023's id)."""
+            return [{k: x[k] for k in x.keys() if k != "id" or "FROM events" in sql} for x in src.execute(sql, (rid,))]
         out.append((dict(r), rows("SELECT * FROM events WHERE round_id = ? ORDER BY id"),
                     rows("SELECT * FROM bets WHERE round_id = ? ORDER BY seat"),
                     rows("SELECT * FROM hands WHERE round_id = ? ORDER BY seat"),
@@ -101,12 +106,13 @@ def write_round(db, how, rd):
         if how.endswith("/blob"):
             e = dict(e, hash=bytes.fromhex(e["hash"]), prev_hash=b"")
         insert(db, "events", e)
-    if how == "keyed":
+    if how.startswith("keyed"):
         for t, rows in (("bets", bets), ("hands", hands), ("decisions", decisions)):
             for x in rows:
-                insert(db, t, dict(x, id=x["round_id"] * 64 + x["seat"]))
-        for x in payouts:
-            insert(db, "payouts", dict(x, id=x["round_id"] * 64 + x["seq"]))
+                insert(db, t, dict(x, id=x["round_id"] * 16 + x["seat"]))
+        if how == "keyed+payouts":
+            for x in payouts:
+                insert(db, "payouts", dict(x, id=x["round_id"] * 64 + x["seq"]))
     elif how == "tables":
         for t, rows in (("bets", bets), ("hands", hands), ("decisions", decisions)):
             for x in rows:
@@ -123,7 +129,7 @@ def write_round(db, how, rd):
     if how in ("row", "row+payouts"):
         derived = json.dumps({"bets": bets, "hands": hands, "decisions": decisions,
                               "payouts": payouts if how == "row" else []}, separators=(",", ":"))
-    if how not in ("row", "keyed"):
+    if how != "row" and how != "keyed+payouts":
         for x in payouts:
             insert(db, "payouts", x)
     db.execute("UPDATE rounds SET state = ?, settled_at = ?, players_net = ?, closed_at = ?, derived = ? WHERE id = ?",
@@ -156,6 +162,9 @@ def measure(name, statements, how, rounds, warmup, tmp):
             k = pages.get(p, "(free)")
             by[k] = by.get(k, 0) + 1
     n = len(commits)
+    if n == 0:
+        print("%s: no round after the warm-up of %d" % (name, warmup))
+        return
     total = sum(by.values())
     print("%s: %.2f frames a commit (%d commits)" % (name, total / n, n))
     print("   " + ", ".join("%s %.2f" % (k, v / n) for k, v in sorted(by.items(), key=lambda kv: -kv[1])))
