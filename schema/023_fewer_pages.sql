@@ -24,7 +24,8 @@ CREATE TABLE bets_023 (
 	id         INTEGER PRIMARY KEY CHECK (id = round_id * 16 + seat)
 );
 INSERT INTO bets_023 (round_id, seat, ante, pair_plus, six_card, placed_at, placed_by, id)
-    SELECT round_id, seat, ante, pair_plus, six_card, placed_at, placed_by, round_id * 16 + seat FROM bets ORDER BY round_id, seat;
+    SELECT round_id, seat, ante, pair_plus, six_card, placed_at, placed_by, round_id * 16 + seat
+    FROM bets ORDER BY round_id, seat;
 DROP TABLE bets;
 ALTER TABLE bets_023 RENAME TO bets;
 CREATE TRIGGER bets_frozen_update BEFORE UPDATE ON bets
