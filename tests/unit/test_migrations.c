@@ -281,7 +281,8 @@ assert_text(sqlite3 *db, const char *sql, const char *expected)
 /*
  * 023: bets, hands and decisions made again as rowid tables: the rows written before stay, every column as it
  * was, each with id = round_id * 16 + seat, read back in (round_id, seat) order by the rowid; the triggers
- * still refuse what they refused; rounds_open is gone and the round in progress is still found.
+ * still refuse what they refused; rounds_open is gone and the round in progress is still found; rounds_settled_at
+ * holds the finished rounds only, and the reads by settling time still use it.
  */
 static void
 test_rows_survive_023(void **state)
@@ -323,6 +324,11 @@ test_rows_survive_023(void **state)
 	    "VALUES (9, 1, 'AsKdQh', 'high_card', 'c', 7 * 16 + 1)", NULL, NULL, NULL), SQLITE_OK);
 	assert_int_equal(store_round_current(s, "T1", &current, &err), 0);
 	assert_int_equal(current, 9);
+	/* rounds_settled_at: the settled round only, still the index of the reads by settling time */
+	assert_int_equal(db_int(db, "SELECT count(*) FROM rounds INDEXED BY rounds_settled_at WHERE settled_at >= '' "
+	    "AND settled_at < 'z'"), 1);
+	assert_true(plan_uses(db, STMT_ROUNDS_SETTLED_IN, "rounds_settled_at"));
+	assert_true(plan_uses(db, STMT_HANDS_COVERAGE, "rounds_settled_at"));
 	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
 	store_free(s);
