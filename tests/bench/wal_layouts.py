@@ -46,15 +46,16 @@ KEYED = {t: "CREATE TABLE %s (id INTEGER PRIMARY KEY, %s)" % (t, cols) for t, co
     ("payouts", "round_id, seq, seat, wager, stake, result, net, bank_after, short"))}
 REPORT = """CREATE TABLE report_hours (hour INTEGER, table_id TEXT, n INTEGER, sums TEXT,
     PRIMARY KEY (hour, table_id)) WITHOUT ROWID"""
-SETTLED_AT = "CREATE INDEX rounds_settled_at ON rounds(settled_at)"
+SETTLED_AT_FULL = "CREATE INDEX rounds_settled_at ON rounds(settled_at)"
+SETTLED_AT = "CREATE INDEX rounds_settled_at ON rounds(settled_at) WHERE settled_at IS NOT NULL"
 EVENTS_ROUND = "CREATE INDEX events_round ON events(round_id) WHERE round_id IS NOT NULL"
 PAYOUTS_NET = "CREATE INDEX payouts_net ON payouts(net) WHERE net > 0"
 
 # name: (schema statements, how the derived rows are kept)
 LAYOUTS = {
-    "all WITHOUT ROWID (rounds_open dropped)": ([ROUNDS, EVENTS, BETS, HANDS, DECISIONS, PAYOUTS, REPORT, SETTLED_AT,
-                                                EVENTS_ROUND, PAYOUTS_NET], "tables"),
-    "bets, hands, decisions keyed by rowid (schema 023)": (
+    "all WITHOUT ROWID (rounds_open dropped)": ([ROUNDS, EVENTS, BETS, HANDS, DECISIONS, PAYOUTS, REPORT,
+                                                SETTLED_AT_FULL, EVENTS_ROUND, PAYOUTS_NET], "tables"),
+    "bets, hands, decisions keyed by rowid, rounds_settled_at partial (schema 023)": (
         [ROUNDS, EVENTS, KEYED["bets"], KEYED["hands"], KEYED["decisions"], PAYOUTS, REPORT, SETTLED_AT,
          EVENTS_ROUND, PAYOUTS_NET], "keyed"),
     "payouts keyed by rowid too (round_id * 64 + seq)": (
