@@ -358,9 +358,11 @@ raw_events(struct raw_round *rr, const struct rules *rules, const struct table_l
 static const char *const RAW_SQL[] = {
 	"INSERT INTO rounds (table_id, round_no, state, rules_id, limits_json, seats, banking, opened_at, opened_by, "
 	"closed_at, settled_at, dealer_qualifies, players_net) VALUES (?, ?, 'settled', ?, ?, ?, 'house', ?, ?, ?, ?, ?, ?)",
-	"INSERT INTO bets (round_id, seat, ante, pair_plus, six_card, placed_at, placed_by) VALUES (?, ?, ?, ?, ?, ?, ?)",
-	"INSERT INTO hands (round_id, seat, cards, hand, dealt_at) VALUES (?, ?, ?, ?, ?)",
-	"INSERT INTO decisions (round_id, seat, action, decided_at, decided_by) VALUES (?, ?, ?, ?, ?)",
+	/* bets, hands and decisions: the rowid round_id * 16 + seat (schema 023) */
+	"INSERT INTO bets (round_id, seat, ante, pair_plus, six_card, placed_at, placed_by, id) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?1 * 16 + ?2)",
+	"INSERT INTO hands (round_id, seat, cards, hand, dealt_at, id) VALUES (?, ?, ?, ?, ?, ?1 * 16 + ?2)",
+	"INSERT INTO decisions (round_id, seat, action, decided_at, decided_by, id) VALUES (?, ?, ?, ?, ?, ?1 * 16 + ?2)",
 	"INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net) VALUES (?, ?, ?, ?, ?, ?, ?)",
 	"INSERT INTO events (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	/* the same upsert as daemon/store/aggregates.c */

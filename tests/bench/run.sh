@@ -69,6 +69,10 @@ PB_SOURCE_DIR=$src "$build/tests/bench_http" --pitbossd "$build/pitbossd" --wrk-
 [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
+# Pages per round: WAL frames per one-round commit by B-tree (tests/bench/wal_pages.py; the target is 8).
+echo "== pages per round: WAL frames per one-round commit, by B-tree (tests/bench/wal_pages.py)"
+PB_SOURCE_DIR=$src python3 "$src/tests/bench/wal_pages.py" --build "$build" --rounds 500 --warmup 100
+echo
 echo "== ${PB_BENCH_LOAD_ROUNDS:-1000000} rounds: GET /rounds/{id} and /verify latency (tests/bench/bench_load.c)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 load_db=${PB_BENCH_LOAD_DB:-${TMPDIR:-/tmp}/pitboss-bench-load-$$.db}

@@ -6,7 +6,7 @@
  * the build is refused: test_store.c, test_newer_database_is_refused.)
  * Migrations with a purpose of their own are checked at the end: 017's
  * partial index, 019's indexes without regard to case, the rows kept through
- * 020 and 021 (which makes acct_documents again).
+ * 020 and 021 (which makes acct_documents again), 023's rowid tables.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -265,6 +265,75 @@ test_rows_survive_020_and_021(void **state)
 	store_free(s);
 }
 
+/* Asserts that the one text value the query answers is expected. */
+static void
+assert_text(sqlite3 *db, const char *sql, const char *expected)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_non_null(sqlite3_column_text(st, 0));
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), expected);
+	sqlite3_finalize(st);
+}
+
+/*
+ * 023: bets, hands and decisions made again as rowid tables: the rows written before stay, every column as it
+ * was, each with id = round_id * 16 + seat, read back in (round_id, seat) order by the rowid; the triggers
+ * still refuse what they refused; rounds_open is gone and the round in progress is still found; rounds_settled_at
+ * holds the finished rounds only, and the reads by settling time still use it.
+ */
+static void
+test_rows_survive_023(void **state)
+{
+	struct store *s;
+	sqlite3 *db;
+	int before = version_before("023_fewer_pages");
+	int64_t current = 0;
+	struct pb_error err;
+
+	(void)state;
+	assert_true(before > 0);
+	db = db_at(before);
+	db_exec_ok(db, "INSERT INTO rules_sets (id, sha256, rules_json) VALUES (1, 'x', '{}');"
+	    "INSERT INTO rounds (id, table_id, round_no, state, rules_id, limits_json, seats, banking, opened_at, opened_by) "
+	    "VALUES (7, 'T1', 1, 'betting', 1, '{}', 6, 'house', 'a', 'd'), (9, 'T1', 2, 'betting', 1, '{}', 6, 'house', 'a', 'd');"
+	    "INSERT INTO bets (round_id, seat, ante, pair_plus, six_card, placed_at, placed_by) VALUES "
+	    "(9, 2, 500, 0, 0, 'b', 'd'), (7, 6, 1500, 500, 0, 'a', 'd'), (7, 1, 1000, 0, 500, 'a', 'd');"
+	    "INSERT INTO hands (round_id, seat, cards, hand, dealt_at) VALUES (7, 1, 'AsKdQh', 'high_card', 'c'), "
+	    "(7, 0, '2c3c4c', 'straight_flush', 'c');"
+	    "INSERT INTO decisions (round_id, seat, action, decided_at, decided_by) VALUES (7, 1, 'play', 'e', 'd');"
+	    "UPDATE rounds SET state = 'settled', settled_at = 'f' WHERE id = 7");
+	sqlite3_close(db);
+	s = open_db();
+	db = store_db(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	assert_int_equal(db_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'rounds_open'"), 0);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM bets WHERE id <> round_id * 16 + seat"), 0);
+	assert_text(db, "SELECT group_concat(round_id || '/' || seat || ':' || ante || ':' || pair_plus || ':' || "
+	    "six_card || ':' || placed_at, ' ') FROM (SELECT * FROM bets ORDER BY id)",
+	    "7/1:1000:0:500:a 7/6:1500:500:0:a 9/2:500:0:0:b");
+	assert_text(db, "SELECT group_concat(id || ':' || cards || ':' || hand, ' ') FROM (SELECT * FROM hands "
+	    "ORDER BY id)", "112:2c3c4c:straight_flush 113:AsKdQh:high_card");
+	assert_int_equal(db_int(db, "SELECT id FROM decisions WHERE round_id = 7 AND seat = 1 AND action = 'play'"), 7 * 16 + 1);
+	assert_int_not_equal(sqlite3_exec(db, "UPDATE bets SET ante = 1 WHERE round_id = 7", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "DELETE FROM hands", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "UPDATE decisions SET action = 'fold'", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO hands (round_id, seat, cards, hand, dealt_at, id) "
+	    "VALUES (9, 1, 'AsKdQh', 'high_card', 'c', 7 * 16 + 1)", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(store_round_current(s, "T1", &current, &err), 0);
+	assert_int_equal(current, 9);
+	/* rounds_settled_at: the settled round only, still the index of the reads by settling time */
+	assert_int_equal(db_int(db, "SELECT count(*) FROM rounds INDEXED BY rounds_settled_at WHERE settled_at >= '' "
+	    "AND settled_at < 'z'"), 1);
+	assert_true(plan_uses(db, STMT_ROUNDS_SETTLED_IN, "rounds_settled_at"));
+	assert_true(plan_uses(db, STMT_HANDS_COVERAGE, "rounds_settled_at"));
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -276,6 +345,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_nocase_checks_use_their_indexes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_case_duplicates_survive_019, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rows_survive_020_and_021, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rows_survive_023, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
