@@ -654,13 +654,18 @@ apply_version(PGconn *c, int v, struct pb_error *err)
 }
 
 int
-central_init(const char *conninfo, int *from, struct pb_error *err)
+central_init(const char *conninfo, int to, int *from, struct pb_error *err)
 {
-	PGconn *c = central_connect(conninfo, err);
+	PGconn *c;
 	int version, rc = -1;
 
 	*from = 0;
-	if (c == NULL)
+	if (to < 0 || to > CENTRAL_SCHEMA_VERSION)
+		return pb_fail(err, 400, "bad_version", "central schema version %d is not one of this pitboss's (1 to %d)",
+		    to, CENTRAL_SCHEMA_VERSION);
+	if (to == 0)
+		to = CENTRAL_SCHEMA_VERSION;
+	if ((c = central_connect(conninfo, err)) == NULL)
 		return -1;
 	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0 ||
 	    central_exec(c, "SELECT pg_advisory_xact_lock(" INIT_LOCK ")", 0, NULL, NULL, err) < 0 ||
@@ -675,7 +680,7 @@ central_init(const char *conninfo, int *from, struct pb_error *err)
 		    version, CENTRAL_SCHEMA_VERSION);
 		goto out;
 	}
-	for (int v = version + 1; v <= CENTRAL_SCHEMA_VERSION; v++)
+	for (int v = version + 1; v <= to; v++)
 		if (apply_version(c, v, err) < 0)
 			goto out;
 	rc = central_exec(c, "COMMIT", 0, NULL, NULL, err);
