@@ -53,7 +53,7 @@ struct shipper {
 	int batch;
 	int deadline_ms;                 /* per connection and statement */
 	_Atomic int64_t running_since;   /* the start of the statement under way (central_monotonic_ms), 0 when none */
-	_Atomic int64_t answered_at;     /* the server's last answer to a whole exchange (central_monotonic_ms; the start before) */
+	_Atomic int64_t answered_at;     /* the server's last answer to a whole exchange (central_monotonic_ms) */
 	struct store_writer *writer;
 	struct store *store;             /* the thread's read-only connection */
 	PGconn *pg;                      /* NULL between a failure and the next attempt */
