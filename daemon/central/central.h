@@ -21,14 +21,15 @@ struct store_writer;
 struct property_config;
 
 /* The schema version this build creates (pitboss.schema_version). */
-#define CENTRAL_SCHEMA_VERSION 4
+#define CENTRAL_SCHEMA_VERSION 5
 
 /*
- * Creates the schema `pitboss` or upgrades it to CENTRAL_SCHEMA_VERSION,
- * each step in one transaction under an advisory lock; *from is the version
- * found (0: none).  A newer schema than this build's is refused.
+ * Creates the schema `pitboss` or upgrades it to version to (0:
+ * CENTRAL_SCHEMA_VERSION; an older one for an upgrade in steps), all in one
+ * transaction under an advisory lock; *from is the version found (0: none).
+ * A newer schema than this build's is refused; one at or past to is left.
  */
-int central_init(const char *conninfo, int *from, struct pb_error *err);
+int central_init(const char *conninfo, int to, int *from, struct pb_error *err);
 
 /*
  * How far restore or verify is (progress.c): on a terminal a line

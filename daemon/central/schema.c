@@ -478,7 +478,145 @@ static const char *const V4[] = {
 	NULL,
 };
 
-static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3, V4};
+/*
+ * Version 5: the facts' triggers made set-based (docs/central.md,
+ * "Reports").  Version 2's and 4's triggers ran for each fact: a batch of
+ * 500 rebuilt its series' day, the three sums and four months 500 times.
+ * One statement-level trigger now reads the statement's new facts (a
+ * transition table) and, in order: adds them to report_hours once per hour
+ * row (the batch summed per row first), rebuilds each series' day touched
+ * once (and the next day when a fact is in its day's last hour: its
+ * carry), then the table's, dealer's and property's sums of those days,
+ * then the months of all four.  The same rows as version 4 makes, in the
+ * facts' transaction.  An index by series and hour serves the rebuild.
+ */
+static const char *const V5[] = {
+	"CREATE INDEX report_hours_series ON pitboss.report_hours (property, table_id, dealer, rules_sha256, hour)",
+	"CREATE FUNCTION pitboss.round_facts_added() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"DECLARE sp text[]; st text[]; sd text[]; sg text[]; sday bigint[]; mp text[]; mt text[]; md text[]; mg text[];\n"
+	"  mm bigint[];\n"
+	"BEGIN\n"
+	/* the hours: each hour row's facts summed, then added once (the dealer's name: the batch's last) */
+	"  INSERT INTO pitboss.report_hours AS h (property, table_id, hour, dealer, rules_sha256, dealer_name, rounds,\n"
+	"      voids, hands, handle, house_win, lines, first_ms, last_ms, banked_rounds, banked_handle, banked_win,\n"
+	"      banked_lines, collections)\n"
+	"    SELECT property, table_id, hour, dealer, rules_sha256, (array_agg(dealer_name ORDER BY final_event DESC))[1],\n"
+	"      count(*) FILTER (WHERE NOT voided), count(*) FILTER (WHERE voided), sum(hands)::bigint,\n"
+	"      pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines), min(opened_ms),\n"
+	"      max(settled_ms), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
+	"      pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint\n"
+	"    FROM new_facts GROUP BY property, table_id, hour, dealer, rules_sha256\n"
+	"  ON CONFLICT (property, hour, table_id, dealer, rules_sha256) DO UPDATE SET\n"
+	"    dealer_name = EXCLUDED.dealer_name, rounds = h.rounds + EXCLUDED.rounds, voids = h.voids + EXCLUDED.voids,\n"
+	"    hands = h.hands + EXCLUDED.hands, handle = pitboss.add_wagers(h.handle, EXCLUDED.handle),\n"
+	"    house_win = pitboss.add_wagers(h.house_win, EXCLUDED.house_win),\n"
+	"    lines = pitboss.add_wagers(h.lines, EXCLUDED.lines),\n"
+	"    first_ms = least(h.first_ms, EXCLUDED.first_ms), last_ms = greatest(h.last_ms, EXCLUDED.last_ms),\n"
+	"    banked_rounds = h.banked_rounds + EXCLUDED.banked_rounds,\n"
+	"    banked_handle = pitboss.add_wagers(h.banked_handle, EXCLUDED.banked_handle),\n"
+	"    banked_win = pitboss.add_wagers(h.banked_win, EXCLUDED.banked_win),\n"
+	"    banked_lines = pitboss.add_wagers(h.banked_lines, EXCLUDED.banked_lines),\n"
+	"    collections = h.collections + EXCLUDED.collections;\n"
+	/* the series' days touched: each fact's day, and the next day for a fact in its day's last hour */
+	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(day) INTO sp, st, sd, sg, sday\n"
+	"  FROM (SELECT DISTINCT f.property AS p, f.table_id AS t, f.dealer AS d, f.rules_sha256 AS g, x.day\n"
+	"    FROM new_facts f CROSS JOIN LATERAL (SELECT f.hour - ((f.hour % 86400) + 86400) % 86400 AS d0) z\n"
+	"    CROSS JOIN LATERAL (VALUES (z.d0), (CASE WHEN f.hour = z.d0 + 82800 THEN z.d0 + 86400 END)) x(day)\n"
+	"    WHERE x.day IS NOT NULL) k;\n"
+	"  IF sp IS NULL THEN RETURN NULL; END IF;\n"
+	/* each series' day made again from its hours (the two before the day read for the joins), as rollup_day */
+	"  DELETE FROM pitboss.report_days r USING unnest(sp, st, sd, sg, sday) k(p, t, d, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  WITH h AS (SELECT k.p, k.t, k.d, k.g, k.day, r.*, r.hour * 1000 AS hs, r.hour * 1000 + 3600000 AS he,\n"
+	"      r.hour >= k.day AS in_day,\n"
+	"      coalesce(lag(r.hour) OVER w = r.hour - 3600 AND r.first_ms - lag(r.last_ms) OVER w <= 900000, false) AS jb,\n"
+	"      coalesce(lead(r.hour) OVER w = r.hour + 3600 AND lead(r.first_ms) OVER w - r.last_ms <= 900000, false)\n"
+	"        AS ja\n"
+	"    FROM unnest(sp, st, sd, sg, sday) k(p, t, d, g, day) JOIN pitboss.report_hours r ON r.property = k.p\n"
+	"      AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g AND r.hour >= k.day - 7200\n"
+	"      AND r.hour < k.day + 86400\n"
+	"    WINDOW w AS (PARTITION BY k.p, k.t, k.d, k.g, k.day ORDER BY r.hour)),\n"
+	"  c AS (SELECT *, CASE WHEN jb THEN hs ELSE least(greatest(first_ms, hs), he) END AS s0,\n"
+	"      least(greatest(last_ms, hs), he) AS e0 FROM h)\n"
+	"  SELECT p, t, day, d, g, (array_agg(dealer_name ORDER BY hour DESC) FILTER (WHERE in_day))[1],\n"
+	"    sum(rounds) FILTER (WHERE in_day)::bigint, sum(voids) FILTER (WHERE in_day)::bigint,\n"
+	"    sum(hands) FILTER (WHERE in_day)::bigint,\n"
+	"    pitboss.sum_wagers(handle) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(house_win) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(lines) FILTER (WHERE in_day),\n"
+	"    sum(banked_rounds) FILTER (WHERE in_day)::bigint,\n"
+	"    pitboss.sum_wagers(banked_handle) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(banked_win) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(banked_lines) FILTER (WHERE in_day),\n"
+	"    sum(collections) FILTER (WHERE in_day)::bigint,\n"
+	"    coalesce(sum(greatest(CASE WHEN ja THEN he ELSE e0 END - s0, 0)) FILTER (WHERE in_day), 0)::bigint,\n"
+	"    coalesce(sum(greatest(he - s0, 0) - greatest(e0 - s0, 0)) FILTER (WHERE hour = day - 3600 AND ja), 0)\n"
+	"  FROM c GROUP BY p, t, d, g, day HAVING count(*) FILTER (WHERE in_day) > 0;\n"
+	/* the tables' sums over their dealers of those days, as rollup_merge_day (t, '') */
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT k.p, k.t, k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
+	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day) JOIN pitboss.report_days r\n"
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id = k.t AND r.dealer <> ''\n"
+	"  GROUP BY k.p, k.t, k.g, k.day;\n"
+	/* the dealers' sums over the tables, as rollup_merge_day ('', d) */
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT k.p, '', k.day, k.d, k.g, max(dealer_name), sum(rounds)::bigint, sum(voids)::bigint,\n"
+	"    sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day) JOIN pitboss.report_days r\n"
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.dealer = k.d AND r.table_id <> ''\n"
+	"  GROUP BY k.p, k.d, k.g, k.day;\n"
+	/* the property's sums from the tables' sums, as rollup_merge_day ('', '') */
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT k.p, '', k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
+	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day) JOIN pitboss.report_days r\n"
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id <> '' AND r.dealer = ''\n"
+	"  GROUP BY k.p, k.g, k.day;\n"
+	/* the months of the four kinds of those days, summed from the days as rollup_month */
+	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(m) INTO mp, mt, md, mg, mm\n"
+	"  FROM (SELECT DISTINCT s.p, x.t, x.d, s.g, pitboss.month_of(s.day) AS m\n"
+	"    FROM unnest(sp, st, sd, sg, sday) s(p, t, d, g, day)\n"
+	"    CROSS JOIN LATERAL (VALUES (s.t, s.d), (s.t, ''), ('', s.d), ('', '')) x(t, d)) k;\n"
+	"  DELETE FROM pitboss.report_months r USING unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n"
+	"    WHERE r.property = k.p AND r.month = k.m AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_months\n"
+	"  SELECT k.p, k.t, k.m, k.d, k.g, (array_agg(dealer_name ORDER BY day DESC))[1], sum(rounds)::bigint,\n"
+	"    sum(voids)::bigint, sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win),\n"
+	"    pitboss.sum_wagers(lines), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
+	"    pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint,\n"
+	"    (sum(play_ms) + coalesce(sum(carry_ms) FILTER (WHERE day <> k.m), 0))::bigint,\n"
+	"    coalesce(sum(carry_ms) FILTER (WHERE day = k.m), 0)::bigint\n"
+	"  FROM unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n"
+	"    CROSS JOIN LATERAL (SELECT extract(epoch FROM (to_timestamp(k.m) AT TIME ZONE 'UTC') + interval '1 month')\n"
+	"      ::bigint AS m_end) e\n"
+	"    JOIN pitboss.report_days r ON r.property = k.p AND r.day >= k.m AND r.day < e.m_end\n"
+	"    AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g\n"
+	"  GROUP BY k.p, k.t, k.d, k.g, k.m;\n"
+	"  RETURN NULL;\n"
+	"END $$",
+	"DROP TRIGGER round_facts_add ON pitboss.round_facts",
+	"DROP TRIGGER round_facts_rollup ON pitboss.round_facts",
+	"CREATE TRIGGER round_facts_added AFTER INSERT ON pitboss.round_facts REFERENCING NEW TABLE AS new_facts\n"
+	"  FOR EACH STATEMENT EXECUTE FUNCTION pitboss.round_facts_added()",
+	NULL,
+};
+
+static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3, V4, V5};
 
 /* The version found: 0 when there is no schema `pitboss` yet. */
 static int
@@ -516,13 +654,18 @@ apply_version(PGconn *c, int v, struct pb_error *err)
 }
 
 int
-central_init(const char *conninfo, int *from, struct pb_error *err)
+central_init(const char *conninfo, int to, int *from, struct pb_error *err)
 {
-	PGconn *c = central_connect(conninfo, err);
+	PGconn *c;
 	int version, rc = -1;
 
 	*from = 0;
-	if (c == NULL)
+	if (to < 0 || to > CENTRAL_SCHEMA_VERSION)
+		return pb_fail(err, 400, "bad_version", "central schema version %d is not one of this pitboss's (1 to %d)",
+		    to, CENTRAL_SCHEMA_VERSION);
+	if (to == 0)
+		to = CENTRAL_SCHEMA_VERSION;
+	if ((c = central_connect(conninfo, err)) == NULL)
 		return -1;
 	if (central_exec(c, "BEGIN", 0, NULL, NULL, err) < 0 ||
 	    central_exec(c, "SELECT pg_advisory_xact_lock(" INIT_LOCK ")", 0, NULL, NULL, err) < 0 ||
@@ -537,7 +680,7 @@ central_init(const char *conninfo, int *from, struct pb_error *err)
 		    version, CENTRAL_SCHEMA_VERSION);
 		goto out;
 	}
-	for (int v = version + 1; v <= CENTRAL_SCHEMA_VERSION; v++)
+	for (int v = version + 1; v <= to; v++)
 		if (apply_version(c, v, err) < 0)
 			goto out;
 	rc = central_exec(c, "COMMIT", 0, NULL, NULL, err);

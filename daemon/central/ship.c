@@ -53,6 +53,7 @@ struct shipper {
 	int batch;
 	int deadline_ms;                 /* per connection and statement */
 	_Atomic int64_t running_since;   /* the start of the statement under way (central_monotonic_ms), 0 when none */
+	_Atomic int64_t answered_at;     /* the server's last answer to a whole exchange (central_monotonic_ms) */
 	struct store_writer *writer;
 	struct store *store;             /* the thread's read-only connection */
 	PGconn *pg;                      /* NULL between a failure and the next attempt */
@@ -343,6 +344,7 @@ ship_main(void *arg)
 			continue;
 		}
 		backoff = BACKOFF_MIN_MS;
+		atomic_store(&s->answered_at, central_monotonic_ms());
 		note_success(s);
 		measure(s);
 		if (nap(s, sent > 0 ? 0 : IDLE_MS))
@@ -413,6 +415,7 @@ shipper_start(const struct shipper_options *o, struct shipper **out, struct pb_e
 	calendar_text(o->calendar, s->calendar);
 	s->writer = o->writer;
 	s->status.configured = true;
+	atomic_store(&s->answered_at, central_monotonic_ms());
 	if (open_record(s, err) < 0) {
 		free(s);
 		return -1;
@@ -453,6 +456,21 @@ read_lag(struct store *reader, struct shipping_status *st)
 	st->lag_seconds = st->lag_events > 0 && age > 0 ? age : 0;
 }
 
+/*
+ * Stalled: events wait to be sent and the server has not answered for
+ * longer than the deadline; for how long, the shorter of the time since its
+ * last answer and the oldest waiting event's age (a shipper idle for hours
+ * and then blocked is stalled from the first event it could not send).
+ */
+static void
+read_stall(struct shipper *s, struct shipping_status *st)
+{
+	double quiet = (double)(central_monotonic_ms() - atomic_load(&s->answered_at)) / 1000.0;
+	double stalled = quiet < st->lag_seconds ? quiet : st->lag_seconds;
+
+	st->stalled_seconds = st->lag_events > 0 && stalled * 1000.0 > st->deadline_ms ? stalled : 0;
+}
+
 void
 shipper_status(struct shipper *s, struct store *reader, struct shipping_status *out)
 {
@@ -472,6 +490,7 @@ shipper_status(struct shipper *s, struct store *reader, struct shipping_status *
 			out->connected = false;
 	}
 	read_lag(reader, out);
+	read_stall(s, out);
 }
 
 void

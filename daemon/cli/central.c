@@ -16,14 +16,15 @@
 #include "table/ops/ops.h"
 
 static const char HELP[] =
-    "usage: pitboss central init --conninfo C\n"
+    "usage: pitboss central init --conninfo C [--version N]\n"
     "       pitboss central grant --conninfo C --property P --role R < PASSWORD\n"
     "       pitboss central verify --conninfo C [--property P]\n"
     "       pitboss central restore --conninfo C --property P --database FILE\n"
     "       pitboss central report --conninfo C --group G [--property P] [--from F] [--to T] [--format csv]\n"
     "\n"
     "init creates the schema \"pitboss\" in the central PostgreSQL, or upgrades it to this\n"
-    "pitboss's version; run it as the role that is to own the schema.\n"
+    "pitboss's version (with --version, to version N only: an upgrade in steps); run it as the\n"
+    "role that is to own the schema.\n"
     "\n"
     "grant gives property P the login role R (created when missing): row-level security lets\n"
     "R insert and read only P's events, checkpoints and report facts. The password is the\n"
@@ -53,23 +54,31 @@ static const char HELP[] =
     "  --group G        report: property, table, day, shift or dealer\n"
     "  --from, --to     report: the range (YYYY-MM-DD gaming days, or times)\n"
     "  --format F       report: json (the default) or csv\n"
+    "  --version N      init: the schema version to stop at (the default: this pitboss's)\n"
     "\n"
     "exit status: 0 done (verify: no problem), 1 failed or a problem found, 2 usage\n";
 
 static int
-run_init(const char *conninfo)
+run_init(const char *conninfo, const char *version)
 {
 	struct pb_error err;
+	char *end;
+	long to = version != NULL ? strtol(version, &end, 10) : CENTRAL_SCHEMA_VERSION;
 	int from;
 
-	if (central_init(conninfo, &from, &err) < 0) {
+	if (version != NULL && (*version == '\0' || *end != '\0' || to < 1 || to > CENTRAL_SCHEMA_VERSION)) {
+		fprintf(stderr, "pitboss central init: --version must be 1 to %d, not \"%s\"\n", CENTRAL_SCHEMA_VERSION,
+		    version);
+		return 2;
+	}
+	if (central_init(conninfo, (int)to, &from, &err) < 0) {
 		fprintf(stderr, "pitboss central init: %s\n", err.message);
 		return 1;
 	}
-	if (from == CENTRAL_SCHEMA_VERSION)
+	if (from >= to)
 		printf("central schema already at version %d\n", from);
 	else
-		printf("central schema: version %d -> %d\n", from, CENTRAL_SCHEMA_VERSION);
+		printf("central schema: version %d -> %ld\n", from, to);
 	return 0;
 }
 
@@ -180,9 +189,11 @@ cmd_central(int argc, char **argv)
 		{"conninfo", required_argument, NULL, 'c'}, {"property", required_argument, NULL, 'p'},
 		{"database", required_argument, NULL, 'd'}, {"group", required_argument, NULL, 'g'},
 		{"from", required_argument, NULL, 'f'}, {"to", required_argument, NULL, 't'},
-		{"format", required_argument, NULL, 'F'}, {"role", required_argument, NULL, 'r'}, {NULL, 0, NULL, 0},
+		{"format", required_argument, NULL, 'F'}, {"role", required_argument, NULL, 'r'},
+		{"version", required_argument, NULL, 'v'}, {NULL, 0, NULL, 0},
 	};
 	const char *conninfo = NULL, *property = NULL, *database = NULL, *role = NULL, *what, *format = "json";
+	const char *version = NULL;
 	struct central_report_options ro = {0};
 	int c;
 
@@ -203,10 +214,11 @@ cmd_central(int argc, char **argv)
 		case 't': ro.to = optarg; break;
 		case 'F': format = optarg; break;
 		case 'r': role = optarg; break;
+		case 'v': version = optarg; break;
 		default: goto usage;
 		}
 	}
-	if (conninfo == NULL || optind != argc)
+	if (conninfo == NULL || optind != argc || (version != NULL && strcmp(what, "init") != 0))
 		goto usage;
 	if (strcmp(what, "restore") == 0 && property != NULL && database != NULL)
 		return run_restore(conninfo, property, database);
@@ -221,7 +233,7 @@ cmd_central(int argc, char **argv)
 	if (role != NULL || database != NULL || ro.group != NULL || ro.from != NULL || ro.to != NULL)
 		goto usage;
 	if (strcmp(what, "init") == 0 && property == NULL)
-		return run_init(conninfo);
+		return run_init(conninfo, version);
 	if (strcmp(what, "verify") == 0)
 		return run_verify(conninfo, property);
 usage:

@@ -108,24 +108,35 @@ emit_central_integrity(struct app *app, char **buf, size_t *len, size_t *cap)
 }
 
 /*
- * /ready's reason when the shipper found conflicting rows on the central
- * server: the property's central record is not what it sent.
+ * /ready's reasons about the central tier: the shipper found rows on the
+ * central server that are not this property's own (its central record is
+ * not what it sent), or shipping is stalled (events wait and the server has
+ * not answered for longer than the deadline; the lag read from reader, the
+ * request's own connection, never from the shipper's thread).
  */
 static void
-central_ready_reasons(struct app *app, json_t *reasons)
+central_ready_reasons(struct app *app, struct store *reader, json_t *reasons)
 {
 	struct shipping_status st;
-	char text[400];
+	char text[600];
 
 	if (app->shipping == NULL)
 		return;
-	app->shipping(app->shipping_arg, NULL, &st);
-	if (st.conflicts == 0)
-		return;
-	snprintf(text, sizeof(text), "central: %lld report fact row%s on the central server not this property's own "
-	    "(the last: %s); see the significant events central_conflict", (long long)st.conflicts,
-	    st.conflicts == 1 ? "" : "s", st.last_conflict);
-	json_array_append_new(reasons, json_string(text));
+	app->shipping(app->shipping_arg, reader, &st);
+	if (st.conflicts > 0) {
+		snprintf(text, sizeof(text), "central: %lld report fact row%s on the central server not this property's "
+		    "own (the last: %s); see the significant events central_conflict", (long long)st.conflicts,
+		    st.conflicts == 1 ? "" : "s", st.last_conflict);
+		json_array_append_new(reasons, json_string(text));
+	}
+	if (st.stalled_seconds > 0) {
+		snprintf(text, sizeof(text), "central: shipping stalled for %.0f s: %lld event%s not yet acknowledged by "
+		    "the central server (the oldest %.0f s old); %s%s", st.stalled_seconds, (long long)st.lag_events,
+		    st.lag_events == 1 ? "" : "s", st.lag_seconds,
+		    st.last_error[0] != '\0' ? "the last failure: " : "a statement has waited past its deadline",
+		    st.last_error);
+		json_array_append_new(reasons, json_string(text));
+	}
 }
 
 /* The start-up integrity check's progress (table/ops/ops.h): cheap to read while its background walk runs. */
@@ -160,9 +171,12 @@ emit_central(struct app *app, char **buf, size_t *len, size_t *cap)
 	    "# TYPE pitboss_central_up gauge\npitboss_central_up %d\n"
 	    "# HELP pitboss_central_statement_seconds How long the statement under way "
 	    "has waited on the central server (0: none).\n"
-	    "# TYPE pitboss_central_statement_seconds gauge\npitboss_central_statement_seconds %.3f\n",
+	    "# TYPE pitboss_central_statement_seconds gauge\npitboss_central_statement_seconds %.3f\n"
+	    "# HELP pitboss_central_stalled_seconds How long events have waited with no answer from the central server, "
+	    "once past the deadline (0: not stalled).\n"
+	    "# TYPE pitboss_central_stalled_seconds gauge\npitboss_central_stalled_seconds %.3f\n",
 	    (long long)st.lag_events, st.lag_seconds, (long long)st.shipped_events, (long long)st.failures,
-	    st.connected ? 1 : 0, st.statement_seconds);
+	    st.connected ? 1 : 0, st.statement_seconds, st.stalled_seconds);
 	for (const char *c = st.last_error; *c != '\0' && n + 2 < sizeof(msg); c++) {
 		if (*c == '\\' || *c == '"')
 			msg[n++] = '\\';
@@ -229,7 +243,7 @@ handle_ready(const struct route_call *c, struct http_answer *ans)
 		    err.message);
 		return;
 	}
-	central_ready_reasons(c->app, reasons);
+	central_ready_reasons(c->app, pit.store, reasons);
 	ans->status = json_array_size(reasons) == 0 ? 200 : 503;
 	ans->json = ans->status == 200 ? json_pack("{s:s}", "status", "ready") :
 	    json_pack("{s:s,s:O}", "status", "not_ready", "reasons", reasons);

@@ -17,9 +17,13 @@ fsync on (durable, unlike the tests' server) and the real pitbossd:
    PostgreSQL from the real ones (20 tables, 60 rounds an hour each, as a
    floor deals), then `pitboss central report` timed per group;
 5. the central copy's size per event and per round;
-6. `pitboss central restore` of the whole property, and `pitboss verify` of the result.
+6. `pitboss central restore` of the whole property, and `pitboss verify` of the result;
+7. the ingest of report facts with the central triggers (the hours and the day and month
+   roll-ups): --ingest-facts facts of 20 tables in time order (60 rounds an hour each, as a
+   floor deals them), sent a batch per transaction and one statement per batch, as the shipper
+   sends them, with batches of 50 and of 500 (the shipper's most); `--only ingest` runs this alone.
 
-usage: central_bench.py [--rounds N] [--outage S] [--report-rounds M] [--smoke]
+usage: central_bench.py [--rounds N] [--outage S] [--report-rounds M] [--ingest-facts F] [--only ingest] [--smoke]
        (PB_BUILD_DIR=build, PB_SOURCE_DIR=. as for the integration tests)
 """
 import argparse
@@ -217,15 +221,51 @@ def restore(pg, tmp):
           "OK" if rc == 0 else "FAILED", time.monotonic() - t0))
 
 
+INGEST_RULES = "0" * 64
+INGEST = """
+BEGIN;
+INSERT INTO pitboss.round_facts (property, round_id, table_id, final_event, hour, dealer, dealer_name, rules_sha256,
+    voided, hands, handle, house_win, lines, opened_ms, settled_ms, banked_rounds, banked_handle, banked_win,
+    banked_lines, collections)
+SELECT '%s', i, 'T' || lpad((i %% 20)::text, 2, '0'), i * 11, h, 'D' || ((i / 480) %% 40),
+       'Dealer ' || ((i / 480) %% 40), '%s', i %% 100 = 0, 1 + i %% 6, '{500,100,0,0,0}', '{120,-40,0,0,0}',
+       '{2,1,0,0,0}', h * 1000 + (i / 20 %% 60) * 60000, h * 1000 + (i / 20 %% 60) * 60000 + 45000, 0,
+       '{0,0,0,0,0}', '{0,0,0,0,0}', '{0,0,0,0,0}', 0
+FROM generate_series(%d::bigint, %d) AS i CROSS JOIN LATERAL (SELECT 1767243600 + (i / 1200) * 3600 AS h) AS hh;
+COMMIT;
+"""
+
+
+def facts_ingest(pg, facts):
+    """Report facts inserted as the shipper sends them (one statement a batch, one transaction each), timed."""
+    pg.psql("INSERT INTO pitboss.rules (sha256, body) VALUES ('%s', '{}') ON CONFLICT DO NOTHING" % INGEST_RULES)
+    for batch in (50, 500):
+        prop = "ING%d" % batch
+        pg.psql("INSERT INTO pitboss.properties (property) VALUES ('%s') ON CONFLICT DO NOTHING" % prop)
+        script = "".join(INGEST % (prop, INGEST_RULES, first, min(first + batch, facts + 1) - 1)
+                         for first in range(1, facts + 1, batch))
+        t0 = time.monotonic()
+        p = subprocess.run([os.path.join(pgserver.PG_BIN, "psql"), "-X", "-q", "-v", "ON_ERROR_STOP=1",
+                            "-d", pg.conninfo], input=script.encode(), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=3600)
+        secs = time.monotonic() - t0
+        if p.returncode != 0:
+            raise SystemExit("facts ingest: %s" % p.stderr.decode(errors="replace"))
+        print("facts ingest: %d facts of 20 tables (%d hours), %d a transaction, in %.2f s: %.0f facts/s"
+              % (facts, facts // 1200 + 1, batch, secs, facts / secs))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=40000)
     ap.add_argument("--outage", type=int, default=60)
     ap.add_argument("--report-rounds", type=int, default=1000000)
+    ap.add_argument("--ingest-facts", type=int, default=20000)
+    ap.add_argument("--only", choices=("ingest",), help="run one part alone")
     ap.add_argument("--smoke", action="store_true", help="small figures: proves the benchmark runs")
     a = ap.parse_args()
     if a.smoke:
-        a.rounds, a.outage, a.report_rounds = 400, 3, 5000
+        a.rounds, a.outage, a.report_rounds, a.ingest_facts = 400, 3, 5000, 1000
     why = pgserver.missing()
     if why is not None:
         raise SystemExit("central_bench: " + why)
@@ -236,12 +276,16 @@ def main():
         rc, out, err = pgserver.run_pitboss("central", "init", "--conninfo", pg.conninfo)
         if rc != 0:
             raise SystemExit(err)
+        if a.only == "ingest":
+            facts_ingest(pg, a.ingest_facts)
+            return
         d = floor_and_shipping(pg, a.rounds)
         outage(pg, d, a.outage)
         d.stop(allow_errors=True)      # it logged the outage
         sizes(pg)
         restore(pg, d.tmpdir)
         report_latency(pg, a.report_rounds)
+        facts_ingest(pg, a.ingest_facts)
     finally:
         if d is not None:
             if d.running:

@@ -17,11 +17,17 @@ properties are in UTC, half in New York with a 06:00 gaming day.  Then
 per group, the whole process: p50 and p99; by day over the properties in
 UTC only (see time_reports).
 
+With --baseline PATH, each run of this build's `pitboss` alternates with one
+of PATH (another build's `pitboss`, e.g. of an earlier commit): A B A B, on
+the same rows, each group's p50 and p99 for both.
+
 usage: central_scale.py [--properties 20] [--tables 50] [--dealers 8] [--rounds-per-hour 60] [--runs 21]
+                        [--baseline PATH]
        (PB_BUILD_DIR=build, PB_SOURCE_DIR=. as for the integration tests)
 """
 import argparse
 import os
+import subprocess
 import sys
 import time
 
@@ -143,20 +149,24 @@ def time_reports(pg, a):
     reads their hours, as the property's own does, and their hours were not generated)."""
     every = ",".join("P%02d" % p for p in range(1, a.properties + 1))
     utc = ",".join("P%02d" % p for p in range(1, a.properties + 1, 2))
+    binaries = [("this build", pbtest.PITBOSS)] + ([("baseline", a.baseline)] if a.baseline else [])
     for group in ("property", "table", "day", "dealer"):
-        times = []
+        times = {name: [] for name, _ in binaries}
         for _ in range(a.runs):
-            t0 = time.monotonic()
-            rc, out, err = pgserver.run_pitboss("central", "report", "--conninfo", pg.conninfo, "--group", group,
-                                                "--property", utc if group == "day" else every,
-                                                "--from", "2026-01-01", "--to", "2026-12-31", timeout=600)
-            times.append(time.monotonic() - t0)
-            if rc != 0:
-                raise SystemExit("central report --group %s: %s" % (group, err))
-        times.sort()
-        print("  central report --group %-8s p50 %4.0f ms, p99 %4.0f ms (%d runs, the whole process; %d properties)"
-              % (group, percentile(times, 0.5) * 1000, percentile(times, 0.99) * 1000, a.runs,
-                 len((utc if group == "day" else every).split(","))))
+            for name, binary in binaries:
+                t0 = time.monotonic()
+                p = subprocess.run([binary, "central", "report", "--conninfo", pg.conninfo, "--group", group,
+                                    "--property", utc if group == "day" else every,
+                                    "--from", "2026-01-01", "--to", "2026-12-31"], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, timeout=600)
+                times[name].append(time.monotonic() - t0)
+                if p.returncode != 0:
+                    raise SystemExit("%s central report --group %s: %s" % (binary, group, p.stderr.decode()))
+        for name, _ in binaries:
+            t = sorted(times[name])
+            print("  central report --group %-8s p50 %4.0f ms, p99 %4.0f ms (%d runs, the whole process; %d "
+                  "properties; %s)" % (group, percentile(t, 0.5) * 1000, percentile(t, 0.99) * 1000, a.runs,
+                                       len((utc if group == "day" else every).split(",")), name))
 
 
 def main():
@@ -166,6 +176,7 @@ def main():
     ap.add_argument("--dealers", type=int, default=8, help="dealers a table sees in a day")
     ap.add_argument("--rounds-per-hour", type=int, default=60)
     ap.add_argument("--runs", type=int, default=21)
+    ap.add_argument("--baseline", help="another pitboss to time alternately with this build's")
     a = ap.parse_args()
     why = pgserver.missing()
     if why is not None:

@@ -7,7 +7,8 @@ shipping must heal by itself.
 - A real lock: another connection holds LOCK TABLE pitboss.events.  The lag
   in events and seconds grows (read from the record when /metrics is asked,
   not from the blocked thread), `up` falls to 0 once a statement is past the
-  deadline, and after the release every event is there once, lag 0, up 1.
+  deadline, /ready says shipping is stalled and for how long (growing), and
+  after the release every event is there once, lag 0, up 1, /ready 200.
 - A blackholed path: a TCP proxy here, between pitbossd and PostgreSQL,
   stops forwarding in both directions without closing a socket (what a
   silent network does; keepalives and the server's own timeout never see
@@ -15,6 +16,7 @@ shipping must heal by itself.
   60 s: one deadline and a backoff, not a restart.
 """
 import os
+import re
 import select
 import socket
 import subprocess
@@ -144,10 +146,20 @@ class CentralDeadlineTest(pgserver.CentralServerCase):
         rc, out, err = run("central", "verify", "--conninfo", self.pg.conninfo, "--property", self.prop)
         self.assertEqual(rc, 0, out + err)
 
+    def stalled_reason(self):
+        """(seconds, the reason) of /ready's reason that central shipping is stalled, else None."""
+        st, js = self.d.call("GET", "/api/v1/ready", token=None)
+        for r in (js or {}).get("reasons", []) if st == 503 else []:
+            m = re.match(r"central: shipping stalled for (\d+) s: (\d+) events? not yet acknowledged", r)
+            if m:
+                return int(m.group(1)), int(m.group(2)), r
+        return None
+
     def test_lock_lag_grows_up_falls_then_whole(self):
         self.start("P-lock", self.pg.conninfo)
         self.deal(3)
         self.wait_whole(30)
+        self.assertEqual(self.d.call("GET", "/api/v1/ready", token=None)[0], 200)
         shipped = self.local_head()
         # another connection holds the central events table, as a long maintenance statement would
         self.locker = subprocess.Popen(
@@ -179,6 +191,16 @@ class CentralDeadlineTest(pgserver.CentralServerCase):
                               timeout=DEADLINE_MS / 1000 + 10, every=0.1)
         self.assertEqual(metric(m, "pitboss_central_lag_events"), head - shipped)
         self.assertGreater(metric(m, "pitboss_central_lag_seconds"), first)     # the oldest waiting event ages
+        # /ready: stalled, with the events waiting and for how long, past the deadline and growing
+        first = pbtest.wait_until(lambda: "/ready stalled: %r" % (self.d.call("GET", "/api/v1/ready", token=None),),
+                                  self.stalled_reason, timeout=15, every=0.1)
+        self.assertGreaterEqual(first[0], DEADLINE_MS // 1000, first[2])
+        self.assertEqual(first[1], head - shipped, first[2])
+        later = pbtest.wait_until(lambda: "the stall's seconds grow past %d" % first[0],
+                                  lambda: (lambda r: r if r is not None and r[0] > first[0] else None)(
+                                      self.stalled_reason()), timeout=15, every=0.2)
+        self.assertLessEqual(later[0], time.monotonic() - locked_at + 1, later[2])
+        self.assertGreater(metric(metrics(self.d), "pitboss_central_stalled_seconds"), DEADLINE_MS / 1000)
         self.assertIsNone(self.locker.poll(), "the lock was held throughout")
         self.locker.stdin.write("COMMIT;\n")
         self.locker.stdin.close()
@@ -186,6 +208,8 @@ class CentralDeadlineTest(pgserver.CentralServerCase):
         self.deal(2)
         m = self.wait_whole(30)
         self.assertGreater(metric(m, "pitboss_central_failures_total"), 0)
+        self.assertEqual(metric(m, "pitboss_central_stalled_seconds"), 0)
+        self.assertEqual(self.d.call("GET", "/api/v1/ready", token=None)[0], 200)
         self.assert_once_and_verified()
 
     def test_blackhole_heals(self):

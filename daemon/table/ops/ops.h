@@ -276,6 +276,8 @@ struct shipping_status {
 	int64_t lag_events;              /* events recorded and not yet acknowledged (read when asked, from the record) */
 	double lag_seconds;              /* the age of the oldest of them (0 when none) */
 	double statement_seconds;        /* how long the statement under way has waited on the server (0: none) */
+	double stalled_seconds;          /* events to send and no answer from the server for this long, past the
+	                                    deadline (0: not stalled; read with the lag) */
 	int deadline_ms;                 /* the shipper's deadline per connection and statement */
 	int64_t failures;                /* failed attempts since start */
 	char last_error[256];            /* the last failure ("" none since the last success) */
