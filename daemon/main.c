@@ -522,6 +522,7 @@ start_serving(struct daemon_state *d)
 	walk_opts.database = d->app.database;
 	walk_opts.synchronous = d->app.synchronous;
 	walk_opts.pause_ms = d->app.cfg->startup_walk_pause_ms;
+	walk_opts.chunk = (int)d->app.cfg->startup_walk_chunk;
 	if (startup_walk_start(&walk_opts, &d->startup, &d->walk, &err) < 0)
 		log_error("start-up integrity check: %s", err.message);
 	start_backup_schedule(d);

@@ -179,6 +179,7 @@ struct config {
 	unsigned checkpoint_every_rounds;   /* default 100 */
 	unsigned checkpoint_every_seconds;  /* default 300 */
 	bool startup_full_check;       /* rehash every event at start (default), or only since the last checkpoint */
+	unsigned startup_walk_chunk;   /* events per chunk of that walk, each one read transaction; default 2000 */
 	unsigned startup_walk_pause_ms;/* "full": pause between chunks of the background walk before the checkpoints; default 0 (a yield) */
 	unsigned auth_max_failures;    /* failures per client before a lockout; default 5 */
 	unsigned auth_lockout_seconds; /* default 900 */

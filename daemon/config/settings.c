@@ -185,6 +185,9 @@ static const struct cfg_key CHECKPOINT_KEYS[] = {
 	{.name = "startup_walk_pause_ms", .type = CFG_INT, .min = 0, .max = 10000,
 	 CFG_FIELD(struct config, startup_walk_pause_ms), .def = "0",
 	 .describe = "the background walk's pause between chunks"},
+	{.name = "startup_walk_chunk", .type = CFG_INT, .min = 100, .max = 100000,
+	 CFG_FIELD(struct config, startup_walk_chunk), .def = "2000",
+	 .describe = "the events the background walk reads at a time (one short read transaction each)"},
 };
 
 static const struct cfg_section CHECKPOINT = {

@@ -4,7 +4,8 @@ The start-up integrity check in two parts (docs/audit.md, "The check at start").
 With `checkpoint.startup_check: "full"` (the default) pitbossd checks every
 table's last signed checkpoint and its chain since that checkpoint before it
 listens, then walks the chains before the checkpoints in a background thread,
-in chunks, pausing `checkpoint.startup_walk_pause_ms` between them.  These
+in file order, in chunks of `checkpoint.startup_walk_chunk` events, pausing
+`checkpoint.startup_walk_pause_ms` between them.  These
 tests run the real daemon on a small record (dealt once, signed at a clean
 stop) and check that:
 
@@ -89,10 +90,15 @@ class StartupCheck(unittest.TestCase):
         shutil.copy(G["key"], self.d.db_path + ".signing-key")
         os.chmod(self.d.db_path + ".signing-key", 0o600)
 
-    def configure(self, mode="full", pause_ms=None):
+    def configure(self, mode="full", pause_ms=None, chunks=None):
         ck = {"startup_check": mode}
         if pause_ms is not None:
             ck["startup_walk_pause_ms"] = pause_ms
+        if chunks is not None:
+            # the walk reads the events in file order, `chunks` reads (a pause after each)
+            before = self.d.db_value("SELECT coalesce(sum(s), 0) FROM (SELECT max(table_seq) AS s FROM checkpoints "
+                                     "GROUP BY table_id)")
+            ck["startup_walk_chunk"] = max(100, before // chunks + 1)
         self.d.config["checkpoint"] = ck
         self.d.write_config()
 
@@ -145,9 +151,9 @@ class StartupCheck(unittest.TestCase):
         seq = self.first_event("T1", "cards_dealt")
         self.assertLess(seq, self.last_checkpoint("T1"))
         self.alter_event("T1", seq, '"Qs"', '"Js"')
-        # a pause between chunks long enough to see the walk running (5 tables: a chunk each, 6 s in all:
+        # a pause between chunks long enough to see the walk running (5 chunks, 6 s in all:
         # on a loaded machine the daemon can take 4 s to answer its first request)
-        self.configure("full", pause_ms=1200)
+        self.configure("full", pause_ms=1200, chunks=5)
         self.d.start()
         sc = self.d.startup_check()
         self.assertEqual(sc["mode"], "full")
@@ -229,7 +235,7 @@ class StartupCheck(unittest.TestCase):
         self.assertEqual(self.last_checkpoint("T1"), head)
         self.alter_event("T1", seq, '"Qs"', '"Js"')
         # a slow background walk: the hold must not wait for it
-        self.configure("full", pause_ms=2000)
+        self.configure("full", pause_ms=2000, chunks=5)
         self.d.start()
         st, js = self.d.call("POST", "/api/v1/tables/T1/rounds", T1_WHOLE)
         self.assertEqual((st, js["error"]["code"]), (409, "integrity_hold"), js)
@@ -245,7 +251,7 @@ class StartupCheck(unittest.TestCase):
         self.d.stop(allow_errors=True)
 
     def test_sigterm_during_the_walk_stops_promptly(self):
-        self.configure("full", pause_ms=3000)      # 5 tables: 15 s of walk
+        self.configure("full", pause_ms=3000, chunks=5)      # 15 s of walk
         self.d.start()
         self.assertEqual(self.d.startup_check()["state"], "running")
         t0 = time.monotonic()
@@ -261,8 +267,8 @@ class StartupCheck(unittest.TestCase):
         self.d.stop()
 
     def test_sighup_during_the_walk(self):
-        # 5 tables, 1.2 s each: still walking after the round and the reload on a loaded machine
-        self.configure("full", pause_ms=1200)
+        # 5 chunks, 1.2 s after each: still walking after the round and the reload on a loaded machine
+        self.configure("full", pause_ms=1200, chunks=5)
         self.d.start()
         self.assertEqual(self.d.startup_check()["state"], "running")
         # writes are served while the walk runs
