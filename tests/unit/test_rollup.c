@@ -510,7 +510,8 @@ test_zone_rollup_equals_hours(void **state)
 	    "AND hour < 1772974800"));
 	assert_span_sums_hours(REPORT_SPAN_MONTH_TABLE, DAY0 + 14 * H, DAY0 + 31 * 86400LL + 13 * H);   /* March */
 	assert_span_sums_hours(REPORT_SPAN_DAY_DEALER, DAY0 - 10 * H, days_before);    /* from 2026-02-28T06:00-08:00 */
-	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE start >= (SELECT days_before FROM report_rollup)"), 0);
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans "
+	    "WHERE start >= (SELECT days_before FROM report_rollup)"), 0);
 	summary_property = &cfg->property;
 	fx.pit.cfg = cfg;                           /* the statistics follow the pit's property */
 	assert_int_equal(compare_random_ranges(40), 0);
