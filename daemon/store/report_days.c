@@ -1,6 +1,7 @@
 /*
  * report_days.c - the day and month roll-ups of the report aggregates
- * (report_spans and report_rollup, schema/006_report_days.sql): reading,
+ * (report_spans and report_rollup, schema/006_report_days.sql and
+ * 024_gaming_day_rollups.sql): reading,
  * writing, the roll-up mark, and a read snapshot for reports that read
  * both hours and roll-ups.  What goes into a row is decided in
  * daemon/table/rounds/rollup.c.
@@ -81,6 +82,37 @@ store_report_rollup_set(struct store *s, int64_t days_before, struct pb_error *e
 	if (store_query(&q, s, STMT_ROLLUP_SET, "writing the report roll-up mark", err) < 0)
 		return -1;
 	sqlite3_bind_int64(q.st, 1, days_before);
+	return store_query_done(&q);
+}
+
+int
+store_report_rollup_calendar(struct store *s, int64_t *days_before, char calendar[REPORT_CALENDAR_MAX],
+    struct pb_error *err)
+{
+	struct store_query q;
+
+	*days_before = 0;
+	calendar[0] = '\0';
+	if (store_query(&q, s, STMT_ROLLUP_CALENDAR_GET, "reading the report roll-up mark", err) < 0)
+		return -1;
+	if (store_query_next(&q)) {
+		*days_before = sqlite3_column_int64(q.st, 0);
+		store_column_text(calendar, REPORT_CALENDAR_MAX, q.st, 1);
+	}
+	return store_query_end(&q);
+}
+
+int
+store_report_rollup_reset(struct store *s, const char *calendar, struct pb_error *err)
+{
+	struct store_query q;
+
+	if (store_query(&q, s, STMT_REPORT_SPANS_CLEAR, "clearing the report roll-ups", err) < 0 ||
+	    store_query_done(&q) < 0)
+		return -1;
+	if (store_query(&q, s, STMT_ROLLUP_RESET, "writing the report roll-up mark", err) < 0)
+		return -1;
+	sqlite3_bind_text(q.st, 1, calendar, -1, SQLITE_STATIC);
 	return store_query_done(&q);
 }
 

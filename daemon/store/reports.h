@@ -73,7 +73,10 @@ int store_report_hours(struct store *s, const char *tables, int64_t from_hour, i
 
 /* ---- day and month roll-ups, read snapshots (report_days.c) ---- */
 
-/* The kinds of report_spans rows (schema 006). */
+/*
+ * The kinds of report_spans rows (schema 006, 023): days, months and shifts
+ * of the calendar recorded in report_rollup.calendar.
+ */
 enum {
 	REPORT_SPAN_DAY_DEALER = 1,
 	REPORT_SPAN_DAY_TABLE = 2,         /* dealer "": every dealer of the table */
@@ -81,7 +84,13 @@ enum {
 	REPORT_SPAN_MONTH_TABLE = 4,
 	REPORT_SPAN_DAY_DEALER_ALL = 5,    /* table "": the dealer over every table */
 	REPORT_SPAN_MONTH_DEALER_ALL = 6,
+	REPORT_SPAN_SHIFT_TABLE = 7,       /* dealer "": every dealer of the table */
+	REPORT_SPAN_SHIFT_ALL = 8,         /* table "" and dealer "": every table and dealer */
+	REPORT_SPAN_DAY_ALL = 9,           /* table "" and dealer "": every table and dealer */
 };
+
+/* The longest report_rollup.calendar text: a zone's name, the day's start and every shift's. */
+#define REPORT_CALENDAR_MAX 160
 
 /*
  * Walks the report_spans rows of one kind with start in [from, to) (Unix
@@ -97,9 +106,16 @@ int store_report_span_put(struct store *s, const struct report_hour *row, struct
 /* Deletes the report_spans rows of one kind and start, before they are rebuilt. */
 int store_report_spans_delete(struct store *s, int kind, int64_t start, struct pb_error *err);
 
-/* report_rollup.days_before: every UTC day starting before it is rolled up (0 when none is). */
+/* report_rollup.days_before: every day (of its calendar) starting before it is rolled up (0 when none is). */
 int store_report_rollup_get(struct store *s, int64_t *days_before, struct pb_error *err);
 int store_report_rollup_set(struct store *s, int64_t days_before, struct pb_error *err);
+
+/* The mark and the calendar the roll-ups were made for (report_rollup.calendar, schema 023). */
+int store_report_rollup_calendar(struct store *s, int64_t *days_before, char calendar[REPORT_CALENDAR_MAX],
+    struct pb_error *err);
+
+/* Deletes every roll-up and records the calendar the next ones are made for, the mark at 0 (in a write). */
+int store_report_rollup_reset(struct store *s, const char *calendar, struct pb_error *err);
 
 /* The first report_hours hour >= at; *found false when there is none. */
 int store_report_hours_next(struct store *s, int64_t at, int64_t *hour, bool *found, struct pb_error *err);

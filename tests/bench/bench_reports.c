@@ -13,7 +13,8 @@
  *
  * At each size (10^5 and 10^6 rounds; 10^7 with PB_BENCH_10M=1) the summary
  * over the whole range is run REPS times for group=day, group=table and
- * group=hour; each time counts the report and its JSON text (what the HTTP
+ * group=hour (and shift in a zone), and the statistics report of the last
+ * month; each time counts the report and its JSON text (what the HTTP
  * handler does before sending).  p50 and p99 are printed.
  *
  * With --aggregates-only the same rounds (same generator and seed) are
@@ -32,8 +33,9 @@
  *             it was made with (bench_load --timeline's, for one: the figures
  *             at 10^7 whole rounds, docs/performance.md)
  *   PB_BENCH_SIZES=N1,N2,N3 replaces the sizes (ascending, at most three).
- *   PB_BENCH_ZONE=America/New_York times the summaries in that zone's gaming days
- *   (from 06:00, shifts 06:00, 14:00, 22:00) instead of UTC days.
+ *   PB_BENCH_ZONE=America/New_York makes the property's zone that one (gaming days
+ *   from 06:00, shifts 06:00, 14:00, 22:00; its roll-ups in that calendar) and
+ *   times the summaries in its gaming days instead of UTC days.
  */
 #include <jansson.h>
 #include <stdio.h>
@@ -103,6 +105,11 @@ write_config(const char *path, const char *db)
 		exit(1);
 	}
 	fprintf(f, "{\"listen\": \"127.0.0.1:1\", \"database\": \"%s\",\n", db);
+	/* In PB_BENCH_ZONE the property is there (its roll-ups are made for its calendar), as bench_property() says. */
+	if (getenv("PB_BENCH_ZONE") != NULL && *getenv("PB_BENCH_ZONE") != '\0')
+		fprintf(f, " \"property\": {\"id\": \"bench\", \"time_zone\": \"%s\", \"gaming_day_start\": \"06:00\", "
+		    "\"shifts\": [{\"name\": \"day\", \"start\": \"06:00\"}, {\"name\": \"swing\", \"start\": \"14:00\"}, "
+		    "{\"name\": \"grave\", \"start\": \"22:00\"}]},\n", getenv("PB_BENCH_ZONE"));
 	fprintf(f, " \"games\": {\"standard\": \"%s/config/games/standard.json\", \"tricard\": \"%s/config/games/tricard.json\","
 	    " \"florida\": \"%s/config/games/florida.json\"},\n \"tables\": [\n", PB_SOURCE_DIR, PB_SOURCE_DIR, PB_SOURCE_DIR);
 	for (int i = 0; i < TABLES; i++) {
@@ -323,6 +330,45 @@ time_summary(struct pit *p, const char *group, const char *from, const char *to,
 		fprintf(stderr, "bench_reports: the totals count %lld rounds, %lld were dealt\n", (long long)counted, (long long)rounds);
 		exit(1);
 	}
+	free(t);
+}
+
+/*
+ * p50 and p99 of `reps` runs of the statistics report of the current month
+ * (its days, the month to date, the year to date, the month before) in the
+ * property's calendar (UTC days from midnight without PB_BENCH_ZONE).
+ */
+static void
+time_statistics(struct pit *p, int reps)
+{
+	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
+	struct report_params rp = {.property = &p->cfg->property};
+	struct report_query q;
+	struct pb_error err;
+	double *t = calloc((size_t)reps, sizeof(*t));
+	size_t bytes = 0;
+
+	if (t == NULL || report_query_parse(REPORT_STATISTICS, &rp, fake_now_ms, &q, &err) < 0) {
+		fprintf(stderr, "bench_reports: %s\n", t ? err.message : "out of memory");
+		exit(1);
+	}
+	for (int i = 0; i < reps; i++) {
+		json_t *out = NULL;
+		char *text;
+		double t0 = mono_ms();
+		if (pit_report_statistics(p, &boss, &q, &out, &err) < 0) {
+			fprintf(stderr, "bench_reports: statistics: %s\n", err.message);
+			exit(1);
+		}
+		text = json_dumps(out, JSON_COMPACT);
+		t[i] = mono_ms() - t0;
+		bytes = text ? strlen(text) : 0;
+		free(text);
+		json_decref(out);
+	}
+	qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+	printf("  statistics (month, year to date) %8zu bytes  p50 %8.3f ms  p99 %8.3f ms  (%d runs)\n", bytes, t[reps / 2],
+	    t[(reps * 99) / 100 < reps ? (reps * 99) / 100 : reps - 1], reps);
 	free(t);
 }
 
@@ -601,6 +647,9 @@ grow_and_time(struct pit *pit, const char *db, int64_t *dealt, int64_t target, b
 	time_summary(pit, "table", from, to, reps, *dealt);
 	time_summary(pit, "dealer", from, to, reps, *dealt);
 	time_summary(pit, "hour", from, to, smoke ? 3 : 20, *dealt);
+	if (bench_property() != NULL)
+		time_summary(pit, "shift", from, to, reps, *dealt);
+	time_statistics(pit, smoke ? 3 : reps / 2);
 	fflush(stdout);
 }
 

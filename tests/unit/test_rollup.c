@@ -12,6 +12,9 @@
  * late row lands in a day already rolled up: after report_rollup_after_round
  * the summaries agree again, and they did not before.  Also: the play-time
  * corrections of a day row by hand, the mark, and days-without-rows.
+ * Last, the same in Los Angeles' gaming days (from 06:00, three shifts,
+ * the change to daylight time on 2026-03-08 in the range): the roll-ups
+ * rebuilt for that calendar, and summaries by gaming day and shift too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -54,8 +57,9 @@ static const struct actor BOSS = {"boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
 static const char *const TABLES[] = {"T1", "T2", "T3"};
 static const char *const DEALERS[] = {"dealer-a", "dealer-b"};
 
+/* The configuration of the fixture; with `property` (a JSON object's text) that property section too. */
 static void
-write_config(const char *path, const char *db)
+write_config(const char *path, const char *db, const char *property)
 {
 	FILE *f = fopen(path, "w");
 	char hex[PB_SHA256_HEX_LEN];
@@ -63,6 +67,8 @@ write_config(const char *path, const char *db)
 	assert_non_null(f);
 	pb_sha256_hex("boss", 4, hex);
 	fprintf(f, "{\"listen\": \"127.0.0.1:1\", \"database\": \"%s\",\n", db);
+	if (property != NULL)
+		fprintf(f, " \"property\": %s,\n", property);
 	fprintf(f, " \"games\": {\"standard\": \"%s/config/games/standard.json\", \"tricard\": \"%s/config/games/tricard.json\","
 	    " \"florida\": \"%s/config/games/florida.json\"},\n \"tables\": [\n", PB_SOURCE_DIR, PB_SOURCE_DIR, PB_SOURCE_DIR);
 	fprintf(f, "  {\"id\": \"T1\", \"name\": \"a\", \"game\": \"standard\", \"seats\": 6, \"banking\": \"house\","
@@ -86,7 +92,7 @@ setup(void **state)
 	assert_non_null(mkdtemp(fx.dir));
 	snprintf(fx.db, sizeof(fx.db), "%s/pit.db", fx.dir);
 	snprintf(fx.cfg_path, sizeof(fx.cfg_path), "%s/pitboss.json", fx.dir);
-	write_config(fx.cfg_path, fx.db);
+	write_config(fx.cfg_path, fx.db, NULL);
 	fx.cfg = config_load(fx.cfg_path, &err);
 	if (fx.cfg == NULL)
 		fail_msg("config_load: %s", err.message);
@@ -220,6 +226,7 @@ fill_random(void)
 
 /* The summary as JSON text, through the day roll-ups or from the hours only. */
 static const char *summary_table;  /* the table= parameter of summary(), or NULL */
+static const struct property_config *summary_property;   /* the property's calendar, or NULL: UTC days */
 
 static char *
 summary(const char *group, int64_t from_s, int64_t to_s, bool hours_only)
@@ -237,6 +244,7 @@ summary(const char *group, int64_t from_s, int64_t to_s, bool hours_only)
 	rp.to = to;
 	rp.group = group;
 	rp.table = summary_table;
+	rp.property = summary_property;
 	if (report_query_parse(REPORT_SUMMARY, &rp, DAY0 * 1000, &q, &err) < 0)
 		fail_msg("report_query_parse: %s", err.message);
 	q.hours_only = hours_only;
@@ -245,6 +253,48 @@ summary(const char *group, int64_t from_s, int64_t to_s, bool hours_only)
 	text = json_dumps(out, JSON_SORT_KEYS | JSON_COMPACT);
 	json_decref(out);
 	return text;
+}
+
+/* The statistics report of a month (YYYY-MM) at the Unix time now_s, through the day roll-ups or from the hours only. */
+static char *
+statistics(const char *month, int64_t now_s, bool hours_only)
+{
+	struct report_params rp = {.month = month, .property = &fx.pit.cfg->property};
+	struct report_query q;
+	struct pb_error err;
+	json_t *out = NULL;
+	char *text;
+
+	if (report_query_parse(REPORT_STATISTICS, &rp, now_s * 1000, &q, &err) < 0)
+		fail_msg("report_query_parse: %s", err.message);
+	q.hours_only = hours_only;
+	if (pit_report_statistics(&fx.pit, &BOSS, &q, &out, &err) < 0)
+		fail_msg("pit_report_statistics: %s", err.message);
+	text = json_dumps(out, JSON_SORT_KEYS | JSON_COMPACT);
+	json_decref(out);
+	return text;
+}
+
+/* The statistics of March, April and May 2026 (to date on now_s) both ways: how many differ. */
+static int
+compare_statistics(int64_t now_s)
+{
+	static const char *const months[] = {"2026-03", "2026-04", "2026-05"};
+	int differing = 0;
+
+	for (int m = 0; m < 3; m++) {
+		char *a = statistics(months[m], now_s, false), *b = statistics(months[m], now_s, true);
+		if (strcmp(a, b) != 0 && differing++ == 0) {
+			size_t k = 0;
+			while (a[k] == b[k])
+				k++;
+			k = k > 200 ? k - 200 : 0;
+			print_message("statistics %s\n rollup: ...%.400s\n hours:  ...%.400s\n", months[m], a + k, b + k);
+		}
+		free(a);
+		free(b);
+	}
+	return differing;
 }
 
 static int64_t
@@ -260,11 +310,16 @@ count_rows(const char *sql)
 	return n;
 }
 
-/* Every grouping that may read days, over random ranges: the same answer both ways. */
+/*
+ * Every grouping that may read roll-ups, over random ranges: the same answer
+ * both ways (by the property's shifts too when the summary follows a
+ * property's calendar).
+ */
 static int
 compare_random_ranges(int ranges)
 {
-	static const char *const groups[] = {"table", "dealer", "day"};
+	static const char *const groups[] = {"table", "dealer", "day", "shift"};
+	int group_count = summary_property != NULL ? 4 : 3;
 	int differing = 0;
 
 	for (int i = 0; i < ranges; i++) {
@@ -277,7 +332,7 @@ compare_random_ranges(int ranges)
 		}
 		/* Every third range as a reader of table T2 alone: the roll-ups per table, not over every table. */
 		summary_table = i % 3 == 2 ? "T2" : NULL;
-		for (int g = 0; g < 3; g++) {
+		for (int g = 0; g < group_count; g++) {
 			char *a = summary(groups[g], from, to, false);
 			char *b = summary(groups[g], from, to, true);
 			if (strcmp(a, b) != 0) {
@@ -319,6 +374,7 @@ test_rollup_equals_hours(void **state)
 	    count_rows("SELECT sum(rounds) + sum(win_pair_plus) + sum(lines_ante) FROM report_hours "
 	    "WHERE hour < (SELECT days_before FROM report_rollup)"));
 	assert_int_equal(compare_random_ranges(60), 0);
+	assert_int_equal(compare_statistics(DAY0 + 80 * 86400LL), 0);
 	/* A second catch-up on the same day changes nothing. */
 	assert_int_equal(report_rollup_catch_up(fx.store, (DAY0 + (DAYS - 1) * 86400LL) * 1000 + 9000, &err), 0);
 	assert_int_equal(compare_random_ranges(5), 0);
@@ -388,6 +444,128 @@ test_carry_by_hand(void **state)
 	assert_int_equal(report_month_next(1764547200), 1767225600);          /* 2025-12-01 -> 2026-01-01 */
 }
 
+/* Los Angeles, gaming day from 06:00, three shifts: 2026-03-07 (DST begins at 02:00 on the 8th) has 23 hours. */
+#define LA_PROPERTY "{\"id\": \"P1\", \"name\": \"Pacific\", \"time_zone\": \"America/Los_Angeles\", " \
+	"\"gaming_day_start\": \"06:00\", \"shifts\": [{\"name\": \"day\", \"start\": \"06:00\"}, " \
+	"{\"name\": \"swing\", \"start\": \"14:00\"}, {\"name\": \"grave\", \"start\": \"22:00\"}]}"
+
+/* The sum of rounds of a roll-up kind with start in [from, to), and of report_hours with hour in [from, to). */
+static void
+assert_span_sums_hours(int kind, int64_t from, int64_t to)
+{
+	char a[200], b[200];
+
+	snprintf(a, sizeof(a), "SELECT coalesce(sum(rounds), 0) + coalesce(sum(win_play), 0) FROM report_spans "
+	    "WHERE kind = %d AND start >= %lld AND start < %lld", kind, (long long)from, (long long)to);
+	snprintf(b, sizeof(b), "SELECT coalesce(sum(rounds), 0) + coalesce(sum(win_play), 0) FROM report_hours "
+	    "WHERE hour >= %lld AND hour < %lld", (long long)from, (long long)to);
+	if (count_rows(a) != count_rows(b))
+		print_message("kind %d [%lld, %lld): the roll-ups sum %lld, the hours %lld\n", kind, (long long)from,
+		    (long long)to, (long long)count_rows(a), (long long)count_rows(b));
+	assert_int_equal(count_rows(a), count_rows(b));
+}
+
+/*
+ * The property moves to Los Angeles with gaming days from 06:00 and three
+ * shifts: the roll-ups made for UTC days are replaced by roll-ups of its
+ * gaming days (the 23-hour 2026-03-08 among them), months and shifts, and
+ * every summary that reads them (by table, dealer, gaming day and shift,
+ * for every table or one) equals the same summary from the hours.  A late
+ * row makes the roll-ups read stale (so they are read) until its day is
+ * rebuilt; a summary by UTC day no longer reads them.
+ */
+static void
+test_zone_rollup_equals_hours(void **state)
+{
+	char path[160], text[REPORT_CALENDAR_MAX];
+	struct config *cfg;
+	struct pb_error err;
+	int64_t days_before, day_0307 = 1772892000;    /* 2026-03-07T06:00-08:00 */
+	int64_t day_0308 = 1772974800;                  /* 2026-03-08T06:00-07:00: 23 hours later */
+	int64_t late = day_0308 + 9 * H;                /* 2026-03-08 15:00 PDT: the swing shift */
+	char *a, *b;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/zone.json", fx.dir);
+	write_config(path, fx.db, LA_PROPERTY);
+	if ((cfg = config_load(path, &err)) == NULL)
+		fail_msg("config_load: %s", err.message);
+	/* Start-up on 2026-04-30 at 05:00 UTC (22:00 PDT on the 29th). */
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	assert_int_equal(report_rollup_follow(fx.store, &cfg->property.calendar, (DAY0 + 60 * 86400LL + 5 * H) * 1000, &err), 0);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	assert_int_equal(store_report_rollup_calendar(fx.store, &days_before, text, &err), 0);
+	assert_string_equal(text, "America/Los_Angeles 06:00 06:00 14:00 22:00");
+	assert_int_equal(days_before, DAY0 + 59 * 86400LL + 13 * H);   /* 2026-04-29T06:00-07:00 */
+	assert_int_equal(report_day_next(report_calendar_of(text, &err), day_0307), day_0308);
+	/* The 23-hour day, its shifts, the months: each sums its hours; nothing left of the UTC days. */
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE kind = 9 AND start % 3600 <> 0"), 0);
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE kind = 9 AND start = 1772928000"), 0);
+	assert_span_sums_hours(REPORT_SPAN_DAY_ALL, day_0307, day_0308);
+	assert_span_sums_hours(REPORT_SPAN_DAY_TABLE, day_0307, day_0308);
+	assert_span_sums_hours(REPORT_SPAN_SHIFT_ALL, day_0307, day_0308);
+	assert_span_sums_hours(REPORT_SPAN_SHIFT_ALL, day_0307 + 16 * H, day_0308);  /* grave: 22:00 PST .. 06:00 PDT, 7 hours */
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE kind = 8 AND start = 1772892000 + 16 * 3600"),
+	    count_rows("SELECT count(DISTINCT rules_id) FROM report_hours WHERE hour >= 1772892000 + 16 * 3600 "
+	    "AND hour < 1772974800"));
+	assert_span_sums_hours(REPORT_SPAN_MONTH_TABLE, DAY0 + 14 * H, DAY0 + 31 * 86400LL + 13 * H);   /* March */
+	assert_span_sums_hours(REPORT_SPAN_DAY_DEALER, DAY0 - 10 * H, days_before);    /* from 2026-02-28T06:00-08:00 */
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans "
+	    "WHERE start >= (SELECT days_before FROM report_rollup)"), 0);
+	summary_property = &cfg->property;
+	fx.pit.cfg = cfg;                           /* the statistics follow the pit's property */
+	assert_int_equal(compare_random_ranges(40), 0);
+	assert_int_equal(compare_statistics(DAY0 + 80 * 86400LL), 0);
+	/*
+	 * A late row in the swing shift of 2026-03-08, of another game than its table's (a day of two games): the
+	 * roll-ups are read, so they differ until it is rolled up.
+	 */
+	exec_sql("BEGIN");
+	put_hour("T3", "dealer-late", fx.rules_ids[1], late, late * 1000 + 60000, late * 1000 + 3000000);
+	exec_sql("COMMIT");
+	for (int g = 0; g < 3; g++) {
+		static const char *const groups[] = {"day", "shift", "table"};
+		a = summary(groups[g], DAY0, DAY0 + 30 * 86400LL, false);
+		b = summary(groups[g], DAY0, DAY0 + 30 * 86400LL, true);
+		assert_string_not_equal(a, b);
+		free(a);
+		free(b);
+	}
+	a = statistics("2026-03", DAY0 + 80 * 86400LL, false);
+	b = statistics("2026-03", DAY0 + 80 * 86400LL, true);
+	assert_string_not_equal(a, b);
+	free(a);
+	free(b);
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	assert_int_equal(report_rollup_after_round(fx.store, late * 1000 + 3000000, &err), 0);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	assert_int_equal(count_rows("SELECT count(DISTINCT rules_id) FROM report_spans WHERE kind = 2 AND table_id = 'T3' "
+	    "AND start = 1772974800"), 2);
+	assert_int_equal(compare_random_ranges(20), 0);
+	assert_int_equal(compare_statistics(DAY0 + 80 * 86400LL), 0);
+	/* A round on a later gaming day rolls up the days before it in Los Angeles' calendar. */
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	assert_int_equal(report_rollup_after_round(fx.store, (DAY0 + 70 * 86400LL) * 1000, &err), 0);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	assert_int_equal(count_rows("SELECT days_before FROM report_rollup"), DAY0 + 69 * 86400LL + 13 * H);
+	assert_int_equal(compare_random_ranges(20), 0);
+	/* By UTC days (no calendar) the summary cannot read gaming days: it reads the hours, and agrees. */
+	summary_property = NULL;
+	assert_int_equal(compare_random_ranges(10), 0);
+	/* The same calendar again changes nothing; back to UTC, the roll-ups are UTC days again. */
+	assert_int_equal(store_begin(fx.store, &err), 0);
+	assert_int_equal(report_rollup_follow(fx.store, &cfg->property.calendar, (DAY0 + 70 * 86400LL) * 1000, &err), 0);
+	assert_int_equal(count_rows("SELECT days_before FROM report_rollup"), DAY0 + 69 * 86400LL + 13 * H);
+	assert_int_equal(report_rollup_follow(fx.store, &fx.cfg->property.calendar, (DAY0 + 70 * 86400LL) * 1000, &err), 0);
+	assert_int_equal(store_commit(fx.store, &err), 0);
+	assert_int_equal(count_rows("SELECT days_before FROM report_rollup"), DAY0 + 70 * 86400LL);
+	assert_int_equal(count_rows("SELECT count(*) FROM report_spans WHERE kind = 9 AND start % 86400 <> 0"), 0);
+	assert_int_equal(compare_random_ranges(10), 0);
+	fx.pit.cfg = fx.cfg;
+	assert_int_equal(compare_statistics(DAY0 + 80 * 86400LL), 0);
+	config_free(cfg);
+}
+
 int
 main(void)
 {
@@ -395,6 +573,7 @@ main(void)
 		cmocka_unit_test(test_rollup_equals_hours),
 		cmocka_unit_test(test_late_row_rebuilds_its_day),
 		cmocka_unit_test(test_carry_by_hand),
+		cmocka_unit_test(test_zone_rollup_equals_hours),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

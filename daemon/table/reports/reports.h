@@ -72,7 +72,7 @@ struct report_query {
 	int shifts[REPORT_SHIFTS_MAX];  /* local start times, minutes after midnight, ascending (the property's: in its order) */
 	int64_t min_net;                /* payouts */
 	int limit;                      /* payouts, exceptions */
-	bool hours_only;                /* summary: read the hourly rows only, never the day roll-ups (tests) */
+	bool hours_only;                /* summary, statistics: read the hourly rows only, never the roll-ups (tests) */
 	int64_t gaming_day;             /* master-game: the gaming day (days since 1970-01-01) */
 	int shift;                      /* master-game: an index of the property's shifts, -1 for the whole day */
 	int64_t first_day;              /* statistics: the month's first gaming day (gaming_day: the last one reported) */

@@ -13,8 +13,11 @@
  * window as the master game counts it, its hand win the rounds of its
  * sessions' closed segments).
  *
- * One read of the hour rows from the earlier of January 1 and the month
- * before's first day, and one of their documents.  A table's documents of
+ * One read of the day roll-ups (report_spans by table and game, when they
+ * were made for the property's gaming days) from the earlier of January 1
+ * and the month before's first day to the last day rolled up, of the hour
+ * rows after it, and one of their documents; without roll-ups, of the hour
+ * rows alone.  A table's documents of
  * a day count for the game of its last round that day (else of the latest
  * day before with rounds, else its configured game).  A table's day whose
  * session is still open (an opener without its closer) is left out of the
@@ -28,6 +31,7 @@
 #include "store/store.h"
 #include "table/accounting/accounting.h"
 #include "table/reports/reports_private.h"
+#include "table/rounds/rounds.h"
 
 #define DAY_LEN 11                      /* YYYY-MM-DD */
 
@@ -76,6 +80,9 @@ struct stats {
 	struct st_row *rows;
 	size_t row_count;
 	struct st_row total;                /* table unused, game "" */
+	int64_t spans_to;                   /* Unix seconds: day roll-ups read before it, hour rows from it */
+	bool *mixed;                        /* [as last_rules]: the day's roll-ups have more than one game */
+	bool any_mixed;
 };
 
 /* The game of rules_id, read once per request. */
@@ -100,6 +107,18 @@ st_game(struct stats *st, int64_t rules_id, struct pb_error *err)
 	return n;
 }
 
+/* A row's feeds count the hour rows from the later of their start and the day roll-ups' end (st_read). */
+static void
+st_row_emit(struct stats *st, struct st_row *r)
+{
+	struct report_feed *f[3] = {r->month, r->year, r->prior};
+	const struct report_query *q[3] = {&st->mq, &st->yq, &st->pq};
+
+	for (int k = 0; k < 3; k++)
+		report_feed_emit(f[k], q[k]->from_ms / 1000 > st->spans_to ? q[k]->from_ms / 1000 : st->spans_to,
+		    q[k]->to_ms / 1000);
+}
+
 /* The feeds and day sums of a row (zeroed). */
 static int
 st_row_init(struct stats *st, struct st_row *r, struct pb_error *err)
@@ -111,7 +130,10 @@ st_row_init(struct stats *st, struct st_row *r, struct pb_error *err)
 	r->shifts = calloc((size_t)st->p->cfg->property.calendar.shift_count + 1, sizeof(r->shifts[0]));
 	if (r->days == NULL || r->shifts == NULL)
 		pb_oom(err);
-	return r->month && r->year && r->prior && r->days && r->shifts ? 0 : -1;
+	if (!(r->month && r->year && r->prior && r->days && r->shifts))
+		return -1;
+	st_row_emit(st, r);
+	return 0;
 }
 
 /* The row of table and game, made when new; NULL with err. */
@@ -166,6 +188,147 @@ st_hour(void *arg, const struct report_hour *h, struct pb_error *err)
 	    report_feed_row(st->total.year, h, err) < 0 || report_feed_row(st->total.prior, h, err) < 0)
 		return -1;
 	return 0;
+}
+
+/* The feeds of row r and of the totals, with the query of each. */
+static void
+st_feeds(struct stats *st, struct st_row *r, struct report_feed *f[6], const struct report_query *q[6])
+{
+	f[0] = r->month, f[1] = r->year, f[2] = r->prior;
+	f[3] = st->total.month, f[4] = st->total.year, f[5] = st->total.prior;
+	q[0] = q[3] = &st->mq, q[1] = q[4] = &st->yq, q[2] = q[5] = &st->pq;
+}
+
+/*
+ * A day roll-up row into a feed: counted with its carry when it starts in
+ * the feed's range before the hours read (spans_to), but for the carry of
+ * the feed's first day (owed to the hours before the range); the carry
+ * alone of the day at the end of the roll-ups read (or of the range), owed
+ * to the hour before it.
+ */
+static int
+st_feed_span(struct report_feed *f, const struct report_query *q, int64_t spans_to, const struct report_hour *h,
+    struct pb_error *err)
+{
+	int64_t from = q->from_ms / 1000, to = q->to_ms / 1000, end = to < spans_to ? to : spans_to;
+
+	if (h->hour < from)
+		return 0;
+	if (h->hour < end)
+		return report_feed_span(f, h, false, from, err);
+	if (h->hour == end && h->hour > from)
+		return report_feed_span(f, h, true, from, err);
+	return 0;
+}
+
+/*
+ * One day roll-up row (by table and game, in start order) into its row's
+ * feeds and the totals', and its table's game of the day (a day with more
+ * than one game is marked: its hours tell the last, st_mixed_days).
+ */
+static int
+st_span(void *arg, const struct report_hour *h, struct pb_error *err)
+{
+	struct stats *st = arg;
+	size_t t = table_index(st->p->cfg, h->table_id);
+	struct report_feed *f[6];
+	const struct report_query *q[6];
+	struct st_game *g;
+	struct st_row *r;
+	int64_t day;
+
+	if (t == st->p->cfg->table_count)
+		return 0;                   /* a table no longer configured */
+	if (h->hour >= st->spans_to && h->carry_ms == 0)
+		return 0;                   /* the day after the roll-ups read, for its carry only: none */
+	if ((g = st_game(st, h->rules_id, err)) == NULL || (r = st_row(st, t, g->r.name, err)) == NULL)
+		return -1;
+	day = gaming_day_of(&st->p->cfg->property.calendar, h->hour) - st->base_day;
+	if (h->hour < st->spans_to && day >= 0 && day < st->bdays) {
+		size_t at = t * (size_t)st->bdays + (size_t)day;
+		if (st->last_rules[at] != 0 && st->last_rules[at] != h->rules_id)
+			st->mixed[at] = st->any_mixed = true;
+		st->last_rules[at] = h->rules_id;
+	}
+	st_feeds(st, r, f, q);
+	for (int i = 0; i < 6; i++)
+		if (st_feed_span(f[i], q[i], st->spans_to, h, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* An hour row of a day with more than one game: the game of its table's last row that day (rows in hour order). */
+static int
+st_mixed_hour(void *arg, const struct report_hour *h, struct pb_error *err)
+{
+	struct stats *st = arg;
+	size_t t = table_index(st->p->cfg, h->table_id);
+	int64_t day = gaming_day_of(&st->p->cfg->property.calendar, h->hour) - st->base_day;
+
+	(void)err;
+	if (t < st->p->cfg->table_count && day >= 0 && day < st->bdays && st->mixed[t * (size_t)st->bdays + (size_t)day])
+		st->last_rules[t * (size_t)st->bdays + (size_t)day] = h->rules_id;
+	return 0;
+}
+
+/* The days rolled up with more than one game at a table: their hours read for the last game. */
+static int
+st_mixed_days(struct stats *st, const char *scope, struct pb_error *err)
+{
+	const struct gaming_calendar *cal = &st->p->cfg->property.calendar;
+	size_t tables = st->p->cfg->table_count;
+
+	for (int64_t d = 0; st->any_mixed && d < st->bdays; d++) {
+		bool any = false;
+		int64_t from, to;
+		int rc;
+
+		for (size_t t = 0; t < tables && !any; t++)
+			any = st->mixed[t * (size_t)st->bdays + (size_t)d];
+		if (!any)
+			continue;
+		gaming_day_bounds(cal, st->base_day + d, &from, &to);
+		if ((rc = store_report_hours(st->p->store, scope, from, to, st_mixed_hour, st, err)) != 0)
+			return rc;
+	}
+	return 0;
+}
+
+/*
+ * The rows of the period: the day roll-ups where they were made for the
+ * property's gaming days (from the first day to the last rolled up), then
+ * the hour rows to the end, each feed counting the hours from the later of
+ * its start and the roll-ups' end.  One read snapshot (the caller's).
+ */
+static int
+st_read(struct stats *st, const struct report_query *q, const char *scope, struct pb_error *err)
+{
+	const struct gaming_calendar *cal = &st->p->cfg->property.calendar, *made = NULL;
+	char made_text[REPORT_CALENDAR_MAX];
+	int64_t days_before = 0, from = (st->pq.from_ms < st->yq.from_ms ? st->pq.from_ms : st->yq.from_ms) / 1000;
+	int64_t to = q->to_ms / 1000, end;
+	int rc;
+
+	st->spans_to = from;
+	if (!q->hours_only && (store_report_rollup_calendar(st->p->store, &days_before, made_text, err) < 0 ||
+	    (made = report_calendar_of(made_text, err)) == NULL))
+		return -1;
+	if (made != NULL && made->day_start_min == cal->day_start_min && strcmp(tz_name(made->tz), tz_name(cal->tz)) == 0 &&
+	    report_day_start(made, from) == from && from >= report_first_day(made)) {
+		end = report_day_start(made, days_before - 3600 < to ? days_before - 3600 : to);
+		if (end > from)
+			st->spans_to = end;
+	}
+	if (st->spans_to > from) {
+		/* The hour before the first day: its rows name their games as the hours' read would. */
+		if ((rc = store_report_hours(st->p->store, scope, from - 3600, from, st_hour, st, err)) != 0 ||
+		    (rc = store_report_spans(st->p->store, scope, REPORT_SPAN_DAY_TABLE, from, st->spans_to + 1, st_span, st,
+		    err)) != 0 || (rc = st_mixed_days(st, scope, err)) != 0)
+			return rc;
+	}
+	for (size_t i = 0; i <= st->row_count; i++)
+		st_row_emit(st, i < st->row_count ? &st->rows[i] : &st->total);
+	return store_report_hours(st->p->store, scope, st->spans_to - 3600, to + 3600, st_hour, st, err);
 }
 
 static int
@@ -559,6 +722,7 @@ st_free(struct stats *st)
 	free(st->rows);
 	free(st->games);
 	free(st->last_rules);
+	free(st->mixed);
 }
 
 int
@@ -576,14 +740,14 @@ pit_report_statistics(struct pit *p, const struct actor *a, const struct report_
 		return -1;
 	st_setup(&st, q);
 	st.last_rules = calloc(p->cfg->table_count * (size_t)st.bdays + 1, sizeof(st.last_rules[0]));
-	if (st.last_rules == NULL) {
+	st.mixed = calloc(p->cfg->table_count * (size_t)st.bdays + 1, sizeof(st.mixed[0]));
+	if (st.last_rules == NULL || st.mixed == NULL) {
 		pb_oom(err);
 		goto out;
 	}
 	if (st_row_init(&st, &st.total, err) < 0 || store_snapshot_begin(p->store, err) < 0)
 		goto out;
-	rc = store_report_hours(p->store, scope, (st.pq.from_ms < st.yq.from_ms ? st.pq.from_ms : st.yq.from_ms) / 1000 - 3600,
-	    q->to_ms / 1000 + 3600, st_hour, &st, err);
+	rc = st_read(&st, q, scope, err);
 	if (rc == 0)
 		rc = st_counts(&st, a, q->table[0] ? q->table : NULL, err);
 	if (rc == 0)

@@ -446,12 +446,12 @@ summary_hours(struct pit *p, const char *scope, struct summary *sm, int64_t from
 }
 
 /*
- * Reads the rows of the range into the summary, in one read snapshot.
- * Groupings that do not divide a day (table, dealer, and day when days are
- * UTC days: tz_offset 0, or a property in UTC whose gaming day starts at
- * midnight) read
- * the roll-ups (report_spans) of the whole days rolled up, months where
- * whole months fit (not for day), and hours at the two ends:
+ * How a range is split over roll-ups by UTC day and month (the central
+ * copy's, daemon/central/report.c; the property's own summary splits by its
+ * roll-ups' calendar, summary_plan below).  Groupings that do not divide a
+ * day (table, dealer, and day when days are UTC days) read the roll-ups of
+ * the whole days rolled up, months where whole months fit (not for day),
+ * and hours at the two ends:
  *   hours [from, A), with A's first hour read only for the joins;
  *   spans [A, B), each with its carry except the first;
  *   the carry of day B (owed to B's hour before), then hours [B, to), with
@@ -488,41 +488,142 @@ report_split_range(const struct report_query *q, int64_t rolled_before, struct r
 		sp->m1 = sp->m2 = sp->b;
 }
 
+/* How the property's summary reads its range through the roll-ups: report_split's bounds, the kinds, the units. */
+struct span_plan {
+	struct report_split sp;
+	int kind_unit, kind_month;
+	bool shifts;                       /* the units are shift spans, else day spans */
+};
+
+/* Whether the roll-ups made for `made` have q's days: the property's gaming days, or UTC days without a calendar. */
+static bool
+same_days(const struct report_query *q, const struct gaming_calendar *made)
+{
+	if (q->cal == NULL)
+		return q->utc_days && made->day_start_min == 0 && strcmp(tz_name(made->tz), "UTC") == 0;
+	return q->cal->day_start_min == made->day_start_min && strcmp(tz_name(q->cal->tz), tz_name(made->tz)) == 0;
+}
+
+static int64_t
+unit_start(const struct span_plan *pl, const struct gaming_calendar *c, int64_t t)
+{
+	return pl->shifts ? report_shift_start(c, t) : report_day_start(c, t);
+}
+
+static int64_t
+unit_next(const struct span_plan *pl, const struct gaming_calendar *c, int64_t start)
+{
+	return pl->shifts ? report_shift_next(c, start) : report_day_next(c, start);
+}
+
+/*
+ * Splits the range as report_split_range does, in the spans of the
+ * calendar the roll-ups were made for (`made`, recorded as made_text; NULL:
+ * hours only): a summary by table or dealer reads day and month spans
+ * whatever their calendar; by day, day spans when they are q's days; by
+ * shift, shift spans when q groups by the property's shifts and the
+ * roll-ups were made for its calendar.  Only units whose day is rolled up
+ * (before days_before) and whose next day's carry is there.
+ */
+static void
+summary_plan(const struct report_query *q, const char *scope, const struct gaming_calendar *made, const char *made_text,
+    int64_t days_before, struct span_plan *pl)
+{
+	struct report_split *sp = &pl->sp;
+	char text[REPORT_CALENDAR_MAX];
+	int64_t first, last;
+
+	memset(pl, 0, sizeof(*pl));
+	sp->from = q->from_ms / 1000;
+	sp->to = q->to_ms / 1000;
+	if (made == NULL || q->hours_only)
+		return;
+	switch (q->group) {
+	case REPORT_GROUP_TABLE:
+		pl->kind_unit = REPORT_SPAN_DAY_TABLE;
+		pl->kind_month = REPORT_SPAN_MONTH_TABLE;
+		sp->months = true;
+		break;
+	case REPORT_GROUP_DEALER:
+		pl->kind_unit = scope == NULL ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_DEALER;
+		pl->kind_month = scope == NULL ? REPORT_SPAN_MONTH_DEALER_ALL : REPORT_SPAN_MONTH_DEALER;
+		sp->months = true;
+		break;
+	case REPORT_GROUP_DAY:
+		if (!same_days(q, made))
+			return;
+		pl->kind_unit = scope == NULL ? REPORT_SPAN_DAY_ALL : REPORT_SPAN_DAY_TABLE;
+		break;
+	case REPORT_GROUP_SHIFT:
+		if (q->cal == NULL || !q->named_shifts || made->shift_count == 0)
+			return;
+		report_calendar_text(q->cal, text);
+		if (strcmp(text, made_text) != 0)
+			return;
+		pl->kind_unit = scope == NULL ? REPORT_SPAN_SHIFT_ALL : REPORT_SPAN_SHIFT_TABLE;
+		pl->shifts = true;
+		break;
+	default:
+		return;
+	}
+	first = report_first_day(made);
+	sp->a = unit_start(pl, made, sp->from);
+	if (sp->a < sp->from)
+		sp->a = unit_next(pl, made, sp->a);
+	if (sp->a < first)
+		sp->a = first;
+	last = days_before - 3600 < sp->to ? days_before - 3600 : sp->to;
+	sp->b = unit_start(pl, made, last);
+	if (sp->b <= sp->a)
+		return;
+	sp->spans = true;
+	if (sp->months) {
+		sp->m1 = report_gmonth_start(made, sp->a);
+		if (sp->m1 < sp->a)
+			sp->m1 = report_gmonth_next(made, sp->m1);
+		sp->m2 = report_gmonth_start(made, sp->b);
+	}
+	if (!sp->months || sp->m2 <= sp->m1)       /* no whole month: units only */
+		sp->m1 = sp->m2 = sp->b;
+}
+
 /*
  * Reads the rows of the range into the summary, in one read snapshot, as
- * report_split_range splits it: roll-ups (report_spans) for the whole days
- * and months, hours at the two ends.  By dealer, the roll-ups over every
- * table when the reader sees every table, else per table within the scope.
+ * summary_plan splits it: roll-ups (report_spans) for the whole units and
+ * months, hours at the two ends.  By dealer, the roll-ups over every table
+ * when the reader sees every table, else per table within the scope; by
+ * day or shift, over every table and dealer when the reader sees every
+ * table.
  */
 static int
 summary_read(struct pit *p, const struct report_query *q, const char *scope, struct summary *sm, struct pb_error *err)
 {
-	bool by_dealer = q->group == REPORT_GROUP_DEALER;
-	int kind_day = !by_dealer ? REPORT_SPAN_DAY_TABLE : scope == NULL ? REPORT_SPAN_DAY_DEALER_ALL : REPORT_SPAN_DAY_DEALER;
-	int kind_month = !by_dealer ? REPORT_SPAN_MONTH_TABLE :
-	    scope == NULL ? REPORT_SPAN_MONTH_DEALER_ALL : REPORT_SPAN_MONTH_DEALER;
+	char made_text[REPORT_CALENDAR_MAX] = "";
+	const struct gaming_calendar *made = NULL;
 	int64_t days_before = 0;
-	struct report_split sp;
+	struct span_plan pl;
+	struct report_split *sp = &pl.sp;
 	int rc = -1;
 
 	if (store_snapshot_begin(p->store, err) < 0)
 		return -1;
-	if (!q->hours_only && store_report_rollup_get(p->store, &days_before, err) < 0)
+	if (!q->hours_only && (store_report_rollup_calendar(p->store, &days_before, made_text, err) < 0 ||
+	    (made = report_calendar_of(made_text, err)) == NULL))
 		goto out;
-	report_split_range(q, days_before, &sp);
-	if (!sp.spans) {
-		rc = summary_hours(p, scope, sm, sp.from - 3600, sp.to + 3600, sp.from, sp.to, err);
+	summary_plan(q, scope, made, made_text, days_before, &pl);
+	if (!sp->spans) {
+		rc = summary_hours(p, scope, sm, sp->from - 3600, sp->to + 3600, sp->from, sp->to, err);
 		goto out;
 	}
-	if (sp.from < sp.a && (rc = summary_hours(p, scope, sm, sp.from - 3600, sp.a + 3600, sp.from, sp.a, err)) != 0)
+	if (sp->from < sp->a && (rc = summary_hours(p, scope, sm, sp->from - 3600, sp->a + 3600, sp->from, sp->a, err)) != 0)
 		goto out;
-	sm->spans_from = sp.a;
-	if ((rc = store_report_spans(p->store, scope, kind_day, sp.a, sp.m1, summary_span, sm, err)) != 0 ||
-	    (rc = store_report_spans(p->store, scope, kind_month, sp.m1, sp.m2, summary_span, sm, err)) != 0 ||
-	    (rc = store_report_spans(p->store, scope, kind_day, sp.m2, sp.b, summary_span, sm, err)) != 0 ||
-	    (rc = store_report_spans(p->store, scope, kind_day, sp.b, sp.b + 86400, summary_carry_only, sm, err)) != 0)
+	sm->spans_from = sp->a;
+	if ((rc = store_report_spans(p->store, scope, pl.kind_unit, sp->a, sp->m1, summary_span, sm, err)) != 0 ||
+	    (rc = store_report_spans(p->store, scope, pl.kind_month, sp->m1, sp->m2, summary_span, sm, err)) != 0 ||
+	    (rc = store_report_spans(p->store, scope, pl.kind_unit, sp->m2, sp->b, summary_span, sm, err)) != 0 ||
+	    (rc = store_report_spans(p->store, scope, pl.kind_unit, sp->b, sp->b + 1, summary_carry_only, sm, err)) != 0)
 		goto out;
-	rc = summary_hours(p, scope, sm, sp.b - 3600, sp.to + 3600, sp.b, sp.to, err);
+	rc = summary_hours(p, scope, sm, sp->b - 3600, sp->to + 3600, sp->b, sp->to, err);
 out:
 	store_snapshot_end(p->store);
 	return rc;

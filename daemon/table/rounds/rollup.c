@@ -1,8 +1,10 @@
 /*
- * rollup.c - play time of the report aggregates, and their roll-ups by UTC
- * day and month (report_spans); see rounds.h and schema/006_report_days.sql.
- * tests/unit/test_rollup.c checks, on random aggregates, that a summary
- * read through the roll-ups equals the same summary read from the hours.
+ * rollup.c - play time of the report aggregates, and their roll-ups by the
+ * property's gaming day, month and shift (report_spans); see rounds.h and
+ * schema/024_gaming_day_rollups.sql.  tests/unit/test_rollup.c checks, on
+ * random aggregates, that a summary read through the roll-ups equals the
+ * same summary read from the hours, at UTC and in a zone with a
+ * daylight-saving change in the range.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "table/rounds/rounds_private.h"
 
 #define DAY_S 86400LL
+#define HOUR_S 3600LL
 
 int64_t
 report_floor_div(int64_t a, int64_t b)
@@ -195,89 +198,135 @@ merge_and_put(struct store *s, struct report_hour *rows, size_t n, int kind, int
 }
 
 /*
- * Rolls up the UTC day starting at `day` (kinds 1, 2 and 5), replacing what
- * was there.  Reads its hours and the two before it: each hour's joins are
- * decided as the summary decides them; the day's last hour is not extended
- * into the next day; the extension of the hour before the day by play
- * going on into it is the day's carry.
+ * The series rows (kind 1: table, dealer, game) of the span [start, next)
+ * from hour rows sorted by series and time, read from start - 2 hours: each
+ * hour's joins decided as the summary decides them, the span's last hour
+ * not extended into the next span, and the extension of the hour before
+ * the span by play going on into it the span's carry.
  */
 static int
-build_day(struct store *s, int64_t day, struct pb_error *err)
+span_series(const struct rows *hours, int64_t start, int64_t next, struct rows *out, struct pb_error *err)
 {
-	struct rows hours = {0}, dealer_rows = {0}, all_tables = {0};
-	struct report_hour out;
-	int rc = -1;
+	struct report_hour row;
 
-	if (store_report_hours(s, NULL, day - 7200, day + DAY_S, rows_add, &hours, err) != 0)
-		goto out;
-	if (hours.count > 1)
-		qsort(hours.items, hours.count, sizeof(hours.items[0]), cmp_series_time);
-	for (size_t i = 0; i < hours.count;) {
+	for (size_t i = 0; i < hours->count;) {
 		size_t j = i;
 		bool any = false;
 
-		while (j < hours.count && report_same_series(&hours.items[i], &hours.items[j]))
+		while (j < hours->count && report_same_series(&hours->items[i], &hours->items[j]))
 			j++;
-		span_row(&out, &hours.items[i], REPORT_SPAN_DAY_DEALER, day);
-		for (size_t k = i; k < j; k++) {
-			const struct report_hour *r = &hours.items[k];
-			bool jb = k > i && report_joined(&hours.items[k - 1], r);
-			bool ja = k + 1 < j && report_joined(r, &hours.items[k + 1]);
+		span_row(&row, &hours->items[i], REPORT_SPAN_DAY_DEALER, start);
+		for (size_t k = i; k < j && hours->items[k].hour < next; k++) {
+			const struct report_hour *r = &hours->items[k];
+			bool jb = k > i && report_joined(&hours->items[k - 1], r);
+			bool ja = k + 1 < j && hours->items[k + 1].hour < next && report_joined(r, &hours->items[k + 1]);
 
-			if (r->hour >= day) {
+			if (r->hour >= start) {
 				any = true;
-				if (add_sums(&out, r, err) < 0 || add_checked(&out.play_ms, report_hour_play_ms(r, jb, ja), err) < 0)
-					goto out;
-			} else if (r->hour == day - 3600 && ja) {
-				out.carry_ms = report_hour_play_ms(r, jb, true) - report_hour_play_ms(r, jb, false);
+				if (add_sums(&row, r, err) < 0 || add_checked(&row.play_ms, report_hour_play_ms(r, jb, ja), err) < 0)
+					return -1;
+			} else if (r->hour == start - HOUR_S && ja) {
+				row.carry_ms = report_hour_play_ms(r, jb, true) - report_hour_play_ms(r, jb, false);
 			}
 		}
-		if (any && rows_add(&dealer_rows, &out, err) < 0)
-			goto out;
+		if (any && rows_add(out, &row, err) < 0)
+			return -1;
 		i = j;
 	}
-	if (store_report_spans_delete(s, REPORT_SPAN_DAY_DEALER, day, err) < 0 ||
-	    store_report_spans_delete(s, REPORT_SPAN_DAY_TABLE, day, err) < 0 ||
-	    store_report_spans_delete(s, REPORT_SPAN_DAY_DEALER_ALL, day, err) < 0 ||
-	    merge_and_put(s, dealer_rows.items, dealer_rows.count, REPORT_SPAN_DAY_DEALER, day, err) < 0)
-		goto out;
-	/* Each dealer over every table: the same rows keyed without the table. */
-	if (dealer_rows.count > 0) {
-		all_tables.items = malloc(dealer_rows.count * sizeof(dealer_rows.items[0]));
-		if (all_tables.items == NULL) {
-			pb_oom(err);
-			goto out;
-		}
-		memcpy(all_tables.items, dealer_rows.items, dealer_rows.count * sizeof(dealer_rows.items[0]));
-		all_tables.count = all_tables.cap = dealer_rows.count;
-		for (size_t i = 0; i < all_tables.count; i++)
-			all_tables.items[i].table_id[0] = '\0';
-		qsort(all_tables.items, all_tables.count, sizeof(all_tables.items[0]), cmp_series_time);
-		if (merge_and_put(s, all_tables.items, all_tables.count, REPORT_SPAN_DAY_DEALER_ALL, day, err) < 0)
-			goto out;
+	return 0;
+}
+
+/* Writes the series rows of one span as rows of `kind`, keyed without the table and/or the dealer. */
+static int
+put_rekeyed(struct store *s, const struct rows *series, int kind, int64_t start, bool no_table, bool no_dealer,
+    struct pb_error *err)
+{
+	struct report_hour *copy;
+	int rc;
+
+	if (series->count == 0)
+		return 0;
+	if ((copy = malloc(series->count * sizeof(copy[0]))) == NULL)
+		return pb_oom(err);
+	memcpy(copy, series->items, series->count * sizeof(copy[0]));
+	for (size_t i = 0; i < series->count; i++) {
+		if (no_table)
+			copy[i].table_id[0] = '\0';
+		if (no_dealer)
+			copy[i].dealer[0] = '\0';
 	}
-	/* Every dealer of a table together: the same rows keyed without the dealer. */
-	for (size_t i = 0; i < dealer_rows.count; i++)
-		dealer_rows.items[i].dealer[0] = '\0';
-	if (dealer_rows.count > 1)
-		qsort(dealer_rows.items, dealer_rows.count, sizeof(dealer_rows.items[0]), cmp_series_time);
-	if (merge_and_put(s, dealer_rows.items, dealer_rows.count, REPORT_SPAN_DAY_TABLE, day, err) < 0)
+	if (series->count > 1)
+		qsort(copy, series->count, sizeof(copy[0]), cmp_series_time);
+	rc = merge_and_put(s, copy, series->count, kind, start, err);
+	free(copy);
+	return rc;
+}
+
+/* The shift spans of the day span [day, next) from its hours (sorted, from day - 2 hours): kinds 7 and 8. */
+static int
+build_shifts(struct store *s, const struct gaming_calendar *cal, int64_t day, int64_t next, const struct rows *hours,
+    struct pb_error *err)
+{
+	for (int64_t from = day, to; cal->shift_count > 0 && from < next; from = to) {
+		struct rows series = {0};
+		int rc;
+
+		to = report_shift_next(cal, from);
+		rc = store_report_spans_delete(s, REPORT_SPAN_SHIFT_TABLE, from, err) < 0 ||
+		    store_report_spans_delete(s, REPORT_SPAN_SHIFT_ALL, from, err) < 0 ||
+		    span_series(hours, from, to, &series, err) < 0 ||
+		    put_rekeyed(s, &series, REPORT_SPAN_SHIFT_TABLE, from, false, true, err) < 0 ||
+		    put_rekeyed(s, &series, REPORT_SPAN_SHIFT_ALL, from, true, true, err) < 0 ? -1 : 0;
+		free(series.items);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Rolls up the day span starting at `day` (kinds 1, 2, 5 and 9) and its
+ * shifts (7 and 8), replacing what was there, from its hours and the two
+ * before it.
+ */
+static int
+build_day(struct store *s, const struct gaming_calendar *cal, int64_t day, struct pb_error *err)
+{
+	static const int kinds[] = {REPORT_SPAN_DAY_DEALER, REPORT_SPAN_DAY_TABLE, REPORT_SPAN_DAY_DEALER_ALL,
+	    REPORT_SPAN_DAY_ALL};
+	int64_t next = report_day_next(cal, day);
+	struct rows hours = {0}, series = {0};
+	int rc = -1;
+
+	if (store_report_hours(s, NULL, day - 2 * HOUR_S, next, rows_add, &hours, err) != 0)
+		goto out;
+	if (hours.count > 1)
+		qsort(hours.items, hours.count, sizeof(hours.items[0]), cmp_series_time);
+	if (span_series(&hours, day, next, &series, err) < 0)
+		goto out;
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++)
+		if (store_report_spans_delete(s, kinds[k], day, err) < 0)
+			goto out;
+	if (merge_and_put(s, series.items, series.count, REPORT_SPAN_DAY_DEALER, day, err) < 0 ||
+	    put_rekeyed(s, &series, REPORT_SPAN_DAY_TABLE, day, false, true, err) < 0 ||
+	    put_rekeyed(s, &series, REPORT_SPAN_DAY_DEALER_ALL, day, true, false, err) < 0 ||
+	    put_rekeyed(s, &series, REPORT_SPAN_DAY_ALL, day, true, true, err) < 0 ||
+	    build_shifts(s, cal, day, next, &hours, err) < 0)
 		goto out;
 	rc = 0;
 out:
 	free(hours.items);
-	free(dealer_rows.items);
-	free(all_tables.items);
+	free(series.items);
 	return rc;
 }
 
-/* Rolls up the UTC month starting at m from its day rows (kinds 3, 4 and 6), replacing what was there. */
+/* Rolls up the month span starting at m from its day rows (kinds 3, 4 and 6), replacing what was there. */
 static int
-build_month(struct store *s, int64_t m, struct pb_error *err)
+build_month(struct store *s, const struct gaming_calendar *cal, int64_t m, struct pb_error *err)
 {
 	static const int kinds[3][2] = {{REPORT_SPAN_DAY_DEALER, REPORT_SPAN_MONTH_DEALER},
 	    {REPORT_SPAN_DAY_TABLE, REPORT_SPAN_MONTH_TABLE}, {REPORT_SPAN_DAY_DEALER_ALL, REPORT_SPAN_MONTH_DEALER_ALL}};
-	int64_t next = report_month_next(m);
+	int64_t next = report_gmonth_next(cal, m);
 
 	for (int k = 0; k < 3; k++) {
 		struct rows days = {0};
@@ -300,10 +349,11 @@ build_month(struct store *s, int64_t m, struct pb_error *err)
 
 /* Rolls up the days from `from_day` to `until_day` that have aggregates, the months they end, and moves the mark. */
 static int
-advance_from(struct store *s, int64_t from_day, int64_t until_day, struct pb_error *err)
+advance_from(struct store *s, const struct gaming_calendar *cal, int64_t from_day, int64_t until_day,
+    struct pb_error *err)
 {
 	/* Day 0 (1970-01-01) is never rolled up: the summary ignores hours <= 0. */
-	int64_t cur = from_day < DAY_S ? DAY_S : from_day, next, m;
+	int64_t first = report_first_day(cal), cur = from_day < first ? first : from_day, next, m;
 	bool found;
 
 	while (cur < until_day) {
@@ -311,39 +361,27 @@ advance_from(struct store *s, int64_t from_day, int64_t until_day, struct pb_err
 			return -1;
 		if (!found || next >= until_day)
 			break;
-		cur = report_floor_div(next, DAY_S) * DAY_S;
-		if (build_day(s, cur, err) < 0)
+		cur = report_day_start(cal, next);
+		if (build_day(s, cal, cur, err) < 0)
 			return -1;
-		cur += DAY_S;
+		cur = report_day_next(cal, cur);
 	}
 	/* The months that end by until_day and not before from_day (some of their days were rolled up earlier). */
-	m = report_month_start(from_day < DAY_S ? DAY_S : from_day);
-	while (report_month_next(m) <= until_day) {
+	m = report_gmonth_start(cal, from_day < first ? first : from_day);
+	while (report_gmonth_next(cal, m) <= until_day) {
 		if (store_report_hours_next(s, m, &next, &found, err) < 0)
 			return -1;
 		if (!found || next >= until_day)
 			break;
-		if (next >= report_month_next(m)) {
-			m = report_month_start(next);
+		if (next >= report_gmonth_next(cal, m)) {
+			m = report_gmonth_start(cal, next);
 			continue;
 		}
-		if (build_month(s, m, err) < 0)
+		if (build_month(s, cal, m, err) < 0)
 			return -1;
-		m = report_month_next(m);
+		m = report_gmonth_next(cal, m);
 	}
 	return store_report_rollup_set(s, until_day, err);
-}
-
-int
-report_rollup_advance(struct store *s, int64_t until_day, struct pb_error *err)
-{
-	int64_t days_before;
-
-	if (store_report_rollup_get(s, &days_before, err) < 0)
-		return -1;
-	if (days_before >= until_day)
-		return 0;
-	return advance_from(s, days_before, until_day, err);
 }
 
 /*
@@ -351,57 +389,86 @@ report_rollup_advance(struct store *s, int64_t until_day, struct pb_error *err)
  * carry and first hours' joins may change), and their months again.
  */
 static int
-rebuild(struct store *s, int64_t day, int64_t days_before, struct pb_error *err)
+rebuild(struct store *s, const struct gaming_calendar *cal, int64_t day, int64_t days_before, struct pb_error *err)
 {
-	int64_t months[2] = {report_month_start(day), report_month_start(day + DAY_S)};
+	int64_t next = report_day_next(cal, day);
+	int64_t months[2] = {report_gmonth_start(cal, day), report_gmonth_start(cal, next)};
 
-	if (build_day(s, day, err) < 0)
+	if (build_day(s, cal, day, err) < 0)
 		return -1;
-	if (day + DAY_S < days_before && build_day(s, day + DAY_S, err) < 0)
+	if (next < days_before && build_day(s, cal, next, err) < 0)
 		return -1;
 	for (int i = 0; i < 2; i++) {
 		if (i == 1 && months[1] == months[0])
 			break;
-		if (report_month_next(months[i]) <= days_before && build_month(s, months[i], err) < 0)
+		if (report_gmonth_next(cal, months[i]) <= days_before && build_month(s, cal, months[i], err) < 0)
 			return -1;
 	}
 	return 0;
 }
 
-/* The UTC day (Unix seconds) holding a Unix-ms time, and the day the roll-ups have reached. */
-static int
-day_and_mark(struct store *s, int64_t ms, int64_t *day, int64_t *days_before, struct pb_error *err)
+/* The calendar the roll-ups are made for, the mark, and the day span holding a Unix-ms time. */
+static const struct gaming_calendar *
+calendar_and_mark(struct store *s, int64_t ms, int64_t *day, int64_t *days_before, struct pb_error *err)
 {
-	*day = report_floor_div(report_floor_div(ms, 1000), DAY_S) * DAY_S;
-	return store_report_rollup_get(s, days_before, err);
+	char text[REPORT_CALENDAR_MAX];
+	const struct gaming_calendar *cal;
+
+	if (store_report_rollup_calendar(s, days_before, text, err) < 0 || (cal = report_calendar_of(text, err)) == NULL)
+		return NULL;
+	*day = report_day_start(cal, report_floor_div(ms, 1000));
+	return cal;
 }
 
 int
 report_rollup_after_round(struct store *s, int64_t settled_ms, struct pb_error *err)
 {
+	const struct gaming_calendar *cal;
 	int64_t day, days_before;
 
-	if (day_and_mark(s, settled_ms, &day, &days_before, err) < 0)
+	if ((cal = calendar_and_mark(s, settled_ms, &day, &days_before, err)) == NULL)
 		return -1;
 	if (day < days_before)
-		return day >= DAY_S ? rebuild(s, day, days_before, err) : 0;
+		return day >= report_first_day(cal) ? rebuild(s, cal, day, days_before, err) : 0;
 	if (day > days_before)
-		return advance_from(s, days_before, day, err);
+		return advance_from(s, cal, days_before, day, err);
 	return 0;
+}
+
+int
+report_rollup_follow(struct store *s, const struct gaming_calendar *cal, int64_t now_ms, struct pb_error *err)
+{
+	char want[REPORT_CALENDAR_MAX], made[REPORT_CALENDAR_MAX];
+	const struct gaming_calendar *c;
+	int64_t days_before, today;
+
+	report_calendar_text(cal, want);
+	if (store_report_rollup_calendar(s, &days_before, made, err) < 0)
+		return -1;
+	if (strcmp(want, made) != 0) {
+		if (store_report_rollup_reset(s, want, err) < 0)
+			return -1;
+		days_before = 0;
+	}
+	if ((c = report_calendar_of(want, err)) == NULL)
+		return -1;
+	today = report_day_start(c, report_floor_div(now_ms, 1000));
+	return days_before < today ? advance_from(s, c, days_before, today, err) : 0;
 }
 
 int
 report_rollup_catch_up(struct store *s, int64_t now_ms, struct pb_error *err)
 {
+	const struct gaming_calendar *cal;
 	int64_t today, days_before;
 
-	if (day_and_mark(s, now_ms, &today, &days_before, err) < 0)
+	if ((cal = calendar_and_mark(s, now_ms, &today, &days_before, err)) == NULL)
 		return -1;
 	if (days_before >= today)
 		return 0;
 	if (store_begin(s, err) < 0)
 		return -1;
-	if (report_rollup_advance(s, today, err) < 0) {
+	if (advance_from(s, cal, days_before, today, err) < 0) {
 		store_rollback(s);
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "engine/round.h"
+#include "common/gaming_day.h"
 #include "engine/settle.h"
 #include "store/audit.h"
 #include "store/reports.h"
@@ -273,9 +274,14 @@ int correction_restore_event(struct store *s, const char *table_id, const char *
 int corrections_verify(struct pit *p, json_t *problems, struct pb_error *err);
 
 /*
- * rollup.c - play time of the report aggregates, and their roll-ups by UTC
- * day and month (report_spans, schema/006_report_days.sql) that let a
+ * rollup.c - play time of the report aggregates, and their roll-ups by
+ * the property's gaming day, month and shift (report_spans,
+ * schema/006_report_days.sql and 023_gaming_day_rollups.sql) that let a
  * summary over a year read a few hundred rows instead of every table-hour.
+ * The roll-ups are made for the calendar report_rollup.calendar records
+ * (report_calendar_text); a day span holds the hours starting in its gaming
+ * day (23, 24 or 25 of them), a month span the days of its month, a shift
+ * span the hours starting in its shift.
  *
  * Play time (docs/reports.md, "Hands per hour"): a report_hours row plays
  * from its first round's opening to its last round's settlement, clamped to
@@ -309,6 +315,39 @@ int64_t report_hour_play_ms(const struct report_hour *row, bool joined_before, b
 /* The start of the UTC month holding t, and of the month after the one starting at m (Unix seconds). */
 int64_t report_month_start(int64_t t);
 int64_t report_month_next(int64_t m);
+
+/* The text report_rollup.calendar records for a calendar: "ZONE HH:MM" (the day's start), then " HH:MM" per shift. */
+void report_calendar_text(const struct gaming_calendar *cal, char out[REPORT_CALENDAR_MAX]);
+
+/*
+ * The calendar a report_rollup.calendar text names (the shifts without
+ * names), loaded once per process and kept; NULL with err when the text is
+ * malformed or its zone unknown.
+ */
+const struct gaming_calendar *report_calendar_of(const char *text, struct pb_error *err);
+
+/*
+ * The spans of a calendar, in Unix seconds on whole hours: the start of the
+ * day span, month span or shift span holding the hour `hour` (a time is
+ * taken as the hour holding it), and the start of the span after the one
+ * starting at `start`.  A span starts at the first whole hour of its gaming
+ * day, month or shift; report_first_day is the first day span starting
+ * after 1970-01-01T24:00Z (the summary ignores hours before).
+ */
+int64_t report_day_start(const struct gaming_calendar *cal, int64_t hour);
+int64_t report_day_next(const struct gaming_calendar *cal, int64_t start);
+int64_t report_gmonth_start(const struct gaming_calendar *cal, int64_t hour);
+int64_t report_gmonth_next(const struct gaming_calendar *cal, int64_t start);
+int64_t report_shift_start(const struct gaming_calendar *cal, int64_t hour);
+int64_t report_shift_next(const struct gaming_calendar *cal, int64_t start);
+int64_t report_first_day(const struct gaming_calendar *cal);
+
+/*
+ * At start-up and reload, in the caller's write transaction: when the
+ * roll-ups were made for another calendar than cal, deletes them and
+ * records cal; then rolls up every day of cal before the current one.
+ */
+int report_rollup_follow(struct store *s, const struct gaming_calendar *cal, int64_t now_ms, struct pb_error *err);
 
 /*
  * After a round was added to report_hours (same transaction): when its hour

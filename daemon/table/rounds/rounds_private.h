@@ -76,12 +76,4 @@ int banker_player_known(struct pit *p, const char *player, struct pb_error *err)
  */
 int banker_check_person(struct pit *p, const struct table_config *t, const struct round_record *r, struct pb_error *err);
 
-/*
- * Rolls up every UTC day before `until_day` (Unix seconds, a multiple of
- * 86400) not rolled up yet, and every month that ends by then, and moves
- * the mark there.  Runs in the caller's write transaction.  Days without
- * aggregates cost nothing.
- */
-int report_rollup_advance(struct store *s, int64_t until_day, struct pb_error *err);
-
 #endif

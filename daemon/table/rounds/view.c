@@ -674,8 +674,11 @@ pit_sync_tables(struct pit *p, struct pb_error *err)
 		if (rc < 0)
 			goto fail;
 	}
-	/* The days before today not rolled up yet (a database from before schema 006, or a daemon stopped over midnight). */
-	if (report_rollup_advance(p->store, pb_time_now_ms() / 1000 / 86400 * 86400, err) < 0)
+	/*
+	 * The roll-ups in the property's calendar (rebuilt when it changed), and the days before today not rolled up
+	 * yet (a database from before schema 006, or a daemon stopped over the day's end).
+	 */
+	if (report_rollup_follow(p->store, &p->cfg->property.calendar, pb_time_now_ms(), err) < 0)
 		goto fail;
 	return store_commit(p->store, err);
 fail:
