@@ -39,6 +39,7 @@ struct server {
 	size_t max_body;
 	struct longread_pool *readers;   /* runs the RT_LONG routes off the workers */
 	struct longread_pool *passwords; /* runs password work (sign-ins, witnesses, password changes) off the workers */
+	struct longread_pool *reports;   /* runs the RT_REPORT routes (reports, verify, events) off the workers */
 	char *tls_cert;       /* PEM, kept for the daemon's life */
 	char *tls_key;
 };
@@ -312,6 +313,15 @@ refuse_body(struct server *srv, struct MHD_Connection *conn, struct request_ctx 
 	return MHD_NO;
 }
 
+/* The pool that runs a deferred request. */
+static struct longread_pool *
+deferred_pool(struct server *srv, enum defer kind)
+{
+	if (kind == DEFER_READER)
+		return srv->readers;
+	return kind == DEFER_REPORT ? srv->reports : srv->passwords;
+}
+
 /* The last call: the whole body is in; the API or the page answers, under the configuration's read lock. */
 static enum MHD_Result
 answer_request(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method,
@@ -332,7 +342,7 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 	req.body_len = ctx->len;
 	req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
 	req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-	req.may_defer = srv->readers != NULL && srv->passwords != NULL;
+	req.may_defer = srv->readers != NULL && srv->passwords != NULL && srv->reports != NULL;
 	if (ctx->too_large) {
 		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 	} else if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/metrics") == 0 || strcmp(url, "/api") == 0) {
@@ -340,8 +350,8 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
 		/* A long read or password work: a pool answers it (handle sends it when the connection is resumed). */
-		if (ans.deferred != DEFER_NONE && longread_submit(ans.deferred == DEFER_READER ? srv->readers : srv->passwords,
-		    &req, ans.client, &ctx->job, &ans) == 0)
+		if (ans.deferred != DEFER_NONE && longread_submit(deferred_pool(srv, ans.deferred), &req, ans.client, &ctx->job,
+		    &ans) == 0)
 			return MHD_YES;
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);
@@ -560,6 +570,9 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 	srv->passwords = longread_start(app, &LONGREAD_PASSWORDS, err);
 	if (srv->passwords == NULL)
 		goto fail;
+	srv->reports = longread_start(app, &LONGREAD_REPORTS, err);
+	if (srv->reports == NULL)
+		goto fail;
 	srv->wd = start_watchdog(app, err);
 	if (srv->wd == NULL)
 		goto fail;
@@ -592,6 +605,7 @@ fail:
 		close(listen_fd);
 	longread_stop(srv->readers);
 	longread_stop(srv->passwords);
+	longread_stop(srv->reports);
 	watchdog_free(srv->wd);
 	free(srv->tls_cert);
 	free(srv->tls_key);
@@ -620,6 +634,7 @@ server_stop(struct server *srv)
 	/* Every suspended connection is resumed (answered) before libmicrohttpd stops. */
 	longread_stop(srv->readers);
 	longread_stop(srv->passwords);
+	longread_stop(srv->reports);
 	MHD_stop_daemon(srv->mhd);
 	watchdog_free(srv->wd);
 	free(srv->tls_cert);

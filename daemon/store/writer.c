@@ -10,6 +10,7 @@
  * next group.  While a leader flushes a COMMIT the next group gathers.
  */
 #include "store/writer.h"
+#include "store/checkpointer.h"
 #include "store/store_int.h"
 
 #include "common/log.h"
@@ -44,6 +45,7 @@ struct store_writer {
 	uint64_t fault_failures;           /* failed groups since the fault began */
 	uint64_t fault_unlogged;           /* of them, not yet in the log */
 	int64_t fault_logged_ms;           /* the last fault line (rate limit) */
+	struct store_checkpointer *checkpointer;   /* the WAL checkpoints, off the commits (NULL: SQLite's own) */
 };
 
 /* A fault's log line is repeated once a minute at most, with the count of failures in between. */
@@ -79,6 +81,13 @@ store_writer_open(const struct store_options *opt, struct pb_error *err)
 		store_writer_free(w);
 		return NULL;
 	}
+	/* A file's WAL is checkpointed by a thread of its own, not inside a round's COMMIT (checkpointer.h). */
+	if (opt->path != NULL && opt->path[0] != '\0' && opt->path[0] != ':') {
+		struct pb_error cerr;
+		w->checkpointer = store_checkpointer_start(store_db(w->store), opt->path, &cerr);
+		if (w->checkpointer == NULL)
+			log_warn("%s; each commit past %d WAL pages checkpoints itself", cerr.message, CHECKPOINTER_PAGES);
+	}
 	return w;
 }
 
@@ -87,6 +96,7 @@ store_writer_free(struct store_writer *w)
 {
 	if (w == NULL)
 		return;
+	store_checkpointer_stop(w->checkpointer);
 	store_free(w->store);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
