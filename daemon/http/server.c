@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -20,6 +21,7 @@
 
 #include "common/faults.h"
 #include "common/json_text.h"
+#include "common/log.h"
 #include "common/testclock.h"
 #include "common/timeutil.h"
 #include "http/answer.h"
@@ -384,6 +386,33 @@ send_long_read(struct server *srv, struct MHD_Connection *conn, struct request_c
 	return rc;
 }
 
+/*
+ * The workers' nice value, when the process may raise its threads' priority
+ * (root, or RLIMIT_NICE: the unit's LimitNICE=-5).  A dealer's round is
+ * answered on a worker, whose thread also leads the group commit: at -5 it
+ * goes before the machine's other processes at the default priority (a
+ * backup, an export, another service), and further before the daemon's own
+ * pools (reports and walks at +5, passwords at +10).
+ */
+#define WORKER_NICE (-5)
+
+/* Raises the calling worker's priority to WORKER_NICE, once per thread; stays as it is when not permitted. */
+static void
+raise_worker_priority(void)
+{
+	static _Thread_local bool tried;
+	static atomic_bool told;
+
+	if (tried)
+		return;
+	tried = true;
+#ifdef __linux__
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), WORKER_NICE) < 0 && !atomic_exchange(&told, true))
+		log_info("the HTTP workers stay at the daemon's priority (raising it to nice %d is not permitted: "
+		    "LimitNICE=%d in the unit allows it)", WORKER_NICE, WORKER_NICE);
+#endif
+}
+
 /* libmicrohttpd's access handler: headers, then each body chunk, then one call with no data. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
@@ -393,6 +422,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	struct request_ctx *ctx = *con_cls;
 	enum MHD_Result rc;
 
+	raise_worker_priority();
 	if (ctx == NULL) {
 		ctx = calloc(1, sizeof(*ctx));
 		if (ctx == NULL)

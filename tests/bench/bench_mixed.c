@@ -13,7 +13,10 @@
  *     another address: the bench's configuration trusts 127.0.0.1 as a proxy,
  *     so the address is the request's X-Forwarded-For;
  *   - K processes spinning on the CPU (--hogs; 2 by default: both cores of the
- *     machine this is measured on are busy), in every other phase.
+ *     machine this is measured on are busy), in every other phase;
+ *   - the anchor: a thread of the bench writing 96 KB (the WAL frames of a round) to a
+ *     file beside the database and syncing it (fdatasync) every 100 ms, as the
+ *     dealer's COMMIT does: the disk's own tail, which no daemon can beat.
  * Phases alternate without hogs and with them, --pairs times; each prints the
  * dealer's whole-round p50, p99, max and count, and what every other client
  * got done.  The last lines are the medians over the pairs beside the target
@@ -33,6 +36,7 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,6 +59,7 @@
 #define TARGET_P99_MS 50.0
 #define TARGET_MAX_MS 250.0
 #define CLIENT_TIMEOUT_MS 300000
+#define ANCHOR_BYTES (96 * 1024)       /* about the WAL frames one whole round's COMMIT writes */
 
 struct options {
 	const char *pitbossd;
@@ -89,6 +94,9 @@ struct phase {
 	int nlat, cap;
 	int dealer_bad;          /* dealer rounds not answered 201 */
 	uint64_t seed;
+	const char *anchor_path; /* the anchor's file, beside the database */
+	double *anchor;          /* its syncs, ms */
+	int nanchor;
 };
 
 struct client_arg {
@@ -267,6 +275,38 @@ dealer_main(void *arg)
 	return NULL;
 }
 
+/* The anchor: ANCHOR_BYTES written and fdatasync'd every 100 ms, each sync timed. */
+static void *
+anchor_main(void *arg)
+{
+	struct phase *ph = arg;
+	static char buf[ANCHOR_BYTES];
+	int fd = open(ph->anchor_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	double next = bench_now();
+
+	memset(buf, 0x5a, sizeof(buf));
+	while (fd >= 0 && !atomic_load(&ph->stop) && ph->nanchor < ph->cap) {
+		double now = bench_now(), t0;
+
+		if (now < next) {
+			usleep((useconds_t)((next - now) * 1e6));
+			continue;
+		}
+		next = now + DEALER_PERIOD_S;
+		if (pwrite(fd, buf, sizeof(buf), 0) != (ssize_t)sizeof(buf))
+			break;
+		t0 = bench_now();
+		if (fdatasync(fd) < 0)
+			break;
+		ph->anchor[ph->nanchor++] = (bench_now() - t0) * 1e3;
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(ph->anchor_path);
+	}
+	return NULL;
+}
+
 /* An auditor: the whole chain's check, then one round's verify, in turn. */
 static void *
 auditor_main(void *arg)
@@ -382,19 +422,21 @@ hogs_stop(int k, pid_t *pids)
 	}
 }
 
-/* A dealer's figures in one phase. */
+/* A dealer's figures in one phase, and the anchor's beside them. */
 struct dealer_figures {
 	double p50, p99, max;
 	int count, bad;
+	double sync_p50, sync_p99, sync_max;
 };
 
 /* Runs every client for o->seconds (with `hogs` spinning processes); the dealer's figures in *fig. */
 static int
-run_phase(const struct options *o, const char *url, long max_id, int hogs, uint64_t seed, struct dealer_figures *fig)
+run_phase(const struct options *o, const char *url, long max_id, int hogs, uint64_t seed, const char *anchor_path,
+    struct dealer_figures *fig)
 {
 	struct phase ph;
 	struct client_arg args[AUDITORS + BOSSES + 1 + SIGNERS];
-	pthread_t th[1 + AUDITORS + BOSSES + 1 + SIGNERS];
+	pthread_t th[2 + AUDITORS + BOSSES + 1 + SIGNERS];
 	pid_t hog_pids[HOGS_MAX] = {0};
 	int nth = 0, na = 0;
 	double t0;
@@ -405,16 +447,23 @@ run_phase(const struct options *o, const char *url, long max_id, int hogs, uint6
 	ph.seed = seed;
 	ph.cap = (int)(o->seconds / DEALER_PERIOD_S) + 64;
 	ph.latency = calloc((size_t)ph.cap, sizeof(double));
-	if (ph.latency == NULL)
+	ph.anchor = calloc((size_t)ph.cap, sizeof(double));
+	ph.anchor_path = anchor_path;
+	if (ph.latency == NULL || ph.anchor == NULL) {
+		free(ph.latency);
+		free(ph.anchor);
 		return -1;
+	}
 	if (hogs_start(hogs, hog_pids) < 0) {
 		perror("bench_mixed: fork");
 		hogs_stop(hogs, hog_pids);
 		free(ph.latency);
+		free(ph.anchor);
 		return -1;
 	}
 	t0 = bench_now();
 	pthread_create(&th[nth++], NULL, dealer_main, &ph);
+	pthread_create(&th[nth++], NULL, anchor_main, &ph);
 	for (int i = 0; i < AUDITORS; i++, na++) {
 		args[na] = (struct client_arg){&ph, i};
 		pthread_create(&th[nth++], NULL, auditor_main, &args[na]);
@@ -433,20 +482,26 @@ run_phase(const struct options *o, const char *url, long max_id, int hogs, uint6
 		usleep(50000);
 	atomic_store(&ph.stop, true);
 	pthread_join(th[0], NULL);
+	pthread_join(th[1], NULL);
 	hogs_stop(hogs, hog_pids);
-	for (int i = 1; i < nth; i++)
+	for (int i = 2; i < nth; i++)
 		pthread_join(th[i], NULL);
 	fig->count = ph.nlat;
 	fig->bad = ph.dealer_bad;
 	fig->p50 = ph.nlat ? bench_percentile(ph.latency, (size_t)ph.nlat, 50) : 0;
 	fig->p99 = ph.nlat ? bench_percentile(ph.latency, (size_t)ph.nlat, 99) : 0;
 	fig->max = ph.nlat ? ph.latency[ph.nlat - 1] : 0;
-	printf("  %-4s %2d  %5d  %8.1f %8.1f %8.1f   ", hogs ? "with" : "no", hogs, fig->count, fig->p50, fig->p99, fig->max);
+	fig->sync_p50 = ph.nanchor ? bench_percentile(ph.anchor, (size_t)ph.nanchor, 50) : 0;
+	fig->sync_p99 = ph.nanchor ? bench_percentile(ph.anchor, (size_t)ph.nanchor, 99) : 0;
+	fig->sync_max = ph.nanchor ? ph.anchor[ph.nanchor - 1] : 0;
+	printf("  %-4s %2d  %5d  %8.1f %8.1f %8.1f   %6.1f %6.1f %6.1f   ", hogs ? "with" : "no", hogs, fig->count, fig->p50,
+	    fig->p99, fig->max, fig->sync_p50, fig->sync_p99, fig->sync_max);
 	for (int k = 0; k < KIND_COUNT; k++)
 		printf(" %s %ld/%ld/%ld/%ld", KIND_NAMES[k], atomic_load(&ph.tally[k].ok), atomic_load(&ph.tally[k].refused),
 		    atomic_load(&ph.tally[k].busy), atomic_load(&ph.tally[k].failed));
 	printf("%s\n", fig->bad ? "  DEALER ROUNDS REFUSED OR LOST" : "");
 	free(ph.latency);
+	free(ph.anchor);
 	return 0;
 }
 
@@ -525,17 +580,21 @@ median(double *v, int n)
 static void
 print_medians(const char *label, struct dealer_figures *f, int n, bool target)
 {
-	double p50[PAIRS_MAX], p99[PAIRS_MAX], mx[PAIRS_MAX];
+	double p50[PAIRS_MAX], p99[PAIRS_MAX], mx[PAIRS_MAX], s50[PAIRS_MAX], s99[PAIRS_MAX], smx[PAIRS_MAX];
 	double m99, mmax;
 
 	for (int i = 0; i < n; i++) {
 		p50[i] = f[i].p50;
 		p99[i] = f[i].p99;
 		mx[i] = f[i].max;
+		s50[i] = f[i].sync_p50;
+		s99[i] = f[i].sync_p99;
+		smx[i] = f[i].sync_max;
 	}
 	m99 = median(p99, n);
 	mmax = median(mx, n);
-	printf("%-34s p50 %6.1f  p99 %6.1f  max %6.1f ms", label, median(p50, n), m99, mmax);
+	printf("%-34s p50 %6.1f  p99 %6.1f  max %6.1f ms  (anchor: a 96 KB fdatasync p50 %.1f p99 %.1f max %.1f ms)", label,
+	    median(p50, n), m99, mmax, median(s50, n), median(s99, n), median(smx, n));
 	if (target)
 		printf("   target p99 < %.0f, max < %.0f: %s", TARGET_P99_MS, TARGET_MAX_MS,
 		    m99 < TARGET_P99_MS && mmax < TARGET_MAX_MS ? "met" : "MISSED");
@@ -550,7 +609,7 @@ main(int argc, char **argv)
 	struct bench_daemon d = {0};
 	struct dealer_figures quiet[PAIRS_MAX], busy[PAIRS_MAX];
 	const char *pitbossd;
-	char *dir = NULL, cfg[4200], db[4200], log[4200];
+	char *dir = NULL, cfg[4200], db[4200], log[4200], anchor[4300];
 	long have = 0, max_id = 0;
 	int port, status = 1, bad = 0;
 
@@ -573,6 +632,7 @@ main(int argc, char **argv)
 	if (o.db == NULL)
 		snprintf(db, sizeof(db), "%s/pitboss.db", dir);
 	snprintf(log, sizeof(log), "%s/pitbossd.log", dir);
+	snprintf(anchor, sizeof(anchor), "%s.anchor", db);
 	port = bench_free_port();
 	/* 127.0.0.1 is a trusted proxy: each sign-in's address is its X-Forwarded-For. */
 	if (port <= 0 || bench_write_config(cfg, o.tables, db, port, "\"trusted_proxies\": [\"127.0.0.1\"], "
@@ -594,10 +654,11 @@ main(int argc, char **argv)
 	if (count_rounds(db, &have, &max_id) < 0 || max_id < 1)
 		goto stop;
 	printf("database: %ld rounds\n", have);
-	printf("  hogs     rounds  p50 ms   p99 ms   max ms    other clients: ok/refused/busy(503)/failed\n");
+	printf("  hogs     dealer: rounds p50 / p99 / max ms    anchor: fdatasync p50 / p99 / max ms    "
+	    "other clients: ok/refused/busy(503)/failed\n");
 	for (int p = 0; p < o.pairs; p++) {
-		if (run_phase(&o, d.url, max_id, 0, 0xdea1 + 2 * (uint64_t)p, &quiet[p]) < 0 ||
-		    run_phase(&o, d.url, max_id, o.hogs, 0xdea1 + 2 * (uint64_t)p + 1, &busy[p]) < 0)
+		if (run_phase(&o, d.url, max_id, 0, 0xdea1 + 2 * (uint64_t)p, anchor, &quiet[p]) < 0 ||
+		    run_phase(&o, d.url, max_id, o.hogs, 0xdea1 + 2 * (uint64_t)p + 1, anchor, &busy[p]) < 0)
 			goto stop;
 		bad += quiet[p].bad + busy[p].bad;
 	}
