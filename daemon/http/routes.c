@@ -26,6 +26,7 @@
 
 #define V1 "/api/v1"
 #define WRITE (RT_BODY | RT_IDEMPOTENT)
+#define POOLED_REPORT (RT_AUTHORIZE | RT_HEAD | RT_REPORT)     /* a report on the report pool */
 
 const struct route api_routes[] = {
 	{"GET", "/metrics", ROUTE_METRICS, OP_READ, RT_PUBLIC, handle_metrics, 0},
@@ -64,13 +65,13 @@ const struct route api_routes[] = {
 	{"POST", V1 "/rounds/{round}/void", ROUTE_ROUND_STEP, OP_ROUND_VOID, WRITE, handle_round_step, STEP_VOID},
 	{"POST", V1 "/rounds/{round}/corrections", ROUTE_ACCOUNTING, OP_CORRECTION, WRITE, handle_round_correction, 0},
 	{"GET", V1 "/rounds/{round_text}/verify", ROUTE_ROUND_VERIFY, OP_READ, RT_REPORT, handle_round_verify, 0},
-	{"GET", V1 "/reports/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_REPORT, handle_report, REPORT_SUMMARY},
+	{"GET", V1 "/reports/summary", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_SUMMARY},
 	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_PAYOUTS},
 	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_EXCEPTIONS},
-	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_REPORT, handle_report, REPORT_BANKERS},
-	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_REPORT, handle_report, REPORT_DEALERS},
-	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_REPORT, handle_report, REPORT_MASTER_GAME},
-	{"GET", V1 "/reports/statistics", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_REPORT, handle_report, REPORT_STATISTICS},
+	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_BANKERS},
+	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_DEALERS},
+	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_MASTER_GAME},
+	{"GET", V1 "/reports/statistics", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_STATISTICS},
 	{"GET", V1 "/reports/decisions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report,
 	    REPORT_DECISIONS},
 	{"POST", V1 "/exceptions/acknowledgments", ROUTE_ACCOUNTING, OP_EXCEPTION_ACK, WRITE, handle_acct_acknowledge, 0},
@@ -98,8 +99,10 @@ const struct route api_routes[] = {
 	{"PUT", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 0},
 	{"DELETE", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 1},
 	{"POST", V1 "/tables/{table}/transactions", ROUTE_ACCOUNTING, OP_SEATING, WRITE, handle_table_transaction, 0},
-	{"GET", V1 "/reports/ratings", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT, handle_players_report, 0},
-	{"GET", V1 "/reports/title31", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT, handle_players_report, 1},
+	{"GET", V1 "/reports/ratings", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT,
+	    handle_players_report, 0},
+	{"GET", V1 "/reports/title31", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT,
+	    handle_players_report, 1},
 	{"POST", V1 "/title31/acknowledgments", ROUTE_ACCOUNTING, OP_TITLE31_ACK, RT_AUTHORIZE | WRITE, handle_title31_ack, 0},
 	{"POST", V1 "/title31/ctr/{id}", ROUTE_ACCOUNTING, OP_CTR_UPDATE, RT_AUTHORIZE | WRITE, handle_ctr_update, 0},
 	{"POST", V1 "/cage/transactions", ROUTE_ACCOUNTING, OP_CAGE_CASH, RT_AUTHORIZE | WRITE, handle_cage_transaction, 0},

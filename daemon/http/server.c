@@ -352,8 +352,8 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
 		/* A long read or password work: a pool answers it (handle sends it when the connection is resumed). */
-		if (ans.deferred != DEFER_NONE && longread_submit(deferred_pool(srv, ans.deferred), &req, ans.client, &ctx->job,
-		    &ans) == 0)
+		if (ans.deferred != DEFER_NONE &&
+		    longread_submit(deferred_pool(srv, ans.deferred), &req, ans.client, &ctx->job, &ans) == 0)
 			return MHD_YES;
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);

@@ -307,6 +307,13 @@ anchor_main(void *arg)
 	return NULL;
 }
 
+/* A round id drawn uniformly from 1..max_id. */
+static long
+random_round(struct bench_rng *rng, long max_id)
+{
+	return 1 + (long)(bench_rng_next(rng) % (uint64_t)max_id);
+}
+
 /* An auditor: the whole chain's check, then one round's verify, in turn. */
 static void *
 auditor_main(void *arg)
@@ -322,7 +329,7 @@ auditor_main(void *arg)
 		count(&ph->tally[KIND_INTEGRITY], get(c, "/api/v1/integrity"));
 		if (atomic_load(&ph->stop))
 			break;
-		snprintf(path, sizeof(path), "/api/v1/rounds/%ld/verify", 1 + (long)(bench_rng_next(&rng) % (uint64_t)ph->max_id));
+		snprintf(path, sizeof(path), "/api/v1/rounds/%ld/verify", random_round(&rng, ph->max_id));
 		count(&ph->tally[KIND_VERIFY], get(c, path));
 	}
 	http_client_free(c);
@@ -357,7 +364,7 @@ verifier_main(void *arg)
 
 	bench_rng_seed(&rng, ph->seed + 200 + (uint64_t)a->index);
 	while (c != NULL && !atomic_load(&ph->stop)) {
-		snprintf(path, sizeof(path), "/api/v1/rounds/%ld/verify", 1 + (long)(bench_rng_next(&rng) % (uint64_t)ph->max_id));
+		snprintf(path, sizeof(path), "/api/v1/rounds/%ld/verify", random_round(&rng, ph->max_id));
 		count(&ph->tally[KIND_VERIFY], get(c, path));
 	}
 	http_client_free(c);
