@@ -63,7 +63,7 @@ set_tests_properties(bench.reports_smoke PROPERTIES LABELS bench-smoke
 # ctest runs short smoke versions (label bench-smoke, each well under 30 s)
 # and a 60-second soak (label soak).  The HTTP client of `pitboss` is
 # compiled in from daemon/cli/http_client.c.
-foreach(bench bench_http bench_load bench_startup)
+foreach(bench bench_http bench_load bench_startup bench_mixed)
   add_executable(${bench} EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/${bench}.c
     ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_common.c ${CMAKE_SOURCE_DIR}/daemon/cli/http_client.c)
   target_include_directories(${bench} PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/bench)
@@ -73,6 +73,11 @@ endforeach()
 add_test(NAME bench.http_smoke COMMAND bench_http --smoke --pitbossd $<TARGET_FILE:pitbossd>)
 add_test(NAME bench.load_smoke COMMAND bench_load --smoke --pitbossd $<TARGET_FILE:pitbossd>)
 set_tests_properties(bench.http_smoke bench.load_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
+# A dealer's rounds under mixed load (bench_mixed: auditors, pit bosses, a verifier, password guessers, CPU hogs):
+# one pair of 3-second phases over 300 rounds, asserting only that every dealer round was recorded (201).
+add_test(NAME bench.mixed_smoke COMMAND bench_mixed --smoke --hogs 1 --pitbossd $<TARGET_FILE:pitbossd>)
+set_tests_properties(bench.mixed_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
 # Whole rounds under wrk against raw SQLite (bench_http --wrk-seconds, with
 # tests/bench/wrk_round.lua): one pair of 2 s; skipped when wrk is not installed.
@@ -94,11 +99,12 @@ add_test(NAME bench.central_smoke COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}
 set_tests_properties(bench.central_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};PB_BUILD_DIR=${CMAKE_BINARY_DIR}" TIMEOUT 300)
 # The benchmark programs, built by the fixture bench_tools before any test that runs one.
-add_custom_target(bench_tools DEPENDS bench_engine bench_reports bench_http bench_load bench_startup protection_power)
+add_custom_target(bench_tools DEPENDS bench_engine bench_reports bench_http bench_load bench_startup bench_mixed
+  protection_power)
 add_test(NAME bench.build COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target bench_tools)
 set_tests_properties(bench.build PROPERTIES LABELS bench-smoke FIXTURES_SETUP bench_tools TIMEOUT 900)
 set_tests_properties(bench.engine_smoke bench.reports_smoke bench.http_smoke bench.load_smoke bench.wrk_rounds_smoke
-  bench.scale_smoke bench.protection_power_smoke PROPERTIES FIXTURES_REQUIRED bench_tools)
+  bench.scale_smoke bench.protection_power_smoke bench.mixed_smoke PROPERTIES FIXTURES_REQUIRED bench_tools)
 
 add_test(NAME soak.short COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench/soak.sh ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(soak.short PROPERTIES LABELS soak

@@ -24,3 +24,28 @@ pb_lower_thread_priority(int by)
 	return 0;
 #endif
 }
+
+int
+pb_thread_nice(void)
+{
+#ifdef __linux__
+	int nice;
+
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)gettid());
+	return errno != 0 ? 0 : nice;
+#else
+	return 0;
+#endif
+}
+
+int
+pb_set_thread_nice(int nice)
+{
+#ifdef __linux__
+	return setpriority(PRIO_PROCESS, (id_t)gettid(), nice);
+#else
+	(void)nice;
+	return 0;
+#endif
+}

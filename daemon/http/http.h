@@ -30,6 +30,7 @@ enum defer {
 	DEFER_NONE = 0,
 	DEFER_READER,               /* an RT_LONG route: the reader pool */
 	DEFER_PASSWORD,             /* password hashing (sign-in, a witness, a password change): the password pool */
+	DEFER_REPORT,               /* an RT_REPORT route (a report, a round's verify, the events): the report pool */
 };
 
 /* The answer a handler fills: JSON (json), or text with a content type. */

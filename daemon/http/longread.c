@@ -29,6 +29,11 @@ const struct longread_kind LONGREAD_PASSWORDS = {
 	    "retry in %d seconds",
 };
 
+const struct longread_kind LONGREAD_REPORTS = {
+	.name = "reports", .threads = 2, .queue_max = 32, .retry_after_s = 2, .nice = 5,
+	.busy_message = "%d reports run and %d wait already (reports, verifications, events); retry in %d seconds",
+};
+
 #define LONGREAD_CLIENTS 32             /* addresses with jobs at once (queue_max and threads at most) */
 
 struct longread_job {

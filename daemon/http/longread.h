@@ -58,6 +58,16 @@ struct longread_kind {
  */
 extern const struct longread_kind LONGREAD_READERS, LONGREAD_PASSWORDS;
 
+/*
+ * The report pool: the short reads a pit boss's or an auditor's page asks
+ * again and again (the reports, a round's verify, the events; RT_REPORT), two
+ * threads at nice 5 with 32 waiting.  On a worker (nice 0) each such read
+ * held the dealers' connections of its worker and took the CPU from their
+ * writes; here a dealer's write goes first, and a report never waits behind
+ * a walk of the whole record on the reader pool.
+ */
+extern const struct longread_kind LONGREAD_REPORTS;
+
 struct longread_pool;
 struct longread_job;
 

@@ -26,6 +26,7 @@
 
 #define V1 "/api/v1"
 #define WRITE (RT_BODY | RT_IDEMPOTENT)
+#define POOLED_REPORT (RT_AUTHORIZE | RT_HEAD | RT_REPORT)     /* a report on the report pool */
 
 const struct route api_routes[] = {
 	{"GET", "/metrics", ROUTE_METRICS, OP_READ, RT_PUBLIC, handle_metrics, 0},
@@ -63,14 +64,14 @@ const struct route api_routes[] = {
 	{"POST", V1 "/rounds/{round}/settle", ROUTE_ROUND_STEP, OP_ROUND_STEP, WRITE, handle_round_step, STEP_SETTLE},
 	{"POST", V1 "/rounds/{round}/void", ROUTE_ROUND_STEP, OP_ROUND_VOID, WRITE, handle_round_step, STEP_VOID},
 	{"POST", V1 "/rounds/{round}/corrections", ROUTE_ACCOUNTING, OP_CORRECTION, WRITE, handle_round_correction, 0},
-	{"GET", V1 "/rounds/{round_text}/verify", ROUTE_ROUND_VERIFY, OP_READ, 0, handle_round_verify, 0},
-	{"GET", V1 "/reports/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_SUMMARY},
+	{"GET", V1 "/rounds/{round_text}/verify", ROUTE_ROUND_VERIFY, OP_READ, RT_REPORT, handle_round_verify, 0},
+	{"GET", V1 "/reports/summary", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_SUMMARY},
 	{"GET", V1 "/reports/payouts", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_PAYOUTS},
 	{"GET", V1 "/reports/exceptions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report, REPORT_EXCEPTIONS},
-	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_BANKERS},
-	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_DEALERS},
-	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_MASTER_GAME},
-	{"GET", V1 "/reports/statistics", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD, handle_report, REPORT_STATISTICS},
+	{"GET", V1 "/reports/bankers", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_BANKERS},
+	{"GET", V1 "/reports/dealers", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_DEALERS},
+	{"GET", V1 "/reports/master-game", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_MASTER_GAME},
+	{"GET", V1 "/reports/statistics", ROUTE_REPORTS, OP_REPORT_READ, POOLED_REPORT, handle_report, REPORT_STATISTICS},
 	{"GET", V1 "/reports/decisions", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_report,
 	    REPORT_DECISIONS},
 	{"POST", V1 "/exceptions/acknowledgments", ROUTE_ACCOUNTING, OP_EXCEPTION_ACK, WRITE, handle_acct_acknowledge, 0},
@@ -79,7 +80,7 @@ const struct route api_routes[] = {
 	{"POST", V1 "/serials/fill/{serial}/explanation", ROUTE_ACCOUNTING, OP_SERIAL_EXPLAIN, WRITE, handle_serial_explain, 0},
 	{"POST", V1 "/serials/credit/{serial}/explanation", ROUTE_ACCOUNTING, OP_SERIAL_EXPLAIN, WRITE, handle_serial_explain, 1},
 	{"GET", V1 "/central/summary", ROUTE_REPORTS, OP_REPORT_READ, RT_AUTHORIZE | RT_HEAD | RT_LONG, handle_central_summary, 0},
-	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE, handle_events, 0},
+	{"GET", V1 "/events", ROUTE_EVENTS, OP_AUDIT_READ, RT_AUTHORIZE | RT_REPORT, handle_events, 0},
 	{"GET", V1 "/integrity", ROUTE_INTEGRITY, OP_AUDIT_READ, RT_AUTHORIZE | RT_LONG, handle_integrity, 0},
 	{"GET", V1 "/checkpoints", ROUTE_CHECKPOINTS, OP_READ, 0, handle_checkpoints, 0},
 	{"POST", V1 "/backups", ROUTE_OTHER, OP_BACKUP, RT_AUTHORIZE, handle_backup, 0},
@@ -98,12 +99,14 @@ const struct route api_routes[] = {
 	{"PUT", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 0},
 	{"DELETE", V1 "/tables/{table}/seats/{seat}/player", ROUTE_TABLE_STATUS, OP_SEATING, WRITE, handle_seat_player, 1},
 	{"POST", V1 "/tables/{table}/transactions", ROUTE_ACCOUNTING, OP_SEATING, WRITE, handle_table_transaction, 0},
-	{"GET", V1 "/reports/ratings", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_players_report, 0},
-	{"GET", V1 "/reports/title31", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_players_report, 1},
+	{"GET", V1 "/reports/ratings", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT,
+	    handle_players_report, 0},
+	{"GET", V1 "/reports/title31", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT,
+	    handle_players_report, 1},
 	{"POST", V1 "/title31/acknowledgments", ROUTE_ACCOUNTING, OP_TITLE31_ACK, RT_AUTHORIZE | WRITE, handle_title31_ack, 0},
 	{"POST", V1 "/title31/ctr/{id}", ROUTE_ACCOUNTING, OP_CTR_UPDATE, RT_AUTHORIZE | WRITE, handle_ctr_update, 0},
 	{"POST", V1 "/cage/transactions", ROUTE_ACCOUNTING, OP_CAGE_CASH, RT_AUTHORIZE | WRITE, handle_cage_transaction, 0},
-	{"GET", V1 "/transactions", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE, handle_transactions, 0},
+	{"GET", V1 "/transactions", ROUTE_REPORTS, OP_PLAYER_PERSONAL, RT_AUTHORIZE | RT_REPORT, handle_transactions, 0},
 	{"POST", V1 "/transactions/{id}/void", ROUTE_ACCOUNTING, OP_TXN_VOID, RT_AUTHORIZE | WRITE, handle_transaction_void, 0},
 	{"POST", V1 "/players/{person}/merge", ROUTE_PEOPLE, OP_PLAYER_MERGE, RT_AUTHORIZE | WRITE, handle_player_merge, 0},
 	{"POST", V1 "/sessions", ROUTE_SESSIONS, OP_SESSION, RT_SIGN_IN | RT_BODY | RT_PASSWORD, handle_session_open, 0},
@@ -382,9 +385,9 @@ run_route(struct route_call *c, const struct route *first, const struct path *pa
 	if (c->actor != NULL && (r->flags & RT_AUTHORIZE) && authorize(c->actor, r->op, NULL, &err) < 0)
 		return answer_error(ans, &err);
 	c->route = r;
-	if ((r->flags & RT_LONG) && c->req->may_defer && !c->req->on_reader) {
-		/* Authenticated and authorized here; the reader pool runs it all again and the handler. */
-		ans->deferred = DEFER_READER;
+	if ((r->flags & (RT_LONG | RT_REPORT)) && c->req->may_defer && !c->req->on_reader) {
+		/* Authenticated and authorized here; the reader or report pool runs it all again and the handler. */
+		ans->deferred = (r->flags & RT_LONG) ? DEFER_READER : DEFER_REPORT;
 		return;
 	}
 	if (password_work(r, c)) {

@@ -57,6 +57,7 @@ enum route_metric {
 #define RT_SIGN_IN    0x40u   /* no token: the body and the thread's connection, not the actor (POST /sessions) */
 #define RT_MUST_CHANGE 0x80u  /* open to a session that must change its password first (403 password_change_required elsewhere) */
 #define RT_PASSWORD   0x100u  /* hashes a password: run by the password pool (so is any body with a "witness") */
+#define RT_REPORT     0x200u  /* a short read asked again and again (a report, a verify): run by the report pool */
 
 /* One call of a handler: who asks, the request, and what the route's pattern parsed from the path. */
 struct route_call {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -20,6 +21,7 @@
 
 #include "common/faults.h"
 #include "common/json_text.h"
+#include "common/log.h"
 #include "common/testclock.h"
 #include "common/timeutil.h"
 #include "http/answer.h"
@@ -39,6 +41,7 @@ struct server {
 	size_t max_body;
 	struct longread_pool *readers;   /* runs the RT_LONG routes off the workers */
 	struct longread_pool *passwords; /* runs password work (sign-ins, witnesses, password changes) off the workers */
+	struct longread_pool *reports;   /* runs the RT_REPORT routes (reports, verify, events) off the workers */
 	char *tls_cert;       /* PEM, kept for the daemon's life */
 	char *tls_key;
 };
@@ -312,6 +315,15 @@ refuse_body(struct server *srv, struct MHD_Connection *conn, struct request_ctx 
 	return MHD_NO;
 }
 
+/* The pool that runs a deferred request. */
+static struct longread_pool *
+deferred_pool(struct server *srv, enum defer kind)
+{
+	if (kind == DEFER_READER)
+		return srv->readers;
+	return kind == DEFER_REPORT ? srv->reports : srv->passwords;
+}
+
 /* The last call: the whole body is in; the API or the page answers, under the configuration's read lock. */
 static enum MHD_Result
 answer_request(struct server *srv, struct MHD_Connection *conn, const char *url, const char *method,
@@ -332,7 +344,7 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 	req.body_len = ctx->len;
 	req.idempotency_key = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Idempotency-Key");
 	req.authorization = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-	req.may_defer = srv->readers != NULL && srv->passwords != NULL;
+	req.may_defer = srv->readers != NULL && srv->passwords != NULL && srv->reports != NULL;
 	if (ctx->too_large) {
 		answer_fail(&ans, 413, "body_too_large", "the body is larger than %zu bytes", srv->max_body);
 	} else if (strncmp(url, "/api/", 5) == 0 || strcmp(url, "/metrics") == 0 || strcmp(url, "/api") == 0) {
@@ -340,8 +352,8 @@ answer_request(struct server *srv, struct MHD_Connection *conn, const char *url,
 		api_dispatch(srv->app, &req, &ans);
 		pthread_rwlock_unlock(&srv->app->lock);
 		/* A long read or password work: a pool answers it (handle sends it when the connection is resumed). */
-		if (ans.deferred != DEFER_NONE && longread_submit(ans.deferred == DEFER_READER ? srv->readers : srv->passwords,
-		    &req, ans.client, &ctx->job, &ans) == 0)
+		if (ans.deferred != DEFER_NONE &&
+		    longread_submit(deferred_pool(srv, ans.deferred), &req, ans.client, &ctx->job, &ans) == 0)
 			return MHD_YES;
 	} else {
 		pthread_rwlock_rdlock(&srv->app->lock);
@@ -374,6 +386,33 @@ send_long_read(struct server *srv, struct MHD_Connection *conn, struct request_c
 	return rc;
 }
 
+/*
+ * The workers' nice value, when the process may raise its threads' priority
+ * (root, or RLIMIT_NICE: the unit's LimitNICE=-5).  A dealer's round is
+ * answered on a worker, whose thread also leads the group commit: at -5 it
+ * goes before the machine's other processes at the default priority (a
+ * backup, an export, another service), and further before the daemon's own
+ * pools (reports and walks at +5, passwords at +10).
+ */
+#define WORKER_NICE (-5)
+
+/* Raises the calling worker's priority to WORKER_NICE, once per thread; stays as it is when not permitted. */
+static void
+raise_worker_priority(void)
+{
+	static _Thread_local bool tried;
+	static atomic_bool told;
+
+	if (tried)
+		return;
+	tried = true;
+#ifdef __linux__
+	if (setpriority(PRIO_PROCESS, (id_t)gettid(), WORKER_NICE) < 0 && !atomic_exchange(&told, true))
+		log_info("the HTTP workers stay at the daemon's priority (raising it to nice %d is not permitted: "
+		    "LimitNICE=%d in the unit allows it)", WORKER_NICE, WORKER_NICE);
+#endif
+}
+
 /* libmicrohttpd's access handler: headers, then each body chunk, then one call with no data. */
 static enum MHD_Result
 handle(void *cls, struct MHD_Connection *conn, const char *url, const char *method, const char *version,
@@ -383,6 +422,7 @@ handle(void *cls, struct MHD_Connection *conn, const char *url, const char *meth
 	struct request_ctx *ctx = *con_cls;
 	enum MHD_Result rc;
 
+	raise_worker_priority();
 	if (ctx == NULL) {
 		ctx = calloc(1, sizeof(*ctx));
 		if (ctx == NULL)
@@ -560,6 +600,9 @@ server_start(struct app *app, int listen_fd, struct pb_error *err)
 	srv->passwords = longread_start(app, &LONGREAD_PASSWORDS, err);
 	if (srv->passwords == NULL)
 		goto fail;
+	srv->reports = longread_start(app, &LONGREAD_REPORTS, err);
+	if (srv->reports == NULL)
+		goto fail;
 	srv->wd = start_watchdog(app, err);
 	if (srv->wd == NULL)
 		goto fail;
@@ -592,6 +635,7 @@ fail:
 		close(listen_fd);
 	longread_stop(srv->readers);
 	longread_stop(srv->passwords);
+	longread_stop(srv->reports);
 	watchdog_free(srv->wd);
 	free(srv->tls_cert);
 	free(srv->tls_key);
@@ -620,6 +664,7 @@ server_stop(struct server *srv)
 	/* Every suspended connection is resumed (answered) before libmicrohttpd stops. */
 	longread_stop(srv->readers);
 	longread_stop(srv->passwords);
+	longread_stop(srv->reports);
 	MHD_stop_daemon(srv->mhd);
 	watchdog_free(srv->wd);
 	free(srv->tls_cert);

@@ -10,9 +10,11 @@
  * next group.  While a leader flushes a COMMIT the next group gathers.
  */
 #include "store/writer.h"
+#include "store/checkpointer.h"
 #include "store/store_int.h"
 
 #include "common/log.h"
+#include "common/priority.h"
 #include "common/timeutil.h"
 
 #include <pthread.h>
@@ -44,6 +46,8 @@ struct store_writer {
 	uint64_t fault_failures;           /* failed groups since the fault began */
 	uint64_t fault_unlogged;           /* of them, not yet in the log */
 	int64_t fault_logged_ms;           /* the last fault line (rate limit) */
+	struct store_checkpointer *checkpointer;   /* the WAL checkpoints, off the commits (NULL: SQLite's own) */
+	int leader_nice;                   /* a leader runs at this nice value at most (the opener's) */
 };
 
 /* A fault's log line is repeated once a minute at most, with the count of failures in between. */
@@ -63,6 +67,7 @@ store_writer_open(const struct store_options *opt, struct pb_error *err)
 		pb_fail(err, 500, "internal_error", "cannot create the writer's lock");
 		return NULL;
 	}
+	w->leader_nice = pb_thread_nice();
 	w->store = store_open(opt, err);
 	if (w->store == NULL) {
 		pthread_mutex_destroy(&w->lock);
@@ -79,6 +84,13 @@ store_writer_open(const struct store_options *opt, struct pb_error *err)
 		store_writer_free(w);
 		return NULL;
 	}
+	/* A file's WAL is checkpointed by a thread of its own, not inside a round's COMMIT (checkpointer.h). */
+	if (opt->path != NULL && opt->path[0] != '\0' && opt->path[0] != ':') {
+		struct pb_error cerr;
+		w->checkpointer = store_checkpointer_start(store_db(w->store), opt->path, &cerr);
+		if (w->checkpointer == NULL)
+			log_warn("%s; each commit past %d WAL pages checkpoints itself", cerr.message, CHECKPOINTER_PAGES);
+	}
 	return w;
 }
 
@@ -87,6 +99,7 @@ store_writer_free(struct store_writer *w)
 {
 	if (w == NULL)
 		return;
+	store_checkpointer_stop(w->checkpointer);
 	store_free(w->store);
 	pthread_mutex_destroy(&w->lock);
 	free(w);
@@ -279,6 +292,13 @@ lead(struct store_writer *w)
 	bool lost = false, open = false;
 	int n, count = 0, kept = 0;
 	int64_t changes = sqlite3_total_changes64(store_db(w->store));
+	/*
+	 * A pool's thread (a wrong password counted at nice 10, a report's roll-up at 5) may lead a group
+	 * that holds a dealer's round: it leads at the opener's priority at most, or the round waits
+	 * for the CPU the low priority gets on a busy machine (where permitted: root, RLIMIT_NICE).
+	 */
+	int own_nice = pb_thread_nice();
+	bool raised = own_nice > w->leader_nice && pb_set_thread_nice(w->leader_nice) == 0;
 
 	while (!lost && count < STORE_WRITER_GROUP_MAX && (batch = take_queued(w, STORE_WRITER_GROUP_MAX - count, &n)) != NULL) {
 		pthread_mutex_unlock(&w->lock);
@@ -321,6 +341,8 @@ lead(struct store_writer *w)
 		j->done = true;
 		pthread_cond_signal(&j->cond);
 	}
+	if (raised)
+		pb_set_thread_nice(own_nice);
 }
 
 int

@@ -46,7 +46,7 @@ done
 # the load alone takes 15-35 minutes on two cores; PB_BENCH_LOAD_ROUNDS
 # sets another size, PB_BENCH_LOAD_DB=PATH keeps the database there and
 # reuses it on the next run).
-for b in bench_http bench_load; do
+for b in bench_http bench_load bench_mixed; do
 	if [ ! -x "$build/tests/$b" ]; then
 		echo "run.sh: $b not built in $build (cmake --build $build --target bench_tools)" >&2
 		exit 1
@@ -67,6 +67,17 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
 PB_SOURCE_DIR=$src "$build/tests/bench_http" --pitbossd "$build/pitbossd" --wrk-seconds 10 --pairs 3 || rc=$?
 [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+# A dealer's whole round every 100 ms while three auditors walk the chains, three pit bosses pull
+# reports and CSVs, one auditor verifies rounds and eight clients guess passwords, alternating
+# phases of 20 s without and with two CPU-spinning processes, three pairs (bench_mixed; about
+# 3 minutes over 10,000 rounds; PB_BENCH_MIXED_DB=PATH reuses a database, e.g. one of 10^7
+# rounds kept by bench_load --db, with PB_BENCH_MIXED_TABLES its tables).
+echo
+echo "== a dealer's rounds under mixed load (tests/bench/bench_mixed.c)"
+echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+PB_SOURCE_DIR=$src "$build/tests/bench_mixed" --pitbossd "$build/pitbossd" ${PB_BENCH_MIXED_DB:+--db "$PB_BENCH_MIXED_DB"} \
+	${PB_BENCH_MIXED_TABLES:+--tables "$PB_BENCH_MIXED_TABLES"}
 echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 # Pages per round: WAL frames per one-round commit by B-tree (tests/bench/wal_pages.py; the target is 8).

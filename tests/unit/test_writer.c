@@ -4,7 +4,8 @@
  * one COMMIT, a refused first job of a transaction not taking the others
  * with it, a failed COMMIT failing every job of its group and recording
  * none, the chain-head cache forgotten when a savepoint is undone, and the
- * fault state (a storage failure until a change commits) that /ready shows.
+ * fault state (a storage failure until a change commits) that /ready shows,
+ * and the WAL checkpointed by the checkpointer's thread (store/checkpointer.h).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -265,6 +267,49 @@ test_one_commit_for_many(void **state)
 	assert_int_equal(jobs[3].err.status, 409);
 	assert_int_equal(committed("SELECT count(*) FROM wtest WHERE who = 7"), 5);
 	assert_int_equal(committed("SELECT count(*) FROM wtest WHERE who = 7 AND i = 3"), 0);
+	store_writer_free(w);
+}
+
+/* A job writing 400 rows of 3,000 random bytes: about 400 pages of WAL. */
+static int
+blob_job(struct store *s, void *arg, struct pb_error *err)
+{
+	(void)arg;
+	if (sqlite3_exec(store_db(s), "CREATE TABLE IF NOT EXISTS wblob (b BLOB NOT NULL);"
+	    "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 400) "
+	    "INSERT INTO wblob SELECT randomblob(3000) FROM n", NULL, NULL, NULL) != SQLITE_OK)
+		return store_fail(s, err, "inserting blobs");
+	return 0;
+}
+
+/* The database file's bytes (the WAL's pages reach it only through a checkpoint). */
+static long long
+db_file_bytes(void)
+{
+	struct stat st;
+
+	return stat(dbpath, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/*
+ * Past CHECKPOINTER_PAGES of WAL the pages reach the database file without
+ * anyone asking for a checkpoint (the checkpointer's thread does it), and the
+ * rows are all there; the writer stops with its checkpointer.
+ */
+static void
+test_wal_checkpointed_by_its_thread(void **state)
+{
+	struct store_writer *w = open_writer();
+	struct pb_error err;
+	long long want = 3LL * 400 * 3000;   /* the first three jobs' rows at least: the WAL crossed the mark there */
+
+	(void)state;
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(store_writer_run(w, blob_job, NULL, &err), 0);
+	for (int t = 0; t < 10000 && db_file_bytes() < want; t++)
+		usleep(1000);
+	assert_true(db_file_bytes() >= want);
+	assert_int_equal(committed("SELECT count(*) FROM wblob"), 4 * 400);
 	store_writer_free(w);
 }
 
@@ -525,6 +570,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_undone_savepoint_forgets_the_head, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fault_lasts_until_a_change_commits, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_commit_is_a_fault, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_wal_checkpointed_by_its_thread, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
