@@ -11,6 +11,8 @@
 #     each answer's totals checked against the rounds dealt (bench_reports --reuse-db);
 #   - pitbossd's start with the default full start-up check: when it answers, and how long
 #     the background walk of every chain takes on an idle pit (bench_startup --walk-only);
+#   - a dealer's whole-round latency under mixed load, with and without CPU hogs (bench_mixed;
+#     MIXED_PAIRS pairs of phases, default 3);
 #   - pitboss backup of the whole database (the copy is removed at once unless KEEP_COPY=1).
 # With VERIFY=1 it also times a full `pitboss verify` of the database (every event rehashed,
 # every round replayed: hours at 10^7).
@@ -46,6 +48,10 @@ echo "== the summary over the whole record (bench_reports --reuse-db)"
 echo
 echo "== pitbossd with the default full start-up check, idle (bench_startup --walk-only)"
 "$build/tests/bench_startup" --db "$db" --pitbossd "$build/pitbossd" --mode full --tables 20 --walk-only
+
+echo
+echo "== a dealer's rounds under mixed load, with and without CPU hogs (bench_mixed on the same database)"
+"$build/tests/bench_mixed" --db "$db" --tables 20 --pitbossd "$build/pitbossd" --pairs "${MIXED_PAIRS:-3}"
 
 echo
 echo "== pitboss backup"
