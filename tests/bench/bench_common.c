@@ -5,6 +5,7 @@
 #include "bench_common.h"
 
 #include <arpa/inet.h>
+#include <sqlite3.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -566,4 +567,30 @@ bench_cpu_seconds(pid_t pid)
 	if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
 		return -1;
 	return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+int
+bench_count_rounds(const char *path, long *count, long *max_id)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	*count = 0;
+	*max_id = 0;
+	if (access(path, F_OK) != 0)
+		return 0;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), coalesce(max(id), 0) FROM rounds", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*count = (long)sqlite3_column_int64(st, 0);
+		*max_id = (long)sqlite3_column_int64(st, 1);
+		rc = 0;
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
 }

@@ -139,4 +139,7 @@ double bench_cpu_seconds(pid_t pid);
 /* VmRSS and VmHWM of a process in KiB (from /proc/PID/status); -1 when unreadable. */
 int bench_rss_kib(pid_t pid, long *rss, long *hwm);
 
+/* The rounds in the database at path and the highest round id: 0 and 0 when there is no file yet; -1 when unreadable. */
+int bench_count_rounds(const char *path, long *count, long *max_id);
+
 #endif

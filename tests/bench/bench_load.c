@@ -108,33 +108,6 @@ parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* The rounds already in the database and the highest id (0, 0 when there is no database yet). */
-static int
-count_rounds(const char *path, long *count, long *max_id)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
-
-	*count = 0;
-	*max_id = 0;
-	if (access(path, F_OK) != 0)
-		return 0;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT count(*), coalesce(max(id), 0) FROM rounds", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*count = (long)sqlite3_column_int64(st, 0);
-		*max_id = (long)sqlite3_column_int64(st, 1);
-		rc = 0;
-	}
-out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return rc;
-}
-
 /*
  * Adds rounds until the database holds `want`, through pit_round_open() as
  * the HTTP handler calls it.  Prints progress and the load rate.
@@ -350,7 +323,7 @@ main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (count_rounds(db, &have, &max_id) < 0) {
+	if (bench_count_rounds(db, &have, &max_id) < 0) {
 		fprintf(stderr, "bench_load: %s is not a pitboss database\n", db);
 		goto out;
 	}
@@ -358,7 +331,7 @@ main(int argc, char **argv)
 	    o.smoke ? " (smoke run: figures not meaningful)" : "");
 	if (have < o.rounds && load(&o, cfg, have, o.rounds) < 0)
 		goto out;
-	if (count_rounds(db, &have, &max_id) < 0 || max_id < 1)
+	if (bench_count_rounds(db, &have, &max_id) < 0 || max_id < 1)
 		goto out;
 	printf("database: %ld rounds, %lld bytes\n", have, bench_file_size(db));
 

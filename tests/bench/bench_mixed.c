@@ -163,33 +163,6 @@ parse_args(int argc, char **argv, struct options *o)
 	return 0;
 }
 
-/* The rounds in the database and the highest id (0, 0 when there is no database yet). */
-static int
-count_rounds(const char *path, long *count, long *max_id)
-{
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	int rc = -1;
-
-	*count = 0;
-	*max_id = 0;
-	if (access(path, F_OK) != 0)
-		return 0;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_prepare_v2(db, "SELECT count(*), coalesce(max(id), 0) FROM rounds", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*count = (long)sqlite3_column_int64(st, 0);
-		*max_id = (long)sqlite3_column_int64(st, 1);
-		rc = 0;
-	}
-out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	return rc;
-}
-
 /* Counts an answer (or a transport failure: status 0) in the kind's tally. */
 static void
 count(struct tally *t, int status)
@@ -647,7 +620,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench_mixed: cannot write the configuration in %s\n", dir);
 		goto out;
 	}
-	if (count_rounds(db, &have, &max_id) < 0) {
+	if (bench_count_rounds(db, &have, &max_id) < 0) {
 		fprintf(stderr, "bench_mixed: %s is not a pitboss database\n", db);
 		goto out;
 	}
@@ -658,7 +631,7 @@ main(int argc, char **argv)
 		goto out;
 	if (have < o.rounds && fill(d.url, o.rounds - have, o.tables) < 0)
 		goto stop;
-	if (count_rounds(db, &have, &max_id) < 0 || max_id < 1)
+	if (bench_count_rounds(db, &have, &max_id) < 0 || max_id < 1)
 		goto stop;
 	printf("database: %ld rounds\n", have);
 	printf("  hogs     dealer: rounds p50 / p99 / max ms    anchor: fdatasync p50 / p99 / max ms    "

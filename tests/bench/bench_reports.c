@@ -288,42 +288,75 @@ dealt_range(char from[16], char to[16])
 	strftime(to, 16, "%Y-%m-%d", &tm);
 }
 
-/* p50 and p99 of `reps` runs of the summary grouped by `group` over [from, to]. */
+/* A report of the pit: pit_report_summary or pit_report_statistics. */
+typedef int (*report_fn)(struct pit *p, const struct actor *a, const struct report_query *q, json_t **out,
+    struct pb_error *err);
+
+/*
+ * Runs the report of kind (its parameters rp) `reps` times as a pit boss,
+ * each timed with its answer's text; t gets the times sorted, *last the last
+ * answer (the caller's to free).  Exits on a failure.
+ */
 static void
-time_summary(struct pit *p, const char *group, const char *from, const char *to, int reps, int64_t rounds)
+time_report(struct pit *p, enum report_kind kind, const struct report_params *rp, report_fn fn, const char *what,
+    int reps, double *t, json_t **last, size_t *bytes)
 {
 	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
-	struct report_params rp = {.group = group, .from = from, .to = to, .property = bench_property()};
 	struct report_query q;
 	struct pb_error err;
-	double *t = calloc((size_t)reps, sizeof(*t));
-	size_t groups = 0, bytes = 0;
-	int64_t counted = 0;
 
-	if (t == NULL || report_query_parse(REPORT_SUMMARY, &rp, fake_now_ms, &q, &err) < 0) {
-		fprintf(stderr, "bench_reports: %s\n", t ? err.message : "out of memory");
+	*last = NULL;
+	if (report_query_parse(kind, rp, fake_now_ms, &q, &err) < 0) {
+		fprintf(stderr, "bench_reports: %s\n", err.message);
 		exit(1);
 	}
 	for (int i = 0; i < reps; i++) {
 		json_t *out = NULL;
 		char *text;
 		double t0 = mono_ms();
-		if (pit_report_summary(p, &boss, &q, &out, &err) < 0) {
-			fprintf(stderr, "bench_reports: summary: %s\n", err.message);
+
+		if (fn(p, &boss, &q, &out, &err) < 0) {
+			fprintf(stderr, "bench_reports: %s: %s\n", what, err.message);
 			exit(1);
 		}
 		text = json_dumps(out, JSON_COMPACT);
 		t[i] = mono_ms() - t0;
-		groups = json_array_size(json_object_get(out, "groups"));
-		bytes = text ? strlen(text) : 0;
-		counted = json_integer_value(json_object_get(json_object_get(out, "totals"), "rounds")) +
-		    json_integer_value(json_object_get(json_object_get(out, "totals"), "voids"));
+		*bytes = text ? strlen(text) : 0;
 		free(text);
-		json_decref(out);
+		json_decref(*last);
+		*last = out;
 	}
 	qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+}
+
+/* The p99 of n sorted times. */
+static double
+p99_of(const double *t, int n)
+{
+	return t[(n * 99) / 100 < n ? (n * 99) / 100 : n - 1];
+}
+
+/* p50 and p99 of `reps` runs of the summary grouped by `group` over [from, to]. */
+static void
+time_summary(struct pit *p, const char *group, const char *from, const char *to, int reps, int64_t rounds)
+{
+	struct report_params rp = {.group = group, .from = from, .to = to, .property = bench_property()};
+	double *t = calloc((size_t)reps, sizeof(*t));
+	size_t groups, bytes = 0;
+	int64_t counted;
+	json_t *out;
+
+	if (t == NULL) {
+		fprintf(stderr, "bench_reports: out of memory\n");
+		exit(1);
+	}
+	time_report(p, REPORT_SUMMARY, &rp, pit_report_summary, "summary", reps, t, &out, &bytes);
+	groups = json_array_size(json_object_get(out, "groups"));
+	counted = json_integer_value(json_object_get(json_object_get(out, "totals"), "rounds")) +
+	    json_integer_value(json_object_get(json_object_get(out, "totals"), "voids"));
+	json_decref(out);
 	printf("  summary group=%-6s %6zu groups %8zu bytes  p50 %8.3f ms  p99 %8.3f ms  (%d runs)%s\n", group, groups, bytes,
-	    t[reps / 2], t[(reps * 99) / 100 < reps ? (reps * 99) / 100 : reps - 1], reps,
+	    t[reps / 2], p99_of(t, reps), reps,
 	    rp.property != NULL ? "  (gaming days: the range's ends differ from UTC days)" :
 	    counted == rounds ? "" : "  ROUND COUNT MISMATCH");
 	if (counted != rounds && rp.property == NULL) {
@@ -341,34 +374,19 @@ time_summary(struct pit *p, const char *group, const char *from, const char *to,
 static void
 time_statistics(struct pit *p, int reps)
 {
-	const struct actor boss = {"bench-boss", ROLE_BIT(ROLE_PITBOSS), NULL, false};
 	struct report_params rp = {.property = &p->cfg->property};
-	struct report_query q;
-	struct pb_error err;
 	double *t = calloc((size_t)reps, sizeof(*t));
 	size_t bytes = 0;
+	json_t *out;
 
-	if (t == NULL || report_query_parse(REPORT_STATISTICS, &rp, fake_now_ms, &q, &err) < 0) {
-		fprintf(stderr, "bench_reports: %s\n", t ? err.message : "out of memory");
+	if (t == NULL) {
+		fprintf(stderr, "bench_reports: out of memory\n");
 		exit(1);
 	}
-	for (int i = 0; i < reps; i++) {
-		json_t *out = NULL;
-		char *text;
-		double t0 = mono_ms();
-		if (pit_report_statistics(p, &boss, &q, &out, &err) < 0) {
-			fprintf(stderr, "bench_reports: statistics: %s\n", err.message);
-			exit(1);
-		}
-		text = json_dumps(out, JSON_COMPACT);
-		t[i] = mono_ms() - t0;
-		bytes = text ? strlen(text) : 0;
-		free(text);
-		json_decref(out);
-	}
-	qsort(t, (size_t)reps, sizeof(*t), cmp_double);
+	time_report(p, REPORT_STATISTICS, &rp, pit_report_statistics, "statistics", reps, t, &out, &bytes);
+	json_decref(out);
 	printf("  statistics (month, year to date) %8zu bytes  p50 %8.3f ms  p99 %8.3f ms  (%d runs)\n", bytes, t[reps / 2],
-	    t[(reps * 99) / 100 < reps ? (reps * 99) / 100 : reps - 1], reps);
+	    p99_of(t, reps), reps);
 	free(t);
 }
 

@@ -170,18 +170,22 @@ def with_sums(rows):
 COLUMNS = ("rounds", "voids", "hands", "banked_rounds", "collections", "play_ms", "carry_ms") + ARRAYS
 
 
+def central_rollup(pg, table, start, prop):
+    """{(table, dealer, game, start): row} of the central roll-up table of prop; table or dealer "" for the sums kept"""
+    sql = "SELECT table_id, dealer, rules_sha256, %s, %s FROM pitboss.%s WHERE property = '%s'" % (
+        start, ", ".join(c if c not in ARRAYS else "array_to_string(%s, ',')" % c for c in COLUMNS), table, prop)
+    rows = {}
+    for line in pg.psql(sql).splitlines():
+        v = line.split("|")
+        rows[(v[0], v[1], v[2], int(v[3]))] = {
+            c: int(x) if c not in ARRAYS else [int(y) for y in x.split(",")] for c, x in zip(COLUMNS, v[4:])}
+    return rows
+
+
 class CentralRollupTest(pgserver.CentralServerCase):
 
     def central(self, table, start, prop):
-        """{(table, dealer, game, start): row} of the central roll-up; table or dealer "" for the sums kept"""
-        sql = "SELECT table_id, dealer, rules_sha256, %s, %s FROM pitboss.%s WHERE property = '%s'" % (
-            start, ", ".join(c if c not in ARRAYS else "array_to_string(%s, ',')" % c for c in COLUMNS), table, prop)
-        rows = {}
-        for line in self.pg.psql(sql).splitlines():
-            v = line.split("|")
-            rows[(v[0], v[1], v[2], int(v[3]))] = {
-                c: int(x) if c not in ARRAYS else [int(y) for y in x.split(",")] for c, x in zip(COLUMNS, v[4:])}
-        return rows
+        return central_rollup(self.pg, table, start, prop)
 
     def test_rollups_are_the_facts_sums(self):
         rng = random.Random(32)

@@ -14,7 +14,7 @@ import unittest
 
 import pgserver
 from test_central_rollup import days_of, hours_of, insert_sql, make_facts, months_of, multi_insert_sql, with_sums
-from test_central_rollup import ARRAYS, COLUMNS
+from test_central_rollup import central_rollup
 
 
 class CentralUpgradeTest(unittest.TestCase):
@@ -33,15 +33,7 @@ class CentralUpgradeTest(unittest.TestCase):
         return out
 
     def central(self, table, start, prop):
-        """{(table, dealer, game, start): row} of the central roll-up table of prop"""
-        sql = "SELECT table_id, dealer, rules_sha256, %s, %s FROM pitboss.%s WHERE property = '%s'" % (
-            start, ", ".join(c if c not in ARRAYS else "array_to_string(%s, ',')" % c for c in COLUMNS), table, prop)
-        rows = {}
-        for line in self.pg.psql(sql).splitlines():
-            v = line.split("|")
-            rows[(v[0], v[1], v[2], int(v[3]))] = {
-                c: int(x) if c not in ARRAYS else [int(y) for y in x.split(",")] for c, x in zip(COLUMNS, v[4:])}
-        return rows
+        return central_rollup(self.pg, table, start, prop)
 
     def assert_rollups(self, facts):
         for p, fs in facts.items():
