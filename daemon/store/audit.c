@@ -565,6 +565,32 @@ walk_events(struct store *s, enum stmt_id stmt, const char *what, stored_event_f
 }
 
 int
+store_events_after_each(struct store *s, int64_t after_id, int max, stored_event_fn fn, void *ctx, int64_t *last_id,
+    struct pb_error *err)
+{
+	struct store_query q;
+	struct stored_event e;
+	int rc = 0;
+
+	*last_id = after_id;
+	if (store_query(&q, s, STMT_EVENTS_AFTER, "reading events", err) < 0)
+		return -1;
+	sqlite3_bind_int64(q.st, 1, after_id);
+	sqlite3_bind_int(q.st, 2, max);
+	while (rc == 0 && store_query_next(&q)) {
+		store_fields_read(q.st, EVENT_FIELDS_READ, sizeof(EVENT_FIELDS_READ) / sizeof(EVENT_FIELDS_READ[0]), &e);
+		e.body = (char *)store_column_str(q.st, EVENT_COL_BODY);
+		*last_id = e.id;
+		rc = fn(ctx, &e, err);
+	}
+	if (rc != 0) {
+		store_query_end(&q);
+		return rc;
+	}
+	return store_query_end(&q);
+}
+
+int
 store_table_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err)
 {
 	return walk_events(s, STMT_TABLE_EVENTS, "reading the tables' and the players' events", fn, ctx, err);

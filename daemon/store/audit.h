@@ -50,6 +50,16 @@ int store_events_after(struct store *s, int64_t after_id, int max, struct event_
 /* Called for each event of a walk; a non-zero return stops it and is returned. */
 typedef int (*stored_event_fn)(void *ctx, const struct stored_event *e, struct pb_error *err);
 
+/*
+ * Calls fn for each event with id > after_id, in id order, at most max of
+ * them, without copying them: e->body is SQLite's, valid only during the
+ * call.  *last_id is set to the id of the last event read (after_id when
+ * none).  0, fn's non-zero return, or -1 with err when the file cannot be
+ * read.
+ */
+int store_events_after_each(struct store *s, int64_t after_id, int max, stored_event_fn fn, void *ctx, int64_t *last_id,
+    struct pb_error *err);
+
 /* Walks every event of no round (the tables' own events and the players'), of every chain, oldest first. */
 int store_table_events(struct store *s, stored_event_fn fn, void *ctx, struct pb_error *err);
 

@@ -412,6 +412,54 @@ walk_table(struct startup_walk *w, struct store *s, const struct startup_backlog
 	return rc;
 }
 
+/* The walk in file order's state: each backlog table's own walk, its problems, and whether it was set aside. */
+struct file_walk {
+	const struct startup_walk *w;
+	struct chain_walk *cw;
+	json_t **problems;
+	bool *aside;                    /* out of chain order: walked by its index afterwards */
+	int left;                       /* tables neither done nor set aside */
+	int at;                         /* the table of the event before (the likeliest next) */
+	int64_t checked, found;         /* this chunk's events checked and problems found */
+};
+
+/*
+ * One event in file order, fed to its table's walk when that table is in the
+ * backlog, not done and not set aside; an event out of chain order sets its
+ * table aside.  1 once every table is done or aside (the pass can end), -1
+ * when the event could not be checked (out of memory).
+ */
+static int
+file_walk_event(void *ctx, const struct stored_event *e, struct pb_error *err)
+{
+	struct file_walk *f = ctx;
+	size_t before;
+	int i = f->at;
+
+	/* The tables' events interleave: the table of the event before is the likeliest. */
+	if (strcmp(f->w->backlog[i].table_id, e->table_id) != 0) {
+		for (i = 0; i < f->w->count && strcmp(f->w->backlog[i].table_id, e->table_id) != 0; i++)
+			;
+		if (i == f->w->count)
+			return 0;
+		f->at = i;
+	}
+	if (f->cw[i].done || f->aside[i])
+		return 0;
+	if (e->table_seq != f->cw[i].next) {
+		f->aside[i] = true;
+		return --f->left == 0 ? 1 : 0;
+	}
+	before = json_array_size(f->problems[i]);
+	if (chain_walk_event(&f->cw[i], e, f->problems[i], err) < 0)
+		return -1;
+	f->checked++;
+	f->found += (int64_t)(json_array_size(f->problems[i]) - before);
+	if (f->cw[i].done && --f->left == 0)
+		return 1;
+	return 0;
+}
+
 /*
  * The walk in file order: one pass over the events in rowid order (the order
  * they were written, so the pages of the file are read once and in turn),
@@ -432,9 +480,10 @@ walk_file_order(struct startup_walk *w, struct store *s, int *done, int *held)
 	struct chain_walk *cw = calloc((size_t)w->count, sizeof(*cw));
 	json_t **problems = calloc((size_t)w->count, sizeof(*problems));
 	bool *aside = calloc((size_t)w->count, sizeof(*aside));
+	struct file_walk f = {.w = w, .cw = cw, .problems = problems, .aside = aside, .left = w->count};
 	struct pb_error err;
 	int64_t last_id = 0;
-	int left = w->count, rc = 0, at = 0;
+	int rc = 0;
 
 	*done = *held = 0;
 	if (cw == NULL || problems == NULL || aside == NULL) {
@@ -450,65 +499,32 @@ walk_file_order(struct startup_walk *w, struct store *s, int *done, int *held)
 			goto out;
 		}
 	}
-	while (left > 0) {
-		struct event_list evs;
-		int64_t checked = 0, found = 0;
+	while (f.left > 0) {
+		int64_t from = last_id;
+		int r;
 
 		if (stop_asked(w)) {
 			rc = 1;
 			break;
 		}
-		if (store_events_after(s, last_id, w->chunk, &evs, &err) < 0) {
+		f.checked = f.found = 0;
+		r = store_events_after_each(s, from, w->chunk, file_walk_event, &f, &last_id, &err);
+		w->walked += f.checked;
+		progress_add(f.checked, f.found, false, false);
+		if (r < 0 && pb_is_oom(&err)) {
+			log_error("start-up integrity check: the background walk cannot check the events after %lld: out of memory",
+			    (long long)from);
+			rc = -1;
+			goto out;
+		}
+		if (r < 0) {
 			/* The tables not yet whole are walked by walk_table below, which holds what it cannot read. */
 			log_error("start-up integrity check: the background walk cannot read the events after %lld in file order (%s); "
-			    "the tables not yet walked are read one at a time", (long long)last_id, err.message);
-			if (pb_is_oom(&err)) {
-				rc = -1;
-				goto out;
-			}
+			    "the tables not yet walked are read one at a time", (long long)from, err.message);
 			break;
 		}
-		if (evs.count == 0) {
-			event_list_free(&evs);
+		if (r > 0 || last_id == from)
 			break;
-		}
-		for (int k = 0; k < evs.count && rc == 0; k++) {
-			const struct stored_event *e = &evs.events[k];
-			size_t before;
-
-			last_id = e->id;
-			/* The tables' events interleave: the table of the event before is the likeliest. */
-			if (strcmp(w->backlog[at].table_id, e->table_id) != 0) {
-				int i;
-				for (i = 0; i < w->count && strcmp(w->backlog[i].table_id, e->table_id) != 0; i++)
-					;
-				if (i == w->count)
-					continue;
-				at = i;
-			}
-			if (cw[at].done || aside[at])
-				continue;
-			if (e->table_seq != cw[at].next) {
-				aside[at] = true;
-				left--;
-				continue;
-			}
-			before = json_array_size(problems[at]);
-			if (chain_walk_event(&cw[at], e, problems[at], &err) < 0) {
-				log_error("start-up integrity check: the background walk cannot check table %s: %s", e->table_id, err.message);
-				rc = -1;
-				break;
-			}
-			checked++;
-			found += (int64_t)(json_array_size(problems[at]) - before);
-			if (cw[at].done)
-				left--;
-		}
-		event_list_free(&evs);
-		w->walked += checked;
-		progress_add(checked, found, false, false);
-		if (rc < 0)
-			goto out;
 		pause_between_chunks(w);
 	}
 	for (int i = 0; i < w->count; i++) {
