@@ -6,7 +6,8 @@
  * instead of stepping through every round of the window: the hourly rows
  * hold each settled round's win and collections in the hour of its
  * settled_at, written in the transaction that settles it.  The mispays are
- * read from the corrections, each joined to its round.
+ * read from the corrections, each joined to its round, or from the rounds of
+ * the window when those are fewer (store_window_mispays).
  */
 #include <string.h>
 
@@ -108,10 +109,51 @@ store_window_hand_win(struct store *s, const char *table_id, bool player_banked,
 	return 0;
 }
 
+/* One integer of a statement of (?1, ?2) integers (none: ?1 unbound), or -1. */
+static int64_t
+one_count(struct store *s, enum stmt_id id, int64_t a, int64_t b, struct pb_error *err)
+{
+	struct store_query q;
+	int64_t n = 0;
+
+	if (store_query(&q, s, id, "counting the window's rows", err) < 0)
+		return -1;
+	if (id == STMT_WINDOW_FLOOR_ROUNDS) {
+		sqlite3_bind_int64(q.st, 1, a);
+		sqlite3_bind_int64(q.st, 2, b);
+	}
+	if (store_query_next(&q))
+		n = sqlite3_column_int64(q.st, 0);
+	return store_query_end(&q) < 0 ? -1 : n;
+}
+
+/*
+ * The mispays, by the cheaper of two exact plans: none to read when nothing was ever corrected; else from the
+ * corrections (each joined to its round: a random read each) when there are fewer than the floor's rounds of the
+ * window's hours (read in index order) over CORRECTION_COST, from the rounds of the window otherwise.
+ */
+#define CORRECTION_COST 16
+
 int
 store_window_mispays(struct store *s, const char *table_id, const char *from, const char *to, int64_t *sum,
     int64_t *lines, struct pb_error *err)
 {
+	const char *what = "adding up the window's mispays";
+	int64_t corrections, floor_rounds, f, t;
+	enum stmt_id plan;
+
 	*sum = *lines = 0;
-	return two_sums(s, STMT_WINDOW_MISPAYS, "adding up the window's mispays", table_id, from, to, sum, lines, err);
+	if (strcmp(from, to) >= 0)
+		return 0;
+	if ((corrections = one_count(s, STMT_WINDOW_CORRECTIONS, 0, 0, err)) < 0)
+		return -1;
+	if (corrections == 0)
+		return 0;
+	if (pb_time_parse(from, &f) < 0 || pb_time_parse(to, &t) < 0 || f < 0 || t < 0)
+		return two_sums(s, STMT_WINDOW_MISPAYS, what, table_id, from, to, sum, lines, err);
+	floor_rounds = one_count(s, STMT_WINDOW_FLOOR_ROUNDS, f / HOUR_MS * 3600, (t + HOUR_MS - 1) / HOUR_MS * 3600, err);
+	if (floor_rounds < 0)
+		return -1;
+	plan = corrections * CORRECTION_COST < floor_rounds ? STMT_WINDOW_MISPAYS : STMT_WINDOW_MISPAYS_BY_ROUNDS;
+	return two_sums(s, plan, what, table_id, from, to, sum, lines, err);
 }
