@@ -6,9 +6,10 @@
  * instead of stepping through every round of the window: the hourly rows
  * hold each settled round's win and collections in the hour of its
  * settled_at, written in the transaction that settles it.  The mispays are
- * read from the corrections, each joined to its round, or from the rounds of
- * the window when those are fewer (store_window_mispays).
+ * summed from the connection's copy of the corrected lines (few: a line
+ * corrected by hand), read once and again only when a correction is added.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/timeutil.h"
@@ -109,51 +110,112 @@ store_window_hand_win(struct store *s, const char *table_id, bool player_banked,
 	return 0;
 }
 
-/* One integer of a statement of (?1, ?2) integers (none: ?1 unbound), or -1. */
-static int64_t
-one_count(struct store *s, enum stmt_id id, int64_t a, int64_t b, struct pb_error *err)
-{
-	struct store_query q;
-	int64_t n = 0;
+/* A corrected line at its latest: its round's table and settled_at, owed - paid. */
+struct corrected_line {
+	char table_id[PB_ID_MAX];
+	char settled_at[PB_TIME_LEN];
+	int64_t amount;
+};
 
-	if (store_query(&q, s, id, "counting the window's rows", err) < 0)
-		return -1;
-	if (id == STMT_WINDOW_FLOOR_ROUNDS) {
-		sqlite3_bind_int64(q.st, 1, a);
-		sqlite3_bind_int64(q.st, 2, b);
-	}
-	if (store_query_next(&q))
-		n = sqlite3_column_int64(q.st, 0);
-	return store_query_end(&q) < 0 ? -1 : n;
+struct window_corrections {
+	int64_t count, max_id;          /* of the corrections when read */
+	size_t n;
+	struct corrected_line *v;
+};
+
+/* The most corrections kept in memory (about 70 bytes each); beyond, the rounds of each window are read. */
+#define CORRECTIONS_KEPT_MAX 200000
+
+void
+window_corrections_free(struct window_corrections *c)
+{
+	if (c != NULL)
+		free(c->v);
+	free(c);
 }
 
 /*
- * The mispays, by the cheaper of two exact plans: none to read when nothing was ever corrected; else from the
- * corrections (each joined to its round: a random read each) when there are fewer than the floor's rounds of the
- * window's hours (read in index order) over CORRECTION_COST, from the rounds of the window otherwise.
+ * The connection's corrected lines, read again when the corrections' count or newest id moved since; *c stays
+ * NULL when they are too many to keep (or a table id or time is longer than expected).
  */
-#define CORRECTION_COST 16
+static int
+corrections_refresh(struct store *s, struct window_corrections **c, struct pb_error *err)
+{
+	struct store_query q;
+	int64_t count = 0, max_id = 0;
+	struct window_corrections *w;
+	bool fits = true;
+
+	if (store_query(&q, s, STMT_WINDOW_CORRECTIONS, "counting the corrections", err) < 0)
+		return -1;
+	if (store_query_next(&q)) {
+		count = sqlite3_column_int64(q.st, 0);
+		max_id = sqlite3_column_int64(q.st, 1);
+	}
+	if (store_query_end(&q) < 0)
+		return -1;
+	if (*c != NULL && (*c)->count == count && (*c)->max_id == max_id)
+		return 0;
+	window_corrections_free(*c);
+	*c = NULL;
+	if (count > CORRECTIONS_KEPT_MAX)
+		return 0;
+	w = calloc(1, sizeof(*w));
+	if (w == NULL || (count > 0 && (w->v = calloc((size_t)count, sizeof(w->v[0]))) == NULL)) {
+		window_corrections_free(w);
+		return pb_oom(err);
+	}
+	w->count = count;
+	w->max_id = max_id;
+	if (store_query(&q, s, STMT_WINDOW_CORRECTED_LINES, "reading the corrected lines", err) < 0) {
+		window_corrections_free(w);
+		return -1;
+	}
+	while (store_query_next(&q) && (int64_t)w->n < count) {
+		const char *table = (const char *)sqlite3_column_text(q.st, 0);
+		const char *at = (const char *)sqlite3_column_text(q.st, 1);
+		struct corrected_line *l = &w->v[w->n++];
+
+		if (table == NULL || at == NULL || strlen(table) >= sizeof(l->table_id) ||
+		    strlen(at) >= sizeof(l->settled_at))
+			fits = false;
+		else {
+			memcpy(l->table_id, table, strlen(table) + 1);
+			memcpy(l->settled_at, at, strlen(at) + 1);
+		}
+		l->amount = sqlite3_column_int64(q.st, 2);
+	}
+	if (store_query_end(&q) < 0 || !fits) {
+		window_corrections_free(w);
+		return fits ? -1 : 0;
+	}
+	*c = w;
+	return 0;
+}
 
 int
 store_window_mispays(struct store *s, const char *table_id, const char *from, const char *to, int64_t *sum,
     int64_t *lines, struct pb_error *err)
 {
-	const char *what = "adding up the window's mispays";
-	int64_t corrections, floor_rounds, f, t;
-	enum stmt_id plan;
+	struct window_corrections **c = store_window_corrections(s);
 
 	*sum = *lines = 0;
 	if (strcmp(from, to) >= 0)
 		return 0;
-	if ((corrections = one_count(s, STMT_WINDOW_CORRECTIONS, 0, 0, err)) < 0)
+	if (c != NULL && corrections_refresh(s, c, err) < 0)
 		return -1;
-	if (corrections == 0)
-		return 0;
-	if (pb_time_parse(from, &f) < 0 || pb_time_parse(to, &t) < 0 || f < 0 || t < 0)
-		return two_sums(s, STMT_WINDOW_MISPAYS, what, table_id, from, to, sum, lines, err);
-	floor_rounds = one_count(s, STMT_WINDOW_FLOOR_ROUNDS, f / HOUR_MS * 3600, (t + HOUR_MS - 1) / HOUR_MS * 3600, err);
-	if (floor_rounds < 0)
-		return -1;
-	plan = corrections * CORRECTION_COST < floor_rounds ? STMT_WINDOW_MISPAYS : STMT_WINDOW_MISPAYS_BY_ROUNDS;
-	return two_sums(s, plan, what, table_id, from, to, sum, lines, err);
+	if (c == NULL || *c == NULL)
+		return two_sums(s, STMT_WINDOW_MISPAYS, "adding up the window's mispays", table_id, from, to, sum, lines,
+		    err);
+	/* compared as SQLite compares them (BINARY: memcmp, as strcmp for text without NUL) */
+	for (size_t i = 0; i < (*c)->n; i++) {
+		const struct corrected_line *l = &(*c)->v[i];
+
+		if (strcmp(l->table_id, table_id) != 0 || strcmp(l->settled_at, from) < 0 || strcmp(l->settled_at, to) >= 0)
+			continue;
+		if (__builtin_add_overflow(*sum, l->amount, sum))
+			return pb_fail(err, 500, "report_overflow", "the mispays of table %s exceed 64 bits", table_id);
+		(*lines)++;
+	}
+	return 0;
 }

@@ -16,10 +16,13 @@
  * Both must give the same figures; it prints p50 / p99 / max per window and
  * the median floor day (every table's window of a day), each way.
  *
- * usage: bench_master_game --db PATH [--tables N] [--days D] [--smoke]
- *   --db      a database filled by bench_load --timeline --db PATH
- *   --tables  tables T1..TN in it (default 20)
- *   --days    gaming days sampled (default 10; spread over the record)
+ * usage: bench_master_game --db PATH [--tables N] [--days D] [--corrections K] [--smoke]
+ *   --db           a database filled by bench_load --timeline --db PATH
+ *   --tables       tables T1..TN in it (default 20)
+ *   --days         gaming days sampled (default 10; spread over the record)
+ *   --corrections  K corrected payout lines on random rounds first, in a
+ *                  transaction rolled back at the end (default 0: the
+ *                  database is opened read-only)
  * Exit status 0 when both ways agreed on every window.
  */
 #include <sqlite3.h>
@@ -83,6 +86,40 @@ old_sum(sqlite3_stmt *st, const char *table, const char *from, const char *to)
 	return v;
 }
 
+/* Opens a transaction and adds k corrected payout lines (ante, seat 1) on rounds drawn at random. */
+static int
+add_corrections(sqlite3 *db, long k)
+{
+	sqlite3_stmt *st = NULL;
+	int64_t max_id = 0;
+	int rc;
+
+	if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT max(id) FROM rounds", -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW)
+		goto fail;
+	max_id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "INSERT INTO corrections (id, table_id, round_id, seat, wager, owed, paid, reason, by, "
+	    "witness, at) SELECT ?1, table_id, id, 1, 'ante', 500, 600, 'bench', 'bench', 'bench', settled_at FROM rounds "
+	    "WHERE id = ?2 AND settled_at IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	for (long i = 0; i < k; i++) {
+		sqlite3_bind_int64(st, 1, 1000000000 + i);
+		sqlite3_bind_int64(st, 2, rng_between(1, max_id));
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			goto fail;
+	}
+	sqlite3_finalize(st);
+	return 0;
+fail:
+	fprintf(stderr, "bench_master_game: adding corrections: %s\n", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return -1;
+}
+
 /* p50 / p99 / max of n times, sorted in place. */
 static void
 print_times(const char *what, double *v, int n)
@@ -97,6 +134,7 @@ main(int argc, char **argv)
 {
 	const char *db = NULL;
 	int tables = 20, days = 10, bad = 0, n = 0, nd = 0;
+	long corrections = 0;
 	struct store_options opt = {0};
 	struct pb_error err;
 	struct store *s;
@@ -111,10 +149,13 @@ main(int argc, char **argv)
 			tables = atoi(argv[++i]);
 		else if (strcmp(argv[i], "--days") == 0 && i + 1 < argc)
 			days = atoi(argv[++i]);
+		else if (strcmp(argv[i], "--corrections") == 0 && i + 1 < argc)
+			corrections = atol(argv[++i]);
 		else if (strcmp(argv[i], "--smoke") == 0)
 			days = 2;
 		else {
-			fprintf(stderr, "usage: bench_master_game --db PATH [--tables N] [--days D] [--smoke]\n");
+			fprintf(stderr, "usage: bench_master_game --db PATH [--tables N] [--days D] [--corrections K] "
+			    "[--smoke]\n");
 			return 2;
 		}
 	}
@@ -123,7 +164,7 @@ main(int argc, char **argv)
 		return 2;
 	}
 	opt.path = db;
-	opt.read_only = true;
+	opt.read_only = corrections == 0;
 	if ((s = store_open(&opt, &err)) == NULL) {
 		fprintf(stderr, "bench_master_game: %s: %s\n", db, err.message);
 		return 1;
@@ -137,13 +178,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench_master_game: %s: no settled rounds to read (%s)\n", db, sqlite3_errmsg(store_db(s)));
 		return 1;
 	}
+	if (corrections > 0 && add_corrections(store_db(s), corrections) < 0)
+		return 1;
 	/* The whole gaming days in the record: [day0, day0 + day_count) */
 	day0 = (lo_ms - DAY_START_MS + DAY_MS - 1) / DAY_MS;
 	day_count = (hi_ms - DAY_START_MS) / DAY_MS - day0;
 	if (day_count < 1)
 		day_count = 1;
-	printf("master game windows: %s, %d tables, %d gaming days of %lld in the record\n", db, tables, days,
-	    (long long)day_count);
+	printf("master game windows: %s, %d tables, %d gaming days of %lld in the record, %ld corrections\n", db,
+	    tables, days, (long long)day_count, corrections);
 	for (int d = 0; d < days; d++) {
 		int64_t day = day0 + (day_count * d) / days;
 		double day_old = 0, day_new = 0;
@@ -193,6 +236,8 @@ main(int argc, char **argv)
 	print_times("floor day, rounds (before)", d_old, nd);
 	print_times("floor day, hours (now)", d_new, nd);
 	printf("  both ways agreed on %d of %d windows\n", n - bad, n);
+	if (corrections > 0)
+		sqlite3_exec(store_db(s), "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_finalize(first);
 	sqlite3_finalize(house);
 	sqlite3_finalize(mispays);
