@@ -103,6 +103,7 @@ mg_db=${PB_BENCH_MG_DB:-${TMPDIR:-/tmp}/pitboss-bench-mg-$$.db}
 PB_SOURCE_DIR=$src "$build/tests/bench_load" --pitbossd "$build/pitbossd" --timeline --tables 20 --samples 20 \
 	--rounds "${PB_BENCH_MG_ROUNDS:-100000}" --db "$mg_db" >/dev/null
 "$build/tests/bench_master_game" --db "$mg_db" --tables 20 --days 10
+"$build/tests/bench_master_game" --db "$mg_db" --tables 20 --days 10 --corrections 1000
 if [ -z "${PB_BENCH_MG_DB:-}" ]; then
 	rm -f "$mg_db" "$mg_db-wal" "$mg_db-shm" "$mg_db.json" "$mg_db.signing-key"
 fi

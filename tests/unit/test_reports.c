@@ -1726,8 +1726,8 @@ check_windows(int ncs, const struct mg_correction *cs, int random_windows)
  * house- and player-banked tables, voids, windows at any millisecond (random, inside one hour, on whole hours,
  * starting or ending on a round's settled_at, empty), and Los Angeles gaming days from 06:00 (14:00Z in standard
  * time, 13:00Z in daylight time: windows of 23 and 25 hours as across a change of clock).  The mispays with no
- * correction recorded, with 3 (read from the corrections) and with 60 (some corrected twice: read from the rounds
- * of the window, the cheaper plan then).
+ * correction recorded, with 3 and with 60 (some lines corrected twice: the latest counts), the connection's copy
+ * of the corrected lines read again as they are added and after they are gone.
  */
 static void
 test_master_game_windows(void **state)
@@ -1765,6 +1765,7 @@ test_master_game_windows(void **state)
 	check_windows(MG_CORRECTIONS, cs, 60);
 	assert_int_equal(sqlite3_exec(store_db(fx.store), "ROLLBACK TO mg_windows; RELEASE mg_windows", NULL, NULL, NULL),
 	    SQLITE_OK);
+	check_windows(0, cs, 5);
 }
 
 int
