@@ -171,6 +171,7 @@ corrections_refresh(struct store *s, struct window_corrections **c, struct pb_er
 		window_corrections_free(w);
 		return -1;
 	}
+	sqlite3_bind_int64(q.st, 1, max_id);
 	while (store_query_next(&q) && (int64_t)w->n < count) {
 		const char *table = (const char *)sqlite3_column_text(q.st, 0);
 		const char *at = (const char *)sqlite3_column_text(q.st, 1);
