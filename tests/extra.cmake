@@ -54,6 +54,17 @@ target_compile_definitions(bench_reports PRIVATE PB_SOURCE_DIR="${CMAKE_SOURCE_D
 add_test(NAME bench.reports_smoke COMMAND bench_reports --smoke)
 set_tests_properties(bench.reports_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 300)
+# The master game's window read from the hourly rows against every round of it
+# (tests/bench/bench_master_game.c), on a database of bench_load --timeline; run by tests/bench/run.sh.
+add_executable(bench_master_game EXCLUDE_FROM_ALL ${CMAKE_CURRENT_SOURCE_DIR}/bench/bench_master_game.c)
+target_link_libraries(bench_master_game PRIVATE pb_table m)
+# Its smoke version: 2,400 rounds at one table (40 hours: a whole gaming day), both ways must agree.
+add_test(NAME bench.master_game_smoke COMMAND sh -c "rm -rf \"$1\" && mkdir -p \"$1\" && \"$2\" --smoke --timeline \
+--tables 1 --rounds 2400 --samples 20 --pitbossd \"$3\" --db \"$1/mg.db\" >/dev/null && \
+\"$4\" --db \"$1/mg.db\" --tables 1 --smoke; rc=$?; rm -rf \"$1\"; exit $rc"
+  sh ${CMAKE_BINARY_DIR}/mg-smoke $<TARGET_FILE:bench_load> $<TARGET_FILE:pitbossd> $<TARGET_FILE:bench_master_game>)
+set_tests_properties(bench.master_game_smoke PROPERTIES LABELS bench-smoke
+  ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
 
 # HTTP benchmarks (tests/bench/bench_http.c, bench_load.c): the real pitbossd
 # on a free loopback port with a temporary config and database, each figure
@@ -99,12 +110,13 @@ add_test(NAME bench.central_smoke COMMAND ${PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}
 set_tests_properties(bench.central_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR};PB_BUILD_DIR=${CMAKE_BINARY_DIR}" TIMEOUT 300)
 # The benchmark programs, built by the fixture bench_tools before any test that runs one.
-add_custom_target(bench_tools DEPENDS bench_engine bench_reports bench_http bench_load bench_startup bench_mixed
-  protection_power)
+add_custom_target(bench_tools DEPENDS bench_engine bench_reports bench_master_game bench_http bench_load bench_startup
+  bench_mixed protection_power)
 add_test(NAME bench.build COMMAND ${CMAKE_COMMAND} --build ${CMAKE_BINARY_DIR} --target bench_tools)
 set_tests_properties(bench.build PROPERTIES LABELS bench-smoke FIXTURES_SETUP bench_tools TIMEOUT 900)
-set_tests_properties(bench.engine_smoke bench.reports_smoke bench.http_smoke bench.load_smoke bench.wrk_rounds_smoke
-  bench.scale_smoke bench.protection_power_smoke bench.mixed_smoke PROPERTIES FIXTURES_REQUIRED bench_tools)
+set_tests_properties(bench.engine_smoke bench.reports_smoke bench.master_game_smoke bench.http_smoke bench.load_smoke
+  bench.wrk_rounds_smoke bench.scale_smoke bench.protection_power_smoke bench.mixed_smoke PROPERTIES
+  FIXTURES_REQUIRED bench_tools)
 
 add_test(NAME soak.short COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/bench/soak.sh ${CMAKE_BINARY_DIR} 60)
 set_tests_properties(soak.short PROPERTIES LABELS soak

@@ -17,9 +17,12 @@ struct store;
 
 /*
  * The hand win of the rounds settled at the table in [from, to): on a
- * house-banked table minus the players' net of its house-banked rounds, on
- * a player-banked one the collection fees of its player-banked rounds;
- * *rounds how many rounds gave it.
+ * house-banked table minus the players' net of its settled house-banked
+ * rounds, on a player-banked one the collection fees of its settled
+ * player-banked rounds; *rounds how many such rounds there were.  Read from
+ * the hourly rows (report_hours) for the whole hours inside the window and
+ * from the rounds for the partial hours at either end: the same figure as
+ * summing every round of the window.
  */
 int store_window_hand_win(struct store *s, const char *table_id, bool player_banked, const char *from, const char *to,
     int64_t *win, int64_t *rounds, struct pb_error *err);

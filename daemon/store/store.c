@@ -53,6 +53,7 @@ struct store {
 	int rules_next;         /* the slot replaced next when full (round robin) */
 	struct cached_rules rules[RULES_CACHE_MAX];
 	struct event_capture capture;   /* the events of the round created in the open transaction */
+	struct window_corrections *corrections;   /* the corrected lines the master game reads (count_window.c) */
 };
 
 /*
@@ -445,7 +446,14 @@ store_free(struct store *s)
 		sqlite3_finalize(s->stmts[i]);
 	sqlite3_close(s->db);
 	capture_free(&s->capture);
+	window_corrections_free(s->corrections);
 	free(s);
+}
+
+struct window_corrections **
+store_window_corrections(struct store *s)
+{
+	return s->writing ? NULL : &s->corrections;
 }
 
 /*
@@ -459,6 +467,8 @@ forget_transaction(struct store *s, bool committed)
 
 	s->head_count = 0;
 	capture_reset(&s->capture);
+	window_corrections_free(s->corrections);
+	s->corrections = NULL;
 	for (int i = 0; i < s->rules_count; i++) {
 		if (s->rules[i].pending && !committed)
 			continue;

@@ -42,6 +42,17 @@
 sqlite3 *store_db(struct store *s);
 
 /*
+ * The connection's copy of the corrected payout lines the master game reads
+ * (count_window.c): NULL inside a write transaction (then it reads them with
+ * SQL); forgotten at every BEGIN, COMMIT and ROLLBACK of this connection, and
+ * rebuilt when the corrections' count or newest id moves (they are
+ * append-only).  window_corrections_free frees one (NULL: nothing).
+ */
+struct window_corrections;
+struct window_corrections **store_window_corrections(struct store *s);
+void window_corrections_free(struct window_corrections *c);
+
+/*
  * The statement named id, prepared on this connection the first time it is
  * asked for (SQLITE_PREPARE_PERSISTENT) and kept until store_free; reset
  * and with its bindings cleared.  NULL with err filled when it cannot be

@@ -103,6 +103,22 @@ if [ -z "${PB_BENCH_LOAD_DB:-}" ]; then
 	rm -f "$load_db" "$load_db-wal" "$load_db-shm" "$load_db.json" "$load_db.signing-key"
 fi
 
+# The master game's windows (tests/bench/bench_master_game.c): each table's gaming-day window, not aligned to
+# hours, read from the hourly rows plus its two partial hours against every round of it (the statements read
+# before), alternating, on a database of bench_load --timeline (20 tables, a round a minute each: a day is
+# 28,800 rounds, so a window's cost does not grow with the record's size; PB_BENCH_MG_ROUNDS, default 100000,
+# about 3 minutes to fill; PB_BENCH_MG_DB=PATH keeps the database and reuses it).
+echo
+echo "== the master game: a table's window from the hourly rows against every round (tests/bench/bench_master_game.c)"
+mg_db=${PB_BENCH_MG_DB:-${TMPDIR:-/tmp}/pitboss-bench-mg-$$.db}
+PB_SOURCE_DIR=$src "$build/tests/bench_load" --pitbossd "$build/pitbossd" --timeline --tables 20 --samples 20 \
+	--rounds "${PB_BENCH_MG_ROUNDS:-100000}" --db "$mg_db" >/dev/null
+"$build/tests/bench_master_game" --db "$mg_db" --tables 20 --days 10
+"$build/tests/bench_master_game" --db "$mg_db" --tables 20 --days 10 --corrections 1000
+if [ -z "${PB_BENCH_MG_DB:-}" ]; then
+	rm -f "$mg_db" "$mg_db-wal" "$mg_db-shm" "$mg_db.json" "$mg_db.signing-key"
+fi
+
 # The summary report over 10^5, 10^6 and 10^7 rounds (tests/bench/bench_reports.c),
 # filled through the report tables only (--aggregates-only: a few minutes; its
 # --smoke, in make check, shows the summaries equal those of a database filled

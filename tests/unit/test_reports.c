@@ -31,6 +31,7 @@
 #include "engine/analyze.h"
 #include "engine/hand3.h"
 #include "engine/hand6.h"
+#include "store/count_window.h"
 #include "store/migrations.h"
 #include "store/reports.h"
 #include "store/store_int.h"
@@ -1596,6 +1597,177 @@ test_game_figures(void **state)
 	}
 }
 
+/* ---- the master game's window: hourly rows plus partial hours against every round ---- */
+
+/* The statements the master game read before the hourly rows (sql/count_window.def as of afd9550). */
+static const char *const OLD_WINDOW_SQL[3] = {
+	"SELECT coalesce(sum(-players_net), 0) FROM rounds INDEXED BY rounds_settled_at WHERE settled_at >= ?2 "
+	"AND settled_at < ?3 AND table_id = ?1 AND state = 'settled' AND banking = 'house'",
+	"SELECT coalesce(sum(c.fee), 0) FROM rounds r INDEXED BY rounds_settled_at JOIN collections c ON c.round_id = r.id "
+	"WHERE r.settled_at >= ?2 AND r.settled_at < ?3 AND r.table_id = ?1 AND r.state = 'settled' "
+	"AND r.banking = 'player'",
+	"SELECT coalesce(sum(c.owed - c.paid), 0) FROM rounds r INDEXED BY rounds_settled_at JOIN corrections c "
+	"ON c.round_id = r.id WHERE r.settled_at >= ?2 AND r.settled_at < ?3 AND r.table_id = ?1 AND NOT EXISTS "
+	"(SELECT 1 FROM corrections n WHERE n.round_id = c.round_id AND n.seat = c.seat AND n.wager = c.wager "
+	"AND n.id > c.id)",
+};
+
+static int64_t
+old_window_sum(int which, const char *table, const char *from, const char *to)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+
+	assert_int_equal(sqlite3_prepare_v2(store_db(fx.store), OLD_WINDOW_SQL[which], -1, &st, NULL), SQLITE_OK);
+	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, from, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, to, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* A corrected payout line written for the test: the latest of its (round, seat, wager) counts. */
+struct mg_correction {
+	int64_t round, owed, paid;
+	int seat, wager;
+};
+
+#define MG_CORRECTIONS 60
+
+/* The window [from_ms, to_ms) of table g read both ways and computed here from the rounds as the API shows them. */
+static void
+check_window(const struct table_game *g, int64_t from_ms, int64_t to_ms, const struct mg_correction *cs, int ncs)
+{
+	char from[PB_TIME_LEN], to[PB_TIME_LEN];
+	int64_t win, rounds, mispays, lines, want_win = 0, want_rounds = 0, want_mispays = 0;
+	struct pb_error err;
+
+	pb_time_format_ms(from_ms, from);
+	pb_time_format_ms(to_ms, to);
+	for (int i = 0; i < rsum_count; i++) {
+		const struct round_sum *r = &rsums[i];
+
+		if (strcmp(r->table, g->id) != 0 || !r->settled || r->settled_ms < from_ms || r->settled_ms >= to_ms)
+			continue;
+		for (int k = 0; k < ncs; k++) {
+			bool latest = true;
+
+			for (int j = k + 1; j < ncs; j++)
+				latest = latest && !(cs[j].round == cs[k].round && cs[j].seat == cs[k].seat &&
+				    cs[j].wager == cs[k].wager);
+			if (latest && cs[k].round == r->id)
+				want_mispays += cs[k].owed - cs[k].paid;
+		}
+		if (r->banked != g->player_banked)
+			continue;
+		want_rounds++;
+		if (g->player_banked)
+			want_win += r->collections;
+		else
+			for (int w = 0; w < WAGER_COUNT; w++)
+				want_win += r->win[w];
+	}
+	assert_int_equal(store_window_hand_win(fx.store, g->id, g->player_banked, from, to, &win, &rounds, &err), 0);
+	assert_int_equal(store_window_mispays(fx.store, g->id, from, to, &mispays, &lines, &err), 0);
+	if (win != want_win || mispays != want_mispays || rounds != want_rounds)
+		fail_msg("%s [%s, %s): hand win %lld (want %lld), rounds %lld (want %lld), mispays %lld (want %lld)", g->id,
+		    from, to, (long long)win, (long long)want_win, (long long)rounds, (long long)want_rounds,
+		    (long long)mispays, (long long)want_mispays);
+	assert_int_equal(win, old_window_sum(g->player_banked ? 1 : 0, g->id, from, to));
+	assert_int_equal(mispays, old_window_sum(2, g->id, from, to));
+}
+
+/* Every kind of window (random_windows random ones of each kind) of every table, with the first ncs corrections. */
+static void
+check_windows(int ncs, const struct mg_correction *cs, int random_windows)
+{
+	const int64_t day_starts[] = {14 * HOUR, 13 * HOUR};
+	int64_t span = fx.last_ms - BASE_MS;
+
+	for (size_t t = 0; t < sizeof(GAMES) / sizeof(GAMES[0]); t++) {
+		const struct table_game *g = &GAMES[t];
+
+		for (int i = 0; i < random_windows; i++) {
+			int64_t from = BASE_MS + rng_between(0, span);
+			int64_t to = from + rng_between(0, 30 * HOUR);
+
+			check_window(g, from, to, cs, ncs);
+			check_window(g, from, from + rng_between(0, HOUR), cs, ncs);
+			check_window(g, from / HOUR * HOUR, to / HOUR * HOUR, cs, ncs);
+			check_window(g, from / HOUR * HOUR, to, cs, ncs);
+			check_window(g, from, to / HOUR * HOUR, cs, ncs);
+		}
+		for (int i = 0; i < rsum_count; i += 7) {
+			int64_t at_ms = rsums[i].settled_ms;
+
+			check_window(g, at_ms, at_ms + 5 * HOUR + 1, cs, ncs);
+			check_window(g, at_ms - 3 * HOUR - 1, at_ms, cs, ncs);
+			check_window(g, at_ms + 1, at_ms + 2 * HOUR, cs, ncs);
+			check_window(g, at_ms, at_ms, cs, ncs);
+		}
+		for (int64_t day = BASE_MS - 24 * HOUR; day < fx.last_ms; day += 24 * HOUR)
+			for (int z = 0; z < 2; z++)
+				for (int e = 0; e < 2; e++) {
+					int64_t from = day + day_starts[z] + rng_between(0, 59 * MINUTE);
+					int64_t to = day + 24 * HOUR + day_starts[e] + rng_between(0, 59 * MINUTE);
+
+					check_window(g, from, to, cs, ncs);
+					check_window(g, day + day_starts[z], day + 24 * HOUR + day_starts[e], cs, ncs);
+				}
+	}
+}
+
+/*
+ * The master game's hand win and mispays of a table's window (store/count_window.h), now read from the hourly
+ * rows strictly inside the window plus the rounds of its partial hours, equal the same figures summed from every
+ * round of the window (here from the rounds read back through the API, and with the statements read before):
+ * house- and player-banked tables, voids, windows at any millisecond (random, inside one hour, on whole hours,
+ * starting or ending on a round's settled_at, empty), and Los Angeles gaming days from 06:00 (14:00Z in standard
+ * time, 13:00Z in daylight time: windows of 23 and 25 hours as across a change of clock).  The mispays with no
+ * correction recorded, with 3 and with 60 (some lines corrected twice: the latest counts), the connection's copy
+ * of the corrected lines read again as they are added and after they are gone.
+ */
+static void
+test_master_game_windows(void **state)
+{
+	struct mg_correction cs[MG_CORRECTIONS];
+	char sql[512], at[PB_TIME_LEN];
+	int settled = 0;
+
+	(void)state;
+	load_round_sums();
+	for (int i = 0; i < rsum_count; i++)
+		settled += rsums[i].settled;
+	assert_true(settled > 100);
+	assert_int_equal(sqlite3_exec(store_db(fx.store), "SAVEPOINT mg_windows", NULL, NULL, NULL), SQLITE_OK);
+	check_windows(0, cs, 10);
+	for (int k = 0; k < MG_CORRECTIONS; k++) {
+		const struct round_sum *r;
+		bool again = k > 0 && rng_int(0, 3) == 0;
+
+		do
+			r = &rsums[rng_int(0, rsum_count - 1)];
+		while (!r->settled);
+		cs[k] = (struct mg_correction){again ? cs[k - 1].round : r->id, amount(100, 5000), amount(100, 5000),
+		    again ? cs[k - 1].seat : rng_int(1, 6), again ? cs[k - 1].wager : rng_int(0, 1)};
+		pb_time_format_ms(fx.last_ms + k * MINUTE, at);
+		snprintf(sql, sizeof(sql), "INSERT INTO corrections (id, table_id, round_id, seat, wager, owed, paid, "
+		    "reason, by, witness, at) SELECT %d, table_id, %lld, %d, '%s', %lld, %lld, 'test', 'boss', 'witness', "
+		    "'%s' FROM rounds WHERE id = %lld", 1000 + k, (long long)cs[k].round, cs[k].seat,
+		    cs[k].wager ? "pair_plus" : "ante", (long long)cs[k].owed, (long long)cs[k].paid, at,
+		    (long long)cs[k].round);
+		assert_int_equal(sqlite3_exec(store_db(fx.store), sql, NULL, NULL, NULL), SQLITE_OK);
+		if (k == 2)
+			check_windows(3, cs, 20);
+	}
+	check_windows(MG_CORRECTIONS, cs, 60);
+	assert_int_equal(sqlite3_exec(store_db(fx.store), "ROLLBACK TO mg_windows; RELEASE mg_windows", NULL, NULL, NULL),
+	    SQLITE_OK);
+	check_windows(0, cs, 5);
+}
+
 int
 main(void)
 {
@@ -1615,6 +1787,7 @@ main(void)
 		cmocka_unit_test(test_migration_backfill),
 		cmocka_unit_test(test_access),
 		cmocka_unit_test(test_game_figures),
+		cmocka_unit_test(test_master_game_windows),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
