@@ -366,7 +366,8 @@ static const char *const RAW_SQL[] = {
 	"VALUES (?, ?, ?, ?, ?, ?, ?, ?1 * 16 + ?2)",
 	"INSERT INTO hands (round_id, seat, cards, hand, dealt_at, id) VALUES (?, ?, ?, ?, ?, ?1 * 16 + ?2)",
 	"INSERT INTO decisions (round_id, seat, action, decided_at, decided_by, id) VALUES (?, ?, ?, ?, ?, ?1 * 16 + ?2)",
-	"INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net) VALUES (?, ?, ?, ?, ?, ?, ?)",
+	/* payouts: the rowid round_id * 64 + seq (schema 025) */
+	"INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net, id) VALUES (?, ?, ?, ?, ?, ?, ?, ?1 * 64 + ?2)",
 	"INSERT INTO events (table_id, table_seq, round_id, type, at, actor, body, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	/* the same upsert as daemon/store/aggregates.c */
 	"INSERT INTO report_hours (table_id, hour, dealer, rules_id, rounds, voids, hands, "
