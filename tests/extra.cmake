@@ -90,8 +90,9 @@ set_tests_properties(bench.http_smoke bench.load_smoke PROPERTIES LABELS bench-s
 add_test(NAME bench.mixed_smoke COMMAND bench_mixed --smoke --hogs 1 --pitbossd $<TARGET_FILE:pitbossd>)
 set_tests_properties(bench.mixed_smoke PROPERTIES LABELS bench-smoke
   ENVIRONMENT "PB_SOURCE_DIR=${CMAKE_SOURCE_DIR}" TIMEOUT 120)
-# Whole rounds under wrk against raw SQLite (bench_http --wrk-seconds, with
-# tests/bench/wrk_round.lua): one pair of 2 s; skipped when wrk is not installed.
+# Whole rounds under wrk against raw SQLite and the fixed 40-row anchor (bench_http
+# --wrk-seconds, with tests/bench/wrk_round.lua): one pair of 2 s; skipped when wrk
+# is not installed.
 add_test(NAME bench.wrk_rounds_smoke COMMAND bench_http --smoke --wrk-seconds 2 --pairs 1
   --pitbossd $<TARGET_FILE:pitbossd>)
 set_tests_properties(bench.wrk_rounds_smoke PROPERTIES LABELS bench-smoke

@@ -60,9 +60,11 @@ echo "load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 # The figure users feel: whole rounds/s under wrk (2 threads, 8 connections,
 # one 6-seat round, tests/bench/wrk_round.lua) against raw SQLite writing the
-# same rows on the same disk, three alternating pairs of 10 s, and pitbossd's
-# CPU per round (bench_http --wrk-seconds; skipped without wrk).
-echo "== whole rounds under wrk against raw SQLite (tests/bench/bench_http.c --wrk-seconds)"
+# same rows on the same disk and against the fixed anchor (one transaction of
+# 40 small rows into one rowid table), three alternating triples of 10 s, each
+# ratio the median of the three, and pitbossd's CPU per round (bench_http
+# --wrk-seconds; skipped without wrk).
+echo "== whole rounds under wrk against raw SQLite and the fixed 40-row anchor (tests/bench/bench_http.c --wrk-seconds)"
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 rc=0
 PB_SOURCE_DIR=$src "$build/tests/bench_http" --pitbossd "$build/pitbossd" --wrk-seconds 10 --pairs 3 || rc=$?

@@ -81,7 +81,7 @@ def source_rounds(src):
         rid = r["id"]
 
         def rows(sql):
-            """The rows without their rowid key (bets, hands, decisions: schema 023's id)."""
+            """The rows without their rowid key (bets, hands, decisions: schema 023's id; payouts: 025's)."""
             return [{k: x[k] for k in x.keys() if k != "id" or "FROM events" in sql} for x in src.execute(sql, (rid,))]
         out.append((dict(r), rows("SELECT * FROM events WHERE round_id = ? ORDER BY id"),
                     rows("SELECT * FROM bets WHERE round_id = ? ORDER BY seat"),

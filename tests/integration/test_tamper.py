@@ -613,7 +613,9 @@ class RoundRows(TamperCase):
     def test_extra_payout_row(self):
         rid = self.r["t1_whole"]
         self.tamper(lambda c: c.execute(
-            "INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net) VALUES (?, 7, 3, 'pair_plus', 500, 'win', 500)",
+            # the rowid of a payout line is round_id * 64 + seq (schema 025)
+            "INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net, id) "
+            "VALUES (?1, 7, 3, 'pair_plus', 500, 'win', 500, ?1 * 64 + 7)",
             (rid,)))
         lines, out = self.verify()
         self.assert_line(lines, "PROBLEM table T1 round %d: " % rid, "7 payout lines where 6 were expected")

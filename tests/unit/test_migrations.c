@@ -6,7 +6,8 @@
  * the build is refused: test_store.c, test_newer_database_is_refused.)
  * Migrations with a purpose of their own are checked at the end: 017's
  * partial index, 019's indexes without regard to case, the rows kept through
- * 020 and 021 (which makes acct_documents again), 023's rowid tables.
+ * 020 and 021 (which makes acct_documents again), 023's rowid tables, 025's
+ * payouts keyed by rowid.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -334,6 +335,59 @@ test_rows_survive_023(void **state)
 	store_free(s);
 }
 
+/*
+ * 025: payouts made again as a rowid table: the lines written before stay, every column as it was, each with
+ * id = round_id * 64 + seq, read back in (round_id, seq) order by the rowid; the append-only triggers and the
+ * CHECKs still refuse what they refused; the readers of a round's lines read its rowid range, the largest
+ * payouts and the shorts still their partial indexes.
+ */
+static void
+test_rows_survive_025(void **state)
+{
+	struct store *s;
+	sqlite3 *db;
+	int before = version_before("025_payouts_rowid");
+
+	(void)state;
+	assert_true(before > 0);
+	db = db_at(before);
+	db_exec_ok(db, "INSERT INTO rules_sets (id, sha256, rules_json) VALUES (1, 'x', '{}');"
+	    "INSERT INTO rounds (id, table_id, round_no, state, rules_id, limits_json, seats, banking, opened_at, opened_by) "
+	    "VALUES (7, 'T1', 1, 'betting', 1, '{}', 6, 'player', 'a', 'd'), "
+	    "(9, 'T1', 2, 'betting', 1, '{}', 6, 'house', 'a', 'd');"
+	    "INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net, bank_after, short) VALUES "
+	    "(9, 2, 1, 'play', 500, 'lose', -500, NULL, NULL), (7, 40, 8, 'ante_bonus', 0, 'returned', 0, 7000, NULL), "
+	    "(7, 1, 1, 'ante', 1000, 'win', 1000, 9000, 250), (9, 1, 1, 'ante', 500, 'push', 0, NULL, NULL);"
+	    "UPDATE rounds SET state = 'settled', settled_at = 'f' WHERE id IN (7, 9)");
+	sqlite3_close(db);
+	s = open_db();
+	db = store_db(s);
+	assert_int_equal(store_schema_version(s), store_schema_latest());
+	assert_int_equal(db_int(db, "SELECT count(*) FROM payouts WHERE id <> round_id * 64 + seq"), 0);
+	assert_text(db, "SELECT group_concat(id || ':' || round_id || '/' || seq || ':' || seat || ':' || wager || ':' || "
+	    "stake || ':' || result || ':' || net || ':' || quote(bank_after) || ':' || quote(short), ' ') "
+	    "FROM (SELECT * FROM payouts ORDER BY id)",
+	    "449:7/1:1:ante:1000:win:1000:9000:250 488:7/40:8:ante_bonus:0:returned:0:7000:NULL "
+	    "577:9/1:1:ante:500:push:0:NULL:NULL 578:9/2:1:play:500:lose:-500:NULL:NULL");
+	assert_int_equal(db_int(db, "SELECT count(*) FROM sqlite_schema WHERE tbl_name = 'payouts' AND name IN "
+	    "('payouts_net', 'payouts_short', 'payouts_no_update', 'payouts_no_delete')"), 4);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'payouts_025'"), 0);
+	assert_int_not_equal(sqlite3_exec(db, "UPDATE payouts SET net = 1 WHERE round_id = 7", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "DELETE FROM payouts", NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (9, 3, 1, 'won', 5, 'win', 5, NULL, NULL, 579)",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_int_not_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (9, 3, 1, 'ante', 5, 'win', 5, NULL, NULL, 580)",
+	    NULL, NULL, NULL), SQLITE_OK);
+	assert_true(plan_uses(db, STMT_ROUND_PAYOUTS, "INTEGER PRIMARY KEY"));
+	assert_true(plan_uses(db, STMT_PLAYER_LINES, "INTEGER PRIMARY KEY"));
+	assert_true(plan_uses(db, STMT_BANKER_REPORT, "INTEGER PRIMARY KEY"));
+	assert_true(plan_uses(db, STMT_REPORT_PAYOUTS, "payouts_net"));
+	assert_true(plan_uses(db, STMT_REPORT_SHORTS, "payouts_short"));
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
+	assert_int_equal(db_int(db, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
+	store_free(s);
+}
+
 int
 main(void)
 {
@@ -346,6 +400,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_case_duplicates_survive_019, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rows_survive_020_and_021, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rows_survive_023, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rows_survive_025, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
  * (taken by store_begin, given back exactly once by commit or rollback on
  * every path), the chain head and rules id carried between statements, and
  * migration 007 (payouts rebuilt with OR-chain CHECKs: same refusals, same
- * rows).
+ * rows) and 025 (payouts keyed by rowid round_id * 64 + seq).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +19,8 @@
 
 #include "store/audit.h"
 #include "store/migrations.h"
+#include "store/sql.h"
+#include "store/sql/rounds.h"
 #include "store/store.h"
 #include "table/core/core.h"
 #include "temp_db.h"
@@ -347,6 +349,7 @@ static const char ROUND_SQL[] =
     "INSERT INTO rounds (id, table_id, round_no, state, rules_id, limits_json, seats, banking, opened_at, opened_by) "
     "VALUES (1, 'T1', 1, 'betting', 1, '{}', 6, 'house', '" AT "', 'd');";
 
+/* The lines as written before 025 (nine columns, no rowid of their own). */
 static const char PAYOUTS_SQL[] =
     "INSERT INTO payouts VALUES (1, 1, 1, 'ante', 500, 'win', 500, NULL, NULL);"
     "INSERT INTO payouts VALUES (1, 2, 1, 'play', 500, 'lose', -500, NULL, NULL);"
@@ -354,29 +357,44 @@ static const char PAYOUTS_SQL[] =
     "INSERT INTO payouts VALUES (1, 4, 2, 'six_card', 100, 'forfeit', -100, 9100, 25);"
     "INSERT INTO payouts VALUES (1, 5, 3, 'ante_bonus', 0, 'returned', 0, NULL, NULL);";
 
-/* Every bad value the IN lists refused is refused still; the append-only triggers and the foreign key hold. */
+/* The same lines as written since 025: the rowid id = round_id * 64 + seq last. */
+static const char PAYOUTS_SQL_025[] =
+    "INSERT INTO payouts VALUES (1, 1, 1, 'ante', 500, 'win', 500, NULL, NULL, 65);"
+    "INSERT INTO payouts VALUES (1, 2, 1, 'play', 500, 'lose', -500, NULL, NULL, 66);"
+    "INSERT INTO payouts VALUES (1, 3, 2, 'pair_plus', 100, 'push', 0, 9000, NULL, 67);"
+    "INSERT INTO payouts VALUES (1, 4, 2, 'six_card', 100, 'forfeit', -100, 9100, 25, 68);"
+    "INSERT INTO payouts VALUES (1, 5, 3, 'ante_bonus', 0, 'returned', 0, NULL, NULL, 69);";
+
+/*
+ * Every bad value the IN lists refused is refused still; the append-only triggers and the foreign key hold;
+ * since 025 a seq outside 0..63 and a rowid other than round_id * 64 + seq are refused too.
+ */
 static void
 check_payouts_refusals(sqlite3 *db)
 {
 	static const char *const REFUSED[] = {
-		"INSERT INTO payouts VALUES (1, 90, 1, 'Ante', 5, 'win', 5, NULL, NULL)",
-		"INSERT INTO payouts VALUES (1, 91, 1, 'bonus', 5, 'win', 5, NULL, NULL)",
-		"INSERT INTO payouts VALUES (1, 92, 1, 'ante ', 5, 'win', 5, NULL, NULL)",
-		"INSERT INTO payouts VALUES (1, 93, 1, 'ante', 5, 'won', 5, NULL, NULL)",
-		"INSERT INTO payouts VALUES (1, 94, 1, 'ante', 5, '', 5, NULL, NULL)",
-		"INSERT INTO payouts VALUES (1, 95, 1, 1, 5, 'win', 5, NULL, NULL)",
+		"INSERT INTO payouts VALUES (1, 30, 1, 'Ante', 5, 'win', 5, NULL, NULL, 94)",
+		"INSERT INTO payouts VALUES (1, 31, 1, 'bonus', 5, 'win', 5, NULL, NULL, 95)",
+		"INSERT INTO payouts VALUES (1, 32, 1, 'ante ', 5, 'win', 5, NULL, NULL, 96)",
+		"INSERT INTO payouts VALUES (1, 33, 1, 'ante', 5, 'won', 5, NULL, NULL, 97)",
+		"INSERT INTO payouts VALUES (1, 34, 1, 'ante', 5, '', 5, NULL, NULL, 98)",
+		"INSERT INTO payouts VALUES (1, 35, 1, 1, 5, 'win', 5, NULL, NULL, 99)",
+		"INSERT INTO payouts VALUES (1, 64, 1, 'ante', 5, 'win', 5, NULL, NULL, 128)",
+		"INSERT INTO payouts VALUES (1, -1, 1, 'ante', 5, 'win', 5, NULL, NULL, 63)",
+		"INSERT INTO payouts VALUES (1, 36, 1, 'ante', 5, 'win', 5, NULL, NULL, 101)",
+		"INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net) VALUES (1, 37, 1, 'ante', 5, 'win', 5)",
 	};
 
 	for (size_t i = 0; i < sizeof(REFUSED) / sizeof(REFUSED[0]); i++) {
 		assert_int_equal(sqlite3_exec(db, REFUSED[i], NULL, NULL, NULL), SQLITE_CONSTRAINT_CHECK);
 		assert_non_null(strstr(sqlite3_errmsg(db), "CHECK constraint failed"));
 	}
-	assert_int_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (1, 96, 1, NULL, 5, 'win', 5, NULL, NULL)", NULL, NULL,
-	    NULL), SQLITE_CONSTRAINT_NOTNULL);
-	assert_int_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (2, 1, 1, 'ante', 5, 'win', 5, NULL, NULL)", NULL, NULL,
-	    NULL), SQLITE_CONSTRAINT_FOREIGNKEY);
-	assert_int_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (1, 1, 1, 'ante', 5, 'win', 5, NULL, NULL)", NULL, NULL,
-	    NULL), SQLITE_CONSTRAINT_PRIMARYKEY);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (1, 38, 1, NULL, 5, 'win', 5, NULL, NULL, 102)", NULL,
+	    NULL, NULL), SQLITE_CONSTRAINT_NOTNULL);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (2, 1, 1, 'ante', 5, 'win', 5, NULL, NULL, 129)", NULL,
+	    NULL, NULL), SQLITE_CONSTRAINT_FOREIGNKEY);
+	assert_int_equal(sqlite3_exec(db, "INSERT INTO payouts VALUES (1, 1, 1, 'ante', 5, 'win', 5, NULL, NULL, 65)", NULL,
+	    NULL, NULL), SQLITE_CONSTRAINT_PRIMARYKEY);
 	assert_int_equal(sqlite3_exec(db, "UPDATE payouts SET net = 0", NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
 	assert_non_null(strstr(sqlite3_errmsg(db), "payouts: append-only"));
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM payouts", NULL, NULL, NULL) & 0xff, SQLITE_CONSTRAINT);
@@ -433,8 +451,8 @@ insert_ephemerals(sqlite3 *db)
 	sqlite3_stmt *st;
 	int n = 0;
 
-	assert_int_equal(sqlite3_prepare_v2(db, "EXPLAIN INSERT INTO payouts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL),
-	    SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "EXPLAIN INSERT INTO payouts (round_id, seq, seat, wager, stake, result, net, "
+	    "bank_after, short) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", -1, &st, NULL), SQLITE_OK);
 	while (sqlite3_step(st) == SQLITE_ROW)
 		if (strcmp((const char *)sqlite3_column_text(st, 1), "OpenEphemeral") == 0)
 			n++;
@@ -457,7 +475,7 @@ test_payouts_fresh(void **state)
 	    "('payouts_net', 'payouts_short', 'payouts_no_update', 'payouts_no_delete')"), 4);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM sqlite_master WHERE name LIKE '%payouts_new%'"), 0);
 	db_exec_ok(db, ROUND_SQL);
-	db_exec_ok(db, PAYOUTS_SQL);
+	db_exec_ok(db, PAYOUTS_SQL_025);
 	check_payouts_refusals(db);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM payouts"), 5);
 	assert_int_equal(insert_ephemerals(db), 0);
@@ -482,6 +500,7 @@ test_payouts_upgraded(void **state)
 	assert_int_equal(store_schema_version(s), store_schema_latest());
 	after = payouts_dump(store_db(s));
 	assert_string_equal(before, after);
+	assert_int_equal(count_rows(s, "SELECT count(*) FROM payouts WHERE id <> round_id * 64 + seq"), 0);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM pragma_foreign_key_check"), 0);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check <> 'ok'"), 0);
 	assert_int_equal(count_rows(s, "SELECT count(*) FROM payouts WHERE short IS NOT NULL"), 1);
@@ -489,6 +508,81 @@ test_payouts_upgraded(void **state)
 	assert_int_equal(insert_ephemerals(store_db(s)), 0);
 	free(before);
 	free(after);
+	store_free(s);
+}
+
+/* A line of a full round (8 seats, 5 wagers a seat, seq i + 1): its values computed from i. */
+static void
+full_round_line(int i, struct payout_line *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->seq = i + 1;
+	l->seat = i / WAGERS_PER_SEAT + 1;
+	l->wager = (enum wager)(i % WAGERS_PER_SEAT);
+	l->stake = 100 * (i + 1);
+	l->result = i % 3 == 0 ? RESULT_WIN : RESULT_LOSE;
+	l->net = i % 3 == 0 ? l->stake : -l->stake;
+	l->banked = i % 4 == 0;
+	if (l->banked) {
+		l->bank_after = 50000 - i;
+		l->short_amount = i % 8 == 0 ? i + 1 : 0;
+	}
+}
+
+/*
+ * Since 025 a round's lines are the rowids round_id * 64 + seq: the most a round has (40) written by
+ * store_payouts_put for two neighbouring rounds, each read back by the round's reader (STMT_ROUND_PAYOUTS)
+ * whole, in payout order, with nothing of the other; verify's count agrees.
+ */
+static void
+test_payouts_by_rowid(void **state)
+{
+	struct store *s = open_db(0);
+	sqlite3 *db = store_db(s);
+	sqlite3_stmt *st;
+	struct settlement set;
+	struct derived_counts n;
+	struct pb_error err;
+
+	(void)state;
+	db_exec_ok(db, ROUND_SQL);
+	db_exec_ok(db, "INSERT INTO rounds (id, table_id, round_no, state, rules_id, limits_json, seats, banking, "
+	    "opened_at, opened_by) VALUES (2, 'T1', 2, 'betting', 1, '{}', 6, 'house', '" AT "', 'd')");
+	memset(&set, 0, sizeof(set));
+	set.line_count = MAX_PAYOUT_LINES;
+	for (int i = 0; i < MAX_PAYOUT_LINES; i++)
+		full_round_line(i, &set.lines[i]);
+	assert_int_equal(store_begin(s, &err), 0);
+	assert_int_equal(store_payouts_put(s, 2, &set, &err), 0);
+	assert_int_equal(store_payouts_put(s, 1, &set, &err), 0);
+	assert_int_equal(store_commit(s, &err), 0);
+	assert_int_equal(count_rows(s, "SELECT count(*) FROM payouts WHERE id <> round_id * 64 + seq"), 0);
+	assert_int_equal(sqlite3_prepare_v2(db, store_sql_text(STMT_ROUND_PAYOUTS), -1, &st, NULL), SQLITE_OK);
+	for (int64_t round = 1; round <= 2; round++) {
+		int i = 0;
+
+		sqlite3_bind_int64(st, 1, round);
+		for (; sqlite3_step(st) == SQLITE_ROW; i++) {
+			struct payout_line want;
+
+			assert_true(i < MAX_PAYOUT_LINES);
+			full_round_line(i, &want);
+			assert_int_equal(sqlite3_column_int(st, PAYOUT_COL_SEQ), want.seq);
+			assert_int_equal(sqlite3_column_int(st, PAYOUT_COL_SEAT), want.seat);
+			assert_string_equal((const char *)sqlite3_column_text(st, PAYOUT_COL_WAGER), wager_name(want.wager));
+			assert_int_equal(sqlite3_column_int64(st, PAYOUT_COL_STAKE), want.stake);
+			assert_string_equal((const char *)sqlite3_column_text(st, PAYOUT_COL_RESULT), result_name(want.result));
+			assert_int_equal(sqlite3_column_int64(st, PAYOUT_COL_NET), want.net);
+			assert_int_equal(sqlite3_column_type(st, PAYOUT_COL_BANK_AFTER) != SQLITE_NULL, want.banked);
+			assert_int_equal(sqlite3_column_int64(st, PAYOUT_COL_BANK_AFTER), want.bank_after);
+			assert_int_equal(sqlite3_column_int64(st, PAYOUT_COL_SHORT), want.short_amount);
+		}
+		assert_int_equal(i, MAX_PAYOUT_LINES);
+		sqlite3_reset(st);
+		assert_int_equal(store_round_counts(s, round, &n, &err), 0);
+		assert_int_equal(n.payouts, MAX_PAYOUT_LINES);
+	}
+	sqlite3_finalize(st);
 	store_free(s);
 }
 
@@ -542,6 +636,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_payouts_fresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_payouts_upgraded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_payouts_rebuild_guard, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_payouts_by_rowid, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -49,17 +49,20 @@ enum banker_recent_col { SQL_INDICES(BANKER_RECENT_COLS) BANKER_RECENT_COL_COUNT
 	Y(BANK_OFFER_COL_BODY, "body")
 enum bank_offer_col { SQL_INDICES(BANK_OFFER_COLS) BANK_OFFER_COL_COUNT };
 
+/* The payout lines p of the round r: their rowids are r.id * 64 + seq (schema 025). */
+#define ROUND_PAYOUTS_OF_R "p.id BETWEEN r.id * 64 AND r.id * 64 + 63"
+
 /* A banker seat's row of the banker report (STMT_BANKER_REPORT: ?1 the table, [?2, ?3) settled). */
 #define BANKER_REPORT_COLS(X, Y) \
 	X(BANKER_REPORT_COL_SEAT, "r.banker_seat") \
 	Y(BANKER_REPORT_COL_ROUNDS, "count(*)") \
 	Y(BANKER_REPORT_COL_RESULT, "coalesce(sum(-r.players_net), 0)") \
 	Y(BANKER_REPORT_COL_EXHAUSTED, \
-	    "coalesce(sum(EXISTS (SELECT 1 FROM payouts p WHERE p.round_id = r.id AND p.bank_after = 0)), 0)") \
+	    "coalesce(sum(EXISTS (SELECT 1 FROM payouts p WHERE " ROUND_PAYOUTS_OF_R " AND p.bank_after = 0)), 0)") \
 	Y(BANKER_REPORT_COL_RETURNED, "coalesce(sum((SELECT coalesce(sum(p.stake), 0) FROM payouts p " \
-	    "WHERE p.round_id = r.id AND p.result = 'returned' AND p.wager <> 'ante_bonus')), 0)") \
+	    "WHERE " ROUND_PAYOUTS_OF_R " AND p.result = 'returned' AND p.wager <> 'ante_bonus')), 0)") \
 	Y(BANKER_REPORT_COL_SHORTS, \
-	    "coalesce(sum((SELECT coalesce(sum(p.short), 0) FROM payouts p WHERE p.round_id = r.id)), 0)") \
+	    "coalesce(sum((SELECT coalesce(sum(p.short), 0) FROM payouts p WHERE " ROUND_PAYOUTS_OF_R ")), 0)") \
 	Y(BANKER_REPORT_COL_SEAT_FEES, "coalesce(sum((SELECT coalesce(sum(c.fee), 0) FROM collections c " \
 	    "WHERE c.round_id = r.id AND c.seat > 0)), 0)") \
 	Y(BANKER_REPORT_COL_BANKER_FEES, "coalesce(sum((SELECT coalesce(sum(c.fee), 0) FROM collections c " \

@@ -149,7 +149,7 @@ enum round_banker_col { SQL_INDICES(ROUND_BANKER_COLS) ROUND_BANKER_COL_COUNT };
 	X(ROUND_COUNT_COL_BETS, "(SELECT count(*) FROM bets WHERE id BETWEEN ?1 * 16 AND ?1 * 16 + 15)") \
 	Y(ROUND_COUNT_COL_HANDS, "(SELECT count(*) FROM hands WHERE id BETWEEN ?1 * 16 AND ?1 * 16 + 15)") \
 	Y(ROUND_COUNT_COL_DECISIONS, "(SELECT count(*) FROM decisions WHERE id BETWEEN ?1 * 16 AND ?1 * 16 + 15)") \
-	Y(ROUND_COUNT_COL_PAYOUTS, "(SELECT count(*) FROM payouts WHERE round_id = ?1)") \
+	Y(ROUND_COUNT_COL_PAYOUTS, "(SELECT count(*) FROM payouts WHERE id BETWEEN ?1 * 64 AND ?1 * 64 + 63)") \
 	Y(ROUND_COUNT_COL_COLLECTIONS, "(SELECT count(*) FROM collections WHERE round_id = ?1)")
 enum round_count_col { SQL_INDICES(ROUND_COUNT_COLS) ROUND_COUNT_COL_COUNT };
 

@@ -99,6 +99,9 @@ read_line(const json_t *o, const struct event_in *in, struct payout_line *l, str
 	    event_value_in(o, in, "bank_after", EV_OPTIONAL, JSON_INTEGER, &bank_after, err) < 0 ||
 	    event_int_in(o, in, "short", EV_OPTIONAL, &short_amount, err) < 0)
 		return -1;
+	if (seq < 1 || seq > MAX_PAYOUT_LINES)
+		return event_refuse(in, "seq", err, "is %lld, outside 1..%d (a round has at most %d payout lines)",
+		    (long long)seq, MAX_PAYOUT_LINES, MAX_PAYOUT_LINES);
 	if ((w = wager_from_name(wager)) < 0)
 		return event_refuse(in, "wager", err, "is \"%s\", which is no wager", wager);
 	if ((res = result_from_name(result)) < 0)
