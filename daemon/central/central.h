@@ -21,7 +21,7 @@ struct store_writer;
 struct property_config;
 
 /* The schema version this build creates (pitboss.schema_version). */
-#define CENTRAL_SCHEMA_VERSION 5
+#define CENTRAL_SCHEMA_VERSION 6
 
 /*
  * Creates the schema `pitboss` or upgrades it to version to (0:

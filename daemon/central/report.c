@@ -23,6 +23,7 @@
 #include "engine/rules.h"
 #include "store/reports.h"
 #include "table/reports/reports.h"
+#include "table/rounds/rounds.h"
 #include "table/ops/ops.h"
 
 static const char PROPERTIES[] =
@@ -88,7 +89,14 @@ static const char READ_SUMS[] =
 #define KIND_TABLE "x.table_id <> '' AND x.dealer = ''"
 #define KIND_DEALER "x.table_id = '' AND x.dealer <> ''"
 #define KIND_PROPERTY "x.table_id = '' AND x.dealer = ''"
-static const char HAS_SPANS[] = "SELECT to_regclass('pitboss.report_days') IS NOT NULL";
+/* whether the schema has the roll-ups (version 4), and whether by the property's gaming days (version 6) */
+static const char HAS_SPANS[] = "SELECT to_regclass('pitboss.report_days') IS NOT NULL, "
+    "to_regprocedure('pitboss.rollup_follow(text)') IS NOT NULL";
+/* version 6: whether each property's roll-ups were made for its calendar (they are, but for a change under way) */
+static const char PROPERTIES_6[] =
+    "SELECT property, coalesce(nullif(name, ''), property), time_zone, gaming_day_start, shifts, "
+    "rollup_zone = time_zone AND rollup_day_start = gaming_day_start "
+    "FROM pitboss.properties WHERE $1::text IS NULL OR property = ANY (string_to_array($1, ',')) ORDER BY property";
 
 /* What a segment of READ reads: hours, days, months, or one day's carry alone. */
 enum segment_kind { SEG_HOURS, SEG_DAYS, SEG_MONTHS, SEG_CARRY };
@@ -122,6 +130,7 @@ struct central_run {
 	json_t *names;                   /* "PROPERTY/KEY" or "PROPERTY" -> a name to show */
 	int64_t now_ms;
 	bool spans;                      /* the schema has the roll-ups (version 4) */
+	bool gaming_days;                /* by each property's gaming days (version 6), else by UTC days */
 	PGresult *props_res;             /* the properties read (PROPERTIES) */
 	struct prop_run *props;          /* one per row of props_res */
 	struct segment *segs;            /* every property's segments, in the order they are fed */
@@ -242,10 +251,58 @@ add_segment(struct central_run *run, const struct segment *sg, struct pb_error *
 }
 
 /*
+ * The split of q's range over roll-ups made by the gaming days of calendar
+ * `made` (version 6), as the property's own summary splits its range over
+ * its roll-ups (reports_summary.c, summary_plan): by table or dealer, the
+ * whole gaming days and the whole months of gaming days between; by day,
+ * the whole days when q's days are `made`'s; hours at the ends.  Every day
+ * is rolled up centrally (in the facts' transaction), so B may be the last.
+ */
+static void
+split_gaming_days(const struct report_query *q, const struct gaming_calendar *made, struct report_split *sp)
+{
+	int64_t first;
+
+	memset(sp, 0, sizeof(*sp));
+	sp->from = q->from_ms / 1000;
+	sp->to = q->to_ms / 1000;
+	if (q->hours_only)
+		return;
+	if (q->group == REPORT_GROUP_DAY) {
+		if (q->cal == NULL ? !(q->utc_days && made->day_start_min == 0 && strcmp(tz_name(made->tz), "UTC") == 0) :
+		    q->cal->day_start_min != made->day_start_min || strcmp(tz_name(q->cal->tz), tz_name(made->tz)) != 0)
+			return;
+	} else if (q->group == REPORT_GROUP_TABLE || q->group == REPORT_GROUP_DEALER) {
+		sp->months = true;
+	} else {
+		return;
+	}
+	first = report_first_day(made);
+	sp->a = report_day_start(made, sp->from);
+	if (sp->a < sp->from)
+		sp->a = report_day_next(made, sp->a);
+	if (sp->a < first)
+		sp->a = first;
+	sp->b = report_day_start(made, sp->to);
+	if (sp->b <= sp->a)
+		return;
+	sp->spans = true;
+	if (sp->months) {
+		sp->m1 = report_gmonth_start(made, sp->a);
+		if (sp->m1 < sp->a)
+			sp->m1 = report_gmonth_next(made, sp->m1);
+		sp->m2 = report_gmonth_start(made, sp->b);
+	}
+	if (!sp->months || sp->m2 <= sp->m1)       /* no whole month: days only */
+		sp->m1 = sp->m2 = sp->b;
+}
+
+/*
  * One property's segments of its range q, as its own summary reads them
- * (report_split_range): roll-ups for the whole days and months, hours at
- * the ends (read an hour wider each side, for the joins); hours only
- * without roll-ups or whole days.
+ * (report_split_range, or split_gaming_days when the roll-ups are by its
+ * gaming days): roll-ups for the whole days and months, hours at the ends
+ * (read an hour wider each side, for the joins); hours only without
+ * roll-ups or whole days.
  */
 static int
 plan_property(struct central_run *run, int prop, const struct report_query *q, struct pb_error *err)
@@ -253,7 +310,15 @@ plan_property(struct central_run *run, int prop, const struct report_query *q, s
 	struct report_split sp;
 	struct segment hours = {.prop = prop, .kind = SEG_HOURS}, span = {.prop = prop};
 
-	report_split_range(q, INT64_MAX, &sp);
+	if (run->gaming_days) {
+		memset(&sp, 0, sizeof(sp));
+		sp.from = q->from_ms / 1000;
+		sp.to = q->to_ms / 1000;
+		if (PQgetvalue(run->props_res, prop, 5)[0] == 't')
+			split_gaming_days(q, &run->props[prop].pc.calendar, &sp);
+	} else {
+		report_split_range(q, INT64_MAX, &sp);
+	}
 	if (!run->spans || !sp.spans) {
 		hours.lo = sp.from - 3600, hours.hi = sp.to + 3600, hours.emit_from = sp.from, hours.emit_to = sp.to;
 		return add_segment(run, &hours, err);
@@ -271,7 +336,7 @@ plan_property(struct central_run *run, int prop, const struct report_query *q, s
 	span.kind = SEG_DAYS, span.lo = sp.m2, span.hi = sp.b;
 	if (add_segment(run, &span, err) < 0)
 		return -1;
-	span.kind = SEG_CARRY, span.lo = sp.b, span.hi = sp.b + 86400;
+	span.kind = SEG_CARRY, span.lo = sp.b, span.hi = sp.b + 1;           /* the day starting at B */
 	if (add_segment(run, &span, err) < 0)
 		return -1;
 	hours.lo = sp.b - 3600, hours.hi = sp.to + 3600, hours.emit_from = sp.b, hours.emit_to = sp.to;
@@ -615,10 +680,11 @@ central_report(const struct central_report_options *o, json_t **out, struct pb_e
 	    central_exec(run.pg, HAS_SPANS, 0, NULL, &props, err) < 0)
 		goto out;
 	run.spans = PQgetvalue(props, 0, 0)[0] == 't';
+	run.gaming_days = PQgetvalue(props, 0, 1)[0] == 't';
 	PQclear(props);
 	props = NULL;
-	if (central_exec(run.pg, GAMES, 0, NULL, &run.games, err) < 0 ||
-	    feed_games(&run, run.all, err) < 0 || central_exec(run.pg, PROPERTIES, 1, p, &props, err) < 0)
+	if (central_exec(run.pg, GAMES, 0, NULL, &run.games, err) < 0 || feed_games(&run, run.all, err) < 0 ||
+	    central_exec(run.pg, run.gaming_days ? PROPERTIES_6 : PROPERTIES, 1, p, &props, err) < 0)
 		goto out;
 	if (o->property != NULL && PQntuples(props) != property_count(o->property)) {
 		pb_fail(err, 404, "property_not_found", "the central copy lacks a property of \"%s\" (it has %d of them)",

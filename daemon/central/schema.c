@@ -616,7 +616,199 @@ static const char *const V5[] = {
 	NULL,
 };
 
-static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3, V4, V5};
+/*
+ * Version 6: the day and month roll-ups by each property's own gaming day
+ * (docs/central.md, "Reports"), as the property keeps its own
+ * (table/rounds/rollup_calendar.c): a day row's start is the start of the
+ * gaming day in the property's zone (pitboss.properties.time_zone, from its
+ * gaming_day_start; 23 or 25 hours across a change of clocks), a month row's
+ * the start of the month's first gaming day.  The calendar the roll-ups were
+ * made for is recorded (rollup_zone, rollup_day_start: UTC days until the
+ * property sends its calendar); when set_property_calendar changes it, the
+ * property's days and months are made again from its hours, in that
+ * transaction.  The facts' trigger and the rebuild share rollup_hours: the
+ * days of the given series' hours (and the next day for an hour that is its
+ * day's last: the next day's carry) made again, their sums and their months,
+ * as version 5 did for UTC days.
+ */
+static const char *const V6[] = {
+	"ALTER TABLE pitboss.properties ADD COLUMN rollup_zone text NOT NULL DEFAULT 'UTC',\n"
+	"  ADD COLUMN rollup_day_start text NOT NULL DEFAULT '00:00'",
+	/* the instant (Unix seconds) gaming day d starts in zone tz, its day starting at ds ("HH:MM") */
+	"CREATE FUNCTION pitboss.gday_bound(tz text, ds text, d date) RETURNS bigint LANGUAGE sql STABLE AS $$\n"
+	"  SELECT extract(epoch FROM ((d + ds::interval) AT TIME ZONE tz))::bigint $$",
+	/* the gaming day holding instant t: the day whose [start, next start) holds it (gaming_day.c) */
+	"CREATE FUNCTION pitboss.gday_of(tz text, ds text, t bigint) RETURNS date LANGUAGE plpgsql STABLE AS $$\n"
+	"DECLARE d date := ((to_timestamp(t) AT TIME ZONE tz) - ds::interval)::date;\n"
+	"BEGIN\n"
+	"  IF t < pitboss.gday_bound(tz, ds, d) THEN RETURN d - 1; END IF;\n"
+	"  IF t >= pitboss.gday_bound(tz, ds, d + 1) THEN RETURN d + 1; END IF;\n"
+	"  RETURN d;\n"
+	"END $$",
+	/*
+	 * The roll-ups of the series' hours given (property, table, dealer, game,
+	 * hour, each array one column), in the property's roll-up calendar.
+	 */
+	"CREATE FUNCTION pitboss.rollup_hours(hp text[], ht text[], hd text[], hg text[], hh bigint[]) RETURNS void\n"
+	"LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"DECLARE sp text[]; st text[]; sd text[]; sg text[]; sday bigint[]; send bigint[]; sm bigint[]; smend bigint[];\n"
+	"  mp text[]; mt text[]; md text[]; mg text[]; mm bigint[]; me bigint[];\n"
+	"BEGIN\n"
+	/* each hour's gaming day, and the next day when the hour is its day's last; the days' months */
+	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(day), array_agg(dend), array_agg(m),\n"
+	"    array_agg(mend) INTO sp, st, sd, sg, sday, send, sm, smend\n"
+	"  FROM (SELECT DISTINCT k.p, k.t, k.d, k.g, x.day, x.dend, pitboss.gday_bound(k.tz, k.ds, x.m0) AS m,\n"
+	"      pitboss.gday_bound(k.tz, k.ds, (x.m0 + interval '1 month')::date) AS mend\n"
+	"    FROM (SELECT h.p, h.t, h.d, h.g, h.h, c.tz, c.ds, pitboss.gday_of(c.tz, c.ds, h.h) AS gd\n"
+	"      FROM (SELECT DISTINCT * FROM unnest(hp, ht, hd, hg, hh)) h(p, t, d, g, h)\n"
+	"      LEFT JOIN pitboss.properties pr ON pr.property = h.p\n"
+	"      CROSS JOIN LATERAL (SELECT coalesce(pr.rollup_zone, 'UTC') AS tz,\n"
+	"        coalesce(pr.rollup_day_start, '00:00') AS ds) c) k\n"
+	"    CROSS JOIN LATERAL (SELECT pitboss.gday_bound(k.tz, k.ds, k.gd + 1) AS e1) b\n"
+	"    CROSS JOIN LATERAL (VALUES (pitboss.gday_bound(k.tz, k.ds, k.gd), b.e1, date_trunc('month', k.gd)::date),\n"
+	"      (CASE WHEN k.h = b.e1 - 3600 THEN b.e1 END, pitboss.gday_bound(k.tz, k.ds, k.gd + 2),\n"
+	"        date_trunc('month', k.gd + 1)::date)) x(day, dend, m0)\n"
+	"    WHERE x.day IS NOT NULL) z;\n"
+	"  IF sp IS NULL THEN RETURN; END IF;\n"
+	/* each series' day made again from its hours (the two before the day read for the joins), as rollup_day */
+	"  DELETE FROM pitboss.report_days r USING unnest(sp, st, sd, sg, sday) k(p, t, d, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  WITH h AS (SELECT k.p, k.t, k.d, k.g, k.day, r.*, r.hour * 1000 AS hs, r.hour * 1000 + 3600000 AS he,\n"
+	"      r.hour >= k.day AS in_day,\n"
+	"      coalesce(lag(r.hour) OVER w = r.hour - 3600 AND r.first_ms - lag(r.last_ms) OVER w <= 900000, false) AS jb,\n"
+	"      coalesce(lead(r.hour) OVER w = r.hour + 3600 AND lead(r.first_ms) OVER w - r.last_ms <= 900000, false)\n"
+	"        AS ja\n"
+	"    FROM unnest(sp, st, sd, sg, sday, send) k(p, t, d, g, day, dend) JOIN pitboss.report_hours r\n"
+	"      ON r.property = k.p AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g\n"
+	"      AND r.hour >= k.day - 7200 AND r.hour < k.dend\n"
+	"    WINDOW w AS (PARTITION BY k.p, k.t, k.d, k.g, k.day ORDER BY r.hour)),\n"
+	"  c AS (SELECT *, CASE WHEN jb THEN hs ELSE least(greatest(first_ms, hs), he) END AS s0,\n"
+	"      least(greatest(last_ms, hs), he) AS e0 FROM h)\n"
+	"  SELECT p, t, day, d, g, (array_agg(dealer_name ORDER BY hour DESC) FILTER (WHERE in_day))[1],\n"
+	"    sum(rounds) FILTER (WHERE in_day)::bigint, sum(voids) FILTER (WHERE in_day)::bigint,\n"
+	"    sum(hands) FILTER (WHERE in_day)::bigint,\n"
+	"    pitboss.sum_wagers(handle) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(house_win) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(lines) FILTER (WHERE in_day),\n"
+	"    sum(banked_rounds) FILTER (WHERE in_day)::bigint,\n"
+	"    pitboss.sum_wagers(banked_handle) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(banked_win) FILTER (WHERE in_day),\n"
+	"    pitboss.sum_wagers(banked_lines) FILTER (WHERE in_day),\n"
+	"    sum(collections) FILTER (WHERE in_day)::bigint,\n"
+	"    coalesce(sum(greatest(CASE WHEN ja THEN he ELSE e0 END - s0, 0)) FILTER (WHERE in_day), 0)::bigint,\n"
+	"    coalesce(sum(greatest(he - s0, 0) - greatest(e0 - s0, 0)) FILTER (WHERE hour = day - 3600 AND ja), 0)\n"
+	"  FROM c GROUP BY p, t, d, g, day HAVING count(*) FILTER (WHERE in_day) > 0;\n"
+	/* the tables' sums over their dealers of those days, as rollup_merge_day (t, '') */
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT k.p, k.t, k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
+	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day) JOIN pitboss.report_days r\n"
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id = k.t AND r.dealer <> ''\n"
+	"  GROUP BY k.p, k.t, k.g, k.day;\n"
+	/* the dealers' sums over the tables, as rollup_merge_day ('', d) */
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT k.p, '', k.day, k.d, k.g, max(dealer_name), sum(rounds)::bigint, sum(voids)::bigint,\n"
+	"    sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day) JOIN pitboss.report_days r\n"
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.dealer = k.d AND r.table_id <> ''\n"
+	"  GROUP BY k.p, k.d, k.g, k.day;\n"
+	/* the property's sums from the tables' sums, as rollup_merge_day ('', '') */
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day)\n"
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_days\n"
+	"  SELECT k.p, '', k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
+	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day) JOIN pitboss.report_days r\n"
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id <> '' AND r.dealer = ''\n"
+	"  GROUP BY k.p, k.g, k.day;\n"
+	/* the months of the four kinds of those days, summed from the days as rollup_month */
+	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(m), array_agg(mend)\n"
+	"    INTO mp, mt, md, mg, mm, me\n"
+	"  FROM (SELECT DISTINCT s.p, x.t, x.d, s.g, s.m, s.mend FROM unnest(sp, st, sd, sg, sm, smend) s(p, t, d, g, m, mend)\n"
+	"    CROSS JOIN LATERAL (VALUES (s.t, s.d), (s.t, ''), ('', s.d), ('', '')) x(t, d)) k;\n"
+	"  DELETE FROM pitboss.report_months r USING unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n"
+	"    WHERE r.property = k.p AND r.month = k.m AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
+	"  INSERT INTO pitboss.report_months\n"
+	"  SELECT k.p, k.t, k.m, k.d, k.g, (array_agg(dealer_name ORDER BY day DESC))[1], sum(rounds)::bigint,\n"
+	"    sum(voids)::bigint, sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win),\n"
+	"    pitboss.sum_wagers(lines), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
+	"    pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint,\n"
+	"    (sum(play_ms) + coalesce(sum(carry_ms) FILTER (WHERE day <> k.m), 0))::bigint,\n"
+	"    coalesce(sum(carry_ms) FILTER (WHERE day = k.m), 0)::bigint\n"
+	"  FROM unnest(mp, mt, md, mg, mm, me) k(p, t, d, g, m, mend)\n"
+	"    JOIN pitboss.report_days r ON r.property = k.p AND r.day >= k.m AND r.day < k.mend\n"
+	"    AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g\n"
+	"  GROUP BY k.p, k.t, k.d, k.g, k.m;\n"
+	"END $$",
+	/* the facts' trigger: the hours as version 5 adds them, then rollup_hours of the facts' hours */
+	"CREATE OR REPLACE FUNCTION pitboss.round_facts_added() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  INSERT INTO pitboss.report_hours AS h (property, table_id, hour, dealer, rules_sha256, dealer_name, rounds,\n"
+	"      voids, hands, handle, house_win, lines, first_ms, last_ms, banked_rounds, banked_handle, banked_win,\n"
+	"      banked_lines, collections)\n"
+	"    SELECT property, table_id, hour, dealer, rules_sha256, (array_agg(dealer_name ORDER BY final_event DESC))[1],\n"
+	"      count(*) FILTER (WHERE NOT voided), count(*) FILTER (WHERE voided), sum(hands)::bigint,\n"
+	"      pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines), min(opened_ms),\n"
+	"      max(settled_ms), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
+	"      pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint\n"
+	"    FROM new_facts GROUP BY property, table_id, hour, dealer, rules_sha256\n"
+	"  ON CONFLICT (property, hour, table_id, dealer, rules_sha256) DO UPDATE SET\n"
+	"    dealer_name = EXCLUDED.dealer_name, rounds = h.rounds + EXCLUDED.rounds, voids = h.voids + EXCLUDED.voids,\n"
+	"    hands = h.hands + EXCLUDED.hands, handle = pitboss.add_wagers(h.handle, EXCLUDED.handle),\n"
+	"    house_win = pitboss.add_wagers(h.house_win, EXCLUDED.house_win),\n"
+	"    lines = pitboss.add_wagers(h.lines, EXCLUDED.lines),\n"
+	"    first_ms = least(h.first_ms, EXCLUDED.first_ms), last_ms = greatest(h.last_ms, EXCLUDED.last_ms),\n"
+	"    banked_rounds = h.banked_rounds + EXCLUDED.banked_rounds,\n"
+	"    banked_handle = pitboss.add_wagers(h.banked_handle, EXCLUDED.banked_handle),\n"
+	"    banked_win = pitboss.add_wagers(h.banked_win, EXCLUDED.banked_win),\n"
+	"    banked_lines = pitboss.add_wagers(h.banked_lines, EXCLUDED.banked_lines),\n"
+	"    collections = h.collections + EXCLUDED.collections;\n"
+	"  PERFORM pitboss.rollup_hours(array_agg(property), array_agg(table_id), array_agg(dealer),\n"
+	"    array_agg(rules_sha256), array_agg(hour))\n"
+	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour FROM new_facts) f;\n"
+	"  RETURN NULL;\n"
+	"END $$",
+	/* when the property's calendar is not the one its roll-ups were made for: every day and month made again */
+	"CREATE FUNCTION pitboss.rollup_follow(p text) RETURNS void LANGUAGE plpgsql SECURITY DEFINER\n"
+	"SET search_path = pitboss, pg_temp AS $$\n"
+	"DECLARE z text; s text;\n"
+	"BEGIN\n"
+	"  SELECT time_zone, gaming_day_start INTO z, s FROM pitboss.properties WHERE property = p\n"
+	"    AND (rollup_zone, rollup_day_start) IS DISTINCT FROM (time_zone, gaming_day_start) FOR UPDATE;\n"
+	"  IF NOT FOUND THEN RETURN; END IF;\n"
+	"  UPDATE pitboss.properties SET rollup_zone = z, rollup_day_start = s WHERE property = p;\n"
+	"  DELETE FROM pitboss.report_days WHERE property = p;\n"
+	"  DELETE FROM pitboss.report_months WHERE property = p;\n"
+	"  PERFORM pitboss.rollup_hours(array_agg(property), array_agg(table_id), array_agg(dealer),\n"
+	"    array_agg(rules_sha256), array_agg(hour))\n"
+	"  FROM pitboss.report_hours WHERE property = p;\n"
+	"END $$",
+	"CREATE OR REPLACE FUNCTION pitboss.set_property_calendar(p text, n text, tz text, day_start text, sh text)\n"
+	"RETURNS void LANGUAGE plpgsql SECURITY DEFINER SET search_path = pitboss, pg_temp AS $$\n"
+	"BEGIN\n"
+	"  PERFORM pitboss.check_caller(p);\n"
+	"  UPDATE pitboss.properties SET name = n, time_zone = tz, gaming_day_start = day_start, shifts = sh\n"
+	"  WHERE property = p;\n"
+	"  PERFORM pitboss.rollup_follow(p);\n"
+	"END $$",
+	/* the properties whose calendar is not UTC days: their roll-ups (made by UTC day until now) made again */
+	"SELECT pitboss.rollup_follow(property) FROM pitboss.properties ORDER BY property",
+	NULL,
+};
+
+static const char *const *const VERSIONS[CENTRAL_SCHEMA_VERSION] = {V1, V2, V3, V4, V5, V6};
 
 /* The version found: 0 when there is no schema `pitboss` yet. */
 static int

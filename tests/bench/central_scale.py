@@ -7,15 +7,15 @@ A scratch PostgreSQL is started here (pgserver.py, fsync on) and the central
 schema made by `pitboss central init`.  A pitbossd ships a few real rounds to
 it, so that pitboss.rules holds real games.  Then, with generate_series,
 directly in PostgreSQL, the rows that --properties properties x --tables
-tables x a year would leave: per property, table and UTC day, --dealers
-dealers' report_days rows (each table dealt by one game); report_months
+tables x a year would leave: per property, table and gaming day (central
+schema 6: the property's own), --dealers dealers' report_days rows (each table dealt by one game); report_months
 summed from them; the sums kept beside them per table, per dealer and per
 property (as the trigger keeps them); and report_hours rows for the first and last days (the
 hours a range in a zone other than UTC reads at its two ends).  Half the
 properties are in UTC, half in New York with a 06:00 gaming day.  Then
 `pitboss central report --from 2026-01-01 --to 2026-12-31` is timed, N runs
-per group, the whole process: p50 and p99; by day over the properties in
-UTC only (see time_reports).
+per group, the whole process: p50 and p99 (a year of whole gaming days:
+roll-ups only, in every zone).
 
 With --baseline PATH, each run of this build's `pitboss` alternates with one
 of PATH (another build's `pitboss`, e.g. of an earlier commit): A B A B, on
@@ -48,7 +48,8 @@ WHOLE = {
 # One row's sums for a series' day: r rounds, each with 2.5 hands, an ante of $25 and a pair plus of $10 a hand.
 DAY_ROW = """
 INSERT INTO pitboss.report_days
-SELECT 'P' || lpad(p::text, 2, '0'), 'T' || lpad(t::text, 2, '0'), {start}::bigint + d * 86400,
+SELECT 'P' || lpad(p::text, 2, '0'), 'T' || lpad(t::text, 2, '0'),
+       pitboss.gday_bound('{zone}', '{ds}', '2026-01-01'::date + d),
        'D' || ((t + k * 7 + d) % 40), g.sha[1 + t % array_length(g.sha, 1)], 'Dealer ' || ((t + k * 7 + d) % 40),
        {r}, 1, {r} * 5 / 2, array[{r} * 6250, {r} * 2500, 0, 0, 0], array[{r} * 150, {r} * 180, 0, 0, 0],
        array[{r} * 5, {r} * 5 / 2, 0, 0, 0], 0, '{{0,0,0,0,0}}', '{{0,0,0,0,0}}', '{{0,0,0,0,0}}', 0,
@@ -58,10 +59,13 @@ FROM generate_series({p0}, {p1}) p, generate_series(1, {tables}) t, generate_ser
 """
 MONTHS = """
 INSERT INTO pitboss.report_months
-SELECT property, table_id, pitboss.month_of(day), dealer, rules_sha256, max(dealer_name), sum(rounds), sum(voids),
+SELECT property, table_id, c.month, dealer, rules_sha256, max(dealer_name), sum(rounds), sum(voids),
        sum(hands), {handle}, {house_win}, {lines}, sum(banked_rounds), {banked_handle}, {banked_win}, {banked_lines},
        sum(collections), sum(play_ms), 0
-FROM pitboss.report_days WHERE property = 'P{p}' GROUP BY 1, 2, 3, 4, 5
+FROM pitboss.report_days JOIN (SELECT pitboss.gday_bound('{zone}', '{ds}', '2026-01-01'::date + d) AS day,
+       pitboss.gday_bound('{zone}', '{ds}', date_trunc('month', '2026-01-01'::date + d)::date) AS month
+     FROM generate_series(0, {days} - 1) d) c USING (day)
+WHERE property = 'P{p}' GROUP BY 1, 2, 3, 4, 5
 """
 # The sums kept beside the series' rows (schema version 4): per table (dealer ''), per dealer (table ''), in all.
 SUMS = """
@@ -114,14 +118,16 @@ def generate(pg, a):
     t0 = time.monotonic()
     for p in range(1, a.properties + 1):
         zone, start = ("UTC", "00:00") if p % 2 else ("America/New_York", "06:00")
-        pg.psql("INSERT INTO pitboss.properties (property, name, time_zone, gaming_day_start) "
-                "VALUES ('P%02d', 'Property %d', '%s', '%s')" % (p, p, zone, start))
+        pg.psql("INSERT INTO pitboss.properties (property, name, time_zone, gaming_day_start, rollup_zone, "
+                "rollup_day_start) VALUES ('P%02d', 'Property %d', '%s', '%s', '%s', '%s')"
+                % (p, p, zone, start, zone, start))
     r = a.rounds_per_hour * HOURS_A_DAY // a.dealers            # rounds per dealer row
     play = HOURS_A_DAY * 3600 * 1000 // a.dealers
     for p in range(1, a.properties + 1):                        # a property a statement: each well within psql's timeout
-        pg.psql(DAY_ROW.format(start=YEAR_START, r=r, play=play, p0=p, p1=p, tables=a.tables, days=DAYS,
+        zone, ds = ("UTC", "00:00") if p % 2 else ("America/New_York", "06:00")
+        pg.psql(DAY_ROW.format(zone=zone, ds=ds, r=r, play=play, p0=p, p1=p, tables=a.tables, days=DAYS,
                                dealers=a.dealers))
-        pg.psql(MONTHS.format(p="%02d" % p, **WAGER_SUMS))
+        pg.psql(MONTHS.format(p="%02d" % p, zone=zone, ds=ds, days=DAYS, **WAGER_SUMS))
         for kind, start in (("days", "day"), ("months", "month")):
             for t, d, name, where in SUM_KINDS:
                 pg.psql(SUMS.format(kind=kind, start=start, t=t, d=d, name=name, where=where, p="%02d" % p,
@@ -145,10 +151,9 @@ def percentile(sorted_times, q):
 
 
 def time_reports(pg, a):
-    """Every generated property; by day only those in UTC (the others' days are not UTC days: their day report
-    reads their hours, as the property's own does, and their hours were not generated)."""
+    """Every generated property, by each grouping (by day too: the roll-ups are by each property's gaming day)."""
     every = ",".join("P%02d" % p for p in range(1, a.properties + 1))
-    utc = ",".join("P%02d" % p for p in range(1, a.properties + 1, 2))
+    utc = every
     binaries = [("this build", pbtest.PITBOSS)] + ([("baseline", a.baseline)] if a.baseline else [])
     for group in ("property", "table", "day", "dealer"):
         times = {name: [] for name, _ in binaries}

@@ -11,12 +11,14 @@ roll-ups follow (table/rounds/rollup.c).  A property's granted role reads
 only its own roll-up rows.
 """
 import calendar
+import datetime
 import json
 import os
 import random
 import subprocess
 import time
 import unittest
+import zoneinfo
 
 import pbtest
 import pgserver
@@ -41,8 +43,51 @@ def month_of(t):
     return calendar.timegm((tm.tm_year, tm.tm_mon, 1, 0, 0, 0))
 
 
-def make_facts(rng, prop, games):
+class GamingDays:
+    """A property's gaming days (zone, day start on a whole hour), as gaming_day.c bounds them."""
+
+    def __init__(self, zone, start_hour):
+        self.tz, self.start_hour = zoneinfo.ZoneInfo(zone), start_hour
+
+    def bound(self, d):
+        """The instant gaming day d (a date) starts."""
+        return int(datetime.datetime.combine(d, datetime.time(self.start_hour), tzinfo=self.tz).timestamp())
+
+    def day_of(self, t):
+        local = datetime.datetime.fromtimestamp(t, self.tz) - datetime.timedelta(hours=self.start_hour)
+        d = local.date()
+        if t < self.bound(d):
+            return d - datetime.timedelta(days=1)
+        if t >= self.bound(d + datetime.timedelta(days=1)):
+            return d + datetime.timedelta(days=1)
+        return d
+
+    def start(self, t):
+        return self.bound(self.day_of(t))
+
+    def next(self, start):
+        return self.bound(self.day_of(start) + datetime.timedelta(days=1))
+
+    def month(self, start):
+        return self.bound(self.day_of(start).replace(day=1))
+
+
+class UtcDays:
+    """UTC days from midnight: the roll-ups of a property that has not sent its calendar."""
+
+    def start(self, t):
+        return t - t % 86400
+
+    def next(self, start):
+        return start + 86400
+
+    def month(self, start):
+        return month_of(start)
+
+
+def make_facts(rng, prop, games, start=START):
     """Facts of prop: for each series, hours played in runs with breaks; each round within its hour."""
+    START = start
     facts, rid = [], 0
     for table in ("T1", "T2"):
         for dealer in ("D1", "D2"):
@@ -115,19 +160,21 @@ def joined(hours, before, after):
         hours[after]["first_ms"] - hours[before]["last_ms"] <= JOIN_GAP_MS
 
 
-def days_of(series):
-    """{(table, dealer, game, day): row}, as the property's build_day makes its day rows."""
+def days_of(series, cal=None):
+    """{(table, dealer, game, day): row}, as the property's build_day makes its day rows (UTC days, or cal's)."""
+    cal = cal or UtcDays()
     out = {}
     for key, hours in series.items():
-        for day in sorted({h - h % 86400 for h in hours} | {h - h % 86400 + 86400 for h in hours}):
-            inside = [h for h in sorted(hours) if day <= h < day + 86400]
+        for day in sorted({cal.start(h) for h in hours} | {cal.next(cal.start(h)) for h in hours}):
+            end = cal.next(day)
+            inside = [h for h in sorted(hours) if day <= h < end]
             if not inside:
                 continue
             row = {"rounds": 0, "voids": 0, "hands": 0, "banked_rounds": 0, "collections": 0, "play_ms": 0,
                    "carry_ms": 0, **{a: [0] * WAGERS for a in ARRAYS}}
             for h in inside:
                 jb = h - 3600 >= day - 7200 and joined(hours, h - 3600, h)
-                ja = h + 3600 < day + 86400 and joined(hours, h, h + 3600)
+                ja = h + 3600 < end and joined(hours, h, h + 3600)
                 for k in ("rounds", "voids", "hands", "banked_rounds", "collections"):
                     row[k] += hours[h][k]
                 for a in ARRAYS:
@@ -141,10 +188,11 @@ def days_of(series):
     return out
 
 
-def months_of(days):
+def months_of(days, cal=None):
+    cal = cal or UtcDays()
     out = {}
     for (t, d, g, day), r in sorted(days.items(), key=lambda kv: kv[0][3]):
-        m = month_of(day)
+        m = cal.month(day)
         row = out.setdefault((t, d, g, m), {"play_ms": 0, "carry_ms": 0, **{
             k: 0 for k in ("rounds", "voids", "hands", "banked_rounds", "collections")}, **{
             a: [0] * WAGERS for a in ARRAYS}})
@@ -250,6 +298,86 @@ class CentralRollupTest(pgserver.CentralServerCase):
         for table in ("report_days", "report_months"):
             rc, out, err = psql_as(self.pg, "ship_ru1", "SELECT DISTINCT property FROM pitboss.%s" % table)
             self.assertEqual((rc, out.split()), (0, ["RU-1"]), err)
+
+    def assert_rollups(self, prop, facts, cal):
+        days = days_of(hours_of(facts), cal)
+        for table, start, want in (("report_days", "day", with_sums(days)),
+                                   ("report_months", "month", with_sums(months_of(days, cal)))):
+            got = self.central(table, start, prop)
+            self.assertEqual(sorted(got), sorted(want), table)
+            for k in want:
+                self.assertEqual(got[k], want[k], (prop, table, k))
+        return days
+
+    def report(self, prop, group, first, last):
+        rc, out, err = pgserver.run_pitboss("central", "report", "--conninfo", self.pg.conninfo, "--group", group,
+                                            "--property", prop, "--from", first, "--to", last)
+        self.assertEqual(rc, 0, err)
+        return json.loads(out)
+
+    def test_rollups_by_gaming_day(self):
+        """
+        A property in New York whose gaming day starts at 06:00, over the end of October 2026 and the
+        change of clocks of 1 November (a gaming day of 25 hours): facts rolled up by UTC days until it
+        sends its calendar, then made again by its gaming days; the facts after, many a statement, rolled
+        up by them.  Every row equals the sums recomputed here by its gaming days; the report by day, table
+        and dealer over whole gaming days reads them and answers exactly as from the hours alone.
+        """
+        rng = random.Random(33)
+        prop, games = "RU-NY", []
+        for i in range(2):
+            sha = "%064x" % (0xbcd0 + i)
+            self.pg.psql("INSERT INTO pitboss.rules (sha256, body) VALUES ('%s', '{}') ON CONFLICT DO NOTHING" % sha)
+            games.append(sha)
+        start = calendar.timegm((2026, 10, 30, 20, 0, 0))
+        facts = make_facts(rng, prop, games, start)
+        before, after = facts[:len(facts) // 2], facts[len(facts) // 2:]
+        self.pg.psql("INSERT INTO pitboss.properties (property) VALUES ('%s')" % prop)
+        for i in range(0, len(before), 7 * 40):
+            self.pg.psql("; ".join("BEGIN; %s; COMMIT" % "; ".join(insert_sql(prop, f, f["game"])
+                                                                   for f in before[j:j + 7])
+                                   for j in range(i, min(i + 7 * 40, len(before)), 7)))
+        self.assert_rollups(prop, before, UtcDays())
+        self.pg.psql("SELECT pitboss.set_property_calendar('%s', 'New York', 'America/New_York', '06:00', '[]')" % prop)
+        ny = GamingDays("America/New_York", 6)
+        self.assert_rollups(prop, before, ny)
+        for i in range(0, len(after), 25 * 8):
+            self.pg.psql("; ".join("BEGIN; %s; COMMIT" % multi_insert_sql(prop, after[j:j + 25])
+                                   for j in range(i, min(i + 25 * 8, len(after)), 25)))
+        days = self.assert_rollups(prop, facts, ny)
+        long_day = ny.start(calendar.timegm((2026, 11, 1, 12, 0, 0))) - 86400 - 3600
+        self.assertIn(long_day, {k[3] for k in days}, "the gaming day of 25 hours is rolled up")
+        self.assertEqual(ny.next(long_day) - long_day, 25 * 3600)
+        # the report over whole gaming days (Oct 31 to Nov 2, local): from the roll-ups, then from the hours
+        # alone (the roll-ups marked as made for another calendar, so the report does not read them)
+        span = ("2026-10-31", "2026-11-02")
+        got = {g: self.report(prop, g, *span) for g in ("day", "table", "dealer")}
+        self.pg.psql("UPDATE pitboss.properties SET rollup_zone = 'UTC' WHERE property = '%s'" % prop)
+        try:
+            want = {g: self.report(prop, g, *span) for g in ("day", "table", "dealer")}
+        finally:
+            self.pg.psql("UPDATE pitboss.properties SET rollup_zone = time_zone WHERE property = '%s'" % prop)
+        self.assertEqual(got, want)
+        counts = {}
+        for f in facts:
+            d = ny.day_of(f["hour"]).isoformat()
+            if span[0] <= d <= span[1]:
+                c = counts.setdefault(d, [0, 0, 0])
+                c[1 if f["voided"] else 0] += 1
+                c[2] += f["hands"]
+        self.assertEqual({g["key"]: [g["rounds"], g["voids"], g["hands"]] for g in got["day"]["groups"]}, counts)
+        self.assertGreater(got["table"]["totals"]["play_seconds"], 0)
+        # and the report by day did read them: a day's property row altered shows in it
+        first = ny.bound(datetime.date(2026, 10, 31))
+        alter = "UPDATE pitboss.report_days SET rounds = rounds %s 1000 WHERE property = '%s' AND day = %d " \
+            "AND table_id = '' AND dealer = ''"
+        self.pg.psql(alter % ("+", prop, first))
+        try:
+            altered = self.report(prop, "day", *span)
+        finally:
+            self.pg.psql(alter % ("-", prop, first))
+        self.assertEqual([g["rounds"] for g in altered["groups"]][0],
+                         counts["2026-10-31"][0] + 1000 * len(games))
 
 
 if __name__ == "__main__":
