@@ -5,6 +5,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -242,6 +243,64 @@ test_every_statement_prepares(void **state)
 }
 
 /*
+ * No statement scans a whole table inside a subquery run once per row: since
+ * schemas 023 and 025 a round's rows (bets, hands, decisions, payouts) are
+ * keyed by a rowid made of the round's id (round_id * 16 + seat, round_id *
+ * 64 + seq) with no index on round_id, so a condition on round_id in a
+ * correlated subquery scanned the whole table for every round (a verify of
+ * the report hours went from seconds to many minutes).  The plan of every
+ * statement is read; a plain SCAN (no index) below a CORRELATED subquery
+ * fails, naming the statement, unless it is of a table of a few rows.
+ */
+static void
+test_no_correlated_scan(void **state)
+{
+	enum { NODES = 8192 };
+	static const char *const SMALL[] = {"schema_version"};
+	static int parent_of[NODES], correlated[NODES];
+	struct pb_error err;
+	struct store *s;
+
+	(void)state;
+	s = open_db(&err);
+	assert_non_null(s);
+	for (int id = 0; id < STMT_COUNT; id++) {
+		char sql[32768];
+		sqlite3_stmt *st;
+
+		memset(parent_of, 0, sizeof(parent_of));
+		memset(correlated, 0, sizeof(correlated));
+		snprintf(sql, sizeof(sql), "EXPLAIN QUERY PLAN %s", store_sql_text((enum stmt_id)id));
+		if (sqlite3_prepare_v2(store_db(s), sql, -1, &st, NULL) != SQLITE_OK)
+			fail_msg("statement %d: %s", id, sqlite3_errmsg(store_db(s)));
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			int node = sqlite3_column_int(st, 0), parent = sqlite3_column_int(st, 1);
+			const char *detail = (const char *)sqlite3_column_text(st, 3);
+			bool under = false, small = false;
+
+			if (node <= 0 || node >= NODES || parent < 0 || parent >= NODES)
+				fail_msg("statement %d: a plan node %d (parent %d) beyond the test's %d", id, node, parent, NODES);
+			parent_of[node] = parent;
+			correlated[node] = strstr(detail, "CORRELATED") != NULL;
+			for (int up = parent, n = 0; up != 0 && n < 64; up = parent_of[up], n++)
+				under = under || correlated[up];
+			/* a virtual table (json_each of a parameter) is a list the request gave, not a table of the file */
+			if (!under || strncmp(detail, "SCAN ", 5) != 0 || strstr(detail, " USING ") != NULL ||
+			    strstr(detail, " VIRTUAL TABLE ") != NULL ||
+			    strncmp(detail, "SCAN (", 6) == 0 || strncmp(detail, "SCAN CONSTANT", 13) == 0)
+				continue;
+			for (size_t k = 0; k < sizeof(SMALL) / sizeof(SMALL[0]); k++)
+				small = small || strcmp(detail + 5, SMALL[k]) == 0;
+			if (!small)
+				fail_msg("statement %d scans a table for every row of a correlated subquery (%s): %s", id, detail,
+				    store_sql_text((enum stmt_id)id));
+		}
+		sqlite3_finalize(st);
+	}
+	store_free(s);
+}
+
+/*
  * A damaged file: a leaf page of the events table in the middle of the
  * chain overwritten.  Reading the chain fails part way (500 storage_error)
  * and leaves nothing behind to free (the sanitizer run catches a leak).
@@ -316,6 +375,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_append_only_triggers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idempotency, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_every_statement_prepares, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_no_correlated_scan, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_damaged_events_read, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
