@@ -146,6 +146,10 @@ set_tests_properties(integration.test_long_reads PROPERTIES TIMEOUT 1500 LABELS 
 # test_tamper alters copies of a record and runs pitboss verify on each: the verify code the sanitizers see in
 # test_verify_faults (every kind of part, failing allocations) and test_integrity; 30 s of one core under them.
 set_tests_properties(integration.test_tamper PROPERTIES LABELS "integration;slow")
+# test_central_upgrade builds central schemas at versions 3, 4 and 5 in PostgreSQL and upgrades them: its work is
+# PostgreSQL's (the migrations' SQL) and Python's; `pitboss central init`, the only C it runs, the sanitizers see in
+# every other central test.  32 s under them with two other jobs: the Release pass runs it.
+set_tests_properties(integration.test_central_upgrade PROPERTIES LABELS "integration;slow")
 foreach(cost_test
     "integration.test_verify_faults 90" "integration.test_tamper 75" "integration.test_long_reads 60"
     "integration.test_door 34" "unit.test_migrations 33" "integration.test_people 33" "integration.test_central_report 30"
