@@ -286,15 +286,7 @@ split_gaming_days(const struct report_query *q, const struct gaming_calendar *ma
 	sp->b = report_day_start(made, sp->to);
 	if (sp->b <= sp->a)
 		return;
-	sp->spans = true;
-	if (sp->months) {
-		sp->m1 = report_gmonth_start(made, sp->a);
-		if (sp->m1 < sp->a)
-			sp->m1 = report_gmonth_next(made, sp->m1);
-		sp->m2 = report_gmonth_start(made, sp->b);
-	}
-	if (!sp->months || sp->m2 <= sp->m1)       /* no whole month: days only */
-		sp->m1 = sp->m2 = sp->b;
+	report_split_months(made, sp);
 }
 
 /*

@@ -254,6 +254,15 @@ struct report_split {
 };
 void report_split_range(const struct report_query *q, int64_t rolled_before, struct report_split *sp);
 
+struct gaming_calendar;
+
+/*
+ * Ends a split whose roll-up units are [sp->a, sp->b) in the calendar made
+ * (the calendar the roll-ups were made in): sets spans, and the whole months
+ * [m1, m2) inside it when sp->months (m1 = m2 = b when none fits).
+ */
+void report_split_months(const struct gaming_calendar *made, struct report_split *sp);
+
 /*
  * The hour rows fed next are counted within [from, to) only (the others
  * show joins): for the two ends of a split range.  report_feed_new sets q's

@@ -576,15 +576,7 @@ summary_plan(const struct report_query *q, const char *scope, const struct gamin
 	sp->b = unit_start(pl, made, last);
 	if (sp->b <= sp->a)
 		return;
-	sp->spans = true;
-	if (sp->months) {
-		sp->m1 = report_gmonth_start(made, sp->a);
-		if (sp->m1 < sp->a)
-			sp->m1 = report_gmonth_next(made, sp->m1);
-		sp->m2 = report_gmonth_start(made, sp->b);
-	}
-	if (!sp->months || sp->m2 <= sp->m1)       /* no whole month: units only */
-		sp->m1 = sp->m2 = sp->b;
+	report_split_months(made, sp);
 }
 
 /*
@@ -901,4 +893,18 @@ report_feed_free(struct report_feed *f)
 	summary_free(&f->sm);
 	report_game_list_free(&f->gl);
 	free(f);
+}
+
+void
+report_split_months(const struct gaming_calendar *made, struct report_split *sp)
+{
+	sp->spans = true;
+	if (sp->months) {
+		sp->m1 = report_gmonth_start(made, sp->a);
+		if (sp->m1 < sp->a)
+			sp->m1 = report_gmonth_next(made, sp->m1);
+		sp->m2 = report_gmonth_start(made, sp->b);
+	}
+	if (!sp->months || sp->m2 <= sp->m1)       /* no whole month: units only */
+		sp->m1 = sp->m2 = sp->b;
 }
