@@ -479,6 +479,113 @@ static const char *const V4[] = {
 };
 
 /*
+ * The parts of the roll-up SQL that versions 5 and 6 share, word for word
+ * (version 5's text is history: the applied text must not change, and it
+ * does not, these being the same literals).
+ */
+/* the facts of new_facts added to their hour rows, each hour row once (the dealer's name: the batch's last) */
+#define ROLLUP_HOURS_ADD \
+	"  INSERT INTO pitboss.report_hours AS h (property, table_id, hour, dealer, rules_sha256, dealer_name, rounds,\n" \
+	"      voids, hands, handle, house_win, lines, first_ms, last_ms, banked_rounds, banked_handle, banked_win,\n" \
+	"      banked_lines, collections)\n" \
+	"    SELECT property, table_id, hour, dealer, rules_sha256, (array_agg(dealer_name ORDER BY final_event DESC))[1],\n" \
+	"      count(*) FILTER (WHERE NOT voided), count(*) FILTER (WHERE voided), sum(hands)::bigint,\n" \
+	"      pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines), min(opened_ms),\n" \
+	"      max(settled_ms), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n" \
+	"      pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint\n" \
+	"    FROM new_facts GROUP BY property, table_id, hour, dealer, rules_sha256\n" \
+	"  ON CONFLICT (property, hour, table_id, dealer, rules_sha256) DO UPDATE SET\n" \
+	"    dealer_name = EXCLUDED.dealer_name, rounds = h.rounds + EXCLUDED.rounds, voids = h.voids + EXCLUDED.voids,\n" \
+	"    hands = h.hands + EXCLUDED.hands, handle = pitboss.add_wagers(h.handle, EXCLUDED.handle),\n" \
+	"    house_win = pitboss.add_wagers(h.house_win, EXCLUDED.house_win),\n" \
+	"    lines = pitboss.add_wagers(h.lines, EXCLUDED.lines),\n" \
+	"    first_ms = least(h.first_ms, EXCLUDED.first_ms), last_ms = greatest(h.last_ms, EXCLUDED.last_ms),\n" \
+	"    banked_rounds = h.banked_rounds + EXCLUDED.banked_rounds,\n" \
+	"    banked_handle = pitboss.add_wagers(h.banked_handle, EXCLUDED.banked_handle),\n" \
+	"    banked_win = pitboss.add_wagers(h.banked_win, EXCLUDED.banked_win),\n" \
+	"    banked_lines = pitboss.add_wagers(h.banked_lines, EXCLUDED.banked_lines),\n" \
+	"    collections = h.collections + EXCLUDED.collections;\n"
+
+/* the series' days of the arrays sp, st, sd, sg, sday deleted, and the start of their rebuild from the hours */
+#define ROLLUP_DAYS_DELETE \
+	/* each series' day made again from its hours (the two before the day read for the joins), as rollup_day */ \
+	"  DELETE FROM pitboss.report_days r USING unnest(sp, st, sd, sg, sday) k(p, t, d, g, day)\n" \
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n" \
+	"  INSERT INTO pitboss.report_days\n" \
+	"  WITH h AS (SELECT k.p, k.t, k.d, k.g, k.day, r.*, r.hour * 1000 AS hs, r.hour * 1000 + 3600000 AS he,\n" \
+	"      r.hour >= k.day AS in_day,\n" \
+	"      coalesce(lag(r.hour) OVER w = r.hour - 3600 AND r.first_ms - lag(r.last_ms) OVER w <= 900000, false) AS jb,\n" \
+	"      coalesce(lead(r.hour) OVER w = r.hour + 3600 AND lead(r.first_ms) OVER w - r.last_ms <= 900000, false)\n" \
+	"        AS ja\n"
+
+/* a day's sums from its hours (the joins decided as rollup_day decides them), then the sums per table, dealer and property */
+#define ROLLUP_DAY_SUMS \
+	"    WINDOW w AS (PARTITION BY k.p, k.t, k.d, k.g, k.day ORDER BY r.hour)),\n" \
+	"  c AS (SELECT *, CASE WHEN jb THEN hs ELSE least(greatest(first_ms, hs), he) END AS s0,\n" \
+	"      least(greatest(last_ms, hs), he) AS e0 FROM h)\n" \
+	"  SELECT p, t, day, d, g, (array_agg(dealer_name ORDER BY hour DESC) FILTER (WHERE in_day))[1],\n" \
+	"    sum(rounds) FILTER (WHERE in_day)::bigint, sum(voids) FILTER (WHERE in_day)::bigint,\n" \
+	"    sum(hands) FILTER (WHERE in_day)::bigint,\n" \
+	"    pitboss.sum_wagers(handle) FILTER (WHERE in_day),\n" \
+	"    pitboss.sum_wagers(house_win) FILTER (WHERE in_day),\n" \
+	"    pitboss.sum_wagers(lines) FILTER (WHERE in_day),\n" \
+	"    sum(banked_rounds) FILTER (WHERE in_day)::bigint,\n" \
+	"    pitboss.sum_wagers(banked_handle) FILTER (WHERE in_day),\n" \
+	"    pitboss.sum_wagers(banked_win) FILTER (WHERE in_day),\n" \
+	"    pitboss.sum_wagers(banked_lines) FILTER (WHERE in_day),\n" \
+	"    sum(collections) FILTER (WHERE in_day)::bigint,\n" \
+	"    coalesce(sum(greatest(CASE WHEN ja THEN he ELSE e0 END - s0, 0)) FILTER (WHERE in_day), 0)::bigint,\n" \
+	"    coalesce(sum(greatest(he - s0, 0) - greatest(e0 - s0, 0)) FILTER (WHERE hour = day - 3600 AND ja), 0)\n" \
+	"  FROM c GROUP BY p, t, d, g, day HAVING count(*) FILTER (WHERE in_day) > 0;\n" \
+	/* the tables' sums over their dealers of those days, as rollup_merge_day (t, '') */ \
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day)\n" \
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = '' AND r.rules_sha256 = k.g;\n" \
+	"  INSERT INTO pitboss.report_days\n" \
+	"  SELECT k.p, k.t, k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n" \
+	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n" \
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n" \
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n" \
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day) JOIN pitboss.report_days r\n" \
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id = k.t AND r.dealer <> ''\n" \
+	"  GROUP BY k.p, k.t, k.g, k.day;\n" \
+	/* the dealers' sums over the tables, as rollup_merge_day ('', d) */ \
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day)\n" \
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = k.d AND r.rules_sha256 = k.g;\n" \
+	"  INSERT INTO pitboss.report_days\n" \
+	"  SELECT k.p, '', k.day, k.d, k.g, max(dealer_name), sum(rounds)::bigint, sum(voids)::bigint,\n" \
+	"    sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n" \
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n" \
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n" \
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day) JOIN pitboss.report_days r\n" \
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.dealer = k.d AND r.table_id <> ''\n" \
+	"  GROUP BY k.p, k.d, k.g, k.day;\n" \
+	/* the property's sums from the tables' sums, as rollup_merge_day ('', '') */ \
+	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day)\n" \
+	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = '' AND r.rules_sha256 = k.g;\n" \
+	"  INSERT INTO pitboss.report_days\n" \
+	"  SELECT k.p, '', k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n" \
+	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n" \
+	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n" \
+	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n" \
+	"  FROM (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day) JOIN pitboss.report_days r\n" \
+	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id <> '' AND r.dealer = ''\n" \
+	"  GROUP BY k.p, k.g, k.day;\n" \
+	/* the months of the four kinds of those days, summed from the days as rollup_month */
+
+/* the months of those days deleted, and the start of their rebuild from the days */
+#define ROLLUP_MONTHS_DELETE \
+	"    CROSS JOIN LATERAL (VALUES (s.t, s.d), (s.t, ''), ('', s.d), ('', '')) x(t, d)) k;\n" \
+	"  DELETE FROM pitboss.report_months r USING unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n" \
+	"    WHERE r.property = k.p AND r.month = k.m AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n" \
+	"  INSERT INTO pitboss.report_months\n" \
+	"  SELECT k.p, k.t, k.m, k.d, k.g, (array_agg(dealer_name ORDER BY day DESC))[1], sum(rounds)::bigint,\n" \
+	"    sum(voids)::bigint, sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win),\n" \
+	"    pitboss.sum_wagers(lines), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n" \
+	"    pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint,\n" \
+	"    (sum(play_ms) + coalesce(sum(carry_ms) FILTER (WHERE day <> k.m), 0))::bigint,\n" \
+	"    coalesce(sum(carry_ms) FILTER (WHERE day = k.m), 0)::bigint\n"
+
+/*
  * Version 5: the facts' triggers made set-based (docs/central.md,
  * "Reports").  Version 2's and 4's triggers ran for each fact: a batch of
  * 500 rebuilt its series' day, the three sums and four months 500 times.
@@ -498,26 +605,7 @@ static const char *const V5[] = {
 	"  mm bigint[];\n"
 	"BEGIN\n"
 	/* the hours: each hour row's facts summed, then added once (the dealer's name: the batch's last) */
-	"  INSERT INTO pitboss.report_hours AS h (property, table_id, hour, dealer, rules_sha256, dealer_name, rounds,\n"
-	"      voids, hands, handle, house_win, lines, first_ms, last_ms, banked_rounds, banked_handle, banked_win,\n"
-	"      banked_lines, collections)\n"
-	"    SELECT property, table_id, hour, dealer, rules_sha256, (array_agg(dealer_name ORDER BY final_event DESC))[1],\n"
-	"      count(*) FILTER (WHERE NOT voided), count(*) FILTER (WHERE voided), sum(hands)::bigint,\n"
-	"      pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines), min(opened_ms),\n"
-	"      max(settled_ms), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
-	"      pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint\n"
-	"    FROM new_facts GROUP BY property, table_id, hour, dealer, rules_sha256\n"
-	"  ON CONFLICT (property, hour, table_id, dealer, rules_sha256) DO UPDATE SET\n"
-	"    dealer_name = EXCLUDED.dealer_name, rounds = h.rounds + EXCLUDED.rounds, voids = h.voids + EXCLUDED.voids,\n"
-	"    hands = h.hands + EXCLUDED.hands, handle = pitboss.add_wagers(h.handle, EXCLUDED.handle),\n"
-	"    house_win = pitboss.add_wagers(h.house_win, EXCLUDED.house_win),\n"
-	"    lines = pitboss.add_wagers(h.lines, EXCLUDED.lines),\n"
-	"    first_ms = least(h.first_ms, EXCLUDED.first_ms), last_ms = greatest(h.last_ms, EXCLUDED.last_ms),\n"
-	"    banked_rounds = h.banked_rounds + EXCLUDED.banked_rounds,\n"
-	"    banked_handle = pitboss.add_wagers(h.banked_handle, EXCLUDED.banked_handle),\n"
-	"    banked_win = pitboss.add_wagers(h.banked_win, EXCLUDED.banked_win),\n"
-	"    banked_lines = pitboss.add_wagers(h.banked_lines, EXCLUDED.banked_lines),\n"
-	"    collections = h.collections + EXCLUDED.collections;\n"
+	ROLLUP_HOURS_ADD
 	/* the series' days touched: each fact's day, and the next day for a fact in its day's last hour */
 	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(day) INTO sp, st, sd, sg, sday\n"
 	"  FROM (SELECT DISTINCT f.property AS p, f.table_id AS t, f.dealer AS d, f.rules_sha256 AS g, x.day\n"
@@ -525,82 +613,15 @@ static const char *const V5[] = {
 	"    CROSS JOIN LATERAL (VALUES (z.d0), (CASE WHEN f.hour = z.d0 + 82800 THEN z.d0 + 86400 END)) x(day)\n"
 	"    WHERE x.day IS NOT NULL) k;\n"
 	"  IF sp IS NULL THEN RETURN NULL; END IF;\n"
-	/* each series' day made again from its hours (the two before the day read for the joins), as rollup_day */
-	"  DELETE FROM pitboss.report_days r USING unnest(sp, st, sd, sg, sday) k(p, t, d, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  WITH h AS (SELECT k.p, k.t, k.d, k.g, k.day, r.*, r.hour * 1000 AS hs, r.hour * 1000 + 3600000 AS he,\n"
-	"      r.hour >= k.day AS in_day,\n"
-	"      coalesce(lag(r.hour) OVER w = r.hour - 3600 AND r.first_ms - lag(r.last_ms) OVER w <= 900000, false) AS jb,\n"
-	"      coalesce(lead(r.hour) OVER w = r.hour + 3600 AND lead(r.first_ms) OVER w - r.last_ms <= 900000, false)\n"
-	"        AS ja\n"
+	ROLLUP_DAYS_DELETE
 	"    FROM unnest(sp, st, sd, sg, sday) k(p, t, d, g, day) JOIN pitboss.report_hours r ON r.property = k.p\n"
 	"      AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g AND r.hour >= k.day - 7200\n"
 	"      AND r.hour < k.day + 86400\n"
-	"    WINDOW w AS (PARTITION BY k.p, k.t, k.d, k.g, k.day ORDER BY r.hour)),\n"
-	"  c AS (SELECT *, CASE WHEN jb THEN hs ELSE least(greatest(first_ms, hs), he) END AS s0,\n"
-	"      least(greatest(last_ms, hs), he) AS e0 FROM h)\n"
-	"  SELECT p, t, day, d, g, (array_agg(dealer_name ORDER BY hour DESC) FILTER (WHERE in_day))[1],\n"
-	"    sum(rounds) FILTER (WHERE in_day)::bigint, sum(voids) FILTER (WHERE in_day)::bigint,\n"
-	"    sum(hands) FILTER (WHERE in_day)::bigint,\n"
-	"    pitboss.sum_wagers(handle) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(house_win) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(lines) FILTER (WHERE in_day),\n"
-	"    sum(banked_rounds) FILTER (WHERE in_day)::bigint,\n"
-	"    pitboss.sum_wagers(banked_handle) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(banked_win) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(banked_lines) FILTER (WHERE in_day),\n"
-	"    sum(collections) FILTER (WHERE in_day)::bigint,\n"
-	"    coalesce(sum(greatest(CASE WHEN ja THEN he ELSE e0 END - s0, 0)) FILTER (WHERE in_day), 0)::bigint,\n"
-	"    coalesce(sum(greatest(he - s0, 0) - greatest(e0 - s0, 0)) FILTER (WHERE hour = day - 3600 AND ja), 0)\n"
-	"  FROM c GROUP BY p, t, d, g, day HAVING count(*) FILTER (WHERE in_day) > 0;\n"
-	/* the tables' sums over their dealers of those days, as rollup_merge_day (t, '') */
-	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  SELECT k.p, k.t, k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
-	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
-	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
-	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
-	"  FROM (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day) JOIN pitboss.report_days r\n"
-	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id = k.t AND r.dealer <> ''\n"
-	"  GROUP BY k.p, k.t, k.g, k.day;\n"
-	/* the dealers' sums over the tables, as rollup_merge_day ('', d) */
-	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  SELECT k.p, '', k.day, k.d, k.g, max(dealer_name), sum(rounds)::bigint, sum(voids)::bigint,\n"
-	"    sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
-	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
-	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
-	"  FROM (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day) JOIN pitboss.report_days r\n"
-	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.dealer = k.d AND r.table_id <> ''\n"
-	"  GROUP BY k.p, k.d, k.g, k.day;\n"
-	/* the property's sums from the tables' sums, as rollup_merge_day ('', '') */
-	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  SELECT k.p, '', k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
-	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
-	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
-	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
-	"  FROM (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day) JOIN pitboss.report_days r\n"
-	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id <> '' AND r.dealer = ''\n"
-	"  GROUP BY k.p, k.g, k.day;\n"
-	/* the months of the four kinds of those days, summed from the days as rollup_month */
+	ROLLUP_DAY_SUMS
 	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(m) INTO mp, mt, md, mg, mm\n"
 	"  FROM (SELECT DISTINCT s.p, x.t, x.d, s.g, pitboss.month_of(s.day) AS m\n"
 	"    FROM unnest(sp, st, sd, sg, sday) s(p, t, d, g, day)\n"
-	"    CROSS JOIN LATERAL (VALUES (s.t, s.d), (s.t, ''), ('', s.d), ('', '')) x(t, d)) k;\n"
-	"  DELETE FROM pitboss.report_months r USING unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n"
-	"    WHERE r.property = k.p AND r.month = k.m AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_months\n"
-	"  SELECT k.p, k.t, k.m, k.d, k.g, (array_agg(dealer_name ORDER BY day DESC))[1], sum(rounds)::bigint,\n"
-	"    sum(voids)::bigint, sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win),\n"
-	"    pitboss.sum_wagers(lines), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
-	"    pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint,\n"
-	"    (sum(play_ms) + coalesce(sum(carry_ms) FILTER (WHERE day <> k.m), 0))::bigint,\n"
-	"    coalesce(sum(carry_ms) FILTER (WHERE day = k.m), 0)::bigint\n"
+	ROLLUP_MONTHS_DELETE
 	"  FROM unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n"
 	"    CROSS JOIN LATERAL (SELECT extract(epoch FROM (to_timestamp(k.m) AT TIME ZONE 'UTC') + interval '1 month')\n"
 	"      ::bigint AS m_end) e\n"
@@ -670,82 +691,15 @@ static const char *const V6[] = {
 	"        date_trunc('month', k.gd + 1)::date)) x(day, dend, m0)\n"
 	"    WHERE x.day IS NOT NULL) z;\n"
 	"  IF sp IS NULL THEN RETURN; END IF;\n"
-	/* each series' day made again from its hours (the two before the day read for the joins), as rollup_day */
-	"  DELETE FROM pitboss.report_days r USING unnest(sp, st, sd, sg, sday) k(p, t, d, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  WITH h AS (SELECT k.p, k.t, k.d, k.g, k.day, r.*, r.hour * 1000 AS hs, r.hour * 1000 + 3600000 AS he,\n"
-	"      r.hour >= k.day AS in_day,\n"
-	"      coalesce(lag(r.hour) OVER w = r.hour - 3600 AND r.first_ms - lag(r.last_ms) OVER w <= 900000, false) AS jb,\n"
-	"      coalesce(lead(r.hour) OVER w = r.hour + 3600 AND lead(r.first_ms) OVER w - r.last_ms <= 900000, false)\n"
-	"        AS ja\n"
+	ROLLUP_DAYS_DELETE
 	"    FROM unnest(sp, st, sd, sg, sday, send) k(p, t, d, g, day, dend) JOIN pitboss.report_hours r\n"
 	"      ON r.property = k.p AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g\n"
 	"      AND r.hour >= k.day - 7200 AND r.hour < k.dend\n"
-	"    WINDOW w AS (PARTITION BY k.p, k.t, k.d, k.g, k.day ORDER BY r.hour)),\n"
-	"  c AS (SELECT *, CASE WHEN jb THEN hs ELSE least(greatest(first_ms, hs), he) END AS s0,\n"
-	"      least(greatest(last_ms, hs), he) AS e0 FROM h)\n"
-	"  SELECT p, t, day, d, g, (array_agg(dealer_name ORDER BY hour DESC) FILTER (WHERE in_day))[1],\n"
-	"    sum(rounds) FILTER (WHERE in_day)::bigint, sum(voids) FILTER (WHERE in_day)::bigint,\n"
-	"    sum(hands) FILTER (WHERE in_day)::bigint,\n"
-	"    pitboss.sum_wagers(handle) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(house_win) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(lines) FILTER (WHERE in_day),\n"
-	"    sum(banked_rounds) FILTER (WHERE in_day)::bigint,\n"
-	"    pitboss.sum_wagers(banked_handle) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(banked_win) FILTER (WHERE in_day),\n"
-	"    pitboss.sum_wagers(banked_lines) FILTER (WHERE in_day),\n"
-	"    sum(collections) FILTER (WHERE in_day)::bigint,\n"
-	"    coalesce(sum(greatest(CASE WHEN ja THEN he ELSE e0 END - s0, 0)) FILTER (WHERE in_day), 0)::bigint,\n"
-	"    coalesce(sum(greatest(he - s0, 0) - greatest(e0 - s0, 0)) FILTER (WHERE hour = day - 3600 AND ja), 0)\n"
-	"  FROM c GROUP BY p, t, d, g, day HAVING count(*) FILTER (WHERE in_day) > 0;\n"
-	/* the tables' sums over their dealers of those days, as rollup_merge_day (t, '') */
-	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = k.t AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  SELECT k.p, k.t, k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
-	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
-	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
-	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
-	"  FROM (SELECT DISTINCT * FROM unnest(sp, st, sg, sday)) k(p, t, g, day) JOIN pitboss.report_days r\n"
-	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id = k.t AND r.dealer <> ''\n"
-	"  GROUP BY k.p, k.t, k.g, k.day;\n"
-	/* the dealers' sums over the tables, as rollup_merge_day ('', d) */
-	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  SELECT k.p, '', k.day, k.d, k.g, max(dealer_name), sum(rounds)::bigint, sum(voids)::bigint,\n"
-	"    sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
-	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
-	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
-	"  FROM (SELECT DISTINCT * FROM unnest(sp, sd, sg, sday)) k(p, d, g, day) JOIN pitboss.report_days r\n"
-	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.dealer = k.d AND r.table_id <> ''\n"
-	"  GROUP BY k.p, k.d, k.g, k.day;\n"
-	/* the property's sums from the tables' sums, as rollup_merge_day ('', '') */
-	"  DELETE FROM pitboss.report_days r USING (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day)\n"
-	"    WHERE r.property = k.p AND r.day = k.day AND r.table_id = '' AND r.dealer = '' AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_days\n"
-	"  SELECT k.p, '', k.day, '', k.g, '', sum(rounds)::bigint, sum(voids)::bigint, sum(hands)::bigint,\n"
-	"    pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines),\n"
-	"    sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle), pitboss.sum_wagers(banked_win),\n"
-	"    pitboss.sum_wagers(banked_lines), sum(collections)::bigint, sum(play_ms)::bigint, sum(carry_ms)::bigint\n"
-	"  FROM (SELECT DISTINCT * FROM unnest(sp, sg, sday)) k(p, g, day) JOIN pitboss.report_days r\n"
-	"    ON r.property = k.p AND r.day = k.day AND r.rules_sha256 = k.g AND r.table_id <> '' AND r.dealer = ''\n"
-	"  GROUP BY k.p, k.g, k.day;\n"
-	/* the months of the four kinds of those days, summed from the days as rollup_month */
+	ROLLUP_DAY_SUMS
 	"  SELECT array_agg(p), array_agg(t), array_agg(d), array_agg(g), array_agg(m), array_agg(mend)\n"
 	"    INTO mp, mt, md, mg, mm, me\n"
 	"  FROM (SELECT DISTINCT s.p, x.t, x.d, s.g, s.m, s.mend FROM unnest(sp, st, sd, sg, sm, smend) s(p, t, d, g, m, mend)\n"
-	"    CROSS JOIN LATERAL (VALUES (s.t, s.d), (s.t, ''), ('', s.d), ('', '')) x(t, d)) k;\n"
-	"  DELETE FROM pitboss.report_months r USING unnest(mp, mt, md, mg, mm) k(p, t, d, g, m)\n"
-	"    WHERE r.property = k.p AND r.month = k.m AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g;\n"
-	"  INSERT INTO pitboss.report_months\n"
-	"  SELECT k.p, k.t, k.m, k.d, k.g, (array_agg(dealer_name ORDER BY day DESC))[1], sum(rounds)::bigint,\n"
-	"    sum(voids)::bigint, sum(hands)::bigint, pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win),\n"
-	"    pitboss.sum_wagers(lines), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
-	"    pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint,\n"
-	"    (sum(play_ms) + coalesce(sum(carry_ms) FILTER (WHERE day <> k.m), 0))::bigint,\n"
-	"    coalesce(sum(carry_ms) FILTER (WHERE day = k.m), 0)::bigint\n"
+	ROLLUP_MONTHS_DELETE
 	"  FROM unnest(mp, mt, md, mg, mm, me) k(p, t, d, g, m, mend)\n"
 	"    JOIN pitboss.report_days r ON r.property = k.p AND r.day >= k.m AND r.day < k.mend\n"
 	"    AND r.table_id = k.t AND r.dealer = k.d AND r.rules_sha256 = k.g\n"
@@ -755,26 +709,7 @@ static const char *const V6[] = {
 	"CREATE OR REPLACE FUNCTION pitboss.round_facts_added() RETURNS trigger LANGUAGE plpgsql SECURITY DEFINER\n"
 	"SET search_path = pitboss, pg_temp AS $$\n"
 	"BEGIN\n"
-	"  INSERT INTO pitboss.report_hours AS h (property, table_id, hour, dealer, rules_sha256, dealer_name, rounds,\n"
-	"      voids, hands, handle, house_win, lines, first_ms, last_ms, banked_rounds, banked_handle, banked_win,\n"
-	"      banked_lines, collections)\n"
-	"    SELECT property, table_id, hour, dealer, rules_sha256, (array_agg(dealer_name ORDER BY final_event DESC))[1],\n"
-	"      count(*) FILTER (WHERE NOT voided), count(*) FILTER (WHERE voided), sum(hands)::bigint,\n"
-	"      pitboss.sum_wagers(handle), pitboss.sum_wagers(house_win), pitboss.sum_wagers(lines), min(opened_ms),\n"
-	"      max(settled_ms), sum(banked_rounds)::bigint, pitboss.sum_wagers(banked_handle),\n"
-	"      pitboss.sum_wagers(banked_win), pitboss.sum_wagers(banked_lines), sum(collections)::bigint\n"
-	"    FROM new_facts GROUP BY property, table_id, hour, dealer, rules_sha256\n"
-	"  ON CONFLICT (property, hour, table_id, dealer, rules_sha256) DO UPDATE SET\n"
-	"    dealer_name = EXCLUDED.dealer_name, rounds = h.rounds + EXCLUDED.rounds, voids = h.voids + EXCLUDED.voids,\n"
-	"    hands = h.hands + EXCLUDED.hands, handle = pitboss.add_wagers(h.handle, EXCLUDED.handle),\n"
-	"    house_win = pitboss.add_wagers(h.house_win, EXCLUDED.house_win),\n"
-	"    lines = pitboss.add_wagers(h.lines, EXCLUDED.lines),\n"
-	"    first_ms = least(h.first_ms, EXCLUDED.first_ms), last_ms = greatest(h.last_ms, EXCLUDED.last_ms),\n"
-	"    banked_rounds = h.banked_rounds + EXCLUDED.banked_rounds,\n"
-	"    banked_handle = pitboss.add_wagers(h.banked_handle, EXCLUDED.banked_handle),\n"
-	"    banked_win = pitboss.add_wagers(h.banked_win, EXCLUDED.banked_win),\n"
-	"    banked_lines = pitboss.add_wagers(h.banked_lines, EXCLUDED.banked_lines),\n"
-	"    collections = h.collections + EXCLUDED.collections;\n"
+	ROLLUP_HOURS_ADD
 	"  PERFORM pitboss.rollup_hours(array_agg(property), array_agg(table_id), array_agg(dealer),\n"
 	"    array_agg(rules_sha256), array_agg(hour))\n"
 	"  FROM (SELECT DISTINCT property, table_id, dealer, rules_sha256, hour FROM new_facts) f;\n"
