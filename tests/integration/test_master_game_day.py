@@ -167,6 +167,21 @@ def in_window(win, day, shift):
 
 # ---- the model ----
 
+
+def deal_round(case, table, player_banked):
+    """One round dealt and settled at table by case (whole, ok, rng, and a class attribute banker: the banker's
+    seat, which moves round each player-banked round); the house's win as GET /rounds/{id} shows it (minus the
+    players' net, or on a player-banked table the collection fees), and the round."""
+    banker = None
+    if player_banked:
+        type(case).banker = case.banker % 8 + 1
+        banker = case.banker
+    r = case.whole(table, random_round(case.rng, 8 if banker else 6, (1000, 5000), (1000, 2500), None, False,
+                                       banker=banker))
+    got = case.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]
+    case.assertEqual(got["state"], "settled")
+    return (got["collections"]["total"] if player_banked else -sum(p["net"] for p in got["payouts"])), got
+
 class MasterGameModel:
     """The master game computed from the test's own record of the day (docs/accounting.md "The formulas").
 
@@ -533,20 +548,10 @@ class MasterGameDay(pbtest.DaemonTestCase):
         player-banked table the collection fees) from GET /rounds/{id}; the tray takes the house's win."""
         total = 0
         for _ in range(n):
-            banker = None
-            if table in PLAYER_BANKED:
-                self.__class__.banker = self.banker % 8 + 1
-                banker = self.banker
-            r = self.whole(table, random_round(self.rng, 8 if banker else 6, (1000, 5000), (1000, 2500), None, False,
-                                               banker=banker))
-            got = self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]
-            self.assertEqual(got["state"], "settled")
-            if table in PLAYER_BANKED:
-                win = got["collections"]["total"]
-            else:
-                win = -sum(p["net"] for p in got["payouts"])
+            win, got = deal_round(self, table, table in PLAYER_BANKED)
+            if table not in PLAYER_BANKED:
                 self.tray[table] = self.tray.get(table, 0) + win
-            self.model.round(table, win, r["id"], self.d.clock_ms())
+            self.model.round(table, win, got["id"], self.d.clock_ms())
             total += win
         return total
 

@@ -17,8 +17,8 @@ import zoneinfo
 
 sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 import pbtest  # noqa: E402
-from pbtest import AUDITOR, PITBOSS_TOKEN  # noqa: E402
-from test_reports import random_round  # noqa: E402
+from pbtest import PITBOSS_TOKEN  # noqa: E402
+from test_master_game_day import deal_round  # noqa: E402
 
 PEOPLE = pbtest.staff("FL1", "PB1", "DL1")
 ZONE = zoneinfo.ZoneInfo("America/Los_Angeles")
@@ -72,15 +72,7 @@ class MasterGameDst(pbtest.StaffTestCase):
     def deal(self, table):
         """One round at table; its house win as GET /rounds/{id} shows it (minus the players' net, or on the
         player-banked P1 the collection fees), and the round."""
-        banker = None
-        if table == "P1":
-            self.__class__.banker = self.banker % 8 + 1
-            banker = self.banker
-        r = self.whole(table, random_round(self.rng, 8 if banker else 6, (1000, 5000), (1000, 2500), None, False,
-                                           banker=banker))
-        got = self.ok("GET", "/api/v1/rounds/%d" % r["id"], token=AUDITOR)["round"]
-        self.assertEqual(got["state"], "settled")
-        return (got["collections"]["total"] if banker else -sum(p["net"] for p in got["payouts"])), got
+        return deal_round(self, table, table == "P1")
 
     def test_hand_win_across_the_change_of_clock(self):
         self.assertIn(END - START, (23 * 3600 * 1000, 25 * 3600 * 1000))
